@@ -1,0 +1,1 @@
+"""The Frontdesk engine: every rule of the domain lives here and nowhere else."""

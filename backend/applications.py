@@ -1,0 +1,91 @@
+"""Applications installed per property. `chat` switches on the chat API and inbox for a property."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, StrictStr
+
+from backend.errors import NotFound, Unauthorized, ValidationFailed
+from backend.events import EventBus
+from backend.identity import Actor
+from backend.listing import Column, ListQuery, where
+from backend.properties import Properties
+from backend.validation import validate
+from storage import Store, new_id, utc_now
+
+APPLICATIONS = {"chat": "Guest chat: answer guests from BookingCom and AirBNB in one inbox"}
+
+COLUMNS = {"property_id": Column("a.property_id", "id"), "application_code": Column("a.application_code", "enum")}
+
+
+class InstallationInput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    property_id: StrictStr
+    application_code: Literal[tuple(APPLICATIONS)]  # type: ignore[valid-type]
+
+
+class InstallationEnvelope(BaseModel):
+    application_installation: InstallationInput
+
+
+class Applications:
+    def __init__(self, store: Store, events: EventBus, properties: Properties) -> None:
+        self.store = store
+        self.events = events
+        self.properties = properties
+
+    def available(self) -> list[dict[str, str]]:
+        return [{"code": code, "title": title} for code, title in APPLICATIONS.items()]
+
+    def install(self, actor: Actor, data: Any) -> dict[str, Any]:
+        model = validate(InstallationInput, data)
+        try:
+            self.properties.require(actor, model.property_id)
+        except (NotFound, Unauthorized):
+            raise ValidationFailed.one("property_id", "is not a property of yours") from None
+        installation_id = new_id()
+        with self.store.transaction() as conn:
+            if self.is_installed(model.property_id, model.application_code):
+                raise ValidationFailed.one("application_code", "is already installed on this property")
+            conn.execute("INSERT INTO application_installations (id, property_id, application_code, inserted_at) "
+                         "VALUES (?, ?, ?, ?)", (installation_id, model.property_id, model.application_code, utc_now()))
+        self.events.publish("property.changed", model.property_id, action="application_installed")
+        return self._get(installation_id)
+
+    def installed(self, actor: Actor, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        marks, groups = actor.group_params()
+        conditions, params = where(query, COLUMNS)
+        scope = (f" FROM application_installations a JOIN properties p ON p.id = a.property_id "
+                 f"WHERE p.group_id IN ({marks}){conditions}")
+        total = self.store.scalar(f"SELECT count(*){scope}", [*groups, *params])
+        rows = self.store.query(f"SELECT a.*{scope} ORDER BY a.inserted_at, a.id LIMIT ? OFFSET ?",
+                                [*groups, *params, query.limit, query.offset])
+        return [dict(r) for r in rows], query.meta(total)
+
+    def uninstall(self, actor: Actor, installation_id: str) -> None:
+        installation = self._get(installation_id)
+        self.properties.require(actor, installation["property_id"])
+        with self.store.transaction() as conn:
+            conn.execute("DELETE FROM application_installations WHERE id = ?", (installation_id,))
+        self.events.publish("property.changed", installation["property_id"], action="application_uninstalled")
+
+    def set_installed(self, actor: Actor, property_id: str, code: str, on: bool) -> None:
+        """Install or uninstall by property and code: what a toggle in the console does."""
+        row = self.store.one("SELECT id FROM application_installations WHERE property_id = ? AND application_code = ?",
+                             (property_id, code))
+        if on and row is None:
+            self.install(actor, {"property_id": property_id, "application_code": code})
+        elif not on and row is not None:
+            self.uninstall(actor, row["id"])
+
+    def is_installed(self, property_id: str, code: str) -> bool:
+        return self.store.one("SELECT 1 FROM application_installations WHERE property_id = ? AND application_code = ?",
+                              (property_id, code)) is not None
+
+    def _get(self, installation_id: str) -> dict[str, Any]:
+        row = self.store.one("SELECT * FROM application_installations WHERE id = ?", (installation_id,))
+        if row is None:
+            raise NotFound(f"application installation {installation_id} does not exist")
+        return dict(row)

@@ -1,0 +1,17 @@
+"""Engine settings. `frontdesk serve` fills in the listener URLs it actually binds."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+MiB = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Config:
+    base_url: str = "http://127.0.0.1:8000"
+    secure_url: str = "http://127.0.0.1:8001"
+    pci_url: str = "http://127.0.0.1:8002"
+    fetch_timeout: float = 5.0  # seconds per connect/read when fetching a logo
+    logo_max_bytes: int = 2 * MiB
+    max_body_bytes: int = 16 * MiB  # an attachment of 10 MiB is ~13.4 MiB in base64

@@ -1,0 +1,36 @@
+"""Engine: the one facade that the console, the CLI and HTTP mode call."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from backend.applications import Applications
+from backend.channels import Channels
+from backend.config import Config
+from backend.events import EventBus
+from backend.facilities import Facilities
+from backend.identity import Identity
+from backend.media import Media
+from backend.properties import Properties
+from storage import Store
+
+
+class Engine:
+    def __init__(self, store: Store, config: Config | None = None) -> None:
+        self.store = store
+        self.config = config or Config()
+        self.events = EventBus()
+        self.identity = Identity(store)
+        self.facilities = Facilities(store)
+        self.facilities.seed()
+        self.media = Media(store, self.config.base_url, self.config.fetch_timeout, self.config.logo_max_bytes)
+        self.properties = Properties(store, self.events, self.media, self.facilities)
+        self.channels = Channels(store, self.events)
+        self.applications = Applications(store, self.events, self.properties)
+
+    @classmethod
+    def open(cls, path: str | Path, config: Config | None = None) -> Engine:
+        return cls(Store(path), config)
+
+    def is_empty(self) -> bool:
+        return self.store.scalar("SELECT count(*) FROM properties") == 0

@@ -1,0 +1,42 @@
+"""In-process change events. The console subscribes to refresh what it shows."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Event:
+    kind: str  # e.g. "property.changed", "channel.changed"
+    id: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+Subscriber = Callable[[Event], None]
+
+
+class EventBus:
+    def __init__(self) -> None:
+        self._subscribers: list[Subscriber] = []
+        self._lock = threading.Lock()
+
+    def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
+        with self._lock:
+            self._subscribers.append(subscriber)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if subscriber in self._subscribers:
+                    self._subscribers.remove(subscriber)
+
+        return unsubscribe
+
+    def publish(self, kind: str, id: str, **data: Any) -> None:
+        event = Event(kind, id, data)
+        with self._lock:
+            subscribers = list(self._subscribers)
+        for subscriber in subscribers:
+            subscriber(event)

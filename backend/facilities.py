@@ -1,0 +1,46 @@
+"""The property facility catalogue, seeded into every database with stable IDs."""
+
+from __future__ import annotations
+
+import uuid
+
+from storage import Store
+
+NAMESPACE = uuid.UUID("6f1c1a52-3b0e-4d35-9a4c-2f1f7a6c9e10")
+
+CATALOGUE: dict[str, tuple[str, ...]] = {
+    "General": ("24-hour front desk", "Air conditioning", "Heating", "Elevator", "Non-smoking rooms",
+                "Family rooms", "Luggage storage", "Express check-in/check-out", "Wheelchair accessible",
+                "Pet friendly", "Laundry", "Garden", "Terrace", "Safety deposit box"),
+    "Internet": ("Free WiFi", "Paid WiFi", "Wired internet"),
+    "Parking": ("Free parking", "Paid parking", "EV charging station", "Valet parking"),
+    "Food & drink": ("Restaurant", "Bar", "Breakfast", "Room service", "Kitchen", "Snack bar"),
+    "Wellness": ("Spa", "Sauna", "Fitness centre", "Indoor pool", "Outdoor pool", "Hot tub"),
+    "Services": ("Airport shuttle", "Concierge", "Tour desk", "Bicycle rental", "Car rental",
+                 "Meeting rooms", "Business centre"),
+    "Outdoors": ("Beachfront", "Ski-to-door access", "Ski storage", "BBQ facilities", "Hiking", "Private beach"),
+}
+
+
+def facility_id(title: str) -> str:
+    return str(uuid.uuid5(NAMESPACE, title))
+
+
+class Facilities:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._ids: frozenset[str] | None = None
+
+    def seed(self) -> None:
+        rows = [(facility_id(t), category, t) for category, titles in CATALOGUE.items() for t in titles]
+        with self.store.transaction() as conn:
+            conn.executemany("INSERT OR IGNORE INTO facilities (id, category, title) VALUES (?, ?, ?)", rows)
+
+    def ids(self) -> frozenset[str]:
+        if self._ids is None:
+            self._ids = frozenset(r[0] for r in self.store.query("SELECT id FROM facilities"))
+        return self._ids
+
+    def list(self) -> list[dict]:
+        rows = self.store.query("SELECT id, category, title FROM facilities ORDER BY category, title")
+        return [dict(r) for r in rows]

@@ -1,0 +1,130 @@
+"""Field checks shared by every area: each returns an error message, or None when the value is fine.
+
+They are wrapped as pydantic types below, so a model reports them under the field's dotted name.
+"""
+
+from __future__ import annotations
+
+import re
+import zoneinfo
+from decimal import Decimal, InvalidOperation
+from functools import cache
+from typing import Annotated
+from urllib.parse import urlsplit
+
+import pycountry
+from email_validator import EmailNotValidError, validate_email
+from pydantic import AfterValidator, BeforeValidator, StrictStr
+
+PHONE = re.compile(r"^[0-9 ()\[\]+\-.]*[0-9][0-9 ()\[\]+\-.]*$")
+DECIMAL = re.compile(r"^[+-]?\d+(\.\d+)?$")
+
+
+def email_error(value: str) -> str | None:
+    try:
+        validate_email(value, check_deliverability=False)
+    except EmailNotValidError:
+        return "must be a valid e-mail address"
+    return None
+
+
+@cache
+def _currencies() -> frozenset[str]:
+    return frozenset(c.alpha_3 for c in pycountry.currencies)
+
+
+@cache
+def _countries() -> frozenset[str]:
+    return frozenset(c.alpha_2 for c in pycountry.countries)
+
+
+@cache
+def timezones() -> frozenset[str]:
+    return frozenset(zoneinfo.available_timezones())
+
+
+def currency_minor_digits(code: str) -> int:
+    """Digits after the decimal point of a currency's minor unit (2 for EUR, 0 for JPY)."""
+    return 0 if code in {"BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF", "UGX",
+                         "UYI", "VND", "VUV", "XAF", "XOF", "XPF"} else 3 if code in {
+        "BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND"} else 2
+
+
+def coordinate_error(value: str, max_chars: int, limit: int) -> str | None:
+    if len(value) > max_chars:
+        return f"must be at most {max_chars} characters"
+    if not DECIMAL.match(value):
+        return "must be a decimal number written as a string, e.g. \"12.3456789\""
+    if "." in value and len(value.split(".")[1]) > 7:
+        return "must have at most 7 decimals"
+    if abs(Decimal(value)) > limit:
+        return f"must be between -{limit} and +{limit}"
+    return None
+
+
+def url_error(value: str) -> str | None:
+    if len(value) > 2048:
+        return "must be at most 2048 characters"
+    parts = urlsplit(value)
+    if parts.scheme not in {"http", "https"} or not parts.hostname or " " in value:
+        return "must be a valid http or https URL"
+    return None
+
+
+def _check(test):
+    """Turn an error-returning check into a pydantic after-validator."""
+
+    def validate(value):
+        if value is not None:
+            problem = test(value)
+            if problem:
+                raise ValueError(problem)
+        return value
+
+    return AfterValidator(validate)
+
+
+def _blank_to_none(value):
+    """Optional text fields: surrounding space is dropped and an empty string means "not set"."""
+    if isinstance(value, str):
+        value = value.strip()
+        return value or None
+    return value
+
+
+def _strip(value):
+    return value.strip() if isinstance(value, str) else value
+
+
+def _max_length(limit: int):
+    return _check(lambda v: f"must be at most {limit} characters" if len(v) > limit else None)
+
+
+def _decimal_error(value) -> str | None:
+    try:
+        Decimal(value)
+    except (InvalidOperation, ValueError):
+        return "must be a decimal number"
+    return None
+
+
+Optional = BeforeValidator(_blank_to_none)
+
+RequiredText = Annotated[StrictStr, BeforeValidator(_strip),
+                         _check(lambda v: "can't be blank" if not v else None), _max_length(255)]
+Text255 = Annotated[StrictStr | None, Optional, _max_length(255)]
+Text32 = Annotated[StrictStr | None, Optional, _max_length(32)]
+LongText = Annotated[StrictStr | None, Optional, _max_length(65_535)]
+Email = Annotated[StrictStr | None, Optional, _check(email_error)]
+Phone = Annotated[StrictStr | None, Optional, _max_length(32),
+                  _check(lambda v: None if PHONE.match(v) else
+                         "may contain only digits, spaces, brackets and + - . characters")]
+Country = Annotated[StrictStr | None, Optional,
+                    _check(lambda v: None if v in _countries() else "must be an ISO 3166-1 alpha-2 country code")]
+Currency = Annotated[StrictStr, BeforeValidator(_strip),
+                     _check(lambda v: None if v in _currencies() else "must be an ISO 4217 currency code")]
+Longitude = Annotated[StrictStr | None, Optional, _check(lambda v: coordinate_error(v, 10, 180))]
+Latitude = Annotated[StrictStr | None, Optional, _check(lambda v: coordinate_error(v, 9, 90))]
+Timezone = Annotated[StrictStr | None, Optional,
+                     _check(lambda v: None if v in timezones() else "must be a time zone database name, e.g. Europe/Paris")]
+Url = Annotated[StrictStr | None, Optional, _check(url_error)]

@@ -1,0 +1,157 @@
+"""Users, groups and API tokens.
+
+A user belongs to groups; every property and channel belongs to one group. Tokens are random,
+shown once, and stored only as a SHA-256 hash.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+
+from backend.errors import NotFound, Unauthorized, ValidationFailed
+from backend.fields import email_error
+from storage import Store, new_id, utc_now
+
+TOKEN_PREFIX = "fd_"
+OPERATOR_EMAIL = "operator@frontdesk.example"
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who is acting: every engine call that touches a user's data checks access through this."""
+
+    user_id: str
+    email: str
+    default_group_id: str
+    group_ids: frozenset[str]
+
+    def group_params(self) -> tuple[str, list[str]]:
+        """SQL placeholders and values for `group_id IN (...)`."""
+        ids = sorted(self.group_ids)
+        return ",".join("?" * len(ids)) or "NULL", ids
+
+
+@dataclass(frozen=True)
+class IssuedToken:
+    id: str
+    prefix: str
+    token: str
+
+
+def hash_secret(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+class Identity:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    # --- users -------------------------------------------------------------------------------
+
+    def add_user(self, email: str) -> tuple[Actor, IssuedToken]:
+        """A new user with a default group of their own, and a first token."""
+        email = email.strip()
+        problem = email_error(email)
+        if problem:
+            raise ValidationFailed.one("email", problem)
+        now = utc_now()
+        with self.store.transaction() as conn:
+            if conn.execute("SELECT 1 FROM users WHERE email = ?", (email,)).fetchone():
+                raise ValidationFailed.one("email", "has already been taken")
+            user_id, group_id = new_id(), new_id()
+            conn.execute("INSERT INTO groups (id, title, inserted_at) VALUES (?, ?, ?)",
+                         (group_id, f"{email} (default)", now))
+            conn.execute("INSERT INTO users (id, email, default_group_id, inserted_at) VALUES (?, ?, ?, ?)",
+                         (user_id, email, group_id, now))
+            conn.execute("INSERT INTO group_members (group_id, user_id) VALUES (?, ?)", (group_id, user_id))
+            token = self._issue(conn, user_id)
+        return self.actor_for(email), token
+
+    def operator(self) -> Actor:
+        """The local operator the console acts as: it sees every group of the database it opens."""
+        row = self.store.one("SELECT id FROM users WHERE email = ?", (OPERATOR_EMAIL,))
+        if row is None:
+            self.add_user(OPERATOR_EMAIL)
+        actor = self.actor_for(OPERATOR_EMAIL)
+        everything = frozenset(r[0] for r in self.store.query("SELECT id FROM groups"))
+        return Actor(actor.user_id, actor.email, actor.default_group_id, everything)
+
+    def actor_for(self, email: str) -> Actor:
+        row = self.store.one("SELECT id, email, default_group_id FROM users WHERE email = ?", (email,))
+        if row is None:
+            raise NotFound(f"no user {email}")
+        return self._actor(row)
+
+    def _actor(self, row) -> Actor:
+        groups = self.store.query("SELECT group_id FROM group_members WHERE user_id = ?", (row["id"],))
+        return Actor(row["id"], row["email"], row["default_group_id"], frozenset(g[0] for g in groups))
+
+    def users(self) -> list[str]:
+        return [r[0] for r in self.store.query("SELECT email FROM users ORDER BY email")]
+
+    # --- groups ------------------------------------------------------------------------------
+
+    def add_group(self, title: str, member_emails: list[str]) -> str:
+        title = title.strip()
+        if not title or len(title) > 255:
+            raise ValidationFailed.one("title", "must be 1 to 255 characters")
+        members = [self.actor_for(email) for email in member_emails]
+        group_id = new_id()
+        with self.store.transaction() as conn:
+            conn.execute("INSERT INTO groups (id, title, inserted_at) VALUES (?, ?, ?)", (group_id, title, utc_now()))
+            conn.executemany("INSERT INTO group_members (group_id, user_id) VALUES (?, ?)",
+                             [(group_id, m.user_id) for m in members])
+        return group_id
+
+    def groups(self, actor: Actor) -> list[dict]:
+        marks, ids = actor.group_params()
+        rows = self.store.query(f"SELECT id, title FROM groups WHERE id IN ({marks}) ORDER BY title", ids)
+        return [{"id": r["id"], "title": r["title"], "is_default": r["id"] == actor.default_group_id} for r in rows]
+
+    # --- tokens ------------------------------------------------------------------------------
+
+    def add_token(self, email: str) -> IssuedToken:
+        actor = self.actor_for(email)
+        with self.store.transaction() as conn:
+            return self._issue(conn, actor.user_id)
+
+    def _issue(self, conn, user_id: str) -> IssuedToken:
+        token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+        issued = IssuedToken(new_id(), token[:10], token)
+        conn.execute(
+            "INSERT INTO api_tokens (id, user_id, token_hash, prefix, inserted_at) VALUES (?, ?, ?, ?, ?)",
+            (issued.id, user_id, hash_secret(token), issued.prefix, utc_now()),
+        )
+        return issued
+
+    def tokens(self, email: str) -> list[dict]:
+        actor = self.actor_for(email)
+        rows = self.store.query(
+            "SELECT id, prefix, inserted_at, revoked_at FROM api_tokens WHERE user_id = ? ORDER BY inserted_at",
+            (actor.user_id,),
+        )
+        return [dict(r) for r in rows]
+
+    def revoke_token(self, token_or_id: str) -> None:
+        """Revoke by the token's id or by the token itself."""
+        with self.store.transaction() as conn:
+            cursor = conn.execute(
+                "UPDATE api_tokens SET revoked_at = ? WHERE (id = ? OR token_hash = ?) AND revoked_at IS NULL",
+                (utc_now(), token_or_id, hash_secret(token_or_id)),
+            )
+            if cursor.rowcount == 0:
+                raise NotFound("no active token with that id")
+
+    def authenticate(self, token: str | None) -> Actor:
+        if not token:
+            raise Unauthorized("missing API token")
+        row = self.store.one(
+            "SELECT u.id, u.email, u.default_group_id FROM api_tokens t JOIN users u ON u.id = t.user_id "
+            "WHERE t.token_hash = ? AND t.revoked_at IS NULL",
+            (hash_secret(token),),
+        )
+        if row is None:
+            raise Unauthorized("invalid or revoked API token")
+        return self._actor(row)

@@ -1,0 +1,138 @@
+"""The list conventions of every collection: pagination, filters and ordering.
+
+`pagination[page]` (from 1), `pagination[limit]` (default 10, max 100); `filter[field]=v`,
+`filter[field]=a,b` (any of), `filter[field][op]=v` with op in eq, not, gt, gte, lt, lte, has;
+`order[field]=asc|desc`. Comma lists apply to id, enum and boolean fields only: text fields such
+as titles match the whole value, because real names contain commas ("Hotel Roma, Centro").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from backend.errors import Errors, ValidationFailed
+
+DEFAULT_LIMIT = 10
+MAX_LIMIT = 100
+OPS = ("eq", "not", "gt", "gte", "lt", "lte", "has")
+SQL_OPS = {"eq": "=", "not": "!=", "gt": ">", "gte": ">=", "lt": "<", "lte": "<="}
+KEY = re.compile(r"^(filter|order|pagination)\[([A-Za-z_][A-Za-z0-9_]*)\](?:\[([a-z]+)\])?$")
+
+Kind = Literal["text", "id", "bool", "enum", "number"]
+
+
+@dataclass(frozen=True)
+class Column:
+    sql: str
+    kind: Kind = "text"
+    # How a condition on the column sits in the WHERE clause; a subquery for membership filters.
+    template: str = "{cond}"
+
+
+@dataclass(frozen=True)
+class Filter:
+    field: str
+    op: str
+    value: str
+
+
+@dataclass
+class ListQuery:
+    page: int = 1
+    limit: int = DEFAULT_LIMIT
+    filters: list[Filter] = field(default_factory=list)
+    order: list[tuple[str, str]] = field(default_factory=list)
+
+    @classmethod
+    def from_params(cls, params: Iterable[tuple[str, str]]) -> ListQuery:
+        """Parse query parameters; anything malformed is a 422 naming the parameter."""
+        query, errors = cls(), Errors()
+        for key, value in params:
+            match = KEY.match(key)
+            if not match:
+                continue  # other parameters (api_key, ...) belong to someone else
+            section, name, op = match.groups()
+            if section == "pagination":
+                number = _positive_int(value)
+                if name not in {"page", "limit"} or op:
+                    errors.add(key, "unknown pagination argument; use pagination[page] or pagination[limit]")
+                elif number is None or (name == "limit" and number > MAX_LIMIT):
+                    errors.add(key, f"must be a whole number from 1{' to %d' % MAX_LIMIT if name == 'limit' else ''}")
+                else:
+                    setattr(query, name, number)
+            elif section == "order":
+                if op or value not in {"asc", "desc"}:
+                    errors.add(key, "must be asc or desc")
+                else:
+                    query.order.append((name, value))
+            elif (op or "eq") not in OPS:
+                errors.add(key, f"unknown operator; use one of {', '.join(OPS)}")
+            else:
+                query.filters.append(Filter(name, op or "eq", value))
+        errors.raise_if_any()
+        return query
+
+    @property
+    def offset(self) -> int:
+        return (self.page - 1) * self.limit
+
+    def meta(self, total: int) -> dict[str, Any]:
+        return {"page": self.page, "limit": self.limit, "total": total}
+
+
+def _positive_int(value: str) -> int | None:
+    return int(value) if value.isdigit() and 0 < int(value) < 10**9 else None
+
+
+def where(query: ListQuery, columns: dict[str, Column]) -> tuple[str, list[Any]]:
+    """SQL conditions (ANDed, starting with " AND ") and their parameters for the query's filters."""
+    errors = Errors()
+    clauses: list[str] = []
+    params: list[Any] = []
+    for f in query.filters:
+        key = f"filter[{f.field}]" + (f"[{f.op}]" if f.op != "eq" else "")
+        column = columns.get(f.field)
+        if column is None:
+            errors.add(key, f"unknown filter; use one of {', '.join(sorted(columns))}")
+            continue
+        values = f.value.split(",") if column.kind in {"id", "enum", "bool"} and f.op in {"eq", "not"} else [f.value]
+        if column.kind == "bool":
+            parsed = [_bool(v) for v in values]
+            if None in parsed:
+                errors.add(key, "must be true or false")
+                continue
+            values = parsed
+        elif column.kind == "number":
+            try:
+                values = [float(v) for v in values]
+            except ValueError:
+                errors.add(key, "must be a number")
+                continue
+        if f.op == "has":
+            cond = f"{column.sql} LIKE ? ESCAPE '\\'"
+            params.append("%" + re.sub(r"([%_\\])", r"\\\1", str(values[0])) + "%")
+        elif len(values) > 1:
+            cond = f"{column.sql} {'NOT ' if f.op == 'not' else ''}IN ({','.join('?' * len(values))})"
+            params.extend(values)
+        else:
+            cond = f"{column.sql} {SQL_OPS[f.op]} ?"
+            params.append(values[0])
+        clauses.append(column.template.format(cond=cond))
+    errors.raise_if_any()
+    return "".join(f" AND {c}" for c in clauses), params
+
+
+def order_by(query: ListQuery, columns: dict[str, Column], default: str) -> str:
+    unknown = [name for name, _ in query.order if name not in columns]
+    if unknown:
+        raise ValidationFailed({f"order[{n}]": [f"unknown field; use one of {', '.join(sorted(columns))}"]
+                                for n in unknown})
+    terms = [f"{columns[name].sql} {direction.upper()}" for name, direction in query.order]
+    return ", ".join(terms) or default
+
+
+def _bool(value: str) -> int | None:
+    return {"true": 1, "1": 1, "false": 0, "0": 0}.get(value.lower())

@@ -1,0 +1,148 @@
+"""The property as the spec's property table defines it, with every rule checked field by field."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationInfo, field_validator
+
+from backend.fields import (Country, Currency, Email, Latitude, LongText, Longitude, Phone, RequiredText, Text32,
+                            Text255, Timezone, Url, url_error)
+
+PROPERTY_TYPES = (
+    "apart_hotel", "apartment", "boat", "camping", "capsule_hotel", "chalet", "country_house", "farm_stay",
+    "guest_house", "holiday_home", "holiday_park", "homestay", "hostel", "hotel", "inn", "lodge", "motel",
+    "resort", "riad", "ryokan", "tent", "villa",
+)
+PropertyType = Literal[PROPERTY_TYPES]  # type: ignore[valid-type]
+
+# Needed from the first connected channel on, and kept while any channel stays connected.
+CONTACT_FIELDS = ("email", "phone", "zip_code", "country", "state", "city", "address", "longitude", "latitude")
+
+# Sent back by clients that PUT what they read; ignored rather than rejected.
+READ_ONLY_FIELDS = frozenset({"id", "acc_cannels_count", "inserted_at", "updated_at"})
+
+CUT_OFF_TIME = re.compile(r"^([01]\d|2[0-3]):(00|30):00$")
+
+
+def _price(value: object) -> Decimal | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        raise ValueError("must be a number or null")
+    try:
+        price = Decimal(str(value).strip())
+    except ArithmeticError:
+        raise ValueError("must be a number or null") from None
+    if not price.is_finite() or price < 0:
+        raise ValueError("must be a number of zero or more")
+    if price >= Decimal("1e12"):
+        raise ValueError("must be below 1000000000000")
+    return price
+
+
+def _cut_off_time(value: str) -> str:
+    if not CUT_OFF_TIME.match(value):
+        raise ValueError("must be a time HH:MM:SS in 30-minute steps, e.g. 18:30:00")
+    return value
+
+
+def _photo_url(value: str) -> str:
+    problem = url_error(value)
+    if problem:
+        raise ValueError(problem)
+    return value
+
+
+def _facility(value: str, info: ValidationInfo) -> str:
+    if info.context is not None and value not in info.context["facility_ids"]:
+        raise ValueError("is not a known facility; see GET /api/v1/property_facilities")
+    return value
+
+
+def _group(value: str | None, info: ValidationInfo) -> str | None:
+    if value is not None and info.context is not None and value not in info.context["group_ids"]:
+        raise ValueError("is not a group of yours")
+    return value
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    allow_availability_autoupdate: StrictBool = Field(True, description="deprecated")
+    allow_availability_autoupdate_on_confirmation: StrictBool = True
+    allow_availability_autoupdate_on_modification: StrictBool = True
+    allow_availability_autoupdate_on_cancellation: StrictBool = True
+    min_stay_type: Literal["both", "arrival", "through"] = "both"
+    min_price: Decimal | None = None
+    max_price: Decimal | None = None
+    state_length: Annotated[StrictInt, Field(ge=100, le=730)] = 500
+    cut_off_time: Annotated[StrictStr, AfterValidator(_cut_off_time)] = "00:00:00"
+    cut_off_days: Annotated[StrictInt, Field(ge=0, le=30)] = 0
+
+    @field_validator("min_price", "max_price", mode="before")
+    @classmethod
+    def _prices(cls, value: object) -> Decimal | None:
+        return _price(value)
+
+    @field_validator("max_price")
+    @classmethod
+    def _max_not_below_min(cls, value: Decimal | None, info: ValidationInfo) -> Decimal | None:
+        low = info.data.get("min_price")
+        if value is not None and low is not None and value < low:
+            raise ValueError("must be greater than or equal to min_price")
+        return value
+
+
+class Photo(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    url: Annotated[StrictStr, AfterValidator(_photo_url)]
+    position: Annotated[StrictInt, Field(ge=0, le=10_000)] | None = None
+    author: Text255 = None
+    kind: Literal["photo", "ad", "menu"] = "photo"
+    description: LongText = None
+
+
+class Content(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    description: LongText = None
+    important_information: LongText = None
+    photos: Annotated[list[Photo], Field(max_length=100)] = []
+
+
+class PropertyInput(BaseModel):
+    """What create and update accept. Validated with a context naming the actor's groups and the
+    facility catalogue, so that every problem is reported in one answer."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    title: RequiredText
+    currency: Currency
+    email: Email = None
+    phone: Phone = None
+    zip_code: Text32 = None
+    country: Country = None
+    state: Text255 = None
+    city: Text255 = None
+    address: Text255 = None
+    longitude: Longitude = None
+    latitude: Latitude = None
+    timezone: Timezone = None
+    facilities: Annotated[list[Annotated[StrictStr, AfterValidator(_facility)]], Field(max_length=300)] = []
+    property_type: PropertyType | None = None
+    group_id: Annotated[StrictStr | None, AfterValidator(_group)] = None
+    settings: Settings = Settings()
+    content: Content = Content()
+    logo_url: Url = None
+    website: Url = None
+    is_active: StrictBool = True
+
+
+class PropertyEnvelope(BaseModel):
+    """Request body of create and update (documentation only: the engine validates the inner object)."""
+
+    property: PropertyInput

@@ -1,0 +1,223 @@
+"""Create, read, update, list and delete properties, with access checked on every call.
+
+Update takes the same fields as create but only changes what it is sent: the stored property is
+overlaid with the request (settings and content key by key) and the result is validated whole, so
+cross-field rules (min_price ≤ max_price, contact fields of connected properties) hold either way.
+"""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from typing import Any
+
+from backend.errors import BadRequest, Errors, NotFound, Unauthorized
+from backend.events import EventBus
+from backend.facilities import Facilities
+from backend.fields import currency_minor_digits
+from backend.identity import Actor
+from backend.listing import Column, ListQuery, order_by, where
+from backend.media import Media
+from backend.properties.models import CONTACT_FIELDS, READ_ONLY_FIELDS, PropertyInput
+from backend.validation import validate
+from storage import Store, new_id, utc_now
+
+COLUMNS: dict[str, Column] = {
+    "id": Column("p.id", "id"),
+    "title": Column("p.title"),
+    "is_active": Column("p.is_active", "bool"),
+    "city": Column("p.city"),
+    "country": Column("p.country", "enum"),
+    "currency": Column("p.currency", "enum"),
+    "property_type": Column("p.property_type", "enum"),
+    "group_id": Column("p.group_id", "id"),
+    "inserted_at": Column("p.inserted_at"),
+    "updated_at": Column("p.updated_at"),
+}
+PLAIN_FIELDS = ("title", "currency", "email", "phone", "zip_code", "country", "state", "city", "address",
+                "longitude", "latitude", "timezone", "property_type", "website")
+SELECT = ("SELECT p.*, (SELECT count(*) FROM channel_properties cp WHERE cp.property_id = p.id) "
+          "AS acc_cannels_count FROM properties p")
+
+
+class Properties:
+    def __init__(self, store: Store, events: EventBus, media: Media, facilities: Facilities) -> None:
+        self.store = store
+        self.events = events
+        self.media = media
+        self.facilities = facilities
+
+    # --- reading -----------------------------------------------------------------------------
+
+    def list(self, actor: Actor, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        marks, groups = actor.group_params()
+        conditions, params = where(query, COLUMNS)
+        scope = f" WHERE p.group_id IN ({marks}){conditions}"
+        total = self.store.scalar(f"SELECT count(*) FROM properties p{scope}", [*groups, *params])
+        rows = self.store.query(
+            f"{SELECT}{scope} ORDER BY {order_by(query, COLUMNS, 'p.title, p.id')} LIMIT ? OFFSET ?",
+            [*groups, *params, query.limit, query.offset],
+        )
+        return self._serialise(rows), query.meta(total)
+
+    def options(self, actor: Actor) -> list[dict[str, Any]]:
+        """Every property of the account, without details or pagination."""
+        marks, groups = actor.group_params()
+        rows = self.store.query(
+            f"SELECT id, title, currency, is_active FROM properties WHERE group_id IN ({marks}) ORDER BY title, id",
+            groups,
+        )
+        return [{**dict(r), "is_active": bool(r["is_active"])} for r in rows]
+
+    def get(self, actor: Actor, property_id: str) -> dict[str, Any]:
+        return self._serialise([self._row(actor, property_id)])[0]
+
+    def require(self, actor: Actor, property_id: str) -> None:
+        """Raise unless the property exists and the actor may see it (404 unknown, 401 someone else's)."""
+        self._row(actor, property_id)
+
+    def _row(self, actor: Actor, property_id: str):
+        row = self.store.one(f"{SELECT} WHERE p.id = ?", (property_id,))
+        if row is None:
+            raise NotFound(f"property {property_id} does not exist")
+        if row["group_id"] not in actor.group_ids:
+            raise Unauthorized("you have no access to this property")
+        return row
+
+    def _serialise(self, rows: list) -> list[dict[str, Any]]:
+        facilities = self._facilities_of([r["id"] for r in rows])
+        return [self._attributes(r, facilities.get(r["id"], [])) for r in rows]
+
+    def _facilities_of(self, ids: list[str]) -> dict[str, list[str]]:
+        if not ids:
+            return {}
+        rows = self.store.query(
+            f"SELECT property_id, facility_id FROM property_facilities WHERE property_id IN ({','.join('?' * len(ids))}) "
+            "ORDER BY position", ids)
+        found: dict[str, list[str]] = {}
+        for r in rows:
+            found.setdefault(r[0], []).append(r[1])
+        return found
+
+    def _attributes(self, row, facilities: list[str]) -> dict[str, Any]:
+        settings = json.loads(row["settings"])
+        digits = currency_minor_digits(row["currency"])
+        for key in ("min_price", "max_price"):
+            if settings[key] is not None:
+                settings[key] = f"{Decimal(settings[key]):.{digits}f}"
+        return {
+            "id": row["id"],
+            **{name: row[name] for name in PLAIN_FIELDS},
+            "facilities": facilities,
+            "group_id": row["group_id"],
+            "settings": settings,
+            "content": json.loads(row["content"]),
+            "logo_url": self.media.url(row["logo_media_id"]),
+            "is_active": bool(row["is_active"]),
+            "acc_cannels_count": row["acc_cannels_count"],
+            "inserted_at": row["inserted_at"],
+            "updated_at": row["updated_at"],
+        }
+
+    # --- writing -----------------------------------------------------------------------------
+
+    def create(self, actor: Actor, data: Any) -> dict[str, Any]:
+        model = self._validate(actor, _writable(data))
+        logo = self.media.fetch_image(model.logo_url, "logo_url") if model.logo_url else None
+        property_id, now = new_id(), utc_now()
+        with self.store.transaction() as conn:
+            logo_id = self.media.insert(conn, logo) if logo else None
+            row = self._row_values(actor, model, logo_id)
+            conn.execute(
+                f"INSERT INTO properties (id, {', '.join(row)}, inserted_at, updated_at) "
+                f"VALUES (?, {', '.join('?' * len(row))}, ?, ?)",
+                (property_id, *row.values(), now, now),
+            )
+            self._write_facilities(conn, property_id, model.facilities)
+        self.events.publish("property.changed", property_id, action="created")
+        return self.get(actor, property_id)
+
+    def update(self, actor: Actor, property_id: str, data: Any) -> dict[str, Any]:
+        current = self.get(actor, property_id)
+        changes = _writable(data)
+        model = self._validate(actor, _overlay(_as_input(current), changes))
+        if current["acc_cannels_count"]:
+            errors = Errors()
+            for name in CONTACT_FIELDS:
+                if getattr(model, name) is None:
+                    errors.add(name, "is required while the property is connected to a channel")
+            errors.raise_if_any()
+        new_logo = changes.get("logo_url", current["logo_url"]) != current["logo_url"]
+        logo = self.media.fetch_image(model.logo_url, "logo_url") if new_logo and model.logo_url else None
+        with self.store.transaction() as conn:
+            if new_logo:
+                logo_id = self.media.insert(conn, logo) if logo else None
+            else:
+                logo_id = self.store.scalar("SELECT logo_media_id FROM properties WHERE id = ?", (property_id,))
+            row = self._row_values(actor, model, logo_id)
+            conn.execute(
+                f"UPDATE properties SET {', '.join(f'{k} = ?' for k in row)}, updated_at = ? WHERE id = ?",
+                (*row.values(), utc_now(), property_id),
+            )
+            conn.execute("DELETE FROM property_facilities WHERE property_id = ?", (property_id,))
+            self._write_facilities(conn, property_id, model.facilities)
+        self.events.publish("property.changed", property_id, action="updated")
+        return self.get(actor, property_id)
+
+    def delete(self, actor: Actor, property_id: str) -> None:
+        self._row(actor, property_id)
+        with self.store.transaction() as conn:
+            conn.execute("DELETE FROM properties WHERE id = ?", (property_id,))
+        self.events.publish("property.changed", property_id, action="deleted")
+
+    def _validate(self, actor: Actor, data: dict[str, Any]) -> PropertyInput:
+        context = {"group_ids": actor.group_ids, "facility_ids": self.facilities.ids()}
+        return validate(PropertyInput, data, context)
+
+    def _row_values(self, actor: Actor, model: PropertyInput, logo_id: str | None) -> dict[str, Any]:
+        settings = model.settings.model_dump()
+        for key in ("min_price", "max_price"):
+            if settings[key] is not None:
+                settings[key] = str(settings[key])
+        content = model.content.model_dump()
+        for position, photo in enumerate(content["photos"]):
+            if photo["position"] is None:
+                photo["position"] = position
+        content["photos"].sort(key=lambda p: p["position"])
+        return {
+            **{name: getattr(model, name) for name in PLAIN_FIELDS},
+            "group_id": model.group_id or actor.default_group_id,
+            "logo_media_id": logo_id,
+            "is_active": int(model.is_active),
+            "settings": json.dumps(settings),
+            "content": json.dumps(content),
+        }
+
+    def _write_facilities(self, conn, property_id: str, facilities: list[str]) -> None:
+        unique = list(dict.fromkeys(facilities))
+        conn.executemany(
+            "INSERT INTO property_facilities (property_id, facility_id, position) VALUES (?, ?, ?)",
+            [(property_id, f, i) for i, f in enumerate(unique)],
+        )
+
+
+def _writable(data: Any) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise BadRequest(["the property must be a JSON object"])
+    return {k: v for k, v in data.items() if k not in READ_ONLY_FIELDS}
+
+
+def _as_input(current: dict[str, Any]) -> dict[str, Any]:
+    """A stored property in the shape that create accepts."""
+    fields = PropertyInput.model_fields
+    return {k: v for k, v in current.items() if k in fields}
+
+
+def _overlay(base: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    merged = dict(base)
+    for key, value in changes.items():
+        if key in {"settings", "content"} and isinstance(value, dict) and isinstance(base.get(key), dict):
+            merged[key] = {**base[key], **value}
+        else:
+            merged[key] = value
+    return merged

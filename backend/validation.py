@@ -1,0 +1,59 @@
+"""Run a pydantic input model and report its failures as one 422 with dotted field names."""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from backend.errors import BadRequest, ValidationFailed
+
+M = TypeVar("M", bound=BaseModel)
+
+# Friendlier words for pydantic's most common complaints; the rest keep pydantic's own text.
+MESSAGES = {
+    "missing": "is required",
+    "extra_forbidden": "is not a known field",
+    "string_type": "must be a string",
+    "bool_type": "must be true or false",
+    "int_type": "must be a whole number",
+    "int_from_float": "must be a whole number",
+    "list_type": "must be a list",
+    "model_type": "must be an object",
+    "dict_type": "must be an object",
+    "model_attributes_type": "must be an object",
+    "decimal_type": "must be a number",
+    "decimal_parsing": "must be a number",
+}
+
+
+def validate(model: type[M], data: Any, context: dict[str, Any] | None = None) -> M:
+    if not isinstance(data, dict):
+        raise BadRequest(["the entity must be a JSON object"])
+    try:
+        return model.model_validate(data, context=context)
+    except ValidationError as exc:
+        raise ValidationFailed(details_of(exc)) from None
+
+
+def details_of(exc: ValidationError) -> dict[str, list[str]]:
+    details: dict[str, list[str]] = {}
+    for error in exc.errors(include_url=False):
+        field = ".".join(str(part) for part in error["loc"]) or "base"
+        details.setdefault(field, []).append(_message(error))
+    return details
+
+
+def _message(error: dict[str, Any]) -> str:
+    kind, ctx = error["type"], error.get("ctx") or {}
+    if kind == "value_error":
+        return str(ctx.get("error", error["msg"]))
+    if kind in {"greater_than_equal", "greater_than"}:
+        return f"must be at least {ctx.get('ge', ctx.get('gt'))}"
+    if kind in {"less_than_equal", "less_than"}:
+        return f"must be at most {ctx.get('le', ctx.get('lt'))}"
+    if kind == "too_long":
+        return f"must have at most {ctx.get('max_length')} items"
+    if kind == "literal_error":
+        return f"must be one of {ctx.get('expected')}"
+    return MESSAGES.get(kind, error["msg"])

@@ -1,0 +1,177 @@
+"""`frontdesk`: the console by default, plus demo, serve, users, groups and tokens.
+
+Every subcommand takes `--db PATH` (else `$FRONTDESK_DB`, else the user data directory). Commands
+that issue a secret print it once, as the last line of their output, so scripts can take `tail -1`.
+Textual is imported only when the console opens, so `frontdesk serve` stays headless.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from storage.paths import default_db_path
+
+DB_HELP = "SQLite database file (else $FRONTDESK_DB, else the user data directory)."
+
+
+def _set_db(ctx: click.Context, _param: click.Parameter, value: Path | None) -> None:
+    if value is not None:
+        ctx.ensure_object(dict)["db_path"] = value
+
+
+def command(group: click.Group, name: str | None = None) -> Callable:
+    """A subcommand that takes `--db` and turns domain errors into one line on stderr and exit 1."""
+
+    def decorate(f: Callable) -> click.Command:
+        @functools.wraps(f)
+        def run(*args: Any, **kwargs: Any) -> Any:
+            from backend.errors import FrontdeskError
+
+            try:
+                return f(*args, **kwargs)
+            except FrontdeskError as error:
+                click.echo(f"error: {error.title}" + (f": {error.details}" if error.details else ""), err=True)
+                sys.exit(1)
+
+        run = click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=None,
+                           expose_value=False, callback=_set_db, help=DB_HELP)(run)
+        return group.command(name)(run)
+
+    return decorate
+
+
+def _engine(**config: Any):
+    from backend.config import Config
+    from backend.engine import Engine
+
+    return Engine.open(click.get_current_context().obj["db_path"], Config(**config))
+
+
+@click.group(invoke_without_command=True)
+@click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), envvar="FRONTDESK_DB",
+              default=default_db_path, show_default="the user data directory", help=DB_HELP)
+@click.pass_context
+def main(ctx: click.Context, db_path: Path) -> None:
+    """Frontdesk, a channel manager in your terminal. Without a command, opens the console
+    (filling an empty database with demo data first)."""
+    ctx.ensure_object(dict)["db_path"] = db_path
+    if ctx.invoked_subcommand is None:
+        from backend.demo import load_demo
+        from console.app import run_console
+
+        engine = _engine()
+        if engine.is_empty():
+            load_demo(engine)
+        run_console(engine)
+
+
+@command(main)
+def demo() -> None:
+    """Fill an empty database with demo data; prints the demo integrator's API token last."""
+    from backend.demo import INTEGRATOR_EMAIL, load_demo
+
+    engine = _engine()
+    if not engine.is_empty():
+        click.echo("error: the database already holds properties; demo data goes only into an empty one", err=True)
+        sys.exit(1)
+    token = load_demo(engine)
+    click.echo(f"Demo data loaded into {engine.store.path}.")
+    click.echo(f"API token of {INTEGRATOR_EMAIL} (shown once):")
+    click.echo(token.token)
+
+
+@command(main)
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8000, show_default=True, help="Main API listener.")
+@click.option("--secure-port", default=8001, show_default=True, help="Secure API listener (card data).")
+@click.option("--pci-port", default=8002, show_default=True, help="Card tokenisation listener.")
+@click.option("--ssl-certfile", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="TLS certificate for the secure and pci listeners.")
+@click.option("--ssl-keyfile", type=click.Path(exists=True, dir_okay=False), default=None)
+def serve(host: str, port: int, secure_port: int, pci_port: int, ssl_certfile: str | None,
+          ssl_keyfile: str | None) -> None:
+    """Run the main, secure and pci HTTP listeners over one engine."""
+    from backend.http.server import Listeners, serve as run
+
+    run(click.get_current_context().obj["db_path"],
+        Listeners(host, port, secure_port, pci_port, ssl_certfile, ssl_keyfile))
+
+
+@main.group()
+def users() -> None:
+    """Users of the API and the console."""
+
+
+@command(users, "add")
+@click.argument("email")
+def users_add(email: str) -> None:
+    """Create a user with a default group of their own; prints their first API token last."""
+    actor, token = _engine().identity.add_user(email)
+    click.echo(f"User {actor.email} created; token id {token.id}, shown once:")
+    click.echo(token.token)
+
+
+@command(users, "list")
+def users_list() -> None:
+    """E-mail addresses of every user."""
+    for email in _engine().identity.users():
+        click.echo(email)
+
+
+@main.group()
+def groups() -> None:
+    """Groups: every property and channel belongs to one; users belong to several."""
+
+
+@command(groups, "add")
+@click.argument("title")
+@click.argument("members", nargs=-1, required=True)
+def groups_add(title: str, members: tuple[str, ...]) -> None:
+    """Create a group TITLE whose members are the users MEMBERS (e-mail addresses); prints its id."""
+    click.echo(_engine().identity.add_group(title, list(members)))
+
+
+@command(groups, "list")
+@click.argument("email")
+def groups_list(email: str) -> None:
+    """Groups of the user EMAIL."""
+    identity = _engine().identity
+    for group in identity.groups(identity.actor_for(email)):
+        click.echo(f"{group['id']}  {group['title']}{'  (default)' if group['is_default'] else ''}")
+
+
+@main.group()
+def tokens() -> None:
+    """API tokens: random, shown once, stored only as a hash, revocable."""
+
+
+@command(tokens, "add")
+@click.argument("email")
+def tokens_add(email: str) -> None:
+    """Issue another API token for EMAIL; prints it last."""
+    token = _engine().identity.add_token(email)
+    click.echo(f"Token id {token.id} for {email}, shown once:")
+    click.echo(token.token)
+
+
+@command(tokens, "list")
+@click.argument("email")
+def tokens_list(email: str) -> None:
+    """Tokens of EMAIL: id, first characters, when issued, whether revoked."""
+    for t in _engine().identity.tokens(email):
+        state = f"revoked {t['revoked_at']}" if t["revoked_at"] else "active"
+        click.echo(f"{t['id']}  {t['prefix']}…  {t['inserted_at']}  {state}")
+
+
+@command(tokens, "revoke")
+@click.argument("token_or_id")
+def tokens_revoke(token_or_id: str) -> None:
+    """Revoke a token, given its id (see `tokens list`) or the token itself."""
+    _engine().identity.revoke_token(token_or_id)
+    click.echo("Token revoked.")

@@ -1,0 +1,42 @@
+"""Versioned schema migrations. The version lives in `PRAGMA user_version`.
+
+Each step is one SQL file in this package, applied in order, each in its own transaction.
+Never edit a shipped step: add a new file to STEPS.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from importlib import resources
+
+STEPS: list[str] = [
+    "0001_foundation.sql",
+]
+
+
+def migrate(conn: sqlite3.Connection) -> int:
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    for number, name in enumerate(STEPS[version:], start=version + 1):
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            # Another process may have migrated while we waited for the write lock.
+            if conn.execute("PRAGMA user_version").fetchone()[0] < number:
+                for statement in _statements(name):
+                    conn.execute(statement)
+                conn.execute(f"PRAGMA user_version = {number}")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+    return len(STEPS)
+
+
+def _statements(name: str) -> list[str]:
+    """The step's statements, one by one: executescript would commit behind our back."""
+    statements, buffer = [], ""
+    for line in resources.files("storage").joinpath(name).read_text().splitlines(keepends=True):
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            statements.append(buffer.strip())
+            buffer = ""
+    return statements

@@ -1,0 +1,63 @@
+"""What every route needs: the engine, the acting user, the unwrapped request entity, the list query."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any
+
+from fastapi import Depends, Request
+from pydantic import BaseModel
+
+from backend.engine import Engine
+from backend.errors import BadRequest
+from backend.identity import Actor
+from backend.listing import ListQuery
+
+
+def get_engine(request: Request) -> Engine:
+    return request.app.state.engine
+
+
+def get_actor(request: Request) -> Actor:
+    """`Authorization: Bearer <token>`, or the header `user-api-key: <token>`."""
+    token = request.headers.get("user-api-key")
+    scheme, _, credentials = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() == "bearer" and credentials.strip():
+        token = credentials.strip()
+    return get_engine(request).identity.authenticate(token)
+
+
+def get_list_query(request: Request) -> ListQuery:
+    return ListQuery.from_params(request.query_params.multi_items())
+
+
+def entity(name: str) -> Callable[[Request], Awaitable[Any]]:
+    """A dependency that reads the body `{"<name>": {...}}` and returns the inner object.
+
+    Malformed JSON, a body that is not an object or a missing envelope is a 400; what is inside
+    is validated by the engine, once, exactly as for the console.
+    """
+
+    async def read(request: Request) -> Any:
+        raw = await request.body()
+        try:
+            body = json.loads(raw) if raw else None
+        except (ValueError, RecursionError):
+            raise BadRequest(["the body is not valid JSON"]) from None
+        if not isinstance(body, dict) or name not in body:
+            raise BadRequest([f'the body must be a JSON object {{"{name}": {{...}}}}'])
+        return body[name]
+
+    return read
+
+
+def body_doc(envelope: type[BaseModel]) -> dict[str, Any]:
+    """OpenAPI for a body that `entity` reads by hand; its schema is added to the components."""
+    return {"requestBody": {"required": True, "content": {"application/json": {
+        "schema": {"$ref": f"#/components/schemas/{envelope.__name__}"}}}}}
+
+
+EngineDep = Annotated[Engine, Depends(get_engine)]
+ActorDep = Annotated[Actor, Depends(get_actor)]
+ListQueryDep = Annotated[ListQuery, Depends(get_list_query)]

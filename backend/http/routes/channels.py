@@ -1,0 +1,42 @@
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Depends
+
+from backend.channels import ChannelEnvelope
+from backend.http.deps import ActorDep, EngineDep, ListQueryDep, body_doc, entity
+from backend.http.responses import many, one, success
+from backend.http.routes.params import list_params
+from backend.http.serialise import channel_entity
+
+router = APIRouter(prefix="/api/v1", tags=["channels"])
+Channel = Depends(entity("channel"))
+
+
+@router.get("/channels", openapi_extra=list_params("id", "title", "channel_code", "property_id"))
+def list_channels(engine: EngineDep, actor: ActorDep, query: ListQueryDep):
+    items, meta = engine.channels.list(actor, query)
+    return many([channel_entity(c) for c in items], meta)
+
+
+@router.post("/channels", status_code=201, openapi_extra=body_doc(ChannelEnvelope))
+def create_channel(engine: EngineDep, actor: ActorDep, data: Any = Channel):
+    """The answer alone carries `inbound_key`, the secret of the channel's adapter: keep it."""
+    return one(channel_entity(engine.channels.create(actor, data)), 201)
+
+
+@router.get("/channels/{channel_id}")
+def get_channel(channel_id: str, engine: EngineDep, actor: ActorDep):
+    return one(channel_entity(engine.channels.get(actor, channel_id)))
+
+
+@router.put("/channels/{channel_id}", openapi_extra=body_doc(ChannelEnvelope))
+def update_channel(channel_id: str, engine: EngineDep, actor: ActorDep, data: Any = Channel):
+    return one(channel_entity(engine.channels.update(actor, channel_id, data)))
+
+
+@router.delete("/channels/{channel_id}")
+def delete_channel(channel_id: str, engine: EngineDep, actor: ActorDep):
+    engine.channels.delete(actor, channel_id)
+    return success()

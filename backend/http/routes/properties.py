@@ -1,0 +1,55 @@
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Depends
+
+from backend.http.deps import ActorDep, EngineDep, ListQueryDep, body_doc, entity
+from backend.http.responses import many, one, success
+from backend.http.routes.params import list_params
+from backend.http.serialise import property_entity
+from backend.properties.models import PropertyEnvelope
+
+router = APIRouter(prefix="/api/v1", tags=["properties"])
+Property = Depends(entity("property"))
+
+
+@router.get("/properties", openapi_extra=list_params("id", "title", bools=("is_active",)))
+def list_properties(engine: EngineDep, actor: ActorDep, query: ListQueryDep):
+    """Properties of the account, 10 a page by default, with `meta` {page, limit, total}."""
+    items, meta = engine.properties.list(actor, query)
+    return many([property_entity(p) for p in items], meta)
+
+
+@router.get("/properties/options")
+def property_options(engine: EngineDep, actor: ActorDep):
+    """Every property of the account, without details and without pagination."""
+    return many([{"id": p["id"], "type": "property", "attributes": p} for p in engine.properties.options(actor)])
+
+
+@router.post("/properties", status_code=201, openapi_extra=body_doc(PropertyEnvelope))
+def create_property(engine: EngineDep, actor: ActorDep, data: Any = Property):
+    return one(property_entity(engine.properties.create(actor, data)), 201)
+
+
+@router.get("/properties/{property_id}")
+def get_property(property_id: str, engine: EngineDep, actor: ActorDep):
+    return one(property_entity(engine.properties.get(actor, property_id)))
+
+
+@router.put("/properties/{property_id}", openapi_extra=body_doc(PropertyEnvelope))
+def update_property(property_id: str, engine: EngineDep, actor: ActorDep, data: Any = Property):
+    """Same fields as create; only the fields sent are changed."""
+    return one(property_entity(engine.properties.update(actor, property_id, data)))
+
+
+@router.delete("/properties/{property_id}")
+def delete_property(property_id: str, engine: EngineDep, actor: ActorDep):
+    engine.properties.delete(actor, property_id)
+    return success()
+
+
+@router.get("/property_facilities")
+def list_facilities(engine: EngineDep, actor: ActorDep):
+    """The facility catalogue: the IDs that a property's `facilities` may hold."""
+    return many([{"id": f["id"], "type": "property_facility", "attributes": f} for f in engine.facilities.list()])

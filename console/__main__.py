@@ -1,0 +1,5 @@
+"""`python -m console` is the `frontdesk` command."""
+
+from console.cli import main
+
+main()

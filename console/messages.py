@@ -1,0 +1,31 @@
+"""Messages shared by several screens. Workers post these; handlers change the widgets."""
+
+from __future__ import annotations
+
+from textual.message import Message
+
+from backend.errors import FrontdeskError
+
+
+class DataChanged(Message, bubble=False):
+    """The engine's data changed (an event in this process, or a commit by another one)."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__()
+        self.kind = kind
+
+
+class ActionDone(Message):
+    """An engine write finished; `text` says what happened, for the status line."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+
+class ActionFailed(Message):
+    """An engine call was refused; the error carries the engine's own title and details."""
+
+    def __init__(self, error: FrontdeskError) -> None:
+        super().__init__()
+        self.error = error

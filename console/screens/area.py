@@ -1,0 +1,209 @@
+"""What the main screen of every area shares: the bar on top, a table paged from the database,
+a status line, the footer, and engine calls run in workers.
+
+Pages are read in a thread worker that posts `PageLoaded`; only the handler touches the table.
+A newer load cancels an older one, so a burst of change events costs one visible refresh.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer
+from textual.worker import get_current_worker
+
+from backend.errors import FrontdeskError, ValidationFailed
+from console.labels import label_for
+from console.messages import ActionDone, ActionFailed, DataChanged
+from console.widgets.app_bar import AppBar
+from console.widgets.status_line import StatusLine
+
+if TYPE_CHECKING:
+    from console.app import FrontdeskApp
+
+PAGE_SIZE = 50
+
+
+@dataclass(frozen=True)
+class Page:
+    rows: list[dict[str, Any]]
+    number: int
+    total: int
+
+    @property
+    def count(self) -> int:
+        return max(1, math.ceil(self.total / PAGE_SIZE))
+
+
+class PageLoaded(Message):
+    def __init__(self, page: Page) -> None:
+        super().__init__()
+        self.page = page
+
+
+def describe(error: FrontdeskError) -> str:
+    """One line for the status line or a toast: the engine's title and its messages."""
+    if isinstance(error, ValidationFailed):
+        return "; ".join(f"{label_for(field)} {message}" for field, messages in error.details.items()
+                         for message in messages)
+    return str(error)
+
+
+def mark(flag: bool) -> Text:
+    return Text("✓", style="bold green") if flag else Text("·", style="dim")
+
+
+class AreaScreen(Screen):
+    AREA: ClassVar[str]
+    NOUNS: ClassVar[tuple[str, str]]  # singular, plural
+    COLUMNS: ClassVar[tuple[tuple[str, int | None], ...]]  # label, width (None: fit the content)
+
+    BINDINGS = [
+        Binding("pagedown", "page(1)", "Next page", key_display="PgDn", priority=True),
+        Binding("pageup", "page(-1)", "Prev page", key_display="PgUp", priority=True),
+    ]
+
+    app: FrontdeskApp
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.page = Page([], 1, 0)
+        self.rows: dict[str, dict[str, Any]] = {}
+        self.seen_generation = -1
+
+    # --- layout ------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield AppBar(self.AREA)
+        yield from self.compose_body()
+        yield StatusLine()
+        yield Footer()
+
+    def compose_body(self) -> ComposeResult:
+        yield self.make_table()
+
+    def make_table(self) -> DataTable:
+        table = DataTable(cursor_type="row", zebra_stripes=True, id="list")
+        for label, width in self.COLUMNS:
+            table.add_column(label, width=width, key=label)
+        return table
+
+    @property
+    def table(self) -> DataTable:
+        return self.query_one("#list", DataTable)
+
+    @property
+    def status(self) -> StatusLine:
+        return self.query_one(StatusLine)
+
+    # --- loading -----------------------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        self.reload()
+
+    def on_screen_resume(self) -> None:
+        # Changes that happened while another area was shown.
+        if self.seen_generation != self.app.generation:
+            self.reload()
+
+    def on_data_changed(self, _: DataChanged) -> None:
+        self.reload()
+
+    def reload(self, page: int | None = None) -> None:
+        self.seen_generation = self.app.generation
+        self.fetch_page(page or self.page.number)
+
+    @work(thread=True, exclusive=True, group="page")
+    def fetch_page(self, number: int) -> None:
+        worker = get_current_worker()
+        try:
+            rows, meta = self.fetch(number)
+        except FrontdeskError as error:
+            self.post_message(ActionFailed(error))
+            return
+        if not worker.is_cancelled:
+            self.post_message(PageLoaded(Page(rows, number, meta["total"])))
+
+    def fetch(self, number: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        """Read one page from the engine (runs in a worker thread)."""
+        raise NotImplementedError
+
+    def cells(self, row: dict[str, Any]) -> Iterable[Any]:
+        raise NotImplementedError
+
+    def on_page_loaded(self, message: PageLoaded) -> None:
+        page = message.page
+        if not page.rows and page.number > page.count:
+            self.reload(page.count)  # rows were deleted under our feet: show the last page there is
+            return
+        self.page = page
+        self.rows = {row["id"]: row for row in page.rows}
+        self.fill_table()
+        self.status.where(self.where())
+        self.page_shown()
+
+    def fill_table(self) -> None:
+        """Replace the rows, keeping the cursor on the same item where it still exists."""
+        table = self.table
+        current, index = self.current_id(), table.cursor_row
+        table.clear()
+        for row_id, row in self.rows.items():
+            table.add_row(*self.cells(row), key=row_id)
+        if current in self.rows:
+            table.move_cursor(row=table.get_row_index(current), animate=False)
+        elif self.rows:
+            table.move_cursor(row=min(index, len(self.rows) - 1), animate=False)
+
+    def page_shown(self) -> None:
+        """Called once a page is in the table."""
+
+    def where(self) -> str:
+        singular, plural = self.NOUNS
+        noun = singular if self.page.total == 1 else plural
+        return f"Page {self.page.number} of {self.page.count} · {self.page.total:,} {noun}"
+
+    def current_id(self) -> str | None:
+        table = self.table
+        if not table.row_count:
+            return None
+        return table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+
+    def current_row(self) -> dict[str, Any] | None:
+        row_id = self.current_id()
+        return self.rows.get(row_id) if row_id else None
+
+    def action_page(self, step: int) -> None:
+        number = self.page.number + step
+        if 1 <= number <= self.page.count:
+            self.reload(number)
+        else:
+            self.app.bell()
+
+    # --- engine writes -----------------------------------------------------------------------
+
+    @work(thread=True, group="action")
+    def act(self, call: Callable[[], str]) -> None:
+        """Run one engine write off the UI thread; `call` returns what to tell the user."""
+        try:
+            text = call()
+        except FrontdeskError as error:
+            self.post_message(ActionFailed(error))
+        else:
+            self.post_message(ActionDone(text))
+
+    def on_action_done(self, message: ActionDone) -> None:
+        self.status.news(message.text)
+
+    def on_action_failed(self, message: ActionFailed) -> None:
+        text = describe(message.error)
+        self.status.news(text, error=True)
+        self.notify(text, title=message.error.title, severity="error")

@@ -1,0 +1,40 @@
+"""A yes/no question in a small dialog; answers True only on an explicit yes."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Label, Static
+
+
+class ConfirmDialog(ModalScreen[bool]):
+    BINDINGS = [
+        Binding("y", "answer(True)", "Yes"),
+        Binding("n,escape", "answer(False)", "No"),
+    ]
+
+    def __init__(self, question: str, detail: str = "", confirm: str = "Yes") -> None:
+        super().__init__(classes="dialog-screen")
+        self.question = question
+        self.detail = detail
+        self.confirm = confirm
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self.question, classes="dialog-title", markup=False)
+            if self.detail:
+                yield Static(self.detail, classes="dialog-text", markup=False)
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Cancel", id="no")
+                yield Button(f"{self.confirm} (y)", id="yes", variant="error")
+
+    def on_mount(self) -> None:
+        self.query_one("#no", Button).focus()  # the safe answer is the one under enter
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)

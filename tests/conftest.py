@@ -1,0 +1,113 @@
+"""Shared fixtures: an engine on a real SQLite file, and the HTTP apps on real loopback ports."""
+
+from __future__ import annotations
+
+import itertools
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import httpx
+import pytest
+import uvicorn
+
+from backend.config import Config
+from backend.engine import Engine
+from backend.http.apps import create_app
+from backend.identity import Actor
+
+_emails = itertools.count(1)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class User:
+    actor: Actor
+    token: str
+    client: httpx.Client
+
+
+class LiveServer:
+    """One Frontdesk app served by uvicorn on a free loopback port, in a background thread."""
+
+    def __init__(self, engine: Engine, listener: str, port: int) -> None:
+        self.url = f"http://127.0.0.1:{port}"
+        config = uvicorn.Config(create_app(engine, listener), host="127.0.0.1", port=port, log_level="warning")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self) -> LiveServer:
+        self.thread.start()
+        deadline = time.monotonic() + 10
+        while not self.server.started:
+            if time.monotonic() > deadline:
+                raise RuntimeError("server did not start")
+            time.sleep(0.01)
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(5)
+
+
+@pytest.fixture
+def engine(tmp_path) -> Engine:
+    return Engine.open(tmp_path / "frontdesk.db")
+
+
+@pytest.fixture(scope="session")
+def live(tmp_path_factory) -> Iterator[tuple[Engine, LiveServer]]:
+    """The main listener over a database shared by the session; tests isolate through fresh users."""
+    port = free_port()
+    engine = Engine.open(tmp_path_factory.mktemp("live") / "frontdesk.db",
+                         Config(base_url=f"http://127.0.0.1:{port}", fetch_timeout=1.0, max_body_bytes=1024 * 1024))
+    with LiveServer(engine, "main", port) as server:
+        yield engine, server
+
+
+@pytest.fixture
+def live_engine(live) -> Engine:
+    return live[0]
+
+
+@pytest.fixture
+def make_user(live) -> Iterator:
+    engine, server = live
+    clients: list[httpx.Client] = []
+
+    def make() -> User:
+        actor, issued = engine.identity.add_user(f"user{next(_emails)}-{time.monotonic_ns()}@example.com")
+        client = httpx.Client(base_url=server.url, headers={"Authorization": f"Bearer {issued.token}"}, timeout=10)
+        clients.append(client)
+        return User(actor, issued.token, client)
+
+    yield make
+    for client in clients:
+        client.close()
+
+
+@pytest.fixture
+def user(make_user) -> User:
+    return make_user()
+
+
+@pytest.fixture
+def anonymous(live) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=live[1].url, timeout=10) as client:
+        yield client
+
+
+CONTACT = {"email": "desk@example.com", "phone": "+44 20 7946 0000", "zip_code": "EC1A 1BB", "country": "GB",
+           "state": "England", "city": "London", "address": "1 Example Street", "longitude": "-0.1278",
+           "latitude": "51.5074"}
+
+
+def property_body(**fields) -> dict:
+    return {"property": {"title": "Test Hotel", "currency": "GBP", **fields}}

@@ -1,0 +1,79 @@
+"""Bad input of any kind gets the error shape, never a 500, and stores nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+JSON = {"Content-Type": "application/json"}
+
+
+@pytest.mark.parametrize("body,reason", [
+    (b"{not json", "malformed"),
+    (b"", "empty"),
+    (b"[]", "not an object"),
+    (b'{"title": "No envelope", "currency": "EUR"}', "missing envelope"),
+    (b'"property"', "a string"),
+    (b"\xff\xfe\xfa", "not UTF-8"),
+    (b"[" * 100_000 + b"]" * 100_000, "deeply nested"),
+])
+def test_unreadable_bodies_are_400(user, live_engine, body, reason):
+    response = user.client.post("/api/v1/properties", content=body, headers=JSON)
+
+    assert response.status_code == 400, reason
+    assert response.json()["errors"]["code"] == "bad_request"
+    assert isinstance(response.json()["errors"]["details"], list)
+    assert live_engine.store.scalar("SELECT count(*) FROM properties WHERE group_id = ?",
+                                    (user.actor.default_group_id,)) == 0
+
+
+@pytest.mark.parametrize("entity", [None, [], "Hotel", 7, True])
+def test_an_envelope_holding_a_non_object_is_400(user, entity):
+    response = user.client.post("/api/v1/properties", json={"property": entity})
+
+    assert response.status_code == 400
+    assert response.json()["errors"]["code"] == "bad_request"
+
+
+def test_nan_and_infinity_are_rejected_as_prices(user):
+    response = user.client.post("/api/v1/properties", content=b'{"property": {"title": "T", "currency": "EUR", '
+                                b'"settings": {"min_price": NaN, "max_price": Infinity}}}', headers=JSON)
+
+    assert response.status_code == 422
+    assert {"settings.min_price", "settings.max_price"} <= set(response.json()["errors"]["details"])
+
+
+def test_a_huge_body_is_413(user, live_engine):
+    # The session server caps bodies at 1 MiB.
+    huge = b'{"property": {"title": "' + b"x" * (2 * 1024 * 1024) + b'", "currency": "EUR"}}'
+
+    response = user.client.post("/api/v1/properties", content=huge, headers=JSON)
+
+    assert response.status_code == 413
+    assert response.json()["errors"]["code"] == "payload_too_large"
+
+
+def test_a_huge_body_without_content_length_is_413(user):
+    def chunks():
+        yield b'{"property": {"title": "'
+        for _ in range(40):
+            yield b"x" * 65536
+        yield b'"}}'
+
+    response = user.client.post("/api/v1/properties", content=chunks(), headers=JSON)
+
+    assert response.status_code == 413
+
+
+def test_unknown_routes_and_methods_use_the_error_shape(user):
+    missing = user.client.get("/api/v1/nothing-here")
+    method = user.client.patch("/api/v1/properties")
+
+    assert missing.status_code == 404 and missing.json()["errors"]["code"] == "not_found"
+    assert method.status_code == 405 and method.json()["errors"]["code"] == "method_not_allowed"
+
+
+def test_a_wrong_content_type_still_reads_json_or_fails_cleanly(user):
+    response = user.client.post("/api/v1/properties", content=b"title=Hotel&currency=EUR",
+                                headers={"Content-Type": "application/x-www-form-urlencoded"})
+
+    assert response.status_code == 400

@@ -1,0 +1,64 @@
+"""`frontdesk serve` as a user runs it: a subprocess on free ports, called over real HTTP."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import httpx
+
+from tests.conftest import free_port
+
+
+def _frontdesk(*args: str, db) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "console", *args, "--db", str(db)],
+                          capture_output=True, text=True, timeout=60, check=True)
+
+
+def test_serve_runs_three_listeners_over_one_database(tmp_path):
+    db = tmp_path / "served.db"
+    token = _frontdesk("demo", db=db).stdout.strip().splitlines()[-1]
+    ports = [free_port() for _ in range(3)]
+    server = subprocess.Popen(
+        [sys.executable, "-m", "console", "serve", "--db", str(db), "--port", str(ports[0]),
+         "--secure-port", str(ports[1]), "--pci-port", str(ports[2])],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        urls = [f"http://127.0.0.1:{p}" for p in ports]
+        _wait_for(f"{urls[2]}/api/v1/health")
+        headers = {"Authorization": f"Bearer {token}"}
+
+        main = httpx.get(f"{urls[0]}/api/v1/properties", headers=headers, params={"pagination[limit]": 100})
+        secure = httpx.get(f"{urls[1]}/api/v1/properties/options", headers=headers)
+        pci = httpx.get(f"{urls[2]}/api/v1/health")
+        created = httpx.post(f"{urls[0]}/api/v1/properties", headers=headers,
+                             json={"property": {"title": "Served Inn", "currency": "EUR"}})
+        seen_on_secure = httpx.get(f"{urls[1]}/api/v1/properties/{created.json()['data']['id']}", headers=headers)
+
+        assert main.status_code == 200 and main.json()["meta"]["total"] == 8
+        assert len(secure.json()["data"]) == 8
+        assert pci.json()["data"]["id"] == "pci"
+        assert created.status_code == 201 and seen_on_secure.status_code == 200
+        for url in urls:
+            assert httpx.get(f"{url}/openapi.json").json()["openapi"].startswith("3.")
+            assert httpx.get(f"{url}/docs").status_code == 200
+    finally:
+        server.send_signal(signal.SIGTERM)
+        output, _ = server.communicate(timeout=15)
+    assert server.returncode == 0, output
+    assert "Traceback" not in output
+
+
+def _wait_for(url: str) -> None:
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            if httpx.get(url).status_code == 200:
+                return
+        except httpx.TransportError:
+            if time.monotonic() > deadline:
+                raise
+        time.sleep(0.1)

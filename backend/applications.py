@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, StrictStr
 from backend.errors import NotFound, Unauthorized, ValidationFailed
 from backend.events import EventBus
 from backend.identity import Actor
-from backend.listing import Column, ListQuery, where
+from backend.listing import Column, ListQuery, page
 from backend.properties import Properties
 from backend.validation import validate
 from storage import Store, new_id, utc_now
@@ -56,13 +56,10 @@ class Applications:
 
     def installed(self, actor: Actor, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         marks, groups = actor.group_params()
-        conditions, params = where(query, COLUMNS)
-        scope = (f" FROM application_installations a JOIN properties p ON p.id = a.property_id "
-                 f"WHERE p.group_id IN ({marks}){conditions}")
-        total = self.store.scalar(f"SELECT count(*){scope}", [*groups, *params])
-        rows = self.store.query(f"SELECT a.*{scope} ORDER BY a.inserted_at, a.id LIMIT ? OFFSET ?",
-                                [*groups, *params, query.limit, query.offset])
-        return [dict(r) for r in rows], query.meta(total)
+        rows, meta = page(self.store, query, COLUMNS, select="a.*",
+                          source="application_installations a JOIN properties p ON p.id = a.property_id",
+                          scope=f"p.group_id IN ({marks})", scope_params=groups, default_order="a.inserted_at, a.id")
+        return [dict(r) for r in rows], meta
 
     def uninstall(self, actor: Actor, installation_id: str) -> None:
         installation = self._get(installation_id)

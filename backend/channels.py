@@ -15,7 +15,7 @@ from backend.errors import BadRequest, Errors, NotFound, Unauthorized, Validatio
 from backend.events import EventBus
 from backend.fields import RequiredText
 from backend.identity import Actor, hash_secret
-from backend.listing import Column, ListQuery, order_by, where
+from backend.listing import Column, ListQuery, page
 from backend.properties.models import CONTACT_FIELDS
 from backend.validation import validate
 from storage import Store, new_id, utc_now
@@ -58,13 +58,9 @@ class Channels:
 
     def list(self, actor: Actor, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         marks, groups = actor.group_params()
-        conditions, params = where(query, COLUMNS)
-        scope = f" WHERE c.group_id IN ({marks}){conditions}"
-        total = self.store.scalar(f"SELECT count(*) FROM channels c{scope}", [*groups, *params])
-        rows = self.store.query(
-            f"SELECT c.* FROM channels c{scope} ORDER BY {order_by(query, COLUMNS, 'c.title, c.id')} LIMIT ? OFFSET ?",
-            [*groups, *params, query.limit, query.offset])
-        return [self._attributes(r) for r in rows], query.meta(total)
+        rows, meta = page(self.store, query, COLUMNS, select="c.*", source="channels c",
+                          scope=f"c.group_id IN ({marks})", scope_params=groups, default_order="c.title, c.id")
+        return [self._attributes(r) for r in rows], meta
 
     def get(self, actor: Actor, channel_id: str) -> dict[str, Any]:
         return self._attributes(self._row(actor, channel_id))
@@ -125,7 +121,8 @@ class Channels:
         self._check(actor, model, data)
         with self.store.transaction() as conn:
             conn.execute("UPDATE channels SET title = ?, group_id = ?, is_active = ?, updated_at = ? WHERE id = ?",
-                         (model.title, model.group_id, int(model.is_active), utc_now(), channel_id))
+                         (model.title, model.group_id or current["group_id"], int(model.is_active), utc_now(),
+                          channel_id))
             if "provider_api_key" in data:
                 conn.execute("UPDATE channels SET provider_api_key_hash = ? WHERE id = ?",
                              (_key_hash(model.provider_api_key), channel_id))

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from backend.errors import Errors, ValidationFailed
+from storage import Store
 
 DEFAULT_LIMIT = 10
 MAX_LIMIT = 100
@@ -84,7 +85,8 @@ class ListQuery:
 
 
 def _positive_int(value: str) -> int | None:
-    return int(value) if value.isdigit() and 0 < int(value) < 10**9 else None
+    # ASCII digits only, and few: str.isdigit() also passes "²" (which int() refuses) and "٣" (which it reads).
+    return int(value) if value.isascii() and value.isdigit() and len(value) <= 9 and int(value) > 0 else None
 
 
 def where(query: ListQuery, columns: dict[str, Column]) -> tuple[str, list[Any]]:
@@ -136,3 +138,17 @@ def order_by(query: ListQuery, columns: dict[str, Column], default: str) -> str:
 
 def _bool(value: str) -> int | None:
     return {"true": 1, "1": 1, "false": 0, "0": 0}.get(value.lower())
+
+
+def page(store: Store, query: ListQuery, columns: dict[str, Column], *, select: str, source: str,
+         scope: str, scope_params: list[Any], default_order: str) -> tuple[list[Any], dict[str, Any]]:
+    """One page of a collection, limited by `scope` to what the actor may see, and its meta."""
+    conditions, params = where(query, columns)
+    condition = f" WHERE {scope}{conditions}"
+    rows = store.query(
+        f"SELECT {select} FROM {source}{condition} ORDER BY {order_by(query, columns, default_order)} LIMIT ? OFFSET ?",
+        [*scope_params, *params, query.limit, query.offset])
+    # A page that is not full tells the total itself: a filter matching few rows is then read once, not twice.
+    if len(rows) < query.limit and (rows or query.offset == 0):
+        return rows, query.meta(query.offset + len(rows))
+    return rows, query.meta(store.scalar(f"SELECT count(*) FROM {source}{condition}", [*scope_params, *params]))

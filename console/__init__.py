@@ -1,2 +1,2 @@
-"""The Textual console and the `frontdesk` command line. Nothing here imports Textual at module level
-except console.app and the screens, so `frontdesk serve` stays headless."""
+"""The Textual console and the `frontdesk` command line. cli.py imports Textual (through console.app)
+only when the console opens, so that `frontdesk serve` stays headless."""

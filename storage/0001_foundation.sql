@@ -71,7 +71,7 @@ CREATE TABLE properties (
     inserted_at TEXT NOT NULL,
     updated_at TEXT NOT NULL
 );
-CREATE INDEX properties_group_title ON properties(group_id, title);
+CREATE INDEX properties_group_title ON properties(group_id, title, id);  -- the list order, so a page stops early
 
 CREATE TABLE property_facilities (
     property_id TEXT NOT NULL REFERENCES properties(id) ON DELETE CASCADE,

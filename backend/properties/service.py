@@ -16,7 +16,7 @@ from backend.events import EventBus
 from backend.facilities import Facilities
 from backend.fields import currency_minor_digits
 from backend.identity import Actor
-from backend.listing import Column, ListQuery, order_by, where
+from backend.listing import Column, ListQuery, page
 from backend.media import Media
 from backend.properties.models import CONTACT_FIELDS, READ_ONLY_FIELDS, PropertyInput
 from backend.validation import validate
@@ -36,8 +36,7 @@ COLUMNS: dict[str, Column] = {
 }
 PLAIN_FIELDS = ("title", "currency", "email", "phone", "zip_code", "country", "state", "city", "address",
                 "longitude", "latitude", "timezone", "property_type", "website")
-SELECT = ("SELECT p.*, (SELECT count(*) FROM channel_properties cp WHERE cp.property_id = p.id) "
-          "AS acc_cannels_count FROM properties p")
+SELECT_COLUMNS = "p.*, (SELECT count(*) FROM channel_properties cp WHERE cp.property_id = p.id) AS acc_cannels_count"
 
 
 class Properties:
@@ -51,14 +50,9 @@ class Properties:
 
     def list(self, actor: Actor, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         marks, groups = actor.group_params()
-        conditions, params = where(query, COLUMNS)
-        scope = f" WHERE p.group_id IN ({marks}){conditions}"
-        total = self.store.scalar(f"SELECT count(*) FROM properties p{scope}", [*groups, *params])
-        rows = self.store.query(
-            f"{SELECT}{scope} ORDER BY {order_by(query, COLUMNS, 'p.title, p.id')} LIMIT ? OFFSET ?",
-            [*groups, *params, query.limit, query.offset],
-        )
-        return self._serialise(rows), query.meta(total)
+        rows, meta = page(self.store, query, COLUMNS, select=SELECT_COLUMNS, source="properties p",
+                          scope=f"p.group_id IN ({marks})", scope_params=groups, default_order="p.title, p.id")
+        return self._serialise(rows), meta
 
     def options(self, actor: Actor) -> list[dict[str, Any]]:
         """Every property of the account, without details or pagination."""
@@ -77,7 +71,7 @@ class Properties:
         self._row(actor, property_id)
 
     def _row(self, actor: Actor, property_id: str):
-        row = self.store.one(f"{SELECT} WHERE p.id = ?", (property_id,))
+        row = self.store.one(f"SELECT {SELECT_COLUMNS} FROM properties p WHERE p.id = ?", (property_id,))
         if row is None:
             raise NotFound(f"property {property_id} does not exist")
         if row["group_id"] not in actor.group_ids:
@@ -127,7 +121,7 @@ class Properties:
         property_id, now = new_id(), utc_now()
         with self.store.transaction() as conn:
             logo_id = self.media.insert(conn, logo) if logo else None
-            row = self._row_values(actor, model, logo_id)
+            row = self._row_values(model, model.group_id or actor.default_group_id, logo_id)
             conn.execute(
                 f"INSERT INTO properties (id, {', '.join(row)}, inserted_at, updated_at) "
                 f"VALUES (?, {', '.join('?' * len(row))}, ?, ?)",
@@ -154,7 +148,7 @@ class Properties:
                 logo_id = self.media.insert(conn, logo) if logo else None
             else:
                 logo_id = self.store.scalar("SELECT logo_media_id FROM properties WHERE id = ?", (property_id,))
-            row = self._row_values(actor, model, logo_id)
+            row = self._row_values(model, model.group_id or current["group_id"], logo_id)
             conn.execute(
                 f"UPDATE properties SET {', '.join(f'{k} = ?' for k in row)}, updated_at = ? WHERE id = ?",
                 (*row.values(), utc_now(), property_id),
@@ -174,7 +168,7 @@ class Properties:
         context = {"group_ids": actor.group_ids, "facility_ids": self.facilities.ids()}
         return validate(PropertyInput, data, context)
 
-    def _row_values(self, actor: Actor, model: PropertyInput, logo_id: str | None) -> dict[str, Any]:
+    def _row_values(self, model: PropertyInput, group_id: str, logo_id: str | None) -> dict[str, Any]:
         settings = model.settings.model_dump()
         for key in ("min_price", "max_price"):
             if settings[key] is not None:
@@ -186,7 +180,7 @@ class Properties:
         content["photos"].sort(key=lambda p: p["position"])
         return {
             **{name: getattr(model, name) for name in PLAIN_FIELDS},
-            "group_id": model.group_id or actor.default_group_id,
+            "group_id": group_id,
             "logo_media_id": logo_id,
             "is_active": int(model.is_active),
             "settings": json.dumps(settings),

@@ -32,6 +32,12 @@ if TYPE_CHECKING:
 
 PAGE_SIZE = 50
 
+# Priority, so that the table's own page keys (which only scroll) don't swallow them.
+PAGE_BINDINGS = [
+    Binding("pagedown", "page(1)", "Next page", key_display="PgDn", priority=True),
+    Binding("pageup", "page(-1)", "Prev page", key_display="PgUp", priority=True),
+]
+
 
 @dataclass(frozen=True)
 class Page:
@@ -65,18 +71,14 @@ def mark(flag: bool) -> Text:
 class AreaScreen(Screen):
     AREA: ClassVar[str]
     NOUNS: ClassVar[tuple[str, str]]  # singular, plural
-    COLUMNS: ClassVar[tuple[tuple[str, int | None], ...]]  # label, width (None: fit the content)
-
-    BINDINGS = [
-        Binding("pagedown", "page(1)", "Next page", key_display="PgDn", priority=True),
-        Binding("pageup", "page(-1)", "Prev page", key_display="PgUp", priority=True),
-    ]
+    COLUMNS: ClassVar[tuple[tuple[str, int], ...]]  # label, width
 
     app: FrontdeskApp
 
     def __init__(self) -> None:
         super().__init__()
         self.page = Page([], 1, 0)
+        self.wanted_page = 1  # the page asked for last, which a refresh must not undo
         self.rows: dict[str, dict[str, Any]] = {}
         self.seen_generation = -1
 
@@ -120,7 +122,8 @@ class AreaScreen(Screen):
 
     def reload(self, page: int | None = None) -> None:
         self.seen_generation = self.app.generation
-        self.fetch_page(page or self.page.number)
+        self.wanted_page = page or self.wanted_page
+        self.fetch_page(self.wanted_page)
 
     @work(thread=True, exclusive=True, group="page")
     def fetch_page(self, number: int) -> None:
@@ -182,7 +185,7 @@ class AreaScreen(Screen):
         return self.rows.get(row_id) if row_id else None
 
     def action_page(self, step: int) -> None:
-        number = self.page.number + step
+        number = self.wanted_page + step
         if 1 <= number <= self.page.count:
             self.reload(number)
         else:
@@ -201,9 +204,11 @@ class AreaScreen(Screen):
             self.post_message(ActionDone(text))
 
     def on_action_done(self, message: ActionDone) -> None:
+        message.stop()
         self.status.news(message.text)
 
     def on_action_failed(self, message: ActionFailed) -> None:
+        message.stop()
         text = describe(message.error)
         self.status.news(text, error=True)
         self.notify(text, title=message.error.title, severity="error")

@@ -11,11 +11,11 @@ from textual.containers import Horizontal
 from textual.timer import Timer
 from textual.widgets import DataTable, Input, Label
 
+from backend.identity import Actor
 from backend.listing import Filter, ListQuery
-from console.screens.area import PAGE_SIZE, AreaScreen, mark
+from console.screens.area import PAGE_BINDINGS, PAGE_SIZE, AreaScreen, mark
 from console.screens.confirm import ConfirmDialog
 from console.screens.property_channels import PropertyChannelsDialog
-from console.screens.property_editor import PropertyEditor
 
 SEARCH_DELAY = 0.3  # seconds of quiet typing before the list is searched
 
@@ -33,7 +33,7 @@ class PropertiesScreen(AreaScreen):
         Binding("c", "channels", "Channels"),
         Binding("a", "toggle_chat", "Chat app"),
         Binding("slash", "search", "Search", key_display="/"),
-        *AreaScreen.BINDINGS,
+        *PAGE_BINDINGS,
     ]
 
     def __init__(self) -> None:
@@ -56,16 +56,16 @@ class PropertiesScreen(AreaScreen):
         engine, actor = self.app.engine, self.app.actor()
         filters = [Filter("title", "has", self.search)] if self.search else []
         rows, meta = engine.properties.list(actor, ListQuery(page=number, limit=PAGE_SIZE, filters=filters))
-        chat = self.with_chat([row["id"] for row in rows])
+        chat = self.with_chat(actor, [row["id"] for row in rows])
         return [{**row, "chat": row["id"] in chat} for row in rows], meta
 
-    def with_chat(self, ids: list[str]) -> set[str]:
+    def with_chat(self, actor: Actor, ids: list[str]) -> set[str]:
         """Which of these properties have the chat app, in one query for the whole page."""
         if not ids:
             return set()
         query = ListQuery(limit=PAGE_SIZE, filters=[Filter("property_id", "eq", ",".join(ids)),
                                                     Filter("application_code", "eq", "chat")])
-        installed, _ = self.app.engine.applications.installed(self.app.actor(), query)
+        installed, _ = self.app.engine.applications.installed(actor, query)
         return {row["property_id"] for row in installed}
 
     def cells(self, row: dict[str, Any]) -> tuple[Any, ...]:
@@ -117,11 +117,11 @@ class PropertiesScreen(AreaScreen):
         self.action_edit()
 
     def action_new(self) -> None:
-        self.app.push_screen(PropertyEditor(None))
+        self.app.open_property_editor(None)
 
     def action_edit(self) -> None:
         if row := self.current_row():
-            self.app.push_screen(PropertyEditor(row["id"]))
+            self.app.open_property_editor(row["id"])
 
     def action_delete(self) -> None:
         row = self.current_row()

@@ -44,6 +44,7 @@ class PropertyChannelsDialog(ModalScreen[None]):
         self.property_id = property_id
         self.property_title = title
         self.channels: dict[str, dict[str, Any]] = {}
+        self.toggling: dict[str, Any] | None = None  # the channel of the last connect or disconnect
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide-dialog"):
@@ -78,9 +79,9 @@ class PropertyChannelsDialog(ModalScreen[None]):
         table.clear()
         self.channels = {c["id"]: c for c in message.channels}
         for channel in message.channels:
+            state = Text("● connected", "bold green") if channel["connected"] else Text("○ not connected", "dim")
             table.add_row(
-                Text("● connected", style="bold green") if channel["connected"] else Text("○ not connected", style="dim"),
-                channel["title"], channel["channel_code"],
+                state, channel["title"], channel["channel_code"],
                 "yes" if channel["is_active"] else Text("no", style="dim"),
                 key=channel["id"])
         if table.row_count:
@@ -93,8 +94,8 @@ class PropertyChannelsDialog(ModalScreen[None]):
         table = self.query_one(DataTable)
         if not table.row_count:
             return
-        channel = self.channels[table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value]
-        self.toggle(channel)
+        self.toggling = self.channels[table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value]
+        self.toggle(self.toggling)
 
     @work(thread=True, group="toggle")
     def toggle(self, channel: dict[str, Any]) -> None:
@@ -121,7 +122,9 @@ class PropertyChannelsDialog(ModalScreen[None]):
         error = message.error
         if isinstance(error, ValidationFailed):
             lines = [f"• {label_for(field)} {text}" for field, texts in error.details.items() for text in texts]
-            self.problems("\n".join(["Not connected:", *lines, "Fill these in with e (edit) on the property."]))
+            title = self.toggling["title"] if self.toggling else "the channel"
+            self.problems("\n".join([f"Not connected to {title}:", *lines,
+                                      "Fill these in with e (edit) on the property."]))
         else:
             self.problems(str(error))
 

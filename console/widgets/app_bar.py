@@ -28,6 +28,3 @@ class AppBar(Horizontal):
             yield AreaTab(area.mode, area.key, area.title, area.mode == self.area)
         yield Static(f"› {self.crumb}" if self.crumb else "", id="crumb", markup=False)
         yield Static(self.app.db_label, id="db-path", markup=False)  # type: ignore[attr-defined]
-
-    def set_crumb(self, crumb: str) -> None:
-        self.query_one("#crumb", Static).update(f"› {crumb}")

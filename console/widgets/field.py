@@ -25,6 +25,7 @@ class Field(Vertical):
         self.path = path
         self.hint = hint
         self.required = required
+        self.error: Static | None = None
 
     def compose(self) -> ComposeResult:
         if isinstance(self.control, Switch):
@@ -35,8 +36,8 @@ class Field(Vertical):
         else:
             yield Label(self.label + (" [$accent]*[/]" if self.required else ""), classes="field-label")
             yield self.control
-        yield Static(self.hint, classes="field-hint", markup=False)
-        yield Static("", classes="field-error", markup=False)
+        if self.hint:
+            yield Static(self.hint, classes="field-hint", markup=False)
 
     @property
     def value(self) -> Any:
@@ -75,9 +76,14 @@ class Field(Vertical):
         return self.has_class("-invalid")
 
     def show_errors(self, messages: list[str]) -> None:
-        self.query_one(".field-error", Static).update("\n".join(messages))
+        # Made on first need: a long form has many fields and few errors, and every widget costs.
+        if self.error is None:
+            self.error = Static(classes="field-error", markup=False)
+            self.mount(self.error)
+        self.error.update("\n".join(messages))
         self.add_class("-invalid")
 
     def clear_errors(self) -> None:
-        self.query_one(".field-error", Static).update("")
+        if self.error is not None:
+            self.error.update("")
         self.remove_class("-invalid")

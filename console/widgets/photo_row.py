@@ -17,13 +17,14 @@ class PhotoRow(Horizontal):
     def __init__(self, photo: dict[str, Any] | None = None) -> None:
         super().__init__(classes="photo-row")
         photo = photo or {}
+        kind = Select([(k, k) for k in KINDS], value=photo.get("kind") or "photo", allow_blank=False, compact=True)
         self.fields = {
-            "url": Field("Photo URL", Input(photo.get("url") or "", placeholder="https://…"), path="url",
-                         classes="photo-url"),
-            "kind": Field("Kind", Select([(k, k) for k in KINDS], value=photo.get("kind") or "photo",
-                                         allow_blank=False), path="kind", classes="photo-kind"),
-            "author": Field("Author", Input(photo.get("author") or ""), path="author", classes="photo-author"),
-            "description": Field("Caption", Input(photo.get("description") or ""), path="description",
+            "url": Field("Photo URL", Input(photo.get("url") or "", placeholder="https://…", compact=True),
+                         path="url", classes="photo-url"),
+            "kind": Field("Kind", kind, path="kind", classes="photo-kind"),
+            "author": Field("Author", Input(photo.get("author") or "", compact=True), path="author",
+                            classes="photo-author"),
+            "description": Field("Caption", Input(photo.get("description") or "", compact=True), path="description",
                                  classes="photo-caption"),
         }
 

@@ -15,6 +15,7 @@ JSON = {"Content-Type": "application/json"}
     (b'"property"', "a string"),
     (b"\xff\xfe\xfa", "not UTF-8"),
     (b"[" * 100_000 + b"]" * 100_000, "deeply nested"),
+    (b'{"property": {"title": "\\ud800", "currency": "EUR"}}', "a lone surrogate escape"),
 ])
 def test_unreadable_bodies_are_400(user, live_engine, body, reason):
     response = user.client.post("/api/v1/properties", content=body, headers=JSON)

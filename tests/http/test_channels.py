@@ -144,3 +144,12 @@ def test_unknown_application_is_422(user):
         "property_id": property_id, "application_code": "payments"}})
 
     assert response.status_code == 422 and "application_code" in response.json()["errors"]["details"]
+
+
+def test_null_group_on_update_keeps_the_group(user):
+    channel = _channel(user).json()["data"]
+
+    response = user.client.put(f"/api/v1/channels/{channel['id']}", json={"channel": {"group_id": None}})
+
+    assert response.status_code == 200
+    assert response.json()["data"]["attributes"]["group_id"] == channel["attributes"]["group_id"]

@@ -79,6 +79,9 @@ def test_filters_combine_and_order(portfolio):
 @pytest.mark.parametrize("params,key", [
     ({"pagination[page]": "0"}, "pagination[page]"),
     ({"pagination[page]": "two"}, "pagination[page]"),
+    ({"pagination[page]": "²"}, "pagination[page]"),
+    ({"pagination[limit]": "٣"}, "pagination[limit]"),
+    ({"pagination[page]": "9" * 5000}, "pagination[page]"),
     ({"pagination[limit]": "101"}, "pagination[limit]"),
     ({"filter[colour]": "blue"}, "filter[colour]"),
     ({"filter[title][like]": "x"}, "filter[title][like]"),
@@ -101,3 +104,41 @@ def test_options_lists_everything_without_pagination(portfolio):
     assert len(body["data"]) == 25 and "meta" not in body
     first = body["data"][0]
     assert first["type"] == "property" and set(first["attributes"]) == {"id", "title", "currency", "is_active"}
+
+
+@pytest.mark.parametrize("term,expected", [
+    ("lod", {"Seaside Lodge", "Mountain Lodge"}),
+    ("LODGE", {"Seaside Lodge", "Mountain Lodge"}),
+    ("e L", {"Seaside Lodge"}),
+    ("ge", {"Seaside Lodge", "Mountain Lodge"}),
+    ('"Lodge', set()),
+    ("100%", set()),
+    ("_od", set()),
+])
+def test_has_matches_literal_substrings(portfolio, term, expected):
+    user, _ = portfolio
+
+    body = user.client.get("/api/v1/properties", params={"filter[title][has]": term,
+                                                          "pagination[limit]": 100}).json()
+
+    assert {p["attributes"]["title"] for p in body["data"]} == expected
+
+
+def test_search_follows_renames_and_deletes(portfolio):
+    user, ids = portfolio
+    user.client.put(f"/api/v1/properties/{ids['Seaside Lodge']}", json={"property": {"title": "Harbour 100% View"}})
+    user.client.delete(f"/api/v1/properties/{ids['Mountain Lodge']}")
+
+    lodges = user.client.get("/api/v1/properties", params={"filter[title][has]": "Lodge"}).json()
+    renamed = user.client.get("/api/v1/properties", params={"filter[title][has]": "100% v"}).json()
+
+    assert lodges["data"] == [] and lodges["meta"]["total"] == 0
+    assert [p["id"] for p in renamed["data"]] == [ids["Seaside Lodge"]]
+
+
+def test_total_counts_every_match_beyond_the_page(portfolio):
+    user, _ = portfolio
+
+    body = user.client.get("/api/v1/properties", params={"filter[title][has]": "Hotel", "pagination[page]": 2}).json()
+
+    assert len(body["data"]) == 10 and body["meta"]["total"] == 23

@@ -117,3 +117,15 @@ def test_facility_catalogue_is_listed(user):
     titles = {f["attributes"]["title"] for f in data}
     assert {"Free WiFi", "Spa", "Free parking"} <= titles
     assert all(f["type"] == "property_facility" and f["id"] == f["attributes"]["id"] for f in data)
+
+
+def test_null_group_on_update_keeps_the_group(make_user, live_engine):
+    user = make_user()
+    shared = live_engine.identity.add_group("Shared", [user.actor.email])
+    user.actor = live_engine.identity.actor_for(user.actor.email)
+    created = user.client.post("/api/v1/properties", json=property_body(group_id=shared)).json()["data"]
+
+    response = user.client.put(f"/api/v1/properties/{created['id']}", json={"property": {"group_id": None}})
+
+    assert response.status_code == 200
+    assert response.json()["data"]["attributes"]["group_id"] == shared

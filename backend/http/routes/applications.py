@@ -18,7 +18,7 @@ def installation_entity(attributes: dict[str, Any]) -> dict[str, Any]:
 
 
 @router.get("")
-def list_applications(engine: EngineDep, actor: ActorDep):
+async def list_applications(engine: EngineDep, actor: ActorDep):
     """Applications that can be installed on a property (`chat` switches on guest chat)."""
     return many([{"id": a["code"], "type": "application", "attributes": a} for a in engine.applications.available()])
 
@@ -29,7 +29,7 @@ def install(engine: EngineDep, actor: ActorDep, data: Any = Installation):
 
 
 @router.get("/installed", openapi_extra=list_params("property_id", "application_code"))
-def installed(engine: EngineDep, actor: ActorDep, query: ListQueryDep):
+async def installed(engine: EngineDep, actor: ActorDep, query: ListQueryDep):
     items, meta = engine.applications.installed(actor, query)
     return many([installation_entity(i) for i in items], meta)
 

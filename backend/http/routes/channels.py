@@ -15,7 +15,7 @@ Channel = Depends(entity("channel"))
 
 
 @router.get("/channels", openapi_extra=list_params("id", "title", "channel_code", "property_id"))
-def list_channels(engine: EngineDep, actor: ActorDep, query: ListQueryDep):
+async def list_channels(engine: EngineDep, actor: ActorDep, query: ListQueryDep):
     items, meta = engine.channels.list(actor, query)
     return many([channel_entity(c) for c in items], meta)
 
@@ -27,7 +27,7 @@ def create_channel(engine: EngineDep, actor: ActorDep, data: Any = Channel):
 
 
 @router.get("/channels/{channel_id}")
-def get_channel(channel_id: str, engine: EngineDep, actor: ActorDep):
+async def get_channel(channel_id: str, engine: EngineDep, actor: ActorDep):
     return one(channel_entity(engine.channels.get(actor, channel_id)))
 
 

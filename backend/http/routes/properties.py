@@ -15,14 +15,14 @@ Property = Depends(entity("property"))
 
 
 @router.get("/properties", openapi_extra=list_params("id", "title", bools=("is_active",)))
-def list_properties(engine: EngineDep, actor: ActorDep, query: ListQueryDep):
+async def list_properties(engine: EngineDep, actor: ActorDep, query: ListQueryDep):
     """Properties of the account, 10 a page by default, with `meta` {page, limit, total}."""
     items, meta = engine.properties.list(actor, query)
     return many([property_entity(p) for p in items], meta)
 
 
 @router.get("/properties/options")
-def property_options(engine: EngineDep, actor: ActorDep):
+async def property_options(engine: EngineDep, actor: ActorDep):
     """Every property of the account, without details and without pagination."""
     return many([{"id": p["id"], "type": "property", "attributes": p} for p in engine.properties.options(actor)])
 
@@ -33,7 +33,7 @@ def create_property(engine: EngineDep, actor: ActorDep, data: Any = Property):
 
 
 @router.get("/properties/{property_id}")
-def get_property(property_id: str, engine: EngineDep, actor: ActorDep):
+async def get_property(property_id: str, engine: EngineDep, actor: ActorDep):
     return one(property_entity(engine.properties.get(actor, property_id)))
 
 
@@ -50,6 +50,6 @@ def delete_property(property_id: str, engine: EngineDep, actor: ActorDep):
 
 
 @router.get("/property_facilities")
-def list_facilities(engine: EngineDep, actor: ActorDep):
+async def list_facilities(engine: EngineDep, actor: ActorDep):
     """The facility catalogue: the IDs that a property's `facilities` may hold."""
     return many([{"id": f["id"], "type": "property_facility", "attributes": f} for f in engine.facilities.list()])

@@ -11,19 +11,19 @@ router = APIRouter(prefix="/api/v1", tags=["system"])
 
 
 @router.get("/health")
-def health(request: Request):
+async def health(request: Request):
     """No authentication: for load balancers and `frontdesk serve` checks."""
     return one({"id": request.app.state.listener, "type": "health", "attributes": {"status": "ok"}})
 
 
 @router.get("/groups")
-def list_groups(engine: EngineDep, actor: ActorDep):
+async def list_groups(engine: EngineDep, actor: ActorDep):
     """The caller's groups: a property's `group_id` must be one of them."""
     return many([{"id": g["id"], "type": "group", "attributes": g} for g in engine.identity.groups(actor)])
 
 
 @router.get("/media/{media_id}", response_class=Response)
-def media(media_id: str, engine: EngineDep):
+async def media(media_id: str, engine: EngineDep):
     """A stored image (a property logo). Public, like a CDN: its address is unguessable."""
     content_type, data = engine.media.get(media_id)
     return Response(data, media_type=content_type, headers={"Cache-Control": "public, max-age=86400",

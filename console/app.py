@@ -1,0 +1,151 @@
+"""The Frontdesk console: one mode per area, a footer of keys, help, the command palette and themes.
+
+The app owns the engine and the link to its changes: in-process change events, and a poll of
+SQLite's data_version (about once a second) for commits by other processes. Either one bumps
+`generation` and tells the screens on the stack; screens of other modes catch up when shown.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar
+
+from textual import events, work
+from textual.app import App
+from textual.binding import Binding
+
+from backend.engine import Engine
+from backend.errors import FrontdeskError
+from backend.identity import Actor
+from console.commands import FrontdeskCommands
+from console.messages import ActionFailed, DataChanged
+from console.screens.channels import ChannelsScreen
+from console.screens.help import HelpScreen
+from console.screens.properties import PropertiesScreen
+from console.screens.property_editor import EditorReady, PropertyEditor, load_editor_data
+from console.themes import THEMES
+
+# Set only by tests/bench/bench_console_start.py: the file to stamp when the first page is painted.
+FIRST_PAINT_ENV = "FRONTDESK_BENCH_FIRST_PAINT"
+
+
+@dataclass(frozen=True)
+class Area:
+    mode: str
+    key: str
+    title: str
+
+
+def display_path(path: Path) -> str:
+    """The database path, with the home directory shortened to ~."""
+    try:
+        return "~/" + str(path.relative_to(Path.home()))
+    except ValueError:
+        return str(path)
+
+
+class FrontdeskApp(App[None]):
+    CSS_PATH = "frontdesk.tcss"
+    TITLE = "Frontdesk"
+    AREAS: ClassVar[tuple[Area, ...]] = (Area("properties", "1", "Properties"), Area("channels", "2", "Channels"))
+    MODES = {"properties": PropertiesScreen, "channels": ChannelsScreen}
+    DEFAULT_MODE = "properties"
+    COMMANDS = App.COMMANDS | {FrontdeskCommands}
+
+    BINDINGS = [
+        Binding("f1", "help", "Help"),
+        Binding("question_mark", "help", "Help", key_display="?", show=False),
+        *(Binding(a.key, f"switch_mode('{a.mode}')", a.title, show=False) for a in AREAS),
+        Binding("ctrl+t", "change_theme", "Theme", show=False),
+    ]
+    HELP_BINDINGS = [*BINDINGS, Binding("ctrl+p", "command_palette", "Command palette"),
+                     Binding("ctrl+q", "quit", "Quit")]
+
+    def __init__(self, engine: Engine, *, poll_interval: float = 1.0, cursor_blink: bool = True) -> None:
+        super().__init__()
+        self.engine = engine
+        self.poll_interval = poll_interval
+        self.blink = cursor_blink
+        self.db_label = display_path(engine.store.path)
+        engine.identity.operator()  # made on first use: before the workers, which only read it
+        self.generation = 0  # counts data changes, so screens can tell whether they are behind
+        self.data_version = engine.store.data_version()
+        self.unsubscribe = lambda: None
+        for theme in THEMES:
+            self.register_theme(theme)
+        self.theme = THEMES[0].name
+
+    def actor(self) -> Actor:
+        """The local operator, read afresh so that groups added meanwhile are seen."""
+        return self.engine.identity.operator()
+
+    # --- live refresh ------------------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        # Engine events may come from worker threads; post_message is safe from any thread.
+        self.unsubscribe = self.engine.events.subscribe(lambda event: self.post_message(DataChanged(event.kind)))
+        self.set_interval(self.poll_interval, self.check_data_version)
+
+    def on_unmount(self) -> None:
+        self.unsubscribe()
+
+    def check_data_version(self) -> None:
+        version = self.engine.store.data_version()
+        if version != self.data_version:
+            self.data_version = version
+            self.post_message(DataChanged("database"))
+
+    def on_data_changed(self, message: DataChanged) -> None:
+        self.generation += 1
+        for screen in self.screen_stack:
+            screen.post_message(DataChanged(message.kind))
+
+    # --- actions -----------------------------------------------------------------------------
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(self.HELP_BINDINGS))
+
+    def start_new(self, mode: str) -> None:
+        """"New property" / "New channel" from the palette: go to the area and start there."""
+        self.switch_mode(mode)
+        self.screen_stack[0].action_new()  # type: ignore[attr-defined]
+
+    def open_property_editor(self, property_id: str | None) -> None:
+        """Open the editor on a property (None: a new one) once its data is read."""
+        self.switch_mode("properties")
+        self.load_property_editor(property_id)
+
+    @work(thread=True, exclusive=True, group="editor")
+    def load_property_editor(self, property_id: str | None) -> None:
+        try:
+            data = load_editor_data(self.engine, self.actor(), property_id)
+        except FrontdeskError as error:
+            self.post_message(ActionFailed(error))
+        else:
+            self.post_message(EditorReady(data))
+
+    def on_editor_ready(self, message: EditorReady) -> None:
+        self.push_screen(PropertyEditor(message.data))
+
+    def on_action_failed(self, message: ActionFailed) -> None:
+        self.notify(str(message.error), title=message.error.title, severity="error")
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        # Snapshot tests turn blinking off so that every screenshot shows the cursor the same way.
+        if not self.blink and hasattr(event.widget, "cursor_blink"):
+            event.widget.cursor_blink = False
+
+    def first_page_painted(self) -> None:
+        """The properties screen painted its first page: the moment the start-up bench measures."""
+        marker = os.environ.get(FIRST_PAINT_ENV)
+        if marker:
+            Path(marker).write_text(repr(time.time()))
+            self.exit()
+
+
+def run_console(engine: Engine) -> None:
+    FrontdeskApp(engine).run()

@@ -1,0 +1,54 @@
+"""The command palette (ctrl+p): go to an area, start something new, or jump to a property by title."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+from backend.listing import Filter, ListQuery
+
+if TYPE_CHECKING:
+    from console.app import FrontdeskApp
+
+PROPERTY_HITS = 8
+
+
+class FrontdeskCommands(Provider):
+    app: FrontdeskApp
+
+    def commands(self) -> list[tuple[str, str, Callable[[], object]]]:
+        app = self.app
+        return [
+            ("Properties", "Show the list of properties", partial(app.switch_mode, "properties")),
+            ("Channels", "Show the list of channels", partial(app.switch_mode, "channels")),
+            ("New property", "Open an empty property editor", partial(app.start_new, "properties")),
+            ("New channel", "Create a channel and get its inbound key", partial(app.start_new, "channels")),
+            ("Help", "Every key of every screen", app.action_help),
+        ]
+
+    async def discover(self) -> Hits:
+        for name, help_text, callback in self.commands():
+            yield DiscoveryHit(name, callback, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for name, help_text, callback in self.commands():
+            if score := matcher.match(name):
+                yield Hit(score, matcher.highlight(name), callback, help=help_text)
+        if len(query.strip()) < 2:
+            return
+        # Titles come from the database: read them off the UI thread.
+        rows = await asyncio.to_thread(self.find_properties, query.strip())
+        for row in rows:
+            place = ", ".join(part for part in (row["city"], row["country"]) if part)
+            yield Hit(max(matcher.match(row["title"]), 0.1), f"Edit property: {row['title']}",
+                      partial(self.app.open_property_editor, row["id"]), help=place or None)
+
+    def find_properties(self, text: str) -> list[dict]:
+        query = ListQuery(limit=PROPERTY_HITS, filters=[Filter("title", "has", text)])
+        rows, _ = self.app.engine.properties.list(self.app.actor(), query)
+        return rows

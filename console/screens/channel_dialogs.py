@@ -1,0 +1,155 @@
+"""Dialogs of the channels area: create or edit a channel, and show a new channel's inbound key once."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Select, Static, Switch
+
+from backend.channels import CHANNEL_CODES
+from backend.errors import FrontdeskError, ValidationFailed
+from console.labels import label_for
+from console.widgets.field import Field
+
+if TYPE_CHECKING:
+    from console.app import FrontdeskApp
+
+CODE_NAMES = {"BookingCom": "Booking.com (OTA, chat)", "AirBNB": "Airbnb (OTA, chat)",
+              "OpenShopping": "OpenShopping (meta search)"}
+
+
+class ChannelSaved(Message):
+    def __init__(self, channel: dict[str, Any]) -> None:
+        super().__init__()
+        self.channel = channel
+
+
+class ChannelRefused(Message):
+    def __init__(self, error: FrontdeskError) -> None:
+        super().__init__()
+        self.error = error
+
+
+class ChannelDialog(ModalScreen[dict[str, Any] | None]):
+    """Create a channel (title, type, active) or edit one (title, active; the type is fixed).
+
+    Properties are connected from the Properties screen (`c`), where missing contact details show."""
+
+    BINDINGS = [
+        Binding("ctrl+s", "save", "Save", priority=True),
+        Binding("escape", "dismiss", "Cancel"),
+    ]
+
+    app: FrontdeskApp
+
+    def __init__(self, channel: dict[str, Any] | None) -> None:
+        super().__init__(classes="dialog-screen")
+        self.channel = channel
+        code = channel["channel_code"] if channel else "BookingCom"
+        self.fields = {
+            "title": Field("Title", Input(channel["title"] if channel else "", placeholder="e.g. Booking.com",
+                                          id="channel-title", compact=True), path="title", required=True),
+            "channel_code": Field("Channel type", Select([(CODE_NAMES[c], c) for c in CHANNEL_CODES], value=code,
+                                                         allow_blank=False, disabled=channel is not None,
+                                                         id="channel-code", compact=True),
+                                  path="channel_code", hint="fixed once created" if channel else ""),
+            "is_active": Field("Active", Switch(channel["is_active"] if channel else True, id="channel-active"),
+                               path="is_active"),
+        }
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label("New channel" if self.channel is None else f"Edit “{self.channel['title']}”",
+                        classes="dialog-title", markup=False)
+            yield from self.fields.values()
+            yield Static("", id="channel-problems", markup=False)
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Cancel", id="cancel")
+                yield Button("Save (ctrl+s)", id="save", variant="primary")
+
+    def on_mount(self) -> None:
+        self.fields["title"].control.focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "save":
+            self.action_save()
+        else:
+            self.dismiss(None)
+
+    def on_input_submitted(self) -> None:
+        self.action_save()
+
+    def action_save(self) -> None:
+        data = {name: field.value for name, field in self.fields.items()}
+        if self.channel is not None:
+            del data["channel_code"]
+        self.save(data)
+
+    @work(thread=True, exclusive=True, group="save")
+    def save(self, data: dict[str, Any]) -> None:
+        engine, actor = self.app.engine, self.app.actor()
+        try:
+            if self.channel is None:
+                saved = engine.channels.create(actor, data)
+            else:
+                saved = engine.channels.update(actor, self.channel["id"], data)
+        except FrontdeskError as error:
+            self.post_message(ChannelRefused(error))
+        else:
+            self.post_message(ChannelSaved(saved))
+
+    def on_channel_saved(self, message: ChannelSaved) -> None:
+        self.dismiss(message.channel)
+
+    def on_channel_refused(self, message: ChannelRefused) -> None:
+        error = message.error
+        details = error.details if isinstance(error, ValidationFailed) else {"": [str(error)]}
+        unplaced = []
+        for field in self.fields.values():
+            field.clear_errors()
+        for path, texts in details.items():
+            if path in self.fields:
+                self.fields[path].show_errors(texts)
+            else:
+                unplaced += [f"{label_for(path)} {text}" if path else text for text in texts]
+        self.query_one("#channel-problems", Static).update("\n".join(unplaced))
+
+
+class InboundKeyDialog(ModalScreen[None]):
+    """The new channel's inbound key. The engine keeps only its hash, so this is the one time it shows."""
+
+    BINDINGS = [Binding("escape", "dismiss", "Done"), Binding("ctrl+y", "copy", "Copy key")]
+
+    def __init__(self, title: str, key: str) -> None:
+        super().__init__(classes="dialog-screen")
+        self.channel_title = title
+        self.key = key
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog wide-dialog"):
+            yield Label(f"Channel “{self.channel_title}” created", classes="dialog-title", markup=False)
+            yield Static("Give this inbound key to the channel's adapter. It is shown only now: "
+                         "Frontdesk keeps just a hash of it.", classes="dialog-text", markup=False)
+            yield Static(self.key, id="inbound-key", markup=False)
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Copy (ctrl+y)", id="copy")
+                yield Button("Done", id="done", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one("#done", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "copy":
+            self.action_copy()
+        else:
+            self.dismiss(None)
+
+    def action_copy(self) -> None:
+        self.app.copy_to_clipboard(self.key)
+        self.notify("Inbound key copied to the clipboard")

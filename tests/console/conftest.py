@@ -1,0 +1,34 @@
+"""Console tests: the real app on a real SQLite file filled with the demo data, driven by Textual's pilot."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from backend.demo import load_demo
+from backend.engine import Engine
+from console.app import FrontdeskApp
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture
+def engine(tmp_path, monkeypatch) -> Engine:
+    # A relative path, so that the app bar shows "frontdesk.db" in every snapshot, whatever tmp_path is.
+    monkeypatch.chdir(tmp_path)
+    engine = Engine.open("frontdesk.db")
+    load_demo(engine)
+    return engine
+
+
+@pytest.fixture
+def make_app(engine: Engine) -> Callable[..., FrontdeskApp]:
+    def make(**options: Any) -> FrontdeskApp:
+        return FrontdeskApp(engine, **{"poll_interval": 0.1, "cursor_blink": False, **options})
+
+    return make

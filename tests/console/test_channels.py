@@ -1,0 +1,130 @@
+"""Channels: connecting a property (and being refused), and the channels area itself."""
+
+from __future__ import annotations
+
+import pytest
+
+from backend.engine import Engine
+from backend.identity import hash_secret
+from console.screens.channel_dialogs import ChannelDialog, InboundKeyDialog
+from console.screens.channels import ChannelsScreen
+from console.screens.confirm import ConfirmDialog
+from console.screens.property_channels import PropertyChannelsDialog
+from tests.console.helpers import SIZE, select_row, settle, titles, type_text
+
+pytestmark = pytest.mark.anyio
+
+
+def connected(engine: Engine, property_id: str) -> list[str]:
+    return [c["title"] for c in engine.channels.for_property(engine.identity.operator(), property_id) if c["connected"]]
+
+
+async def test_connects_and_disconnects_a_channel(make_app, engine: Engine) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        row = select_row(app.screen, "Pension Alpenrose")
+        assert connected(engine, row["id"]) == ["Booking.com"]
+        await pilot.press("c")
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, PropertyChannelsDialog)
+        assert list(dialog.channels) and dialog.query_one("DataTable").cursor_row == 0  # Airbnb, by title
+        await pilot.press("space")
+        await settle(pilot)
+        assert connected(engine, row["id"]) == ["Airbnb", "Booking.com"]
+        assert str(dialog.query_one("#connect-problems").render()) == "Connected to Airbnb"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert connected(engine, row["id"]) == ["Booking.com"]
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen.rows[row["id"]]["acc_cannels_count"] == 1
+
+
+async def test_a_refused_connect_names_the_missing_contact_fields(make_app, engine: Engine) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        row = select_row(app.screen, "Northern Lights Hostel")
+        await pilot.press("c")
+        await settle(pilot)
+        await pilot.press("down", "space")  # Booking.com
+        await settle(pilot)
+        problems = str(app.screen.query_one("#connect-problems").render())
+        assert problems.startswith("Not connected to Booking.com:\n")
+        for label in ("E-mail", "Phone", "ZIP / postal code", "State / region", "Address", "Longitude", "Latitude"):
+            assert f"• {label} is required to connect 'Northern Lights Hostel' to a channel" in problems
+        assert "City" not in problems  # the hostel has a city
+    assert connected(engine, row["id"]) == []
+
+
+async def open_channels(pilot) -> ChannelsScreen:
+    await settle(pilot)
+    await pilot.press("2")
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, ChannelsScreen)
+    return screen
+
+
+async def test_a_new_channels_inbound_key_is_shown_once(make_app, engine: Engine) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_channels(pilot)
+        assert titles(screen) == ["Airbnb", "Booking.com", "OpenShopping"]
+        await pilot.press("n")
+        assert isinstance(app.screen, ChannelDialog)
+        await type_text(pilot, "Expedia")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, InboundKeyDialog)
+        key = str(dialog.query_one("#inbound-key").render())
+        stored = engine.store.one("SELECT channel_code, inbound_key_hash FROM channels WHERE title = 'Expedia'")
+        assert stored["channel_code"] == "BookingCom"
+        assert stored["inbound_key_hash"] == hash_secret(key)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is screen
+        assert "Expedia" in titles(screen)
+        # Nowhere else does the key show again: not in the list, not when editing the channel.
+        select_row(screen, "Expedia")
+        await pilot.press("e")
+        assert isinstance(app.screen, ChannelDialog)
+        assert key not in app.export_screenshot()
+
+
+async def test_edits_a_channels_title_and_active_flag(make_app, engine: Engine) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_channels(pilot)
+        row = select_row(screen, "Airbnb")
+        await pilot.press("enter")
+        dialog = app.screen
+        assert isinstance(dialog, ChannelDialog)
+        dialog.fields["title"].value = ""
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert str(dialog.fields["title"].error.render()) == "can't be blank"
+        await type_text(pilot, "Airbnb EU")
+        dialog.query_one("#channel-active").toggle()
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.screen is screen
+    channel = engine.channels.get(engine.identity.operator(), row["id"])
+    assert (channel["title"], channel["is_active"], channel["channel_code"]) == ("Airbnb EU", False, "AirBNB")
+    assert len(channel["property_ids"]) == 3
+
+
+async def test_deletes_a_channel_after_asking(make_app, engine: Engine) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_channels(pilot)
+        select_row(screen, "OpenShopping")
+        await pilot.press("d")
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("y")
+        await settle(pilot)
+        assert titles(screen) == ["Airbnb", "Booking.com"]
+    assert engine.store.scalar("SELECT count(*) FROM channels") == 2

@@ -1,0 +1,165 @@
+"""The property editor: create and update through the form, and the engine's messages beside the fields."""
+
+from __future__ import annotations
+
+import pytest
+
+from backend.engine import Engine
+from backend.listing import Filter, ListQuery
+from console.screens.confirm import ConfirmDialog
+from console.screens.properties import PropertiesScreen
+from console.screens.property_editor import PropertyEditor
+from console.widgets.field import Field
+from tests.console.helpers import SIZE, select_row, settle, type_text
+
+pytestmark = pytest.mark.anyio
+
+
+def find(engine: Engine, title: str) -> list[dict]:
+    rows, _ = engine.properties.list(engine.identity.operator(), ListQuery(filters=[Filter("title", "eq", title)]))
+    return rows
+
+
+def error_text(editor: PropertyEditor, path: str) -> str:
+    return str(editor.fields[path].error.render())
+
+
+async def open_new(pilot) -> PropertyEditor:
+    await settle(pilot)
+    await pilot.press("n")
+    await settle(pilot)
+    editor = pilot.app.screen
+    assert isinstance(editor, PropertyEditor)
+    return editor
+
+
+def fill(editor: PropertyEditor, values: dict[str, str]) -> None:
+    """Put text into several inputs at once, as a paste would; the tests type key by key where it matters."""
+    for path, text in values.items():
+        editor.fields[path].value = text
+
+
+async def test_creates_a_property_through_the_form(make_app, engine: Engine) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        editor = await open_new(pilot)
+        assert app.focused is editor.fields["title"].control
+        await type_text(pilot, "Villa Aurora")
+        await pilot.press("escape")  # changes made: it asks before dropping them
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("n")
+        assert app.screen is editor
+        await pilot.press("tab")
+        await type_text(pilot, "EUR")
+        fill(editor, {"city": "Sorrento", "country": "IT", "settings.cut_off_days": "2", "settings.min_price": "80"})
+        editor.fields["property_type"].value = "villa"
+        editor.fields["facilities"].value = [f["id"] for f in engine.facilities.list() if f["title"] == "Spa"]
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, PropertiesScreen)
+        assert "Villa Aurora" in [row["title"] for row in app.screen.rows.values()]
+    [stored] = find(engine, "Villa Aurora")
+    assert [stored[k] for k in ("currency", "city", "country", "property_type")] == ["EUR", "Sorrento", "IT", "villa"]
+    assert stored["settings"]["cut_off_days"] == 2
+    assert stored["settings"]["min_price"] == "80.00"
+    assert stored["settings"]["state_length"] == 500  # left as the default
+    assert stored["email"] is None  # empty inputs mean "not set"
+    assert len(stored["facilities"]) == 1
+    assert stored["is_active"] is True
+
+
+async def test_rejected_fields_show_the_engines_messages_beside_them(make_app, engine: Engine) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        editor = await open_new(pilot)
+        fill(editor, {"title": "Nowhere Inn"})
+        rejected = [("currency", "EURO", "must be an ISO 4217 currency code"),
+                    ("settings.state_length", "50", "must be at least 100")]
+        for path, typed, message in rejected:
+            fill(editor, {"currency": "EUR", path: ""})
+            editor.fields[path].control.focus()
+            await type_text(pilot, typed)
+            await pilot.press("ctrl+s")
+            await settle(pilot)
+            assert app.screen is editor  # still editing
+            assert [f.path for f in editor.query(Field) if f.has_errors] == [path]
+            assert error_text(editor, path) == message
+            summary = str(editor.query_one("#summary").render())
+            label = editor.fields[path].label
+            assert summary == f"1 problem kept this property from being saved:\n• {label}: {message}"
+            assert app.focused is editor.fields[path].control
+        assert find(engine, "Nowhere Inn") == []
+
+        # Every problem is reported at once, each beside its field, and each goes away once fixed.
+        fill(editor, {"title": "", "currency": "EURO", "email": "not-an-address", "settings.state_length": "lots",
+                      "settings.max_price": "-1"})
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert {f.path: error_text(editor, f.path) for f in editor.query(Field) if f.has_errors} == {
+            "title": "can't be blank", "currency": "must be an ISO 4217 currency code",
+            "email": "must be a valid e-mail address",
+            "settings.state_length": "must be a whole number",  # not a number: sent as typed, named by the engine
+            "settings.max_price": "must be a number of zero or more"}
+        assert str(editor.query_one("#summary").render()).startswith("5 problems")
+        fill(editor, {"title": "Fixed Inn", "currency": "EUR", "email": "a@b.example", "settings.state_length": "",
+                      "settings.max_price": "300"})
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, PropertiesScreen)
+    assert find(engine, "Fixed Inn")[0]["settings"]["max_price"] == "300.00"
+
+
+async def test_edits_an_existing_property_keeping_what_was_not_touched(make_app, engine: Engine) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        row = select_row(app.screen, "Hotel Edelweiss")
+        before = engine.properties.get(engine.identity.operator(), row["id"])
+        await pilot.press("e")
+        await settle(pilot)
+        editor = app.screen
+        assert isinstance(editor, PropertyEditor)
+        assert editor.fields["city"].value == "Zermatt"
+        assert editor.fields["settings.cut_off_time"].value == "18:00:00"
+        assert editor.fields["content.description"].value.startswith("Family-run hotel")
+        editor.fields["title"].control.action_end()
+        await type_text(pilot, " Zermatt")
+        fill(editor, {"settings.state_length": "365"})
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, PropertiesScreen)
+    after = engine.properties.get(engine.identity.operator(), row["id"])
+    assert after["title"] == "Hotel Edelweiss Zermatt"
+    assert after["settings"]["state_length"] == 365
+    for unchanged in ("facilities", "group_id", "email", "timezone", "website", "logo_url"):
+        assert after[unchanged] == before[unchanged]
+    assert after["content"] == before["content"]
+    assert {k: v for k, v in after["settings"].items() if k != "state_length"} == \
+        {k: v for k, v in before["settings"].items() if k != "state_length"}
+
+
+async def test_photo_errors_land_on_the_photo_row(make_app, engine: Engine) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        editor = await open_new(pilot)
+        fill(editor, {"title": "Photo Inn", "currency": "EUR"})
+        for _ in range(2):
+            editor.query_one("#add-photo").focus()
+            await pilot.press("enter")
+            await pilot.pause()
+        first, second = editor.query("PhotoRow")
+        assert app.focused is second.fields["url"].control
+        await type_text(pilot, "x")
+        first.fields["url"].value = "https://photos.example/0.jpg"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert not first.fields["url"].has_errors
+        assert str(second.fields["url"].error.render()) == "must be a valid http or https URL"
+        assert "Photo 2 photo url: must be a valid http or https URL" in str(editor.query_one("#summary").render())
+        second.fields["url"].value = "https://photos.example/1.jpg"
+        second.fields["kind"].value = "menu"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+    photos = find(engine, "Photo Inn")[0]["content"]["photos"]
+    assert [(p["url"], p["kind"], p["position"]) for p in photos] == [
+        ("https://photos.example/0.jpg", "photo", 0), ("https://photos.example/1.jpg", "menu", 1)]

@@ -1,0 +1,73 @@
+"""Snapshots of every console screen at a fixed size. Nothing shown depends on the clock or on IDs:
+the lists show no IDs or timestamps, the database path is relative, and cursors don't blink.
+
+Update with `pytest tests/console --snapshot-update`, then look at the SVGs under __snapshots__."""
+
+from __future__ import annotations
+
+from textual.pilot import Pilot
+
+from tests.console.helpers import SIZE, select_row, settle, type_text
+
+
+async def open_editor_with_errors(pilot: Pilot) -> None:
+    await settle(pilot)
+    await pilot.press("n")
+    await settle(pilot)
+    editor = pilot.app.screen
+    await type_text(pilot, "Nowhere Inn")
+    editor.fields["currency"].value = "EURO"
+    editor.fields["settings.state_length"].value = "50"
+    await pilot.press("ctrl+s")
+    await settle(pilot)
+
+
+async def open_refused_connect(pilot: Pilot) -> None:
+    await settle(pilot)
+    select_row(pilot.app.screen, "Northern Lights Hostel")
+    await pilot.press("c")
+    await settle(pilot)
+    await pilot.press("space")
+    await settle(pilot)
+
+
+def test_properties_list(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=settle)
+
+
+def test_properties_list_80x24(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(), terminal_size=(80, 24), run_before=settle)
+
+
+def test_property_editor_new(snap_compare, make_app) -> None:
+    async def open_new(pilot: Pilot) -> None:
+        await settle(pilot)
+        await pilot.press("n")
+        await settle(pilot)
+
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=open_new)
+
+
+def test_property_editor_with_errors(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=open_editor_with_errors)
+
+
+def test_property_channels_refused(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=open_refused_connect)
+
+
+def test_channels(snap_compare, make_app) -> None:
+    async def open_channels(pilot: Pilot) -> None:
+        await settle(pilot)
+        await pilot.press("2")
+        await settle(pilot)
+
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=open_channels)
+
+
+def test_help(snap_compare, make_app) -> None:
+    async def open_help(pilot: Pilot) -> None:
+        await settle(pilot)
+        await pilot.press("f1")
+
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=open_help)

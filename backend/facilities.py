@@ -32,7 +32,11 @@ class Facilities:
         self._ids: frozenset[str] | None = None
 
     def seed(self) -> None:
+        """Add what the catalogue lacks. A read when nothing does: opening the engine must not take the
+        write lock, or a console would wait on a busy server just to start."""
         rows = [(facility_id(t), category, t) for category, titles in CATALOGUE.items() for t in titles]
+        if self.store.scalar("SELECT count(*) FROM facilities") >= len(rows):
+            return
         with self.store.transaction() as conn:
             conn.executemany("INSERT OR IGNORE INTO facilities (id, category, title) VALUES (?, ?, ?)", rows)
 

@@ -61,7 +61,8 @@ class ListQuery:
                 if name not in {"page", "limit"} or op:
                     errors.add(key, "unknown pagination argument; use pagination[page] or pagination[limit]")
                 elif number is None or (name == "limit" and number > MAX_LIMIT):
-                    errors.add(key, f"must be a whole number from 1{' to %d' % MAX_LIMIT if name == 'limit' else ''}")
+                    upper = f" to {MAX_LIMIT}" if name == "limit" else ""
+                    errors.add(key, f"must be a whole number from 1{upper}")
                 else:
                     setattr(query, name, number)
             elif section == "order":

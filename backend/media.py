@@ -11,8 +11,6 @@ import hashlib
 import time
 from dataclasses import dataclass
 
-import httpx
-
 from backend.errors import NotFound, ValidationFailed
 from storage import Store, new_id, utc_now
 
@@ -52,6 +50,8 @@ class Media:
 
     def fetch_image(self, url: str, field: str) -> Fetched:
         """Download an image or raise a 422 on `field` saying why it could not be had."""
+        import httpx  # here, not at the top: only a logo fetch needs it, and every console start would pay for it
+
         deadline = time.monotonic() + self.timeout * 2
         try:
             with httpx.Client(timeout=self.timeout, follow_redirects=True, max_redirects=3) as client:

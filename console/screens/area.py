@@ -24,6 +24,7 @@ from textual.worker import get_current_worker
 from backend.errors import FrontdeskError, ValidationFailed
 from console.labels import label_for
 from console.messages import ActionDone, ActionFailed, DataChanged
+from console.screens.confirm import ConfirmDialog
 from console.widgets.app_bar import AppBar
 from console.widgets.status_line import StatusLine
 
@@ -202,6 +203,15 @@ class AreaScreen(Screen):
             self.post_message(ActionFailed(error))
         else:
             self.post_message(ActionDone(text))
+
+    def confirm_then_act(self, question: str, detail: str, call: Callable[[], str]) -> None:
+        """Ask before a write that can't be undone; on yes, run it like any other action."""
+
+        def confirmed(yes: bool | None) -> None:
+            if yes:
+                self.act(call)
+
+        self.app.push_screen(ConfirmDialog(question, detail, confirm="Delete"), confirmed)
 
     def on_action_done(self, message: ActionDone) -> None:
         message.stop()

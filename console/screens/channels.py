@@ -13,7 +13,6 @@ from backend.channels import SHOPPING_CODES
 from backend.listing import ListQuery
 from console.screens.area import PAGE_BINDINGS, PAGE_SIZE, AreaScreen, mark
 from console.screens.channel_dialogs import ChannelDialog, InboundKeyDialog
-from console.screens.confirm import ConfirmDialog
 
 
 def access(channel: dict[str, Any]) -> Text:
@@ -77,16 +76,10 @@ class ChannelsScreen(AreaScreen):
         row = self.current_row()
         if row is None:
             return
-
-        def confirmed(yes: bool | None) -> None:
-            if yes:
-                self.act(lambda: self.delete(row))
-
         count = len(row["property_ids"])
         detail = (f"{count} propert{'ies are' if count != 1 else 'y is'} connected to it and will no longer be "
                   "sold there. Its adapter's inbound key stops working. This can't be undone.")
-        question = f"Delete channel “{row['title']}”?"
-        self.app.push_screen(ConfirmDialog(question, detail, confirm="Delete"), confirmed)
+        self.confirm_then_act(f"Delete channel “{row['title']}”?", detail, lambda: self.delete(row))
 
     def delete(self, row: dict[str, Any]) -> str:
         self.app.engine.channels.delete(self.app.actor(), row["id"])

@@ -14,7 +14,6 @@ from textual.widgets import DataTable, Input, Label
 from backend.identity import Actor
 from backend.listing import Filter, ListQuery
 from console.screens.area import PAGE_BINDINGS, PAGE_SIZE, AreaScreen, mark
-from console.screens.confirm import ConfirmDialog
 from console.screens.property_channels import PropertyChannelsDialog
 
 SEARCH_DELAY = 0.3  # seconds of quiet typing before the list is searched
@@ -127,14 +126,9 @@ class PropertiesScreen(AreaScreen):
         row = self.current_row()
         if row is None:
             return
-
-        def confirmed(yes: bool | None) -> None:
-            if yes:
-                self.act(lambda: self.delete(row))
-
-        self.app.push_screen(ConfirmDialog(f"Delete “{row['title']}”?",
-                                           "Its channel connections and chat app go with it. This can't be undone.",
-                                           confirm="Delete"), confirmed)
+        self.confirm_then_act(f"Delete “{row['title']}”?",
+                              "Its channel connections and chat app go with it. This can't be undone.",
+                              lambda: self.delete(row))
 
     def delete(self, row: dict[str, Any]) -> str:
         self.app.engine.properties.delete(self.app.actor(), row["id"])

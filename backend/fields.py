@@ -120,9 +120,9 @@ Phone = Annotated[StrictStr | None, Optional, _max_length(32),
                   _check(lambda v: None if PHONE.match(v) else
                          "may contain only digits, spaces, brackets and + - . characters")]
 Country = Annotated[StrictStr | None, Optional,
-                    _check(lambda v: None if v in _countries() else "must be an ISO 3166-1 alpha-2 country code")]
+                    _check(lambda v: None if v in _countries() else "must be an ISO 3166-1 alpha-2 country code in capitals, e.g. GB")]
 Currency = Annotated[StrictStr, BeforeValidator(_strip),
-                     _check(lambda v: None if v in _currencies() else "must be an ISO 4217 currency code")]
+                     _check(lambda v: None if v in _currencies() else "must be an ISO 4217 currency code in capitals, e.g. EUR")]
 Longitude = Annotated[StrictStr | None, Optional, _check(lambda v: coordinate_error(v, 10, 180))]
 Latitude = Annotated[StrictStr | None, Optional, _check(lambda v: coordinate_error(v, 9, 90))]
 Timezone = Annotated[StrictStr | None, Optional,

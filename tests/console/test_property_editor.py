@@ -73,7 +73,7 @@ async def test_rejected_fields_show_the_engines_messages_beside_them(make_app, e
     async with app.run_test(size=SIZE) as pilot:
         editor = await open_new(pilot)
         fill(editor, {"title": "Nowhere Inn"})
-        rejected = [("currency", "EURO", "must be an ISO 4217 currency code"),
+        rejected = [("currency", "EURO", "must be an ISO 4217 currency code in capitals, e.g. EUR"),
                     ("settings.state_length", "50", "must be at least 100")]
         for path, typed, message in rejected:
             fill(editor, {"currency": "EUR", path: ""})
@@ -96,7 +96,7 @@ async def test_rejected_fields_show_the_engines_messages_beside_them(make_app, e
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert {f.path: error_text(editor, f.path) for f in editor.query(Field) if f.has_errors} == {
-            "title": "can't be blank", "currency": "must be an ISO 4217 currency code",
+            "title": "can't be blank", "currency": "must be an ISO 4217 currency code in capitals, e.g. EUR",
             "email": "must be a valid e-mail address",
             "settings.state_length": "must be a whole number",  # not a number: sent as typed, named by the engine
             "settings.max_price": "must be a number of zero or more"}

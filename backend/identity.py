@@ -147,11 +147,13 @@ class Identity:
     def authenticate(self, token: str | None) -> Actor:
         if not token:
             raise Unauthorized("missing API token")
+        # One statement for user and groups: this runs on every API request.
         row = self.store.one(
-            "SELECT u.id, u.email, u.default_group_id FROM api_tokens t JOIN users u ON u.id = t.user_id "
-            "WHERE t.token_hash = ? AND t.revoked_at IS NULL",
+            "SELECT u.id, u.email, u.default_group_id, "
+            "(SELECT group_concat(group_id, ' ') FROM group_members WHERE user_id = u.id) AS groups "
+            "FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = ? AND t.revoked_at IS NULL",
             (hash_secret(token),),
         )
         if row is None:
             raise Unauthorized("invalid or revoked API token")
-        return self._actor(row)
+        return Actor(row["id"], row["email"], row["default_group_id"], frozenset((row["groups"] or "").split()))

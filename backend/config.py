@@ -14,4 +14,5 @@ class Config:
     pci_url: str = "http://127.0.0.1:8002"
     fetch_timeout: float = 5.0  # seconds per connect/read when fetching a logo
     logo_max_bytes: int = 2 * MiB
+    fetch_private_addresses: bool = False  # let logo URLs point at loopback or private networks (intranets, tests)
     max_body_bytes: int = 16 * MiB  # an attachment of 10 MiB is ~13.4 MiB in base64

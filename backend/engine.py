@@ -23,7 +23,8 @@ class Engine:
         self.identity = Identity(store)
         self.facilities = Facilities(store)
         self.facilities.seed()
-        self.media = Media(store, self.config.base_url, self.config.fetch_timeout, self.config.logo_max_bytes)
+        self.media = Media(store, self.config.base_url, self.config.fetch_timeout, self.config.logo_max_bytes,
+                           self.config.fetch_private_addresses)
         self.properties = Properties(store, self.events, self.media, self.facilities)
         self.channels = Channels(store, self.events)
         self.applications = Applications(store, self.events, self.properties)

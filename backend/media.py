@@ -8,6 +8,8 @@ huge or lying server gives the caller a 422 rather than a hang.
 from __future__ import annotations
 
 import hashlib
+import ipaddress
+import socket
 import time
 from dataclasses import dataclass
 
@@ -38,12 +40,29 @@ class Fetched:
     source_url: str
 
 
+def private_host_error(host: str) -> str | None:
+    """Why a host may not be fetched from, or None when every address it resolves to is public.
+
+    A logo URL is the caller's choice: without this, it could make the server read its own
+    loopback services or the private network behind it. (The check and httpx resolve the name
+    separately, so a DNS answer that changes in between is not caught.)"""
+    try:
+        addresses = {info[4][0] for info in socket.getaddrinfo(host, None)}
+    except (OSError, UnicodeError):
+        return "could not be fetched: its host name does not resolve"
+    if any(not ipaddress.ip_address(a.split("%")[0]).is_global for a in addresses):
+        return "points to a private or local address; images must come from the public internet"
+    return None
+
+
 class Media:
-    def __init__(self, store: Store, base_url: str, timeout: float, max_bytes: int) -> None:
+    def __init__(self, store: Store, base_url: str, timeout: float, max_bytes: int,
+                 private_addresses: bool = False) -> None:
         self.store = store
         self.base_url = base_url.rstrip("/")
         self.timeout = timeout
         self.max_bytes = max_bytes
+        self.private_addresses = private_addresses
 
     def url(self, media_id: str | None) -> str | None:
         return None if media_id is None else f"{self.base_url}/api/v1/media/{media_id}"
@@ -52,9 +71,15 @@ class Media:
         """Download an image or raise a 422 on `field` saying why it could not be had."""
         import httpx  # here, not at the top: only a logo fetch needs it, and every console start would pay for it
 
+        def refuse_private(request: httpx.Request) -> None:  # every hop, redirects included
+            problem = None if self.private_addresses else private_host_error(request.url.host)
+            if problem:
+                raise ValidationFailed.one(field, problem)
+
         deadline = time.monotonic() + self.timeout * 2
         try:
-            with httpx.Client(timeout=self.timeout, follow_redirects=True, max_redirects=3) as client:
+            with httpx.Client(timeout=self.timeout, follow_redirects=True, max_redirects=3,
+                              event_hooks={"request": [refuse_private]}) as client:
                 with client.stream("GET", url, headers={"Accept": "image/*"}) as response:
                     if response.status_code != 200:
                         raise ValidationFailed.one(field, f"could not be fetched: the server answered {response.status_code}")

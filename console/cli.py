@@ -94,13 +94,15 @@ def demo() -> None:
 @click.option("--ssl-certfile", type=click.Path(exists=True, dir_okay=False), default=None,
               help="TLS certificate for the secure and pci listeners.")
 @click.option("--ssl-keyfile", type=click.Path(exists=True, dir_okay=False), default=None)
+@click.option("--fetch-private-addresses", is_flag=True,
+              help="Let logo URLs point at loopback or private networks (refused by default).")
 def serve(host: str, port: int, secure_port: int, pci_port: int, ssl_certfile: str | None,
-          ssl_keyfile: str | None) -> None:
+          ssl_keyfile: str | None, fetch_private_addresses: bool) -> None:
     """Run the main, secure and pci HTTP listeners over one engine."""
     from backend.http.server import Listeners, serve as run
 
     run(click.get_current_context().obj["db_path"],
-        Listeners(host, port, secure_port, pci_port, ssl_certfile, ssl_keyfile))
+        Listeners(host, port, secure_port, pci_port, ssl_certfile, ssl_keyfile, fetch_private_addresses))
 
 
 @main.group()

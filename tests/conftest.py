@@ -67,7 +67,8 @@ def live(tmp_path_factory) -> Iterator[tuple[Engine, LiveServer]]:
     """The main listener over a database shared by the session; tests isolate through fresh users."""
     port = free_port()
     engine = Engine.open(tmp_path_factory.mktemp("live") / "frontdesk.db",
-                         Config(base_url=f"http://127.0.0.1:{port}", fetch_timeout=1.0, max_body_bytes=1024 * 1024))
+                         Config(base_url=f"http://127.0.0.1:{port}", fetch_timeout=1.0, max_body_bytes=1024 * 1024,
+                                fetch_private_addresses=True))  # the test image server is on loopback
     with LiveServer(engine, "main", port) as server:
         yield engine, server
 

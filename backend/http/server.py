@@ -23,6 +23,7 @@ class Listeners:
     pci_port: int = 8002
     ssl_certfile: str | None = None
     ssl_keyfile: str | None = None
+    fetch_private_addresses: bool = False
 
     @property
     def scheme(self) -> str:
@@ -31,7 +32,8 @@ class Listeners:
     def config(self) -> Config:
         return Config(base_url=f"http://{self.host}:{self.port}",
                       secure_url=f"{self.scheme}://{self.host}:{self.secure_port}",
-                      pci_url=f"{self.scheme}://{self.host}:{self.pci_port}")
+                      pci_url=f"{self.scheme}://{self.host}:{self.pci_port}",
+                      fetch_private_addresses=self.fetch_private_addresses)
 
 
 class _Listener(uvicorn.Server):

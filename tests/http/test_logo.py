@@ -11,6 +11,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import httpx
 import pytest
 
+from backend.errors import ValidationFailed
 from tests.conftest import property_body
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\rIHDR" + b"\x00" * 64
@@ -107,3 +108,14 @@ def test_no_logo_is_fetched_when_another_field_is_wrong(user, images, live_engin
 
 def test_unknown_media_is_404(anonymous):
     assert anonymous.get("/api/v1/media/nope").status_code == 404
+
+
+def test_private_and_local_addresses_are_refused_by_default(engine, images):
+    actor, _ = engine.identity.add_user("careful@example.com")
+
+    for url in (f"{images}/logo.png", "http://10.0.0.1/logo.png", "http://[::1]/logo.png",
+                "http://169.254.169.254/latest/meta-data"):
+        with pytest.raises(ValidationFailed) as refused:
+            engine.properties.create(actor, {"title": "T", "currency": "EUR", "logo_url": url})
+        assert "private or local address" in refused.value.details["logo_url"][0]
+    assert engine.store.scalar("SELECT count(*) FROM properties") == 0

@@ -16,6 +16,9 @@ from storage import Store, new_id, utc_now
 
 TOKEN_PREFIX = "fd_"
 OPERATOR_EMAIL = "operator@frontdesk.example"
+# A user with their groups, in one statement: authentication runs it on every API request.
+ACTOR_SELECT = ("SELECT u.id, u.email, u.default_group_id, "
+                "(SELECT group_concat(group_id, ' ') FROM group_members WHERE user_id = u.id) AS groups FROM users u")
 
 
 @dataclass(frozen=True)
@@ -79,14 +82,10 @@ class Identity:
         return Actor(actor.user_id, actor.email, actor.default_group_id, everything)
 
     def actor_for(self, email: str) -> Actor:
-        row = self.store.one("SELECT id, email, default_group_id FROM users WHERE email = ?", (email,))
+        row = self.store.one(f"{ACTOR_SELECT} WHERE u.email = ?", (email,))
         if row is None:
             raise NotFound(f"no user {email}")
-        return self._actor(row)
-
-    def _actor(self, row) -> Actor:
-        groups = self.store.query("SELECT group_id FROM group_members WHERE user_id = ?", (row["id"],))
-        return Actor(row["id"], row["email"], row["default_group_id"], frozenset(g[0] for g in groups))
+        return _actor(row)
 
     def users(self) -> list[str]:
         return [r[0] for r in self.store.query("SELECT email FROM users ORDER BY email")]
@@ -147,13 +146,14 @@ class Identity:
     def authenticate(self, token: str | None) -> Actor:
         if not token:
             raise Unauthorized("missing API token")
-        # One statement for user and groups: this runs on every API request.
         row = self.store.one(
-            "SELECT u.id, u.email, u.default_group_id, "
-            "(SELECT group_concat(group_id, ' ') FROM group_members WHERE user_id = u.id) AS groups "
-            "FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = ? AND t.revoked_at IS NULL",
+            f"{ACTOR_SELECT} JOIN api_tokens t ON t.user_id = u.id WHERE t.token_hash = ? AND t.revoked_at IS NULL",
             (hash_secret(token),),
         )
         if row is None:
             raise Unauthorized("invalid or revoked API token")
-        return Actor(row["id"], row["email"], row["default_group_id"], frozenset((row["groups"] or "").split()))
+        return _actor(row)
+
+
+def _actor(row) -> Actor:
+    return Actor(row["id"], row["email"], row["default_group_id"], frozenset((row["groups"] or "").split()))

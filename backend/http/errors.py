@@ -13,7 +13,7 @@ from backend.errors import BadRequest, FrontdeskError, NotFound, ValidationFaile
 
 log = logging.getLogger("frontdesk.http")
 
-HTTP_CODES = {404: ("not_found", "Not Found"), 405: ("method_not_allowed", "Method Not Allowed"),
+HTTP_CODES = {405: ("method_not_allowed", "Method Not Allowed"),
               413: ("payload_too_large", "Payload Too Large"), 429: ("too_many_requests", "Too Many Requests")}
 
 
@@ -37,11 +37,11 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(HTTPException)
     async def http_error(_: Request, exc: HTTPException) -> JSONResponse:
-        code, title = HTTP_CODES.get(exc.status_code, ("bad_request", "Bad Request"))
-        body = {"errors": {"code": code, "title": title}}
         if exc.status_code == 404:
             return error_response(NotFound("no such route"))
-        return JSONResponse(body, status_code=exc.status_code, headers=getattr(exc, "headers", None))
+        code, title = HTTP_CODES.get(exc.status_code, ("bad_request", "Bad Request"))
+        return JSONResponse({"errors": {"code": code, "title": title}}, status_code=exc.status_code,
+                            headers=getattr(exc, "headers", None))
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception) -> JSONResponse:

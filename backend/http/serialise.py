@@ -15,3 +15,7 @@ def property_entity(p: dict[str, Any]) -> dict[str, Any]:
 
 def channel_entity(c: dict[str, Any]) -> dict[str, Any]:
     return entity("channel", c, {"properties": {"data": [{"id": p, "type": "property"} for p in c["property_ids"]]}})
+
+
+def installation_entity(i: dict[str, Any]) -> dict[str, Any]:
+    return entity("application_installation", i)

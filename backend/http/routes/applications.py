@@ -5,16 +5,13 @@ from typing import Any
 from fastapi import APIRouter, Depends
 
 from backend.applications import InstallationEnvelope
-from backend.http.deps import ActorDep, EngineDep, ListQueryDep, body_doc, entity
+from backend.http.deps import ActorDep, EngineDep, ListQueryDep, body_doc, envelope
 from backend.http.responses import many, one, success
 from backend.http.routes.params import list_params
+from backend.http.serialise import installation_entity
 
 router = APIRouter(prefix="/api/v1/applications", tags=["applications"])
-Installation = Depends(entity("application_installation"))
-
-
-def installation_entity(attributes: dict[str, Any]) -> dict[str, Any]:
-    return {"id": attributes["id"], "type": "application_installation", "attributes": attributes}
+Installation = Depends(envelope("application_installation"))
 
 
 @router.get("")

@@ -5,13 +5,13 @@ from typing import Any
 from fastapi import APIRouter, Depends
 
 from backend.channels import ChannelEnvelope
-from backend.http.deps import ActorDep, EngineDep, ListQueryDep, body_doc, entity
+from backend.http.deps import ActorDep, EngineDep, ListQueryDep, body_doc, envelope
 from backend.http.responses import many, one, success
 from backend.http.routes.params import list_params
 from backend.http.serialise import channel_entity
 
 router = APIRouter(prefix="/api/v1", tags=["channels"])
-Channel = Depends(entity("channel"))
+Channel = Depends(envelope("channel"))
 
 
 @router.get("/channels", openapi_extra=list_params("id", "title", "channel_code", "property_id"))

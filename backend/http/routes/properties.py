@@ -4,14 +4,14 @@ from typing import Any
 
 from fastapi import APIRouter, Depends
 
-from backend.http.deps import ActorDep, EngineDep, ListQueryDep, body_doc, entity
-from backend.http.responses import many, one, success
+from backend.http.deps import ActorDep, EngineDep, ListQueryDep, body_doc, envelope
+from backend.http.responses import entity, many, one, success
 from backend.http.routes.params import list_params
 from backend.http.serialise import property_entity
 from backend.properties.models import PropertyEnvelope
 
 router = APIRouter(prefix="/api/v1", tags=["properties"])
-Property = Depends(entity("property"))
+Property = Depends(envelope("property"))
 
 
 @router.get("/properties", openapi_extra=list_params("id", "title", bools=("is_active",)))
@@ -24,7 +24,7 @@ async def list_properties(engine: EngineDep, actor: ActorDep, query: ListQueryDe
 @router.get("/properties/options")
 async def property_options(engine: EngineDep, actor: ActorDep):
     """Every property of the account, without details and without pagination."""
-    return many([{"id": p["id"], "type": "property", "attributes": p} for p in engine.properties.options(actor)])
+    return many([entity("property", p) for p in engine.properties.options(actor)])
 
 
 @router.post("/properties", status_code=201, openapi_extra=body_doc(PropertyEnvelope))
@@ -52,4 +52,4 @@ def delete_property(property_id: str, engine: EngineDep, actor: ActorDep):
 @router.get("/property_facilities")
 async def list_facilities(engine: EngineDep, actor: ActorDep):
     """The facility catalogue: the IDs that a property's `facilities` may hold."""
-    return many([{"id": f["id"], "type": "property_facility", "attributes": f} for f in engine.facilities.list()])
+    return many([entity("property_facility", f) for f in engine.facilities.list()])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request, Response
 
 from backend.http.deps import ActorDep, EngineDep
-from backend.http.responses import many, one
+from backend.http.responses import entity, many, one
 
 router = APIRouter(prefix="/api/v1", tags=["system"])
 
@@ -19,7 +19,7 @@ async def health(request: Request):
 @router.get("/groups")
 async def list_groups(engine: EngineDep, actor: ActorDep):
     """The caller's groups: a property's `group_id` must be one of them."""
-    return many([{"id": g["id"], "type": "group", "attributes": g} for g in engine.identity.groups(actor)])
+    return many([entity("group", g) for g in engine.identity.groups(actor)])
 
 
 @router.get("/media/{media_id}", response_class=Response)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.message import Message
 
-from backend.errors import FrontdeskError
+from backend.errors import FrontdeskError, ValidationFailed
 
 
 class DataChanged(Message, bubble=False):
@@ -24,8 +24,17 @@ class ActionDone(Message):
 
 
 class ActionFailed(Message):
-    """An engine call was refused; the error carries the engine's own title and details."""
+    """An engine call was refused; the error carries the engine's own title and details.
+
+    Screens with a form handle (and stop) it themselves, to show the problems beside the fields;
+    elsewhere it reaches the app, which shows a notification."""
 
     def __init__(self, error: FrontdeskError) -> None:
         super().__init__()
         self.error = error
+
+    def problems(self) -> dict[str, list[str]]:
+        """The engine's messages by dotted field; an error that names no field is filed under ""."""
+        if isinstance(self.error, ValidationFailed):
+            return self.error.details
+        return {"": [str(self.error)]}

@@ -13,8 +13,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static, Switch
 
 from backend.channels import CHANNEL_CODES
-from backend.errors import FrontdeskError, ValidationFailed
+from backend.errors import FrontdeskError
 from console.labels import label_for
+from console.messages import ActionFailed
 from console.widgets.field import Field
 
 if TYPE_CHECKING:
@@ -28,12 +29,6 @@ class ChannelSaved(Message):
     def __init__(self, channel: dict[str, Any]) -> None:
         super().__init__()
         self.channel = channel
-
-
-class ChannelRefused(Message):
-    def __init__(self, error: FrontdeskError) -> None:
-        super().__init__()
-        self.error = error
 
 
 class ChannelDialog(ModalScreen[dict[str, Any] | None]):
@@ -100,16 +95,16 @@ class ChannelDialog(ModalScreen[dict[str, Any] | None]):
             else:
                 saved = engine.channels.update(actor, self.channel["id"], data)
         except FrontdeskError as error:
-            self.post_message(ChannelRefused(error))
+            self.post_message(ActionFailed(error))
         else:
             self.post_message(ChannelSaved(saved))
 
     def on_channel_saved(self, message: ChannelSaved) -> None:
         self.dismiss(message.channel)
 
-    def on_channel_refused(self, message: ChannelRefused) -> None:
-        error = message.error
-        details = error.details if isinstance(error, ValidationFailed) else {"": [str(error)]}
+    def on_action_failed(self, message: ActionFailed) -> None:
+        message.stop()  # shown here, beside the fields, not as the app's notification
+        details = message.problems()
         unplaced = []
         for field in self.fields.values():
             field.clear_errors()

@@ -25,11 +25,12 @@ from textual.widgets import Button, Footer, Input, Label, Select, SelectionList,
 from textual.widgets.selection_list import Selection
 
 from backend.engine import Engine
-from backend.errors import FrontdeskError, ValidationFailed
+from backend.errors import FrontdeskError
 from backend.identity import Actor
 from backend.properties.models import PROPERTY_TYPES, Settings
 from console.forms import blank_to_none, get_path, int_or_raw, keep_order, set_path
 from console.labels import label_for
+from console.messages import ActionFailed
 from console.screens.confirm import ConfirmDialog
 from console.widgets.app_bar import AppBar
 from console.widgets.field import Field
@@ -74,12 +75,6 @@ class Saved(Message):
     def __init__(self, property: dict[str, Any]) -> None:
         super().__init__()
         self.property = property
-
-
-class SaveRefused(Message):
-    def __init__(self, error: FrontdeskError) -> None:
-        super().__init__()
-        self.error = error
 
 
 def section(title: str, *children: Widget, hint: str = "") -> Vertical:
@@ -259,7 +254,7 @@ class PropertyEditor(Screen[str | None]):
             else:
                 saved = engine.properties.update(actor, self.property_id, data)
         except FrontdeskError as error:
-            self.post_message(SaveRefused(error))
+            self.post_message(ActionFailed(error))
         else:
             self.post_message(Saved(saved))
 
@@ -267,12 +262,11 @@ class PropertyEditor(Screen[str | None]):
         self.notify(f"Saved “{message.property['title']}”")
         self.dismiss(message.property["id"])
 
-    def on_save_refused(self, message: SaveRefused) -> None:
+    def on_action_failed(self, message: ActionFailed) -> None:
+        message.stop()  # shown here, beside the fields, not as the app's notification
         self.saving = False
-        error = message.error
-        details = error.details if isinstance(error, ValidationFailed) else {"": [str(error)]}
-        self.show_problems(details)
-        self.query_one(StatusLine).news(f"Not saved: {error.title}", error=True)
+        self.show_problems(message.problems())
+        self.query_one(StatusLine).news(f"Not saved: {message.error.title}", error=True)
 
     def show_problems(self, details: dict[str, list[str]]) -> None:
         for field in self.query(Field):

@@ -41,6 +41,8 @@ class ChannelInput(BaseModel):
     title: RequiredText
     channel_code: Literal[CHANNEL_CODES]  # type: ignore[valid-type]
     property_ids: Annotated[list[StrictStr], Field(max_length=1000)] = []
+    rate_plan_ids: Annotated[list[StrictStr], Field(max_length=10_000,
+                                                    description="the mapped rate plans: what the channel sells")] = []
     is_active: StrictBool = True
     group_id: StrictStr | None = None
     provider_api_key: Annotated[StrictStr, Field(min_length=8, max_length=255)] | None = Field(
@@ -82,12 +84,15 @@ class Channels:
     def _attributes(self, row) -> dict[str, Any]:
         property_ids = [r[0] for r in self.store.query(
             "SELECT property_id FROM channel_properties WHERE channel_id = ? ORDER BY rowid", (row["id"],))]
+        rate_plan_ids = [r[0] for r in self.store.query(
+            "SELECT rate_plan_id FROM channel_rate_plans WHERE channel_id = ? ORDER BY rowid", (row["id"],))]
         return {
             "id": row["id"],
             "title": row["title"],
             "channel_code": row["channel_code"],
             "group_id": row["group_id"],
             "property_ids": property_ids,
+            "rate_plan_ids": rate_plan_ids,
             "is_active": bool(row["is_active"]),
             "has_provider_api_key": row["provider_api_key_hash"] is not None,
             "inserted_at": row["inserted_at"],
@@ -104,7 +109,7 @@ class Channels:
                 "is_active, inserted_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (channel_id, model.group_id or actor.default_group_id, model.title, model.channel_code,
                  hash_secret(inbound_key), _key_hash(model.provider_api_key), int(model.is_active), now, now))
-            self._connect(conn, channel_id, model.property_ids)
+            self._connect(conn, channel_id, model)
         self.events.publish("channel.changed", channel_id, action="created")
         return {**self.get(actor, channel_id), "inbound_key": inbound_key}
 
@@ -112,7 +117,8 @@ class Channels:
         current = self.get(actor, channel_id)
         if not isinstance(data, dict):
             raise BadRequest(["the channel must be a JSON object"])
-        stored = {k: current[k] for k in ("title", "channel_code", "property_ids", "is_active", "group_id")}
+        stored = {k: current[k] for k in ("title", "channel_code", "property_ids", "rate_plan_ids", "is_active",
+                                          "group_id")}
         merged = {**stored, **{k: v for k, v in data.items() if k not in {"id", "inserted_at", "updated_at",
                                                                            "has_provider_api_key"}}}
         model = validate(ChannelInput, merged)
@@ -127,7 +133,8 @@ class Channels:
                 conn.execute("UPDATE channels SET provider_api_key_hash = ? WHERE id = ?",
                              (_key_hash(model.provider_api_key), channel_id))
             conn.execute("DELETE FROM channel_properties WHERE channel_id = ?", (channel_id,))
-            self._connect(conn, channel_id, model.property_ids)
+            conn.execute("DELETE FROM channel_rate_plans WHERE channel_id = ?", (channel_id,))
+            self._connect(conn, channel_id, model)
         self.events.publish("channel.changed", channel_id, action="updated")
         return self.get(actor, channel_id)
 
@@ -142,8 +149,15 @@ class Channels:
         return self.update(actor, channel_id, {"property_ids": [*ids, property_id] if property_id not in ids else ids})
 
     def disconnect(self, actor: Actor, channel_id: str, property_id: str) -> dict[str, Any]:
-        ids = self.get(actor, channel_id)["property_ids"]
-        return self.update(actor, channel_id, {"property_ids": [i for i in ids if i != property_id]})
+        """Disconnecting a property also unmaps its rate plans."""
+        current = self.get(actor, channel_id)
+        plans = {r[0] for r in self.store.query("SELECT id FROM rate_plans WHERE property_id = ?", (property_id,))}
+        return self.update(actor, channel_id, {"property_ids": [i for i in current["property_ids"] if i != property_id],
+                                               "rate_plan_ids": [i for i in current["rate_plan_ids"] if i not in plans]})
+
+    def map_rate_plan(self, actor: Actor, channel_id: str, rate_plan_id: str, mapped: bool) -> dict[str, Any]:
+        ids = [i for i in self.get(actor, channel_id)["rate_plan_ids"] if i != rate_plan_id]
+        return self.update(actor, channel_id, {"rate_plan_ids": [*ids, rate_plan_id] if mapped else ids})
 
     def _check(self, actor: Actor, model: ChannelInput, data: dict[str, Any]) -> None:
         errors = Errors()
@@ -162,11 +176,18 @@ class Channels:
                 if row[name] is None:
                     errors.add(f"property_ids.{index}.{name}",
                                f"is required to connect {row['title']!r} to a channel")
+        connected = set(model.property_ids)
+        for index, plan_id in enumerate(model.rate_plan_ids):
+            owner = self.store.scalar("SELECT property_id FROM rate_plans WHERE id = ?", (plan_id,))
+            if owner not in connected:
+                errors.add(f"rate_plan_ids.{index}", "is not a rate plan of a property connected to this channel")
         errors.raise_if_any()
 
-    def _connect(self, conn, channel_id: str, property_ids: list[str]) -> None:
+    def _connect(self, conn, channel_id: str, model: ChannelInput) -> None:
         conn.executemany("INSERT INTO channel_properties (channel_id, property_id) VALUES (?, ?)",
-                         [(channel_id, p) for p in dict.fromkeys(property_ids)])
+                         [(channel_id, p) for p in dict.fromkeys(model.property_ids)])
+        conn.executemany("INSERT INTO channel_rate_plans (channel_id, rate_plan_id) VALUES (?, ?)",
+                         [(channel_id, p) for p in dict.fromkeys(model.rate_plan_ids)])
 
 
 def _key_hash(key: str | None) -> str | None:

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from backend.dates import utc_clock
 
 MiB = 1024 * 1024
 
@@ -16,3 +21,5 @@ class Config:
     logo_max_bytes: int = 2 * MiB
     fetch_private_addresses: bool = False  # let logo URLs point at loopback or private networks (intranets, tests)
     max_body_bytes: int = 16 * MiB  # an attachment of 10 MiB is ~13.4 MiB in base64
+    keys_path: Path | None = None  # the card key and internal secret; default <db>.keys beside the database
+    clock: Callable[[], datetime] = utc_clock  # "now" for cut-off and past-date rules; tests set it

@@ -5,13 +5,18 @@ from __future__ import annotations
 from pathlib import Path
 
 from backend.applications import Applications
+from backend.bookings import Bookings
+from backend.bookings.cards import CardStore
 from backend.channels import Channels
 from backend.config import Config
 from backend.events import EventBus
 from backend.facilities import Facilities
 from backend.identity import Identity
+from backend.inventory import Inventory
+from backend.keys import Keys
 from backend.media import Media
 from backend.properties import Properties
+from backend.shopping import Shopping
 from storage import Store
 
 
@@ -28,6 +33,10 @@ class Engine:
         self.properties = Properties(store, self.events, self.media, self.facilities)
         self.channels = Channels(store, self.events)
         self.applications = Applications(store, self.events, self.properties)
+        self.keys = Keys(self.config.keys_path or store.path.with_name(store.path.name + ".keys"))
+        self.inventory = Inventory(store, self.events, self.config.clock)
+        self.shopping = Shopping(store, self.inventory.hotel_policies, self.config.clock)
+        self.bookings = Bookings(store, self.events, CardStore(self.keys), self.config.clock)
 
     @classmethod
     def open(cls, path: str | Path, config: Config | None = None) -> Engine:

@@ -11,6 +11,7 @@ from importlib import resources
 
 STEPS: list[str] = [
     "0001_foundation.sql",
+    "0002_inventory_bookings.sql",
 ]
 
 

@@ -14,7 +14,6 @@ from backend.errors import BadRequest
 from backend.identity import Actor
 from backend.listing import ListQuery
 
-
 # The dependencies are `async` on purpose: FastAPI runs a sync dependency in the threadpool, and that
 # round trip costs more than the work (measured: ~0.2-0.4 ms CPU a hop against microseconds here).
 

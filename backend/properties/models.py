@@ -6,10 +6,33 @@ import re
 from decimal import Decimal
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationInfo, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    ValidationInfo,
+    field_validator,
+)
 
-from backend.fields import (Country, Currency, Email, Latitude, LongText, Longitude, Phone, RequiredText, Text32,
-                            Text255, Timezone, Url, url_error)
+from backend.fields import (
+    Country,
+    Currency,
+    Email,
+    Latitude,
+    Longitude,
+    LongText,
+    Phone,
+    RequiredText,
+    Text32,
+    Text255,
+    Timezone,
+    Url,
+    url_error,
+)
 
 PROPERTY_TYPES = (
     "apart_hotel", "apartment", "boat", "camping", "capsule_hotel", "chalet", "country_house", "farm_stay",

@@ -11,7 +11,9 @@ import json
 from decimal import Decimal
 from typing import Any
 
-from pydantic_core import from_json  # the list's hot path parses two documents a row: about 3x json.loads
+from pydantic_core import (
+    from_json,  # the list's hot path parses two documents a row: about 3x json.loads
+)
 
 from backend.errors import BadRequest, Errors, NotFound, Unauthorized
 from backend.events import EventBus

@@ -1,0 +1,227 @@
+"""A pushed booking, field by field as the spec's pushed-booking tables define it.
+
+Dates, guests and codes that need the property (past dates, state_length, capacity, mappings)
+are checked by the service under the same dotted names. Card numbers never appear in a message.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from decimal import Decimal
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StrictInt,
+    StrictStr,
+    field_validator,
+)
+
+from backend.dates import parse_date
+from backend.fields import (
+    Country,
+    Currency,
+    Email,
+    Phone,
+    RequiredText,
+    Text32,
+    Text255,
+)
+from backend.inventory.models import Time
+
+EXPIRY = re.compile(r"^(0[1-9]|1[0-2])/(\d{4})$")
+AGENT_CAMEL = {"codeContext": "code_context"}
+ADDRESS_CAMEL = {"addressLine": "address_line", "countryCode": "country_code", "stateCode": "state_code",
+                 "postCode": "post_code"}
+Meta = dict[str, Any] | None
+
+
+def luhn_ok(digits: str) -> bool:
+    total = 0
+    for position, char in enumerate(reversed(digits)):
+        value = int(char) * (2 if position % 2 else 1)
+        total += value - 9 if value > 9 else value
+    return total % 10 == 0
+
+
+def _card_number(value: str) -> str:
+    digits = value.replace(" ", "").replace("-", "")
+    if not (digits.isascii() and digits.isdigit() and 12 <= len(digits) <= 19):
+        raise ValueError("must be 12 to 19 digits")
+    if not luhn_ok(digits):
+        raise ValueError("is not a valid card number (check digit)")
+    return digits
+
+
+def _cvv(value: str) -> str:
+    if not (value.isascii() and value.isdigit() and len(value) in (3, 4)):
+        raise ValueError("must be 3 or 4 digits")
+    return value
+
+
+def _expiry(value: str) -> str:
+    if not EXPIRY.match(value):
+        raise ValueError("must be MM/YYYY with a month from 01 to 12")
+    return value
+
+
+def _date(value: object) -> str:
+    return parse_date(value).isoformat()
+
+
+def _language(value: str) -> str:
+    if not re.fullmatch(r"[a-z]{2}", value):
+        raise ValueError("must be a 2-letter language code, e.g. en")
+    return value
+
+
+def _price(value: object) -> str:
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        raise ValueError('must be a decimal string such as "12.50"')
+    try:
+        number = Decimal(str(value).strip())
+    except ArithmeticError:
+        raise ValueError("must be a number") from None
+    if not number.is_finite() or number < 0 or number >= Decimal("1e12"):
+        raise ValueError("must be a number from 0 to 999999999999")
+    return str(number)
+
+
+def camel_to_snake(names: dict[str, str]):
+    """Accept the camelCase spelling of some keys; both spellings at once is an error."""
+
+    def convert(value: Any) -> Any:
+        if not isinstance(value, dict):
+            return value
+        result = dict(value)
+        for camel, snake in names.items():
+            if camel in result:
+                if snake in result:
+                    raise ValueError(f"give {snake} or {camel}, not both")
+                result[snake] = result.pop(camel)
+        return result
+
+    return BeforeValidator(convert)
+
+
+DateText = Annotated[StrictStr, AfterValidator(_date)]
+Price = Annotated[str, BeforeValidator(_price)]
+Count = Annotated[StrictInt, Field(ge=0, le=100)]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Occupancy(Strict):
+    adults: Annotated[StrictInt, Field(ge=1, le=100)]
+    children: Count = 0
+    infants: Count = 0
+
+
+class RoomIn(Strict):
+    index: Annotated[StrictInt, Field(ge=0, le=1000)] | None = None
+    room_type_code: RequiredText
+    rate_plan_code: RequiredText
+    occupancy: Occupancy
+    days: dict[DateText, Price] | None = Field(None, description="OTA bookings only: the price of each night")
+    meta: Meta = None
+
+
+class Company(Strict):
+    title: Text255 = None
+    number: Text255 = None
+    number_type: Text255 = None
+
+
+class Customer(Strict):
+    name: Text255 = None
+    surname: RequiredText
+    country: Country = None
+    city: Text255 = None
+    address: Text255 = None
+    zip: Text32 = None
+    mail: Email = None
+    phone: Phone = None
+    language: Annotated[StrictStr, AfterValidator(_language)] | None = None
+    company: Company | None = None
+    meta: Meta = None
+
+
+class Guarantee(Strict):
+    card_number: Annotated[StrictStr, AfterValidator(_card_number)]
+    cardholder_name: RequiredText
+    card_type: RequiredText
+    expiration_date: Annotated[StrictStr, AfterValidator(_expiry)]
+    cvv: Annotated[StrictStr, AfterValidator(_cvv)]
+    meta: Meta = None
+
+    def expired(self, today: date) -> bool:
+        month, year = (int(part) for part in self.expiration_date.split("/"))
+        return (year, month) < (today.year, today.month)
+
+
+class Service(Strict):
+    type: Literal["Meal", "Fee", "Extra"]
+    name: RequiredText
+    total_price: Price
+    price_per_unit: Price
+    price_mode: Literal["Per stay", "Per night", "Per person", "Per person per night"]
+    persons: Count
+    nights: Annotated[StrictInt, Field(ge=0, le=730)]
+    room_index: Annotated[StrictInt, Field(ge=0, le=1000)] | None = None
+
+
+class AgentAddress(Strict):
+    address_line: Text255 = None
+    city: Text255 = None
+    country_code: Country = None
+    state_code: Text32 = None
+    post_code: Text32 = None
+
+
+class Agent(Strict):
+    name: RequiredText
+    code: Text255 = None
+    code_context: Text255 = None
+    phone: Phone = None
+    email: Email = None
+    address: Annotated[AgentAddress | None, camel_to_snake(ADDRESS_CAMEL)] = None
+
+
+class BookingInput(Strict):
+    """What push_booking and the OTA inbound path accept. A cancellation needs only status and
+    reservation_id; new and modified bookings need the stay (the service says so per field)."""
+
+    status: Literal["new", "modified", "cancelled"]
+    reservation_id: Text255 = None
+    property_id: StrictStr | None = Field(None, description="OTA inbound only: the property booked")
+    arrival_date: DateText | None = None
+    departure_date: DateText | None = None
+    arrival_hour: Time | None = None
+    currency: Currency | None = None
+    payment_collect: Literal["ota", "property"] = "property"
+    payment_type: Literal["bank_transfer", "credit_card"] | None = None
+    customer: Customer | None = None
+    guarantee: Guarantee | None = None
+    rooms: Annotated[list[RoomIn], Field(max_length=100)] = []
+    services: Annotated[list[Service], Field(max_length=200)] = []
+    agent: Annotated[Agent | None, camel_to_snake(AGENT_CAMEL)] = None
+    meta: Meta = None
+
+    @field_validator("departure_date")
+    @classmethod
+    def _after_arrival(cls, value: str | None, info) -> str | None:
+        arrival = info.data.get("arrival_date")
+        if value is not None and arrival is not None and value <= arrival:
+            raise ValueError("must be after arrival_date")
+        return value
+
+
+class BookingEnvelope(BaseModel):
+    booking: BookingInput

@@ -1,0 +1,386 @@
+"""Bookings and their revisions: pushed by shopping channels, sent in by OTAs, read by integrators.
+
+A push is one transaction (`BEGIN IMMEDIATE`): the bookability check, the taking of rooms and the
+revision are written together, so concurrent pushes can never sell the same last room twice. Each
+booking remembers the units it holds (`taken`), so a cancellation or modification gives back
+exactly those, whatever the settings were in between.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from datetime import date
+from typing import Any
+
+from pydantic_core import from_json
+
+from backend.bookings.cards import CardStore, masked
+from backend.bookings.models import BookingInput
+from backend.dates import days
+from backend.errors import (
+    Errors,
+    NotFound,
+    NotSupported,
+    Unauthorized,
+    ValidationFailed,
+)
+from backend.events import EventBus
+from backend.identity import Actor, hash_secret
+from backend.inventory.ari import Window, window_of
+from backend.inventory.calendar import Calendar, Scope
+from backend.inventory.stays import R_RATE, Guests, NotSellable, quote
+from backend.listing import Column, ListQuery, page
+from backend.money import format_minor, parse_price
+from backend.validation import validate
+from storage import Store, new_id, utc_now
+
+PREFIXES = {"OpenShopping": "OSH", "BookingCom": "BDC", "AirBNB": "ABB"}
+OTA_CODES = ("BookingCom", "AirBNB")
+BOOKING_COLUMNS = {
+    "id": Column("b.id", "id"), "property_id": Column("b.property_id", "id"), "channel_id": Column("b.channel_id", "id"),
+    "status": Column("b.status", "enum"), "unique_id": Column("b.unique_id"), "reservation_id": Column("b.reservation_id"),
+    "ota_name": Column("b.ota_name"), "arrival_date": Column("b.arrival_date"),
+    "departure_date": Column("b.departure_date"), "inserted_at": Column("b.inserted_at"),
+    "updated_at": Column("b.updated_at"), "is_overbooked": Column("b.is_overbooked", "bool"),
+}
+REVISION_COLUMNS = {
+    "id": Column("r.id", "id"), "booking_id": Column("r.booking_id", "id"), "property_id": Column("r.property_id", "id"),
+    "status": Column("r.status", "enum"), "inserted_at": Column("r.inserted_at"),
+}
+
+
+class Bookings:
+    def __init__(self, store: Store, events: EventBus, cards: CardStore, clock) -> None:
+        self.store = store
+        self.events = events
+        self.cards = cards
+        self.calendar = Calendar(store)
+        self.clock = clock
+
+    # --- writing -----------------------------------------------------------------------------
+
+    def push(self, channel_id: str, property_id: str, data: Any, *, secure: bool) -> tuple[dict[str, Any], bool]:
+        """A booking from a shopping channel, checked against availability and restrictions.
+        Returns the booking and whether it is new (201) rather than a change or a repeat."""
+        return self._write(channel_id, property_id, data, secure=secure, ota=False)
+
+    def inbound(self, channel_id: str, inbound_key: str | None, data: Any, *, secure: bool) -> tuple[dict[str, Any], bool]:
+        """A booking from an OTA channel's adapter: always accepted, flagged when it overbooks or maps to nothing."""
+        channel = self._channel_by_key(channel_id, inbound_key)
+        if channel["channel_code"] not in OTA_CODES:
+            raise NotSupported(f"{channel['channel_code']} channels push bookings through the shopping API")
+        property_id = data.get("property_id") if isinstance(data, dict) else None
+        connected = self.store.scalar("SELECT 1 FROM channel_properties WHERE channel_id = ? AND property_id = ?",
+                                      (channel_id, property_id))
+        if not connected:
+            validate(BookingInput, data)  # report the body's own problems first
+            raise ValidationFailed.one("property_id", "is not a property connected to this channel")
+        return self._write(channel_id, property_id, data, secure=secure, ota=True)
+
+    def _channel_by_key(self, channel_id: str, inbound_key: str | None):
+        row = self.store.one("SELECT * FROM channels WHERE id = ?", (channel_id,))
+        if row is None or not inbound_key or hash_secret(inbound_key) != row["inbound_key_hash"]:
+            raise Unauthorized("wrong channel or inbound key (header api-key)")
+        return row
+
+    def _write(self, channel_id: str, property_id: str, data: Any, *, secure: bool, ota: bool):
+        model = validate(BookingInput, data)
+        body_hash = _hash(model)
+        with self.store.transaction():
+            prop = self.store.one("SELECT * FROM properties WHERE id = ?", (property_id,))
+            channel = self.store.one("SELECT * FROM channels WHERE id = ?", (channel_id,))
+            window = window_of(prop, self.clock())
+            existing = self.store.one("SELECT * FROM bookings WHERE channel_id = ? AND reservation_id = ?",
+                                      (channel_id, model.reservation_id)) if model.reservation_id else None
+            if model.status == "new" and existing is not None:
+                if existing["body_hash"] != body_hash:
+                    raise ValidationFailed.one("reservation_id", "is already taken by a different booking")
+                return self._attributes(existing["revision_id"]), True
+            if model.status != "new":
+                _require_existing(model, existing)
+                if model.status == "cancelled" and existing["status"] == "cancelled":
+                    return self._attributes(existing["revision_id"]), False
+            if model.status == "cancelled":
+                booking = self._cancel(model, existing, prop, secure)
+            else:
+                booking = self._book(model, existing, prop, channel, window, body_hash, secure=secure, ota=ota)
+        self.events.publish("booking.changed", booking["id"], status=booking["status"], property_id=property_id)
+        return booking, model.status == "new"
+
+    def _book(self, model: BookingInput, existing, prop, channel, window: Window, body_hash: str, *,
+              secure: bool, ota: bool) -> dict[str, Any]:
+        settings = from_json(prop["settings"])
+        _check_stay(model, window, self.clock().date(), ota)
+        arrival, departure = date.fromisoformat(model.arrival_date), date.fromisoformat(model.departure_date)  # type: ignore[arg-type]
+        held = Counter(tuple(u) for u in from_json(existing["taken"])) if existing else Counter()
+        rooms, overbooked, unmapped = self._price_rooms(model, prop, channel, window, arrival, departure, held,
+                                                        settings["min_stay_type"], ota)
+        autoupdate = settings["allow_availability_autoupdate_on_" + ("modification" if existing else "confirmation")]
+        taken = list(held.elements()) if existing else []
+        if autoupdate:
+            self._give_back(taken)
+            taken = self._take(rooms)
+        booking_id = existing["id"] if existing else new_id()
+        reservation_id = model.reservation_id or new_id()
+        attributes = {
+            "id": booking_id, "unique_id": f"{PREFIXES.get(channel['channel_code'], 'CHN')}-{reservation_id}",
+            "reservation_id": reservation_id, "status": model.status, "channel_id": channel["id"],
+            "ota_name": channel["title"], "property_id": prop["id"], "arrival_date": model.arrival_date,
+            "departure_date": model.departure_date, "arrival_hour": model.arrival_hour, "currency": model.currency,
+            "amount": _amount(rooms, model, model.currency), "payment_collect": model.payment_collect,
+            "payment_type": model.payment_type, "rooms": rooms,
+            "services": [s.model_dump() for s in model.services],
+            "customer": model.customer.model_dump() if model.customer else None,
+            "guarantee": masked(model.guarantee.model_dump()) if model.guarantee else None,
+            "agent": model.agent.model_dump() if model.agent else None, "meta": model.meta,
+            "is_overbooked": overbooked, "is_unmapped": unmapped,
+        }
+        if existing and model.guarantee is None:
+            attributes["guarantee"] = from_json(self._revision_row(existing["revision_id"])["attributes"])["guarantee"]
+        return self._save(attributes, existing, body_hash, taken,
+                          clear_card=model.guarantee.model_dump() if model.guarantee and secure else None)
+
+    def _price_rooms(self, model: BookingInput, prop, channel, window: Window, arrival: date, departure: date,
+                     held: Counter, min_stay_type: str, ota: bool) -> tuple[list[dict[str, Any]], bool, bool]:
+        """Each room of the booking with its nightly prices. A shopping push must be sellable (422 naming
+        the room otherwise); an OTA booking is taken as sent, flagged overbooked or unmapped."""
+        plans = self.calendar.plans(r.rate_plan_code for r in model.rooms)
+        rooms = self.calendar.rooms(p.room_type_id for p in plans.values())
+        mapped = {r[0] for r in self.store.query("SELECT rate_plan_id FROM channel_rate_plans WHERE channel_id = ?",
+                                                 (channel["id"],))}
+        first, last = arrival.isoformat(), departure.isoformat()
+        restrictions = self.calendar.restrictions(Scope(tuple(plans)), first, last)
+        availability = self.calendar.availability(Scope(tuple(rooms)), first, last)
+        for (room_id, day), count in held.items():  # this booking's own units count as free for its change
+            availability.setdefault(room_id, {})[day] = availability.get(room_id, {}).get(day, 0) + count
+        wanted = Counter(r.room_type_code for r in model.rooms)
+        errors, priced, overbooked, unmapped = Errors(), [], False, False
+        for index, room in enumerate(model.rooms):
+            plan = plans.get(room.rate_plan_code)
+            ok = plan is not None and plan.property_id == prop["id"] and plan.room_type_id == room.room_type_code
+            if not ota and ok and plan.currency != model.currency:
+                errors.add("currency", f"must be {plan.currency}, the currency of the rate plan")
+            if not ok or (not ota and plan.id not in mapped):
+                if not ota:
+                    errors.add(f"rooms.{index}.rate_plan_code" if plan is None or plan.room_type_id == room.room_type_code
+                               else f"rooms.{index}.room_type_code", "is not a room type and rate plan sold on this channel")
+                    continue
+                unmapped = True
+                priced.append(_room(index, room, None, None, room.days or {}))
+                continue
+            guests = Guests(room.occupancy.adults, room.occupancy.children, room.occupancy.infants)
+            try:
+                found = quote(plan, rooms[plan.room_type_id], guests, arrival, departure, window,
+                              restrictions.get(plan.id, {}), availability.get(plan.room_type_id, {}), min_stay_type,
+                              wanted[room.room_type_code])
+                prices = {d: format_minor(p, plan.currency) for d, p in found.days.items()}
+            except NotSellable as exc:
+                if not ota:
+                    errors.add(f"rooms.{index}", f"can't be booked: {exc}")
+                    continue
+                prices = {d.isoformat(): _rate_of(restrictions.get(plan.id, {}), d.isoformat(), plan.currency)
+                          for d in days(arrival, departure)}
+            if ota:  # taken as sent, but flagged when the rooms are not there
+                overbooked = overbooked or _lacks(availability.get(plan.room_type_id, {}), arrival, departure,
+                                                  wanted[room.room_type_code])
+            priced.append(_room(index, room, plan.room_type_id, plan.id, room.days or prices))
+        _check_services(model, errors)
+        errors.raise_if_any()
+        return priced, overbooked, unmapped
+
+    def _cancel(self, model: BookingInput, existing, prop, secure: bool) -> dict[str, Any]:
+        settings = from_json(prop["settings"])
+        taken = from_json(existing["taken"])
+        if settings["allow_availability_autoupdate_on_cancellation"]:
+            self._give_back([tuple(u) for u in taken])
+            taken = []
+        attributes = {**from_json(self._revision_row(existing["revision_id"])["attributes"]), "status": "cancelled"}
+        if model.services:
+            attributes["services"] = [*attributes["services"], *(s.model_dump() for s in model.services)]
+        return self._save(attributes, existing, existing["body_hash"], taken, clear_card=None)
+
+    def _take(self, rooms: list[dict[str, Any]]) -> list[tuple[str, str]]:
+        """Take one unit per mapped room per night where one is left; returns the units taken."""
+        taken = []
+        for room in rooms:
+            if not room["is_mapped"]:
+                continue
+            for day in room["days"]:
+                cursor = self.store.conn.execute(
+                    "UPDATE availability SET availability = availability - 1 WHERE room_type_id = ? AND date = ? "
+                    "AND availability > 0", (room["room_type_id"], day))
+                if cursor.rowcount:
+                    taken.append((room["room_type_id"], day))
+        return taken
+
+    def _give_back(self, units: list[tuple[str, str]]) -> None:
+        self.store.conn.executemany(
+            "UPDATE availability SET availability = availability + 1 WHERE room_type_id = ? AND date = ?", units)
+
+    def _save(self, attributes: dict[str, Any], existing, body_hash: str, taken: list, clear_card) -> dict[str, Any]:
+        conn, now, revision_id = self.store.conn, utc_now(), new_id()
+        attributes = {**attributes, "revision_id": revision_id,
+                      "inserted_at": existing["inserted_at"] if existing else now, "updated_at": now}
+        values = (attributes["status"], attributes["arrival_date"], attributes["departure_date"], attributes["amount"],
+                  attributes["currency"], revision_id, body_hash, json.dumps(taken), int(attributes["is_overbooked"]),
+                  int(attributes["is_unmapped"]), now)
+        if existing:
+            conn.execute("UPDATE bookings SET status = ?, arrival_date = ?, departure_date = ?, amount = ?, currency = ?, "
+                         "revision_id = ?, body_hash = ?, taken = ?, is_overbooked = ?, is_unmapped = ?, updated_at = ? "
+                         "WHERE id = ?", (*values, attributes["id"]))
+        else:
+            conn.execute("INSERT INTO bookings (status, arrival_date, departure_date, amount, currency, revision_id, "
+                         "body_hash, taken, is_overbooked, is_unmapped, updated_at, id, property_id, channel_id, "
+                         "unique_id, reservation_id, ota_name, inserted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                         "?, ?, ?, ?, ?, ?)",
+                         (*values, attributes["id"], attributes["property_id"], attributes["channel_id"],
+                          attributes["unique_id"], attributes["reservation_id"], attributes["ota_name"], now))
+        conn.execute("INSERT INTO booking_revisions (id, booking_id, property_id, status, attributes, inserted_at) "
+                     "VALUES (?, ?, ?, ?, ?, ?)", (revision_id, attributes["id"], attributes["property_id"],
+                                                   attributes["status"], json.dumps(attributes), now))
+        if clear_card is not None:
+            self.cards.seal(conn, revision_id, clear_card)
+        elif existing:
+            self.cards.carry(conn, existing["revision_id"], revision_id)
+        return attributes
+
+    # --- reading -----------------------------------------------------------------------------
+
+    def list(self, actor: Actor, query: ListQuery, *, reveal: bool = False) -> tuple[list[dict[str, Any]], dict]:
+        marks, groups = actor.group_params()
+        rows, meta = page(self.store, query, BOOKING_COLUMNS, select="b.revision_id, r.attributes",
+                          source="bookings b JOIN properties p ON p.id = b.property_id "
+                                 "JOIN booking_revisions r ON r.id = b.revision_id",
+                          scope=f"p.group_id IN ({marks})", scope_params=groups,
+                          default_order="b.inserted_at DESC, b.id")
+        return [self._shown(r["revision_id"], r["attributes"], reveal) for r in rows], meta
+
+    def get(self, actor: Actor, booking_id: str, *, reveal: bool = False) -> dict[str, Any]:
+        row = self.store.one("SELECT b.revision_id, p.group_id FROM bookings b JOIN properties p ON p.id = b.property_id "
+                             "WHERE b.id = ?", (booking_id,))
+        _check_access(row, actor, f"booking {booking_id}")
+        return self._attributes(row["revision_id"], reveal)
+
+    def revisions(self, actor: Actor, query: ListQuery, *, feed: bool = False,
+                  reveal: bool = False) -> tuple[list[dict[str, Any]], dict]:
+        """Revisions newest first; the feed is the revisions not yet acknowledged, oldest first."""
+        marks, groups = actor.group_params()
+        scope = f"p.group_id IN ({marks})" + (" AND r.acked_at IS NULL" if feed else "")
+        rows, meta = page(self.store, query, REVISION_COLUMNS, select="r.*",
+                          source="booking_revisions r JOIN properties p ON p.id = r.property_id", scope=scope,
+                          scope_params=groups, default_order="r.inserted_at, r.id" if feed else "r.inserted_at DESC, r.id")
+        return [self._revision(r, reveal) for r in rows], meta
+
+    def revision(self, actor: Actor, revision_id: str, *, reveal: bool = False) -> dict[str, Any]:
+        row = self._revision_row(revision_id)
+        _check_access(row, actor, f"booking revision {revision_id}")
+        return self._revision(row, reveal)
+
+    def ack(self, actor: Actor, revision_id: str) -> None:
+        _check_access(self._revision_row(revision_id), actor, f"booking revision {revision_id}")
+        with self.store.transaction() as conn:
+            conn.execute("UPDATE booking_revisions SET acked_at = coalesce(acked_at, ?) WHERE id = ?",
+                         (utc_now(), revision_id))
+        self.events.publish("booking.acked", revision_id)
+
+    def _revision_row(self, revision_id: str):
+        return self.store.one("SELECT r.*, p.group_id FROM booking_revisions r JOIN properties p ON p.id = r.property_id "
+                              "WHERE r.id = ?", (revision_id,))
+
+    def _revision(self, row, reveal: bool) -> dict[str, Any]:
+        booking = self._shown(row["id"], row["attributes"], reveal)
+        return {**booking, "id": row["id"], "booking_id": booking["id"], "acked_at": row["acked_at"]}
+
+    def _attributes(self, revision_id: str, reveal: bool = False) -> dict[str, Any]:
+        return self._shown(revision_id, self._revision_row(revision_id)["attributes"], reveal)
+
+    def _shown(self, revision_id: str, stored: str, reveal: bool) -> dict[str, Any]:
+        attributes = from_json(stored)
+        if reveal:
+            clear = self.cards.reveal(self.store.conn, revision_id)
+            if clear is not None:
+                attributes["guarantee"] = clear
+        return attributes
+
+
+def _check_access(row, actor: Actor, what: str) -> None:
+    if row is None:
+        raise NotFound(f"{what} does not exist")
+    if row["group_id"] not in actor.group_ids:
+        raise Unauthorized("you have no access to this booking")
+
+
+def _require_existing(model: BookingInput, existing) -> None:
+    if not model.reservation_id:
+        raise ValidationFailed.one("reservation_id", f"is required to {'modify' if model.status == 'modified' else 'cancel'} a booking")
+    if existing is None:
+        raise ValidationFailed.one("reservation_id", "is not a booking of this channel")
+    if model.status == "modified" and existing["status"] == "cancelled":
+        raise ValidationFailed.one("status", "the booking is cancelled and can't be modified")
+
+
+def _check_stay(model: BookingInput, window: Window, today: date, ota: bool) -> None:
+    errors = Errors()
+    for name in ("arrival_date", "departure_date", "currency", "customer"):
+        if getattr(model, name) is None:
+            errors.add(name, "is required")
+    if not model.rooms:
+        errors.add("rooms", "must hold at least one room")
+    if model.guarantee is not None and model.guarantee.expired(today):
+        errors.add("guarantee.expiration_date", "the card has expired")
+    if model.currency:
+        prices = [(f"rooms.{i}.days.{d}", p) for i, r in enumerate(model.rooms) for d, p in (r.days or {}).items()]
+        prices += [(f"services.{i}.{name}", getattr(s, name)) for i, s in enumerate(model.services)
+                   for name in ("total_price", "price_per_unit")]
+        for field, price in prices:
+            try:
+                parse_price(price, model.currency)
+            except ValueError as exc:
+                errors.add(field, str(exc))
+    if model.arrival_date and not ota:
+        if date.fromisoformat(model.arrival_date) < window.today:
+            errors.add("arrival_date", f"is in the past (today is {window.today.isoformat()} at the property)")
+        elif model.departure_date and date.fromisoformat(model.departure_date) > window.end:
+            errors.add("departure_date", f"is beyond the property's state_length ({window.end.isoformat()})")
+    errors.raise_if_any()
+
+
+def _check_services(model: BookingInput, errors: Errors) -> None:
+    indexes = [r.index for r in model.rooms if r.index is not None]
+    if len(set(indexes)) != len(indexes):
+        errors.add("rooms", "each room index may appear once")
+    for position, service in enumerate(model.services):
+        if service.room_index is not None and service.room_index not in indexes:
+            errors.add(f"services.{position}.room_index", f"no room has index {service.room_index}")
+
+
+def _room(index: int, room, room_type_id: str | None, rate_plan_id: str | None, prices: dict[str, str | None]):
+    return {"index": room.index if room.index is not None else index, "room_type_id": room_type_id,
+            "rate_plan_id": rate_plan_id, "room_type_code": room.room_type_code, "rate_plan_code": room.rate_plan_code,
+            "occupancy": room.occupancy.model_dump(), "days": prices, "meta": room.meta,
+            "is_mapped": rate_plan_id is not None}
+
+
+def _rate_of(rows: dict[str, tuple], day: str, currency: str) -> str | None:
+    row = rows.get(day)
+    return None if row is None or row[R_RATE] is None else format_minor(row[R_RATE], currency)
+
+
+def _lacks(availability: dict[str, int], arrival: date, departure: date, count: int) -> bool:
+    return any(availability.get(d.isoformat(), 0) < count for d in days(arrival, departure))
+
+
+def _amount(rooms: list[dict[str, Any]], model: BookingInput, currency: str | None) -> str:
+    total = sum(parse_price(p, currency) for r in rooms for p in r["days"].values() if p is not None)  # type: ignore[arg-type]
+    total += sum(parse_price(s.total_price, currency) for s in model.services)  # type: ignore[arg-type]
+    return format_minor(total, currency)  # type: ignore[arg-type]
+
+
+def _hash(model: BookingInput) -> str:
+    """Of the request with its card masked: a hash of a card number could be reversed by brute force."""
+    data = model.model_dump(mode="json")
+    data["guarantee"] = masked(data["guarantee"])
+    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
+

@@ -1,0 +1,19 @@
+"""Inventory: room types, rate plans, hotel policies, and availability, rates and restrictions per night."""
+
+from __future__ import annotations
+
+from backend.events import EventBus
+from backend.inventory.ari import Ari
+from backend.inventory.rooms import HotelPolicies, RatePlans, RoomTypes
+from storage import Store
+
+
+class Inventory:
+    def __init__(self, store: Store, events: EventBus, clock) -> None:
+        self.room_types = RoomTypes(store, events)
+        self.rate_plans = RatePlans(store, events)
+        self.hotel_policies = HotelPolicies(store, events, self.room_types)
+        self.ari = Ari(store, events, clock)
+
+
+__all__ = ["Inventory"]

@@ -1,0 +1,74 @@
+"""Secrets kept outside the database: the key that encrypts card data, and the internal credential
+with which the tokenisation service proves itself to the secure listener.
+
+They live in a file beside the database (`<db>.keys`, mode 0600, created on first use), so a copy
+of the database alone reveals no card. `FRONTDESK_DATA_KEY` (32 bytes in base64) and
+`FRONTDESK_INTERNAL_SECRET` override the file, for operators who keep secrets in their environment.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hmac
+import json
+import os
+import secrets
+from functools import cached_property
+from pathlib import Path
+
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+DATA_KEY_ENV = "FRONTDESK_DATA_KEY"
+INTERNAL_SECRET_ENV = "FRONTDESK_INTERNAL_SECRET"
+
+
+class KeyFileError(Exception):
+    pass
+
+
+class Keys:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    @cached_property
+    def _file(self) -> dict[str, str]:
+        if not self.path.exists():
+            self._create()
+        return json.loads(self.path.read_text())
+
+    def _create(self) -> None:
+        values = {"data_key": base64.b64encode(AESGCM.generate_key(bit_length=256)).decode(),
+                  "internal_secret": secrets.token_urlsafe(32)}
+        try:
+            fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            return  # another process made it first: use theirs
+        with os.fdopen(fd, "w") as out:
+            json.dump(values, out)
+
+    @cached_property
+    def data_key(self) -> bytes:
+        encoded = os.environ.get(DATA_KEY_ENV) or self._file["data_key"]
+        try:
+            key = base64.b64decode(encoded, validate=True)
+        except binascii.Error:
+            key = b""
+        if len(key) != 32:
+            raise KeyFileError(f"the data key must be 32 bytes in base64 ({DATA_KEY_ENV} or {self.path})")
+        return key
+
+    @cached_property
+    def internal_secret(self) -> str:
+        return os.environ.get(INTERNAL_SECRET_ENV) or self._file["internal_secret"]
+
+    def is_internal(self, presented: str | None) -> bool:
+        return bool(presented) and hmac.compare_digest(presented.encode(), self.internal_secret.encode())
+
+    def seal(self, plaintext: bytes, context: str) -> tuple[bytes, bytes]:
+        """AES-256-GCM; `context` (a record id) is bound as associated data, so ciphertexts can't be swapped."""
+        nonce = os.urandom(12)
+        return nonce, AESGCM(self.data_key).encrypt(nonce, plaintext, context.encode())
+
+    def open(self, nonce: bytes, ciphertext: bytes, context: str) -> bytes:
+        return AESGCM(self.data_key).decrypt(nonce, ciphertext, context.encode())

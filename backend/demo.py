@@ -2,13 +2,18 @@
 
 Two groups, properties of different types in different countries, channels connected, the chat
 application on some, and a demo integrator whose API token is returned for trying `frontdesk serve`.
+Every connected property has rooms, rate plans, a hotel policy and a year of availability and
+rates (dearer at weekends, a few closed or restricted nights), and some bookings have come in.
+Dates count from the engine's clock, so a frozen clock gives the same demo every time.
 """
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from backend.engine import Engine
 from backend.facilities import facility_id
-from backend.identity import IssuedToken
+from backend.identity import Actor, IssuedToken
 
 INTEGRATOR_EMAIL = "integrator@example.com"
 
@@ -66,6 +71,26 @@ PROPERTIES = [
         "country": "IS", "timezone": "Atlantic/Reykjavik", "is_active": False, "chat": False}),
 ]
 
+# Per property: (room title, rooms, adults, children, base rate in the property's currency).
+ROOMS = {
+    "Hotel Edelweiss": [("Double Room Matterhorn View", 12, 2, 1, 280), ("Junior Suite", 4, 3, 1, 460),
+                        ("Single Room", 6, 1, 0, 160)],
+    "Chalet Les Aiguilles": [("Whole Chalet", 1, 10, 4, 1200)],
+    "Pension Alpenrose": [("Lake View Double", 5, 2, 1, 135), ("Family Room", 2, 4, 2, 190)],
+    "Casa do Mar": [("Whole Villa", 1, 8, 2, 650)],
+    "Harbour Lights Apartments": [("Studio", 6, 2, 0, 210), ("Two-Bedroom Apartment", 3, 4, 2, 340)],
+    "Riad Yasmine": [("Patio Room", 4, 2, 1, 1400), ("Royal Suite", 1, 3, 1, 2900)],
+    "Ryokan Hanabi": [("Japanese-style Room", 8, 3, 1, 38000)],
+}
+POLICY = {"checkin_from_time": "15:00", "checkin_to_time": "22:00", "checkout_from_time": "07:00",
+          "checkout_to_time": "11:00", "internet_access_type": "wifi", "parking_type": "nearby",
+          "parking_reservation": "needed", "pets_policy": "by_arrangement", "smoking_policy": "no_smoking"}
+GUESTS = [("Müller", "Anna", "DE", "en"), ("Dubois", "Léa", "FR", "fr"), ("Smith", "Oliver", "GB", "en"),
+          ("Tanaka", "Yui", "JP", "ja"), ("Rossi", "Marco", "IT", "it"), ("García", "Lucía", "ES", "es")]
+# A public test card number (Visa): demo bookings never hold a real one.
+TEST_CARD = {"card_number": "4111111111111111", "cardholder_name": "Demo Guest", "card_type": "visa",
+             "expiration_date": "12/2031", "cvv": "123"}
+
 CHANNELS = [
     ("Booking.com", "BookingCom", ["Hotel Edelweiss", "Chalet Les Aiguilles", "Pension Alpenrose", "Casa do Mar",
                                    "Riad Yasmine", "Ryokan Hanabi"]),
@@ -88,7 +113,89 @@ def load_demo(engine: Engine) -> IssuedToken:
         ids[created["title"]] = created["id"]
         if spec["chat"]:
             engine.applications.install(operator, {"property_id": created["id"], "application_code": "chat"})
+    plans = {title: _inventory(engine, operator, ids[title], title) for title in ROOMS}
+    channels = {}
     for title, code, titles in CHANNELS:
-        engine.channels.create(operator, {"title": title, "channel_code": code, "group_id": groups[SEASIDE],
-                                          "property_ids": [ids[t] for t in titles]})
+        channels[code] = engine.channels.create(operator, {
+            "title": title, "channel_code": code, "group_id": groups[SEASIDE], "property_ids": [ids[t] for t in titles],
+            "rate_plan_ids": [plan for t in titles for plan, _ in plans[t]]})
+    _bookings(engine, channels, ids, plans)
     return token
+
+
+def _inventory(engine: Engine, operator: Actor, property_id: str, title: str) -> list[tuple[str, str]]:
+    """Rooms, two rate plans each, a policy and a year of ARI; returns (rate plan id, room type id) pairs."""
+    today = engine.config.clock().date()
+    inventory, made = engine.inventory, []
+    engine.inventory.hotel_policies.put(operator, property_id, {"title": f"{title} house rules", **POLICY})
+    for room_title, count, adults, children, base in ROOMS[title]:
+        room = inventory.room_types.create(operator, {
+            "property_id": property_id, "title": room_title, "count_of_rooms": count, "occ_adults": adults,
+            "occ_children": children, "occ_infants": 1, "bed_options": [{"title": "Double bed", "count": 1}],
+            "facilities": ["Private bathroom", "Free WiFi"]})
+        options = [{"occupancy": n, "is_primary": n == adults, "rate": str(base - (adults - n) * base // 10)}
+                   for n in range(1, adults + 1)]
+        flexible = inventory.rate_plans.create(operator, {
+            "property_id": property_id, "room_type_id": room["id"], "title": "Best Available Rate",
+            "meal_plan": "room_only", "options": options,
+            "cancellation_policy": {"title": "Free cancellation up to 2 days before arrival",
+                                    "cancellation_policy_logic": "deadline", "cancellation_policy_deadline": 2,
+                                    "cancellation_policy_penalty": "100"},
+            "taxes": [{"title": "City tax", "mode": "per_person_per_night", "rate": "3", "inclusive": False}]})
+        saver = inventory.rate_plans.create(operator, {
+            "property_id": property_id, "room_type_id": room["id"], "title": "Non-refundable with breakfast",
+            "meal_plan": "breakfast", "options": options,
+            "cancellation_policy": {"title": "Non-refundable", "cancellation_policy_logic": "non_refundable",
+                                    "cancellation_policy_penalty": "100", "guarantee_payment_policy": "prepayment"}})
+        end = (today + timedelta(days=364)).isoformat()
+        year = {"property_id": property_id, "date_from": today.isoformat(), "date_to": end}
+        inventory.ari.set_availability(operator, [{**year, "room_type_id": room["id"], "availability": count}])
+        weekend = ["fr", "sa"]
+        rates = []
+        for plan, factor in ((flexible, 100), (saver, 90)):
+            rates += [{**year, "rate_plan_id": plan["id"], "rate": str(base * factor // 100)},
+                      {**year, "rate_plan_id": plan["id"], "days": weekend, "rate": str(base * factor * 125 // 10000),
+                       "min_stay_arrival": 2}]
+        closed = (today + timedelta(days=40)).isoformat()
+        rates.append({"property_id": property_id, "rate_plan_id": saver["id"], "date": closed, "stop_sell": True})
+        rates.append({"property_id": property_id, "rate_plan_id": flexible["id"], "days": ["su"],
+                      "date_from": today.isoformat(), "date_to": end, "closed_to_arrival": True})
+        inventory.ari.set_restrictions(operator, rates)
+        made += [(flexible["id"], room["id"]), (saver["id"], room["id"])]
+    return made
+
+
+def _bookings(engine: Engine, channels: dict, ids: dict[str, str], plans: dict) -> None:
+    """A few bookings from OpenShopping (through push_booking) and from Booking.com (through its adapter)."""
+    today = engine.config.clock().date()
+    shopping = [("Hotel Edelweiss", 5, 3), ("Casa do Mar", 12, 7), ("Harbour Lights Apartments", 3, 2),
+                ("Hotel Edelweiss", 20, 2)]
+    made = []
+    for number, (title, start, nights) in enumerate(shopping):
+        plan, room = plans[title][1]  # the saver plan: open on every weekday
+        body = {**_booking(engine, number, today + timedelta(days=start), nights, room, plan),
+                "reservation_id": f"MS-{7301 + number}"}
+        booking, _ = engine.bookings.push(channels["OpenShopping"]["id"], ids[title], body, secure=True)
+        made.append(booking)
+    ota = [("Pension Alpenrose", 9, 4), ("Riad Yasmine", 15, 3), ("Ryokan Hanabi", 30, 2)]
+    booking_com = channels["BookingCom"]
+    for number, (title, start, nights) in enumerate(ota, start=len(shopping)):
+        plan, room = plans[title][1]
+        body = {**_booking(engine, number, today + timedelta(days=start), nights, room, plan),
+                "reservation_id": f"40{number:02d}1187", "property_id": ids[title], "payment_collect": "ota",
+                "payment_type": "bank_transfer"}
+        del body["guarantee"]
+        engine.bookings.inbound(booking_com["id"], booking_com["inbound_key"], body, secure=False)
+    cancelled = made[-1]
+    engine.bookings.push(channels["OpenShopping"]["id"], cancelled["property_id"],
+                         {"status": "cancelled", "reservation_id": cancelled["reservation_id"]}, secure=True)
+
+
+def _booking(engine: Engine, number: int, arrival, nights: int, room: str, plan: str) -> dict:
+    surname, name, country, language = GUESTS[number % len(GUESTS)]
+    return {"status": "new", "arrival_date": arrival.isoformat(),
+            "departure_date": (arrival + timedelta(days=nights)).isoformat(), "arrival_hour": "16:00",
+            "currency": engine.store.scalar("SELECT currency FROM rate_plans WHERE id = ?", (plan,)), "customer": {"name": name, "surname": surname, "country": country,
+                                           "language": language, "mail": f"{name.lower()}@guest.example"},
+            "guarantee": TEST_CARD, "rooms": [{"room_type_code": room, "rate_plan_code": plan,
+                                               "occupancy": {"adults": 2 if number % 3 else 1}}]}

@@ -3,6 +3,9 @@
 A shopping channel is named in the path by its title or code ("OpenShopping"). Only properties
 connected to it and rate plans mapped to it are sold. A channel with a provider API key answers
 only calls that carry it in the header `api-key`; a channel without one is public.
+
+`channels`/`channel_for` resolve a name and key as the HTTP API does; `own_channel` lets a user
+(the console's operator) preview a channel of theirs without its key. The reads take channel ids.
 """
 
 from __future__ import annotations
@@ -15,8 +18,8 @@ from pydantic_core import from_json
 
 from backend.channels import SHOPPING_CODES
 from backend.dates import days, parse_date
-from backend.errors import Errors, NotFound, Unauthorized, ValidationFailed
-from backend.identity import hash_secret
+from backend.errors import Errors, NotFound, NotSupported, Unauthorized, ValidationFailed
+from backend.identity import Actor, hash_secret
 from backend.inventory.ari import Window, window_of
 from backend.inventory.calendar import Calendar, Scope
 from backend.inventory.rooms import HotelPolicies
@@ -135,6 +138,17 @@ class Shopping:
                                else "the api-key is not the key of a channel by this name")
         return usable
 
+    def own_channel(self, actor: Actor, channel_id: str) -> str:
+        """A shopping channel of the actor's, for previews (401 someone else's, 404 unknown)."""
+        row = self.store.one("SELECT group_id, channel_code FROM channels WHERE id = ?", (channel_id,))
+        if row is None:
+            raise NotFound(f"channel {channel_id} does not exist")
+        if row["group_id"] not in actor.group_ids:
+            raise Unauthorized("you have no access to this channel")
+        if row["channel_code"] not in SHOPPING_CODES:
+            raise NotSupported(f"{row['channel_code']} is not a shopping channel")
+        return channel_id
+
     def channel_for(self, name: str, property_id: str, api_key: str | None) -> str:
         """The one channel called `name` that sells the property, its key checked."""
         rows = self.store.query(
@@ -151,16 +165,21 @@ class Shopping:
                 return row["id"]
         raise Unauthorized("this channel needs its provider API key in the header api-key")
 
+    def _require_connected(self, channel_id: str, property_id: str) -> None:
+        if not self.store.scalar("SELECT 1 FROM channel_properties cp JOIN properties p ON p.id = cp.property_id "
+                                 "WHERE cp.channel_id = ? AND cp.property_id = ? AND p.is_active = 1",
+                                 (channel_id, property_id)):
+            raise NotFound(f"property {property_id} is not sold on this channel")
+
     # --- property list -----------------------------------------------------------------------
 
-    def property_list(self, name: str, api_key: str | None, params: list[tuple[str, str]]) -> tuple[list, dict]:
+    def property_list(self, channel_ids: list[str], params: list[tuple[str, str]]) -> tuple[list, dict]:
         single = dict(params)
         stay = parse_stay(single)
         query = ListQuery.from_params(params)
         available = [f for f in query.filters if f.field == "is_available"]
         query.filters = [f for f in query.filters if f.field != "is_available"]
         wanted = _is_available(available, stay)
-        channel_ids = self.channels(name, api_key)
         scope = (f"p.is_active = 1 AND p.id IN (SELECT property_id FROM channel_properties "
                  f"WHERE channel_id IN ({','.join('?' * len(channel_ids))}))")
         if wanted is None:
@@ -207,8 +226,8 @@ class Shopping:
 
     # --- one property ------------------------------------------------------------------------
 
-    def property_info(self, name: str, property_id: str, api_key: str | None) -> dict[str, Any]:
-        self.channel_for(name, property_id, api_key)
+    def property_info(self, channel_id: str, property_id: str) -> dict[str, Any]:
+        self._require_connected(channel_id, property_id)
         row = self.store.one("SELECT * FROM properties WHERE id = ?", (property_id,))
         facilities = [r[0] for r in self.store.query(
             "SELECT f.title FROM property_facilities pf JOIN facilities f ON f.id = pf.facility_id "
@@ -221,10 +240,10 @@ class Shopping:
             policy.pop("property_id")
         return {**item, "location": location, "facilities": facilities, "hotel_policy": policy}
 
-    def closed_dates(self, name: str, property_id: str, api_key: str | None) -> dict[str, Any]:
+    def closed_dates(self, channel_id: str, property_id: str) -> dict[str, Any]:
         """Property-level: a night is closed when no mapped plan can sell it; a date is closed to arrival
         (departure) when no plan open on it (on the night before) lets guests arrive (leave)."""
-        channel_id = self.channel_for(name, property_id, api_key)
+        self._require_connected(channel_id, property_id)
         plans = self.calendar.mapped_plans([channel_id], [property_id])
         window, min_stay_type = self._contexts([property_id])[property_id]
         first, last = window.today.isoformat(), window.end.isoformat()
@@ -253,9 +272,9 @@ class Shopping:
             open_before = open_now
         return result
 
-    def rooms(self, name: str, property_id: str, api_key: str | None, params: dict[str, str]) -> list[dict[str, Any]]:
+    def rooms(self, channel_id: str, property_id: str, params: dict[str, str]) -> list[dict[str, Any]]:
         stay = parse_stay(params, length_allowed=True)
-        channel_id = self.channel_for(name, property_id, api_key)
+        self._require_connected(channel_id, property_id)
         plans = self.calendar.mapped_plans([channel_id], [property_id])
         rooms = self.calendar.rooms(p.room_type_id for p in plans)
         if stay is None:

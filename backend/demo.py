@@ -185,7 +185,8 @@ def _bookings(engine: Engine, channels: dict, ids: dict[str, str], plans: dict) 
                 "reservation_id": f"40{number:02d}1187", "property_id": ids[title], "payment_collect": "ota",
                 "payment_type": "bank_transfer"}
         del body["guarantee"]
-        engine.bookings.inbound(booking_com["id"], booking_com["inbound_key"], body, secure=False)
+        engine.bookings.inbound(engine.bookings.channel_by_key(booking_com["id"], booking_com["inbound_key"]), body,
+                                secure=False)
     cancelled = made[-1]
     engine.bookings.push(channels["OpenShopping"]["id"], cancelled["property_id"],
                          {"status": "cancelled", "reservation_id": cancelled["reservation_id"]}, secure=True)

@@ -18,7 +18,13 @@ from pydantic_core import from_json
 
 from backend.channels import SHOPPING_CODES
 from backend.dates import days, parse_date
-from backend.errors import Errors, NotFound, NotSupported, Unauthorized, ValidationFailed
+from backend.errors import (
+    Errors,
+    NotFound,
+    NotSupported,
+    Unauthorized,
+    ValidationFailed,
+)
 from backend.identity import Actor, hash_secret
 from backend.inventory.ari import Window, window_of
 from backend.inventory.calendar import Calendar, Scope
@@ -241,8 +247,8 @@ class Shopping:
         return {**item, "location": location, "facilities": facilities, "hotel_policy": policy}
 
     def closed_dates(self, channel_id: str, property_id: str) -> dict[str, Any]:
-        """Property-level: a night is closed when no mapped plan can sell it; a date is closed to arrival
-        (departure) when no plan open on it (on the night before) lets guests arrive (leave)."""
+        """Property-level: a night is closed when no mapped plan can sell it; an open date is closed to
+        arrival when every plan open on it is; a date is closed to departure when every plan is."""
         self._require_connected(channel_id, property_id)
         plans = self.calendar.mapped_plans([channel_id], [property_id])
         window, min_stay_type = self._contexts([property_id])[property_id]
@@ -251,12 +257,11 @@ class Shopping:
         availability = self.calendar.availability(Scope(tuple({p.room_type_id for p in plans})), first, last)
         result: dict[str, Any] = {"closed": [], "closed_to_arrival": [], "closed_to_departure": [],
                                   "min_stay_arrival": {}, "min_stay_through": {}}
-        open_before: list[Plan] = []
         for day in days(window.today, window.end):
             key = day.isoformat()
             rows = {p.id: restrictions.get(p.id, {}).get(key) for p in plans}
             open_now = [p for p in plans if day >= window.first and _sellable(rows[p.id], availability.get(p.room_type_id, {}).get(key, 0))]
-            if open_before and all(rows[p.id] is not None and rows[p.id][R_CTD] for p in open_before):
+            if plans and all(rows[p.id] is not None and rows[p.id][R_CTD] for p in plans):
                 result["closed_to_departure"].append(key)
             if not open_now:
                 result["closed"].append(key)
@@ -269,7 +274,6 @@ class Shopping:
                     result["min_stay_arrival"][key] = arrival
                 if through > 1 and min_stay_type in ("both", "through"):
                     result["min_stay_through"][key] = through
-            open_before = open_now
         return result
 
     def rooms(self, channel_id: str, property_id: str, params: dict[str, str]) -> list[dict[str, Any]]:

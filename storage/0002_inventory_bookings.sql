@@ -69,7 +69,7 @@ CREATE TABLE bookings (
     id TEXT PRIMARY KEY,
     property_id TEXT NOT NULL REFERENCES properties(id) ON DELETE CASCADE,
     channel_id TEXT REFERENCES channels(id) ON DELETE SET NULL,
-    unique_id TEXT NOT NULL UNIQUE,
+    unique_id TEXT NOT NULL,       -- <channel prefix>-<reservation_id>: unique within a channel
     reservation_id TEXT NOT NULL,
     ota_name TEXT NOT NULL,
     status TEXT NOT NULL,
@@ -86,7 +86,7 @@ CREATE TABLE bookings (
     updated_at TEXT NOT NULL
 );
 CREATE INDEX bookings_property ON bookings(property_id, inserted_at);
-CREATE INDEX bookings_channel_reservation ON bookings(channel_id, reservation_id);
+CREATE UNIQUE INDEX bookings_channel_reservation ON bookings(channel_id, reservation_id);
 
 CREATE TABLE booking_revisions (
     id TEXT PRIMARY KEY,

@@ -73,6 +73,13 @@ def live(tmp_path_factory) -> Iterator[tuple[Engine, LiveServer]]:
         yield engine, server
 
 
+@pytest.fixture(scope="session")
+def secure(live) -> Iterator[LiveServer]:
+    """The secure listener over the same engine and database as `live`."""
+    with LiveServer(live[0], "secure", free_port()) as server:
+        yield server
+
+
 @pytest.fixture
 def live_engine(live) -> Engine:
     return live[0]

@@ -66,9 +66,10 @@ class Bookings:
         Returns the booking and whether it is new (201) rather than a change or a repeat."""
         return self._write(channel_id, property_id, data, secure=secure, ota=False)
 
-    def inbound(self, channel_id: str, inbound_key: str | None, data: Any, *, secure: bool) -> tuple[dict[str, Any], bool]:
-        """A booking from an OTA channel's adapter: always accepted, flagged when it overbooks or maps to nothing."""
-        channel = self._channel_by_key(channel_id, inbound_key)
+    def inbound(self, channel, data: Any, *, secure: bool) -> tuple[dict[str, Any], bool]:
+        """A booking from an OTA channel's adapter (`channel` from `channel_by_key`): always accepted,
+        flagged when it overbooks or maps to nothing."""
+        channel_id = channel["id"]
         if channel["channel_code"] not in OTA_CODES:
             raise NotSupported(f"{channel['channel_code']} channels push bookings through the shopping API")
         property_id = data.get("property_id") if isinstance(data, dict) else None
@@ -79,7 +80,7 @@ class Bookings:
             raise ValidationFailed.one("property_id", "is not a property connected to this channel")
         return self._write(channel_id, property_id, data, secure=secure, ota=True)
 
-    def _channel_by_key(self, channel_id: str, inbound_key: str | None):
+    def channel_by_key(self, channel_id: str, inbound_key: str | None):
         row = self.store.one("SELECT * FROM channels WHERE id = ?", (channel_id,))
         if row is None or not inbound_key or hash_secret(inbound_key) != row["inbound_key_hash"]:
             raise Unauthorized("wrong channel or inbound key (header api-key)")

@@ -8,11 +8,26 @@ from fastapi import FastAPI
 from pydantic import BaseModel
 
 from backend.applications import InstallationEnvelope
+from backend.bookings.models import BookingEnvelope
 from backend.channels import ChannelEnvelope
 from backend.engine import Engine
 from backend.http import errors
 from backend.http.limits import BodyLimit
-from backend.http.routes import applications, channels, properties, system
+from backend.http.routes import (
+    applications,
+    bookings,
+    channels,
+    inventory,
+    properties,
+    shopping,
+    system,
+)
+from backend.inventory.ari import AriEnvelope
+from backend.inventory.models import (
+    HotelPolicyEnvelope,
+    RatePlanEnvelope,
+    RoomTypeEnvelope,
+)
 from backend.properties.models import PropertyEnvelope
 
 Listener = Literal["main", "secure", "pci"]
@@ -22,7 +37,8 @@ DESCRIPTIONS = {
     "secure": "The secure variant of the main API: the address for requests that carry card data.",
     "pci": "The card tokenisation API: tokenisation profiles, capture and the card vault.",
 }
-BODIES: list[type[BaseModel]] = [PropertyEnvelope, ChannelEnvelope, InstallationEnvelope]
+BODIES: list[type[BaseModel]] = [PropertyEnvelope, ChannelEnvelope, InstallationEnvelope, RoomTypeEnvelope,
+                                 RatePlanEnvelope, HotelPolicyEnvelope, AriEnvelope, BookingEnvelope]
 
 
 def create_app(engine: Engine, listener: Listener = "main") -> FastAPI:
@@ -34,7 +50,8 @@ def create_app(engine: Engine, listener: Listener = "main") -> FastAPI:
     app.add_middleware(BodyLimit, max_bytes=engine.config.max_body_bytes)
     app.include_router(system.router)
     if listener in ("main", "secure"):
-        for router in (properties.router, channels.router, applications.router):
+        for router in (properties.router, channels.router, applications.router, inventory.router, bookings.router,
+                       shopping.router):
             app.include_router(router)
         _document_bodies(app)
     return app

@@ -66,6 +66,28 @@ def body_doc(envelope: type[BaseModel]) -> dict[str, Any]:
         "schema": {"$ref": f"#/components/schemas/{envelope.__name__}"}}}}}
 
 
+INTERNAL_HEADER = "x-frontdesk-internal"
+
+
+async def get_reveal(request: Request) -> bool:
+    """Whether card data may leave in clear: only on the secure listener, and only to the tokenisation
+    service, which proves itself with the internal secret kept beside the database."""
+    return (request.app.state.listener == "secure"
+            and request.app.state.engine.keys.is_internal(request.headers.get(INTERNAL_HEADER)))
+
+
+async def get_secure(request: Request) -> bool:
+    """Card data sent here is kept (sealed) only on the secure listener; elsewhere it is masked at once."""
+    return request.app.state.listener == "secure"
+
+
+async def get_api_key(request: Request) -> str | None:
+    return request.headers.get("api-key")
+
+
 EngineDep = Annotated[Engine, Depends(get_engine)]
 ActorDep = Annotated[Actor, Depends(get_actor)]
 ListQueryDep = Annotated[ListQuery, Depends(get_list_query)]
+RevealDep = Annotated[bool, Depends(get_reveal)]
+SecureDep = Annotated[bool, Depends(get_secure)]
+ApiKeyDep = Annotated[str | None, Depends(get_api_key)]

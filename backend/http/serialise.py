@@ -19,3 +19,12 @@ def channel_entity(c: dict[str, Any]) -> dict[str, Any]:
 
 def installation_entity(i: dict[str, Any]) -> dict[str, Any]:
     return entity("application_installation", i)
+
+
+def booking_entity(b: dict[str, Any]) -> dict[str, Any]:
+    return entity("booking", b, {"property": {"data": {"id": b["property_id"], "type": "property"}},
+                                 "channel": {"data": {"id": b["channel_id"], "type": "channel"}}})
+
+
+def revision_entity(r: dict[str, Any]) -> dict[str, Any]:
+    return entity("booking_revision", r, {"booking": {"data": {"id": r["booking_id"], "type": "booking"}}})

@@ -1,0 +1,82 @@
+"""Bookings, their revisions and the revision feed; and the inbound path of OTA channel adapters.
+
+Card data leaves in clear only on the secure listener, to the tokenisation service (see deps.get_reveal);
+everyone else sees the masked guarantee.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Depends
+
+from backend.bookings.models import BookingEnvelope
+from backend.http.deps import (
+    ActorDep,
+    ApiKeyDep,
+    EngineDep,
+    ListQueryDep,
+    RevealDep,
+    SecureDep,
+    body_doc,
+    envelope,
+)
+from backend.http.responses import many, one, success
+from backend.http.routes.params import list_params
+from backend.http.serialise import booking_entity, revision_entity
+
+router = APIRouter(prefix="/api/v1", tags=["bookings"])
+Booking = Depends(envelope("booking"))
+FILTERS = ("property_id", "status", "unique_id", "arrival_date", "departure_date", "inserted_at")
+
+
+@router.get("/bookings", openapi_extra=list_params(*FILTERS))
+async def list_bookings(engine: EngineDep, actor: ActorDep, query: ListQueryDep, reveal: RevealDep):
+    """Bookings as of their latest revision, newest first."""
+    items, meta = engine.bookings.list(actor, query, reveal=reveal)
+    return many([booking_entity(b) for b in items], meta)
+
+
+@router.get("/bookings/{booking_id}")
+async def get_booking(booking_id: str, engine: EngineDep, actor: ActorDep, reveal: RevealDep):
+    return one(booking_entity(engine.bookings.get(actor, booking_id, reveal=reveal)))
+
+
+@router.get("/booking_revisions", openapi_extra=list_params("booking_id", "property_id", "status", "inserted_at"))
+async def list_revisions(engine: EngineDep, actor: ActorDep, query: ListQueryDep, reveal: RevealDep):
+    """Every revision, newest first."""
+    items, meta = engine.bookings.revisions(actor, query, reveal=reveal)
+    return many([revision_entity(r) for r in items], meta)
+
+
+@router.get("/booking_revisions/feed", openapi_extra=list_params("property_id"))
+async def revision_feed(engine: EngineDep, actor: ActorDep, query: ListQueryDep, reveal: RevealDep):
+    """Revisions not yet acknowledged, oldest first: take them in order and ack each one."""
+    items, meta = engine.bookings.revisions(actor, query, feed=True, reveal=reveal)
+    return many([revision_entity(r) for r in items], meta)
+
+
+@router.get("/booking_revisions/{revision_id}")
+async def get_revision(revision_id: str, engine: EngineDep, actor: ActorDep, reveal: RevealDep):
+    return one(revision_entity(engine.bookings.revision(actor, revision_id, reveal=reveal)))
+
+
+@router.post("/booking_revisions/{revision_id}/ack")
+def ack_revision(revision_id: str, engine: EngineDep, actor: ActorDep):
+    """Takes the revision out of the feed. Acknowledging twice is harmless."""
+    engine.bookings.ack(actor, revision_id)
+    return success()
+
+
+async def get_inbound_channel(channel_id: str, engine: EngineDep, api_key: ApiKeyDep) -> Any:
+    """The channel whose adapter calls, by its inbound key (header `api-key`): checked before the body is read."""
+    return engine.bookings.channel_by_key(channel_id, api_key)
+
+
+@router.post("/inbound/{channel_id}/bookings", openapi_extra=body_doc(BookingEnvelope))
+def inbound_booking(engine: EngineDep, secure: SecureDep, channel: Any = Depends(get_inbound_channel),
+                    data: Any = Booking):
+    """An OTA booking from the channel's adapter, with `property_id`. Always accepted: flagged
+    `is_overbooked` or `is_unmapped` rather than refused."""
+    booking, created = engine.bookings.inbound(channel, data, secure=secure)
+    return one(booking_entity(booking), 201 if created else 200)

@@ -1,0 +1,62 @@
+"""The shopping API of meta channels, exactly the spec's five endpoints. No user token: a channel
+with a provider API key needs it in the header `api-key`; one without is public."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Depends, Request
+
+from backend.bookings.models import BookingEnvelope
+from backend.http.deps import ApiKeyDep, EngineDep, SecureDep, body_doc, envelope
+from backend.http.responses import FastJSON, entity, many, one
+from backend.http.serialise import booking_entity
+
+router = APIRouter(prefix="/api/v1/meta/{channel_name}", tags=["shopping"])
+Booking = Depends(envelope("booking"))
+STAY = [{"name": n, "in": "query", "schema": {"type": "string", "format": "date"}} for n in ("checkin_date", "checkout_date")]
+GUESTS = [{"name": n, "in": "query", "schema": {"type": "integer", "minimum": 0}} for n in ("adults", "children", "infants")]
+LIST_FILTERS = [{"name": f"filter[{f}]", "in": "query", "schema": {"type": "string"}}
+                for f in ("title", "city", "country", "zip_code", "state", "address", "latitude", "longitude",
+                          "is_available")]
+
+
+@router.get("/property_list", openapi_extra={"parameters": [*STAY, *GUESTS, *LIST_FILTERS]})
+async def property_list(channel_name: str, request: Request, engine: EngineDep, api_key: ApiKeyDep):
+    """Properties on the channel; with checkin_date and checkout_date each has `best_offer`, and
+    `filter[is_available]=true` keeps those that can sell the stay."""
+    channels = engine.shopping.channels(channel_name, api_key)
+    items, meta = engine.shopping.property_list(channels, request.query_params.multi_items())
+    return many([entity("property", p) for p in items], meta)
+
+
+@router.get("/{property_id}/property_info")
+async def property_info(channel_name: str, property_id: str, engine: EngineDep, api_key: ApiKeyDep):
+    channel = engine.shopping.channel_for(channel_name, property_id, api_key)
+    return one(entity("property_info", engine.shopping.property_info(channel, property_id)))
+
+
+@router.get("/{property_id}/closed_dates")
+async def closed_dates(channel_name: str, property_id: str, engine: EngineDep, api_key: ApiKeyDep):
+    channel = engine.shopping.channel_for(channel_name, property_id, api_key)
+    return one({"id": property_id, "type": "closed_dates_list",
+                "attributes": engine.shopping.closed_dates(channel, property_id)})
+
+
+@router.get("/{property_id}/rooms", openapi_extra={"parameters": [
+    *STAY, {"name": "length_of_stay", "in": "query", "schema": {"type": "integer", "minimum": 1}}, *GUESTS]})
+async def rooms(channel_name: str, property_id: str, request: Request, engine: EngineDep, api_key: ApiKeyDep):
+    """Rooms with the stay's rate plans and prices; without dates, the rooms alone."""
+    channel = engine.shopping.channel_for(channel_name, property_id, api_key)
+    found = engine.shopping.rooms(channel, property_id, dict(request.query_params))
+    return FastJSON({"data": [entity("room_with_rates", r) for r in found]})
+
+
+@router.post("/{property_id}/push_booking", openapi_extra=body_doc(BookingEnvelope))
+def push_booking(channel_name: str, property_id: str, engine: EngineDep, api_key: ApiKeyDep, secure: SecureDep,
+                 data: Any = Booking):
+    """new (201), modified or cancelled (200). Send card data to the secure listener: on the main one it
+    is masked at once and can't be restored."""
+    channel = engine.shopping.channel_for(channel_name, property_id, api_key)
+    booking, created = engine.bookings.push(channel, property_id, data, secure=secure)
+    return one(booking_entity(booking), 201 if created else 200)

@@ -1,0 +1,157 @@
+"""Shopping `rooms` for a 7-night stay: 20 room types x 10 rate plans (200 plans, 2-3 options each).
+
+Figure: the engine's p50 (`engine.shopping.rooms`) over the p50 of the raw SQL read of the same ARI
+rows with a plain sqlite3 connection (the restrictions rows of the 200 plans for the 8 dates of the
+stay, the availability rows of the 20 rooms for those dates, fetchall), both measured here, warm,
+interleaved. Aim: <= 3x, and an absolute engine p50 under 20 ms. The minimum CPU time
+(process_time) of each is printed beside, for noisy machines.
+
+The property holds 730 days of ARI (state_length 730): availability per room type per day, a rate
+per plan per day, and a sprinkle of restrictions (min stay on weekends, closed to arrival on
+Mondays for some plans, stop sell on a few dates) so that quoting does real work. Stays start on
+several arrival dates in turn, the same ones for the engine and the raw read.
+
+    .venv/bin/python tests/bench/bench_shopping_rooms.py
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+
+from backend.engine import Engine
+
+ROOM_TYPES = 20
+PLANS_PER_ROOM = 10
+DAYS = 730
+NIGHTS = 7
+RUNS = 300
+AIM = 3.0
+AIM_MS = 20.0
+CONTACT = {"email": "desk@example.com", "phone": "+44 20 7946 0000", "zip_code": "EC1A 1BB", "country": "GB",
+           "state": "England", "city": "London", "address": "1 Example Street", "longitude": "-0.1278",
+           "latitude": "51.5074"}
+
+
+def build(path: Path) -> tuple[Engine, str, str, list[str], list[str], date]:
+    """The property, its rooms and plans, the channel, and the ARI, all through the engine."""
+    engine = Engine.open(path)
+    op = engine.identity.operator()
+    today = datetime.now(UTC).date()
+    prop = engine.properties.create(op, {"title": "Bench Grand Hotel", "currency": "EUR", **CONTACT,
+                                         "settings": {"state_length": DAYS}})["id"]
+    rooms, plans = [], []
+    for r in range(ROOM_TYPES):
+        room = engine.inventory.room_types.create(op, {"property_id": prop, "title": f"Room type {r:02d}",
+                                                       "count_of_rooms": 30, "occ_adults": 3, "occ_children": 1})["id"]
+        rooms.append(room)
+        for n in range(PLANS_PER_ROOM):
+            options = [{"occupancy": 1, "rate": "80"}, {"occupancy": 2, "rate": "100", "is_primary": True}]
+            if n % 2 == 0:
+                options.append({"occupancy": 3, "rate": "125"})
+            plans.append(engine.inventory.rate_plans.create(op, {
+                "property_id": prop, "room_type_id": room, "title": f"Plan {r:02d}-{n:02d}", "options": options})["id"])
+    channel = engine.channels.create(op, {"title": "OpenShopping", "channel_code": "OpenShopping",
+                                          "property_ids": [prop], "rate_plan_ids": plans})["id"]
+    first, last = today.isoformat(), (today + timedelta(days=DAYS - 1)).isoformat()
+    engine.inventory.ari.set_availability(op, [{"property_id": prop, "room_type_id": room, "date_from": first,
+                                                "date_to": last, "availability": 5 + i % 7}
+                                               for i, room in enumerate(rooms)])
+    values = []
+    for i, plan in enumerate(plans):
+        base = {"property_id": prop, "rate_plan_id": plan, "date_from": first, "date_to": last}
+        values.append({**base, "rate": f"{100 + i % 37}.00"})
+        values.append({**base, "days": ["fr", "sa"], "rate": f"{130 + i % 23}.50", "min_stay_arrival": 2})
+        if i % 5 == 1:
+            values.append({**base, "days": ["mo"], "closed_to_arrival": True})
+        if i % 10 == 3:
+            values.append({**base, "days": ["su"], "min_stay_through": 3})
+    engine.inventory.ari.set_restrictions(op, values)
+    # A few stop-sell nights on some plans, spread over the year.
+    engine.inventory.ari.set_restrictions(op, [{"property_id": prop, "rate_plan_id": plan,
+                                                "date": (today + timedelta(days=40 + 17 * i)).isoformat(),
+                                                "stop_sell": True} for i, plan in enumerate(plans[::7])])
+    engine.store.conn.execute("ANALYZE")
+    engine.store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    return engine, channel, prop, rooms, plans, today
+
+
+def engine_rooms(engine: Engine, channel: str, prop: str, stays: list[tuple[str, str]]) -> Callable[[], int]:
+    turn = iter(range(1 << 62))
+
+    def run() -> int:
+        checkin, checkout = stays[next(turn) % len(stays)]
+        found = engine.shopping.rooms(channel, prop, {"checkin_date": checkin, "checkout_date": checkout})
+        return sum(len(r["rate_plans"]) for r in found)
+
+    return run
+
+
+def raw_read(conn: sqlite3.Connection, rooms: list[str], plans: list[str],
+             stays: list[tuple[str, str]]) -> Callable[[], int]:
+    restrictions = (f"SELECT rate_plan_id, date, rate, min_stay_arrival, min_stay_through, max_stay, closed_to_arrival, "
+                    f"closed_to_departure, stop_sell FROM restrictions WHERE rate_plan_id IN ({','.join('?' * len(plans))}) "
+                    "AND date >= ? AND date <= ?")
+    availability = (f"SELECT room_type_id, date, availability FROM availability "
+                    f"WHERE room_type_id IN ({','.join('?' * len(rooms))}) AND date >= ? AND date <= ?")
+    turn = iter(range(1 << 62))
+
+    def run() -> int:
+        checkin, checkout = stays[next(turn) % len(stays)]
+        return (len(conn.execute(restrictions, [*plans, checkin, checkout]).fetchall())
+                + len(conn.execute(availability, [*rooms, checkin, checkout]).fetchall()))
+
+    return run
+
+
+def measure(candidates: dict[str, Callable[[], int]], runs: int) -> dict[str, tuple[float, float]]:
+    """(p50 wall ms, min CPU ms) of each, run in turn so that drift of the machine hits all alike."""
+    for run in candidates.values():  # warm: statements prepared, pages cached
+        for _ in range(20):
+            run()
+    wall: dict[str, list[float]] = {name: [] for name in candidates}
+    cpu: dict[str, list[float]] = {name: [] for name in candidates}
+    for _ in range(runs):
+        for name, run in candidates.items():
+            start, start_cpu = time.perf_counter(), time.process_time()
+            run()
+            cpu[name].append((time.process_time() - start_cpu) * 1000)
+            wall[name].append((time.perf_counter() - start) * 1000)
+    return {name: (statistics.median(wall[name]), min(cpu[name])) for name in candidates}
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "bench.db"
+        started = time.perf_counter()
+        engine, channel, prop, rooms, plans, today = build(path)
+        built = time.perf_counter() - started
+        # Arrivals a month out and later, on different weekdays: the same list for both candidates.
+        stays = [((today + timedelta(days=30 + k)).isoformat(), (today + timedelta(days=30 + k + NIGHTS)).isoformat())
+                 for k in (0, 3, 9, 45, 101, 200)]
+        raw = sqlite3.connect(path)
+        candidates = {"engine": engine_rooms(engine, channel, prop, stays), "raw": raw_read(raw, rooms, plans, stays)}
+        offers = [candidates["engine"]() for _ in stays]
+        rows = candidates["raw"]()
+        print(f"{len(rooms)} room types, {len(plans)} rate plans, "
+              f"{engine.store.scalar('SELECT count(*) FROM restrictions'):,} restriction rows, "
+              f"{engine.store.scalar('SELECT count(*) FROM availability'):,} availability rows (built in {built:.1f} s); "
+              f"{NIGHTS}-night stays from {len(stays)} arrival dates: {min(offers)}-{max(offers)} offers each, "
+              f"raw read {rows} rows; {RUNS} interleaved runs")
+        figures = measure(candidates, RUNS)
+        raw.close()
+        (engine_ms, engine_cpu), (raw_ms, raw_cpu) = figures["engine"], figures["raw"]
+        ratio, cpu_ratio = engine_ms / raw_ms, engine_cpu / raw_cpu
+        print(f"  min CPU: engine {engine_cpu:.2f} ms, raw ARI read {raw_cpu:.2f} ms, ratio {cpu_ratio:.1f}x")
+        verdict = "within aim" if ratio <= AIM and engine_ms < AIM_MS else "ABOVE AIM"
+        print(f"SUMMARY rooms {NIGHTS} nights ({len(plans)} plans): engine p50 {engine_ms:.2f} ms, raw ARI read p50 "
+              f"{raw_ms:.2f} ms, ratio {ratio:.1f}x (aim <= {AIM:.0f}x and < {AIM_MS:.0f} ms: {verdict})")
+
+
+if __name__ == "__main__":
+    main()

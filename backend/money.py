@@ -7,6 +7,7 @@ float, so no amount is ever rounded behind anyone's back.
 from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 
 from backend.fields import currency_minor_digits
 
@@ -41,6 +42,11 @@ def to_minor(amount: Decimal, currency: str) -> int:
     return int(amount.scaleb(currency_minor_digits(currency)).to_integral_value())
 
 
+@lru_cache(maxsize=8192)
 def format_minor(minor: int, currency: str) -> str:
+    """Integer arithmetic, remembered: a priced stay formats thousands of prices, most of them alike."""
     digits = currency_minor_digits(currency)
-    return f"{Decimal(minor).scaleb(-digits):.{digits}f}"
+    if not digits:
+        return str(minor)
+    whole, fraction = divmod(abs(minor), 10**digits)
+    return f"{'-' if minor < 0 else ''}{whole}.{fraction:0{digits}d}"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, timedelta
+from functools import cached_property
 from typing import Any
 
 from pydantic_core import from_json
@@ -37,10 +38,13 @@ from backend.inventory.stays import (
     R_RATE,
     R_STOP,
     Guests,
+    Nights,
     NotSellable,
     Plan,
     Quote,
-    quote,
+    Room,
+    open_rates,
+    priced,
     taxes,
 )
 from backend.listing import Column, ListQuery, page, where
@@ -60,9 +64,9 @@ class Stay:
     departure: date
     guests: Guests | None  # None: every option at its own occupancy
 
-    @property
-    def nights(self) -> int:
-        return (self.departure - self.arrival).days
+    @cached_property
+    def nights(self) -> Nights:
+        return Nights.of(self.arrival, self.departure)
 
 
 def parse_stay(params: dict[str, str], *, length_allowed: bool = False) -> Stay | None:
@@ -216,8 +220,8 @@ class Shopping:
         best: dict[str, tuple[int, str]] = {}
         for plan in plans:
             window, min_stay_type = contexts[plan.property_id]
-            for found in _quotes(plan, rooms[plan.room_type_id], stay, window, restrictions.get(plan.id, {}),
-                                 availability.get(plan.room_type_id, {}), min_stay_type):
+            for _, found in _quotes(plan, rooms[plan.room_type_id], stay, window, restrictions.get(plan.id, {}),
+                                    availability.get(plan.room_type_id, {}), min_stay_type):
                 current = best.get(plan.property_id)
                 if current is None or found.price < current[0]:
                     best[plan.property_id] = (found.price, plan.currency)
@@ -290,23 +294,33 @@ class Shopping:
         availability = self.calendar.availability(Scope(tuple(rooms)), first, last)
         offers: dict[str, list[dict[str, Any]]] = {room_id: [] for room_id in rooms}
         for plan in plans:
-            for found in _quotes(plan, rooms[plan.room_type_id], stay, window, restrictions.get(plan.id, {}),
-                                 availability.get(plan.room_type_id, {}), min_stay_type):
-                offers[plan.room_type_id].append(_rate_item(plan, found, stay))
+            for guests, found in _quotes(plan, rooms[plan.room_type_id], stay, window, restrictions.get(plan.id, {}),
+                                         availability.get(plan.room_type_id, {}), min_stay_type):
+                offers[plan.room_type_id].append(_rate_item(plan, found, guests))
         return [_room_item(room, offers[room_id]) for room_id, room in rooms.items() if offers[room_id]]
 
 
-def _quotes(plan: Plan, room, stay: Stay, window: Window, restrictions, availability, min_stay_type) -> list[Quote]:
-    """The plan's sellable quotes: for the stay's guests, or one per option when none are given."""
-    parties = [stay.guests] if stay.guests else [Guests(occupancy) for occupancy, _ in plan.options]
-    found = []
-    for guests in parties:
-        try:
-            found.append(quote(plan, room, guests, stay.arrival, stay.departure, window, restrictions, availability,
-                               min_stay_type))
-        except NotSellable:
-            continue
-    return found
+def _quotes(plan: Plan, room: Room, stay: Stay, window: Window, restrictions, availability,
+            min_stay_type) -> list[tuple[Guests, Quote]]:
+    """The plan's sellable quotes: for the stay's guests, or one per option when none are given. The
+    nights are checked once per plan; each option's price is then arithmetic."""
+    if stay.guests is not None and room.holds(stay.guests):
+        return []
+    try:
+        rates = open_rates(plan, stay.nights, window, restrictions, availability, min_stay_type)
+    except NotSellable:
+        return []
+    if stay.guests is not None:
+        option = plan.option_for(stay.guests)
+        return [] if option is None else [(stay.guests, priced(plan, stay.nights, rates, *option, stay.guests.persons))]
+    parties = [(_party(room, occupancy), occupancy, rate) for occupancy, rate in plan.options]
+    return [(guests, priced(plan, stay.nights, rates, occupancy, rate, occupancy)) for guests, occupancy, rate in parties]
+
+
+def _party(room: Room, occupancy: int) -> Guests:
+    """Guests filling an option's occupancy: adults first, then children, as the room takes them."""
+    adults = min(occupancy, room.occ_adults)
+    return Guests(adults, occupancy - adults)
 
 
 def _sellable(row: tuple | None, available: int) -> bool:
@@ -350,10 +364,9 @@ def _room_item(room, rate_plans: list[dict[str, Any]]) -> dict[str, Any]:
             "rate_plans": rate_plans}
 
 
-def _rate_item(plan: Plan, found: Quote, stay: Stay) -> dict[str, Any]:
-    guests = stay.guests or Guests(found.occupancy)
+def _rate_item(plan: Plan, found: Quote, guests: Guests) -> dict[str, Any]:
     return {"id": plan.id, "title": plan.title, "meal_plan": plan.meal_plan, "sell_mode": plan.sell_mode,
             "occupancy": {"adults": guests.adults, "children": guests.children, "infants": guests.infants},
             "currency": plan.currency, "price": format_minor(found.price, plan.currency),
-            "days": {d: format_minor(p, plan.currency) for d, p in found.days.items()},
+            "days": {d: format_minor(p, plan.currency) for d, p in zip(found.nights, found.prices, strict=True)},
             "cancellation_policy": plan.details["cancellation_policy"], "taxes": taxes(plan, found, guests)}

@@ -30,7 +30,7 @@ from backend.events import EventBus
 from backend.identity import Actor, hash_secret
 from backend.inventory.ari import Window, window_of
 from backend.inventory.calendar import Calendar, Scope
-from backend.inventory.stays import R_RATE, Guests, NotSellable, quote
+from backend.inventory.stays import R_RATE, Guests, Nights, NotSellable, quote
 from backend.listing import Column, ListQuery, page
 from backend.money import format_minor, parse_price
 from backend.validation import validate
@@ -173,7 +173,7 @@ class Bookings:
                 continue
             guests = Guests(room.occupancy.adults, room.occupancy.children, room.occupancy.infants)
             try:
-                found = quote(plan, rooms[plan.room_type_id], guests, arrival, departure, window,
+                found = quote(plan, rooms[plan.room_type_id], guests, Nights.of(arrival, departure), window,
                               restrictions.get(plan.id, {}), availability.get(plan.room_type_id, {}), min_stay_type,
                               wanted[room.room_type_code])
                 prices = {d: format_minor(p, plan.currency) for d, p in found.days.items()}

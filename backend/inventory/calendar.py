@@ -1,8 +1,12 @@
 """The reads that pricing needs, in a few statements: rooms, plans, restrictions and availability.
 
 Rows come back as plain tuples keyed by plan or room and ISO date, the shape `stays.quote` reads.
-A plan's set can be given by ids or by the channels it is mapped to (a join rather than a long
+A plan's set can be given by ids or by the channels it is mapped to (a subquery rather than a long
 IN list, for the property list over thousands of properties).
+
+Parsed rate plans and room types are kept by (id, updated_at): every change stamps a new updated_at,
+so a kept one is never stale, and a list of thousands is not re-parsed from JSON on every call.
+Nights are never kept: ARI is read live on every call.
 """
 
 from __future__ import annotations
@@ -14,6 +18,8 @@ from dataclasses import dataclass
 from backend.inventory.stays import RESTRICTION_SELECT, Plan, Room
 from storage import Store
 
+KEEP_AT_MOST = 100_000
+
 
 def _marks(values: list) -> str:
     return ",".join("?" * len(values)) or "NULL"
@@ -22,44 +28,65 @@ def _marks(values: list) -> str:
 class Calendar:
     def __init__(self, store: Store) -> None:
         self.store = store
+        self._plans: dict[tuple[str, str], Plan] = {}
+        self._rooms: dict[tuple[str, str], Room] = {}
 
     def mapped_plans(self, channel_ids: list[str], property_ids: list[str] | None = None) -> list[Plan]:
         """Rate plans mapped to the channels (optionally of some properties only), by title."""
-        where = f"c.channel_id IN ({_marks(channel_ids)})"
+        where = f"id IN (SELECT rate_plan_id FROM channel_rate_plans WHERE channel_id IN ({_marks(channel_ids)}))"
         params: list = list(channel_ids)
         if property_ids is not None:
-            where += f" AND p.property_id IN ({_marks(property_ids)})"
+            where += f" AND property_id IN ({_marks(property_ids)})"
             params += property_ids
-        rows = self.store.query(f"SELECT DISTINCT p.* FROM rate_plans p JOIN channel_rate_plans c ON c.rate_plan_id = p.id "
-                                f"WHERE {where} ORDER BY p.title, p.id", params)
-        return [Plan.of(r) for r in rows]
+        plans = self._parsed("rate_plans", where, params, self._plans, Plan.of)
+        return sorted(plans.values(), key=lambda p: (p.title, p.id))
 
     def plans(self, ids: Iterable[str]) -> dict[str, Plan]:
         ids = list(ids)
-        return {r["id"]: Plan.of(r) for r in self.store.query(f"SELECT * FROM rate_plans WHERE id IN ({_marks(ids)})", ids)}
+        return self._parsed("rate_plans", f"id IN ({_marks(ids)})", ids, self._plans, Plan.of)
 
     def rooms(self, ids: Iterable[str]) -> dict[str, Room]:
         ids = list(dict.fromkeys(ids))
-        return {r["id"]: Room.of(r) for r in self.store.query(
-            f"SELECT * FROM room_types WHERE id IN ({_marks(ids)}) ORDER BY title, id", ids)}
+        rooms = self._parsed("room_types", f"id IN ({_marks(ids)})", ids, self._rooms, Room.of)
+        return dict(sorted(rooms.items(), key=lambda item: (item[1].title, item[0])))
+
+    def _parsed(self, table: str, where: str, params: list, kept: dict, parse) -> dict:
+        """Rows of the table by id, parsed once per version: the versions are read first, the rows only
+        for what has changed."""
+        found, missing = {}, []
+        for item_id, updated_at in self._tuples(f"SELECT id, updated_at FROM {table} WHERE {where}", params):
+            item = kept.get((item_id, updated_at))
+            if item is None:
+                missing.append(item_id)
+            else:
+                found[item_id] = item
+        if len(kept) > KEEP_AT_MOST:  # old versions pile up in a long-running server: start afresh
+            kept.clear()
+        for row in self.store.query(f"SELECT * FROM {table} WHERE id IN ({_marks(missing)})", missing) if missing else []:
+            found[row["id"]] = kept[(row["id"], row["updated_at"])] = parse(row)
+        return found
+
+    def _tuples(self, sql: str, params: list):
+        """Plain tuples: sqlite3.Row costs more than the reads themselves on thousands of rows."""
+        cursor = self.store.conn.cursor()
+        cursor.row_factory = None
+        return cursor.execute(sql, params)
 
     def restrictions(self, plans: Scope, first: str, last: str) -> dict[str, dict[str, tuple]]:
         """Rows of the plans from first to last (both included): plan → date → row tuple."""
         found: dict[str, dict[str, tuple]] = defaultdict(dict)
         condition, params = plans.plans()
-        rows = self.store.conn.execute(
-            f"SELECT {RESTRICTION_SELECT} FROM restrictions WHERE rate_plan_id IN ({condition}) "
-            "AND date >= ? AND date <= ?", [*params, first, last])
+        rows = self._tuples(f"SELECT {RESTRICTION_SELECT} FROM restrictions WHERE rate_plan_id IN ({condition}) "
+                            "AND date >= ? AND date <= ?", [*params, first, last])
         for row in rows:
-            found[row[0]][row[1]] = tuple(row)[2:]
+            found[row[0]][row[1]] = row[2:]
         return found
 
     def availability(self, rooms: Scope, first: str, last: str) -> dict[str, dict[str, int]]:
         found: dict[str, dict[str, int]] = defaultdict(dict)
         condition, params = rooms.rooms()
-        rows = self.store.conn.execute(
-            f"SELECT room_type_id, date, availability FROM availability WHERE room_type_id IN ({condition}) "
-            "AND date >= ? AND date <= ?", [*params, first, last])
+        rows = self._tuples(f"SELECT room_type_id, date, availability FROM availability WHERE room_type_id IN ({condition}) "
+                            "AND date >= ? AND date <= ?", [*params, first, last])
         for room, day, value in rows:
             found[room][day] = value
         return found

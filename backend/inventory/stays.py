@@ -101,45 +101,54 @@ class Plan:
 
 
 @dataclass(frozen=True)
+class Nights:
+    """A stay's dates, with the ISO keys of its nights worked out once for every plan that prices it."""
+
+    arrival: date
+    departure: date
+    keys: tuple[str, ...]
+
+    @classmethod
+    def of(cls, arrival: date, departure: date) -> Nights:
+        return cls(arrival, departure, tuple(d.isoformat() for d in days(arrival, departure)))
+
+
+@dataclass(frozen=True)
 class Quote:
     plan: Plan
     occupancy: int
-    days: dict[str, int]  # date → price in minor units
+    nights: tuple[str, ...]
+    prices: tuple[int, ...]  # per night, in minor units
 
     @property
     def price(self) -> int:
-        return sum(self.days.values())
+        return sum(self.prices)
+
+    @property
+    def days(self) -> dict[str, int]:
+        return dict(zip(self.nights, self.prices, strict=True))
 
 
 class NotSellable(Exception):
     """Why a stay can't be sold: a sentence fit for a field error."""
 
 
-def quote(plan: Plan, room: Room, guests: Guests, arrival: date, departure: date, window: Window,
-          restrictions: dict[str, tuple], availability: dict[str, int], min_stay_type: str, rooms: int = 1) -> Quote:
-    """The price of the stay, or NotSellable. `restrictions` and `availability` are keyed by ISO date."""
-    problem = room.holds(guests)
-    if problem:
-        raise NotSellable(f"the room {problem}")
-    option = plan.option_for(guests)
-    if option is None:
-        raise NotSellable(f"the rate plan sells at most {plan.options[-1][0]} guests")
-    occupancy, option_rate = option
-    nights = (departure - arrival).days
+def open_rates(plan: Plan, stay: Nights, window: Window, restrictions: dict[str, tuple], availability: dict[str, int],
+               min_stay_type: str, rooms: int = 1) -> list[int]:
+    """The primary occupancy's rate of each night, or NotSellable. Rows are keyed by ISO date."""
+    arrival, departure = stay.arrival, stay.departure
     if arrival < window.first:
         raise NotSellable(f"{arrival.isoformat()} is closed for sale (past or after the cut-off)")
     if departure > window.end:
         raise NotSellable(f"the stay goes beyond the property's state_length ({window.end.isoformat()})")
-    first = restrictions.get(arrival.isoformat())
+    first = restrictions.get(stay.keys[0])
     last = restrictions.get(departure.isoformat())
     if first is not None and first[R_CTA]:
-        raise NotSellable(f"{arrival.isoformat()} is closed to arrival")
+        raise NotSellable(f"{stay.keys[0]} is closed to arrival")
     if last is not None and last[R_CTD]:
         raise NotSellable(f"{departure.isoformat()} is closed to departure")
-    prices: dict[str, int] = {}
-    through = 1
-    for night in days(arrival, departure):
-        key = night.isoformat()
+    rates, through = [], 1
+    for key in stay.keys:
         row = restrictions.get(key)
         if availability.get(key, 0) < rooms:
             raise NotSellable(f"no availability on {key}")
@@ -147,21 +156,49 @@ def quote(plan: Plan, room: Room, guests: Guests, arrival: date, departure: date
             raise NotSellable(f"no rate on {key}")
         if row[R_STOP]:
             raise NotSellable(f"stop sell on {key}")
-        through = max(through, row[R_MST])
-        nightly = max(0, row[R_RATE] + option_rate - plan.primary_rate)
-        prices[key] = nightly * guests.persons if plan.sell_mode == "per_person" else nightly
-    if min_stay_type in ("both", "arrival") and first[R_MSA] > nights:  # type: ignore[index]
-        raise NotSellable(f"arrivals on {arrival.isoformat()} need at least {first[R_MSA]} nights")  # type: ignore[index]
-    if min_stay_type in ("both", "through") and through > nights:
+        if row[R_MST] > through:
+            through = row[R_MST]
+        rates.append(row[R_RATE])
+    nights = len(stay.keys)
+    if min_stay_type != "through" and first[R_MSA] > nights:  # type: ignore[index]
+        raise NotSellable(f"arrivals on {stay.keys[0]} need at least {first[R_MSA]} nights")  # type: ignore[index]
+    if min_stay_type != "arrival" and through > nights:
         raise NotSellable(f"the stay needs at least {through} nights")
     if first[R_MAX] and nights > first[R_MAX]:  # type: ignore[index]
-        raise NotSellable(f"arrivals on {arrival.isoformat()} allow at most {first[R_MAX]} nights")  # type: ignore[index]
-    return Quote(plan, occupancy, prices)
+        raise NotSellable(f"arrivals on {stay.keys[0]} allow at most {first[R_MAX]} nights")  # type: ignore[index]
+    return rates
+
+
+def priced(plan: Plan, stay: Nights, rates: list[int], occupancy: int, option_rate: int, persons: int) -> Quote:
+    """An option's nightly prices: the night's rate plus the option's difference from the primary option."""
+    offset = option_rate - plan.primary_rate
+    if offset == 0:  # the primary option, the common case: no arithmetic at all
+        prices = tuple(rates)
+    elif offset > 0:
+        prices = tuple(r + offset for r in rates)
+    else:
+        prices = tuple(r + offset if r + offset > 0 else 0 for r in rates)
+    if plan.sell_mode == "per_person":
+        prices = tuple(p * persons for p in prices)
+    return Quote(plan, occupancy, stay.keys, prices)
+
+
+def quote(plan: Plan, room: Room, guests: Guests, stay: Nights, window: Window, restrictions: dict[str, tuple],
+          availability: dict[str, int], min_stay_type: str, rooms: int = 1) -> Quote:
+    """The price of the stay for these guests, or NotSellable."""
+    problem = room.holds(guests)
+    if problem:
+        raise NotSellable(f"the room {problem}")
+    option = plan.option_for(guests)
+    if option is None:
+        raise NotSellable(f"the rate plan sells at most {plan.options[-1][0]} guests")
+    rates = open_rates(plan, stay, window, restrictions, availability, min_stay_type, rooms)
+    return priced(plan, stay, rates, option[0], option[1], guests.persons)
 
 
 def taxes(plan: Plan, quote: Quote, guests: Guests) -> list[dict[str, Any]]:
     """The plan's taxes with the amount each comes to for the quoted stay."""
-    currency, price, nights = plan.currency, Decimal(quote.price), len(quote.days)
+    currency, price, nights = plan.currency, Decimal(quote.price), len(quote.nights)
     result = []
     for tax in plan.details["taxes"]:
         rate = Decimal(tax["rate"])

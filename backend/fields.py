@@ -71,6 +71,19 @@ def url_error(value: str) -> str | None:
     return None
 
 
+def amount(value: object) -> Decimal:
+    """A money amount of zero or more, sent as a decimal string or a whole number: floats would round."""
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise ValueError('must be a decimal string such as "12.50"')  # noqa: TRY004 — a field message, not a crash
+    try:
+        number = Decimal(str(value).strip())
+    except InvalidOperation:
+        raise ValueError("must be a number") from None
+    if not number.is_finite() or number < 0 or number >= Decimal("1e12"):
+        raise ValueError("must be a number from 0 to 999999999999")
+    return number
+
+
 def _check(test):
     """Turn an error-returning check into a pydantic after-validator."""
 
@@ -128,3 +141,5 @@ Latitude = Annotated[StrictStr | None, Optional, _check(lambda v: coordinate_err
 Timezone = Annotated[StrictStr | None, Optional,
                      _check(lambda v: None if v in timezones() else "must be a time zone database name, e.g. Europe/Paris")]
 Url = Annotated[StrictStr | None, Optional, _check(url_error)]
+Amount = Annotated[Decimal, BeforeValidator(amount)]
+OptionalAmount = Annotated[Decimal | None, BeforeValidator(lambda v: None if v is None else amount(v))]

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from datetime import date
-from decimal import Decimal
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -31,6 +30,7 @@ from backend.fields import (
     RequiredText,
     Text32,
     Text255,
+    amount,
 )
 from backend.inventory.models import Time
 
@@ -80,18 +80,6 @@ def _language(value: str) -> str:
     return value
 
 
-def _price(value: object) -> str:
-    if isinstance(value, bool) or not isinstance(value, str | int):
-        raise ValueError('must be a decimal string such as "12.50"')
-    try:
-        number = Decimal(str(value).strip())
-    except ArithmeticError:
-        raise ValueError("must be a number") from None
-    if not number.is_finite() or number < 0 or number >= Decimal("1e12"):
-        raise ValueError("must be a number from 0 to 999999999999")
-    return str(number)
-
-
 def camel_to_snake(names: dict[str, str]):
     """Accept the camelCase spelling of some keys; both spellings at once is an error."""
 
@@ -110,7 +98,7 @@ def camel_to_snake(names: dict[str, str]):
 
 
 DateText = Annotated[StrictStr, AfterValidator(_date)]
-Price = Annotated[str, BeforeValidator(_price)]
+Price = Annotated[str, BeforeValidator(lambda v: str(amount(v)))]
 Count = Annotated[StrictInt, Field(ge=0, le=100)]
 
 

@@ -13,7 +13,6 @@ from typing import Annotated, Literal
 from pydantic import (
     AfterValidator,
     BaseModel,
-    BeforeValidator,
     ConfigDict,
     Field,
     StrictBool,
@@ -22,7 +21,15 @@ from pydantic import (
     field_validator,
 )
 
-from backend.fields import Currency, LongText, RequiredText, Text255, url_error
+from backend.fields import (
+    Amount,
+    Currency,
+    LongText,
+    OptionalAmount,
+    RequiredText,
+    Text255,
+    url_error,
+)
 
 HHMM = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
 MEAL_PLANS = ("room_only", "breakfast", "half_board", "full_board", "all_inclusive")
@@ -42,26 +49,7 @@ def _hhmm(value: str) -> str:
     return value
 
 
-def _decimal(value: object) -> Decimal | None:
-    """A non-negative decimal, sent as a string (or a whole number); floats would round."""
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int | str):
-        raise ValueError('must be a decimal string such as "12.50"')
-    try:
-        number = Decimal(str(value).strip())
-    except ArithmeticError:
-        raise ValueError("must be a number") from None
-    if not number.is_finite() or number < 0:
-        raise ValueError("must be a number of zero or more")
-    if number >= Decimal("1e12"):
-        raise ValueError("must be below 1000000000000")
-    return number
-
-
 Url = Annotated[StrictStr, AfterValidator(_url)]
-Amount = Annotated[Decimal, BeforeValidator(_decimal)]
-OptionalAmount = Annotated[Decimal | None, BeforeValidator(_decimal)]
 Time = Annotated[StrictStr, AfterValidator(_hhmm)]
 Count = Annotated[StrictInt, Field(ge=0, le=100)]
 

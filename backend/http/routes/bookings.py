@@ -73,8 +73,11 @@ async def get_inbound_channel(channel_id: str, engine: EngineDep, api_key: ApiKe
     return engine.bookings.channel_by_key(channel_id, api_key)
 
 
+InboundChannel = Depends(get_inbound_channel)
+
+
 @router.post("/inbound/{channel_id}/bookings", openapi_extra=body_doc(BookingEnvelope))
-def inbound_booking(engine: EngineDep, secure: SecureDep, channel: Any = Depends(get_inbound_channel),
+def inbound_booking(engine: EngineDep, secure: SecureDep, channel: Any = InboundChannel,
                     data: Any = Booking):
     """An OTA booking from the channel's adapter, with `property_id`. Always accepted: flagged
     `is_overbooked` or `is_unmapped` rather than refused."""

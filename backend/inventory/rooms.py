@@ -89,6 +89,20 @@ class Owned:
             raise Unauthorized("you have no access to this property")
         return row
 
+    def _insert(self, values: dict[str, Any]) -> str:
+        item_id, now = new_id(), utc_now()
+        with self.store.transaction() as conn:
+            conn.execute(f"INSERT INTO {self.table} (id, {', '.join(values)}, inserted_at, updated_at) "
+                         f"VALUES (?, {', '.join('?' * len(values))}, ?, ?)", (item_id, *values.values(), now, now))
+        self.events.publish("inventory.changed", values["property_id"], item=self.noun, action="created")
+        return item_id
+
+    def _update(self, item_id: str, values: dict[str, Any]) -> None:
+        with self.store.transaction() as conn:
+            conn.execute(f"UPDATE {self.table} SET {', '.join(f'{k} = ?' for k in values)}, updated_at = ? WHERE id = ?",
+                         (*values.values(), utc_now(), item_id))
+        self.events.publish("inventory.changed", values["property_id"], item=self.noun, action="updated")
+
     def _merge(self, actor: Actor, item_id: str, data: Any) -> tuple[dict[str, Any], dict[str, Any]]:
         current = self.get(actor, item_id)
         if not isinstance(data, dict):
@@ -107,13 +121,7 @@ class RoomTypes(Owned):
     def create(self, actor: Actor, data: Any) -> dict[str, Any]:
         model = validate(RoomTypeInput, _writable(data, "room type"))
         self._property(actor, model.property_id, "property_id")
-        room_id, now = new_id(), utc_now()
-        with self.store.transaction() as conn:
-            values = _room_values(model)
-            conn.execute(f"INSERT INTO room_types (id, {', '.join(values)}, inserted_at, updated_at) "
-                         f"VALUES (?, {', '.join('?' * len(values))}, ?, ?)", (room_id, *values.values(), now, now))
-        self.events.publish("inventory.changed", model.property_id, item=self.noun, action="created")
-        return self.get(actor, room_id)
+        return self.get(actor, self._insert(_room_values(model)))
 
     def update(self, actor: Actor, room_id: str, data: Any) -> dict[str, Any]:
         _, merged = self._merge(actor, room_id, data)
@@ -125,11 +133,7 @@ class RoomTypes(Owned):
             if largest > capacity:
                 raise ValidationFailed.one("occ_adults", f"rate plan {plan['title']!r} sells an occupancy of {largest}; "
                                                          "change it first")
-        with self.store.transaction() as conn:
-            values = _room_values(model)
-            conn.execute(f"UPDATE room_types SET {', '.join(f'{k} = ?' for k in values)}, updated_at = ? WHERE id = ?",
-                         (*values.values(), utc_now(), room_id))
-        self.events.publish("inventory.changed", model.property_id, item=self.noun, action="updated")
+        self._update(room_id, _room_values(model))
         return self.get(actor, room_id)
 
     def _attributes(self, row) -> dict[str, Any]:
@@ -146,13 +150,7 @@ class RatePlans(Owned):
     def create(self, actor: Actor, data: Any) -> dict[str, Any]:
         model = validate(RatePlanInput, _writable(data, "rate plan"))
         currency = self._check(actor, model)
-        plan_id, now = new_id(), utc_now()
-        with self.store.transaction() as conn:
-            values = _plan_values(model, currency)
-            conn.execute(f"INSERT INTO rate_plans (id, {', '.join(values)}, inserted_at, updated_at) "
-                         f"VALUES (?, {', '.join('?' * len(values))}, ?, ?)", (plan_id, *values.values(), now, now))
-        self.events.publish("inventory.changed", model.property_id, item=self.noun, action="created")
-        return self.get(actor, plan_id)
+        return self.get(actor, self._insert(_plan_values(model, currency)))
 
     def update(self, actor: Actor, plan_id: str, data: Any) -> dict[str, Any]:
         current, merged = self._merge(actor, plan_id, data)
@@ -161,11 +159,7 @@ class RatePlans(Owned):
                 "SELECT 1 FROM restrictions WHERE rate_plan_id = ? AND rate IS NOT NULL LIMIT 1", (plan_id,)):
             raise ValidationFailed.one("currency", "can't be changed once rates are stored; create a new rate plan")
         currency = self._check(actor, model)
-        with self.store.transaction() as conn:
-            values = _plan_values(model, currency)
-            conn.execute(f"UPDATE rate_plans SET {', '.join(f'{k} = ?' for k in values)}, updated_at = ? WHERE id = ?",
-                         (*values.values(), utc_now(), plan_id))
-        self.events.publish("inventory.changed", model.property_id, item=self.noun, action="updated")
+        self._update(plan_id, _plan_values(model, currency))
         return self.get(actor, plan_id)
 
     def _check(self, actor: Actor, model: RatePlanInput) -> str:

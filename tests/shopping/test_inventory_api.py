@@ -168,3 +168,38 @@ def test_bad_availability_values(shop):
     assert check(client.post("/api/v1/availability", json={"values": []}), 422)["errors"]["details"] == {
         "values": ["must be a non-empty list"]}
     assert shop.availability(day(1), day(1)) == {day(1): 2}
+
+
+def test_ari_reads_need_a_property_and_a_range(shop):
+    client = shop.user.client
+    details = check(client.get("/api/v1/availability"), 422)["errors"]["details"]
+    assert set(details) == {"filter[property_id]", "filter[date][gte]", "filter[date][lte]"}
+    backwards = client.get("/api/v1/restrictions", params={"filter[property_id]": shop.property_id,
+                                                           "filter[date][gte]": day(5), "filter[date][lte]": day(1)})
+    assert "filter[date][lte]" in check(backwards, 422)["errors"]["details"]
+    unknown = client.get("/api/v1/restrictions", params={"filter[property_id]": shop.property_id,
+                                                         "filter[date][gte]": day(1), "filter[date][lte]": day(1),
+                                                         "filter[restrictions]": "rate,colour"})
+    assert "filter[restrictions]" in check(unknown, 422)["errors"]["details"]
+    assert client.get("/api/v1/availability", params={"filter[property_id]": "nope", "filter[date][gte]": day(1),
+                                                      "filter[date][lte]": day(1)}).status_code == 404
+
+
+def test_rates_follow_the_currencys_minor_unit(user):
+    client = user.client
+    from tests.conftest import CONTACT
+    pid = check(client.post("/api/v1/properties", json={"property": {"title": "Yen", "currency": "JPY", **CONTACT}}),
+                201)["data"]["id"]
+    room = check(client.post("/api/v1/room_types", json={"room_type": {
+        "property_id": pid, "title": "Washitsu", "count_of_rooms": 1, "occ_adults": 2}}), 201)["data"]["id"]
+    plan = check(client.post("/api/v1/rate_plans", json={"rate_plan": {
+        "property_id": pid, "room_type_id": room, "title": "Kaiseki", "options": [{"occupancy": 2, "rate": "38000"}]}}),
+        201)["data"]["attributes"]
+    assert plan["options"][0]["rate"] == "38000"
+    value = {"property_id": pid, "rate_plan_id": plan["id"], "date": day(1)}
+    assert "values.0.rate" in check(client.post("/api/v1/restrictions", json={"values": [{**value, "rate": "10.5"}]}),
+                                    422)["errors"]["details"]
+    check(client.post("/api/v1/restrictions", json={"values": [{**value, "rate": 41000}]}))
+    grid = check(client.get("/api/v1/restrictions", params={"filter[property_id]": pid, "filter[date][gte]": day(1),
+                                                            "filter[date][lte]": day(1)}))
+    assert grid["data"][plan["id"]][day(1)]["rate"] == "41000"

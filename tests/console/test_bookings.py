@@ -1,0 +1,131 @@
+"""Bookings: the list and its filters, one booking in detail (card masked), acknowledging revisions."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from textual.pilot import Pilot
+
+from backend.config import Config
+from backend.demo import load_demo
+from backend.engine import Engine
+from backend.listing import Filter, ListQuery
+from console.screens.booking_detail import BookingDetailScreen
+from console.screens.bookings import BookingsScreen
+from tests.console.helpers import SIZE, settle, type_text
+
+pytestmark = pytest.mark.anyio
+
+NOW = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)
+DEMO = ["BDC-40061187", "BDC-40051187", "BDC-40041187", "OSH-MS-7304", "OSH-MS-7303", "OSH-MS-7302", "OSH-MS-7301"]
+
+
+@pytest.fixture
+def engine(tmp_path, monkeypatch) -> Engine:
+    # The demo builds its dates from the clock: a frozen one keeps the snapshots' dates still.
+    monkeypatch.chdir(tmp_path)
+    engine = Engine.open("frontdesk.db", Config(clock=lambda: NOW))
+    load_demo(engine)
+    return engine
+
+
+def numbers(screen: BookingsScreen) -> list[str]:
+    return [row["unique_id"] for row in screen.rows.values()]
+
+
+async def open_bookings(pilot: Pilot) -> BookingsScreen:
+    await settle(pilot)
+    await pilot.press("5")
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, BookingsScreen)
+    return screen
+
+
+async def open_booking(pilot: Pilot, unique_id: str = "OSH-MS-7301") -> BookingDetailScreen:
+    screen = await open_bookings(pilot)
+    row_id = next(key for key, row in screen.rows.items() if row["unique_id"] == unique_id)
+    screen.table.move_cursor(row=screen.table.get_row_index(row_id))
+    await pilot.press("enter")
+    await settle(pilot)
+    detail = pilot.app.screen
+    assert isinstance(detail, BookingDetailScreen)
+    return detail
+
+
+def test_snapshot_bookings(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=open_bookings)
+
+
+def test_snapshot_booking_detail(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=open_booking)
+
+
+async def test_filters_the_list(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_bookings(pilot)
+        assert numbers(screen) == DEMO  # newest first
+        assert all(row["pending"] for row in screen.rows.values())
+        screen.query_one("#bk-status").value = "cancelled"
+        await settle(pilot)
+        assert numbers(screen) == ["OSH-MS-7304"]
+        screen.query_one("#bk-status").clear()
+        screen.query_one("#bk-from").value = "2026-12-01"
+        screen.query_one("#bk-to").value = "2026-12-07"
+        screen.query_one("#bk-from").focus()
+        await pilot.press("enter")
+        await settle(pilot)
+        assert numbers(screen) == ["BDC-40051187", "BDC-40041187", "OSH-MS-7302"]
+        edelweiss = next(pid for pid, title in screen.property_titles.items() if title == "Hotel Edelweiss")
+        screen.query_one("#bk-from").value = screen.query_one("#bk-to").value = ""
+        screen.query_one("#bk-property").value = edelweiss
+        await settle(pilot)
+        assert numbers(screen) == ["OSH-MS-7304", "OSH-MS-7301"]
+        screen.query_one("#bk-property").clear()
+        await pilot.press("slash")
+        await type_text(pilot, "bdc")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert numbers(screen) == DEMO[:3]
+        assert "number contains “bdc”" in str(screen.query_one("#status-where").render())
+
+
+async def test_acknowledging_clears_the_pending_revisions(make_app, engine: Engine) -> None:
+    actor = engine.identity.operator()
+
+    def pending(booking_id: str) -> int:
+        query = ListQuery(filters=[Filter("booking_id", "eq", booking_id)])
+        return engine.bookings.revisions(actor, query, feed=True)[1]["total"]
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        detail = await open_booking(pilot, "OSH-MS-7304")  # new, then cancelled: two revisions
+        assert pending(detail.booking_id) == 2
+        await pilot.press("a")
+        await settle(pilot)
+        assert pending(detail.booking_id) == 0
+        assert "all acknowledged" in str(detail.query_one("#status-where").render())
+        await pilot.press("escape")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, BookingsScreen)
+        assert not screen.rows[detail.booking_id]["pending"]
+        await pilot.press("u")  # unacknowledged only
+        await settle(pilot)
+        assert numbers(screen) == [n for n in DEMO if n != "OSH-MS-7304"]
+    assert engine.bookings.revisions(actor, ListQuery(), feed=True)[1]["total"] == 6
+
+
+async def test_the_detail_never_shows_the_card_number(make_app, engine: Engine) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        detail = await open_booking(pilot)
+        shown = app.export_screenshot()
+        assert "411111******1111" in shown
+        assert "4111111111111111" not in shown and "123" not in str(detail.query_one("#bk-guarantee").render())
+        assert detail.view is not None and detail.view.booking["guarantee"]["cvv"] == "***"
+    # The card is there, sealed: only a reveal could show it, and the console never asks for one.
+    booking = engine.bookings.get(engine.identity.operator(), detail.booking_id, reveal=True)
+    assert booking["guarantee"]["card_number"] == "4111111111111111"

@@ -1,0 +1,317 @@
+"""The Inventory area: room types, rate plans and the ARI calendar of a property, over the demo data
+with a frozen clock (the demo's dates and the calendar's "today" both come from it)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Select
+
+from backend.config import Config
+from backend.demo import load_demo
+from backend.engine import Engine
+from backend.listing import ListQuery
+from console.screens.ari_dialog import RangeEditDialog
+from console.screens.confirm import ConfirmDialog
+from console.screens.inventory import InventoryScreen
+from console.screens.rate_plan_channels import RatePlanChannelsDialog
+from console.screens.rate_plan_editor import RatePlanEditor
+from console.screens.room_type_editor import RoomTypeEditor
+from console.widgets.ari_grid import AriGrid
+from console.widgets.item_list import ItemRow
+from tests.console.helpers import SIZE, settle, type_text
+
+pytestmark = pytest.mark.anyio  # the snapshot tests at the end are plain functions; anyio leaves them be
+
+NOW = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)
+HOTEL = "Hotel Edelweiss"
+DOUBLE = "Double Room Matterhorn View"
+
+
+@pytest.fixture
+def engine(tmp_path, monkeypatch) -> Engine:
+    monkeypatch.chdir(tmp_path)  # the app bar shows "frontdesk.db" whatever tmp_path is
+    engine = Engine.open("frontdesk.db", Config(clock=lambda: NOW))
+    load_demo(engine)
+    return engine
+
+
+def ids(engine: Engine) -> dict[str, str]:
+    """Property, room type and rate plan ids of the hotel, by title (plans as "room / plan")."""
+    actor = engine.identity.operator()
+    hotel = next(p["id"] for p in engine.properties.options(actor) if p["title"] == HOTEL)
+    rooms = {r["id"]: r["title"] for r in engine.inventory.room_types.for_property(actor, hotel)}
+    found = {HOTEL: hotel, **{title: room_id for room_id, title in rooms.items()}}
+    for plan in engine.inventory.rate_plans.for_property(actor, hotel):
+        found[f"{rooms[plan['room_type_id']]} / {plan['title']}"] = plan["id"]
+    return found
+
+
+def week(engine: Engine, property_id: str) -> ListQuery:
+    return ListQuery.from_params([("filter[property_id]", property_id), ("filter[date][gte]", "2026-11-22"),
+                                  ("filter[date][lte]", "2026-11-30")])
+
+
+async def open_inventory(pilot: Pilot, tab: str = "rooms") -> InventoryScreen:
+    """The Inventory area on the hotel, showing one tab."""
+    await settle(pilot)
+    await pilot.press("3")
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, InventoryScreen)
+    screen.query_one("#inventory-property", Select).value = ids(pilot.app.engine)[HOTEL]
+    await settle(pilot)
+    await pilot.press({"rooms": "r", "plans": "p", "calendar": "c"}[tab])
+    await settle(pilot)
+    return screen
+
+
+def put_cursor(screen: InventoryScreen, row_key: str, day: str) -> None:
+    grid = screen.query_one(AriGrid)
+    grid.move_cursor(row=grid.get_row_index(row_key), column=grid.days.index(datetime.fromisoformat(day).date()) + 1)
+
+
+async def open_range(pilot: Pilot, row_key: str, day: str) -> RangeEditDialog:
+    screen = await open_inventory(pilot, "calendar")
+    put_cursor(screen, row_key, day)
+    await pilot.press("e")
+    await settle(pilot)
+    dialog = pilot.app.screen
+    assert isinstance(dialog, RangeEditDialog)
+    return dialog
+
+
+def fill(dialog: RangeEditDialog, values: dict[str, object]) -> None:
+    for name, value in values.items():
+        dialog.fields[name].value = value
+
+
+# --- room types ----------------------------------------------------------------------------------
+
+async def test_lists_the_room_types_of_the_picked_property(make_app, engine: Engine) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_inventory(pilot)
+        assert [row["title"] for row in screen.rows.values()] == [DOUBLE, "Junior Suite", "Single Room"]
+        assert [plan["title"] for plan in screen.data.plans_of(ids(engine)["Single Room"])] == [
+            "Best Available Rate", "Non-refundable with breakfast"]
+
+
+async def test_creates_a_room_type(make_app, engine: Engine) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_inventory(pilot)
+        await pilot.press("n")
+        await settle(pilot)
+        editor = app.screen
+        assert isinstance(editor, RoomTypeEditor)
+        await type_text(pilot, "Family Suite")
+        editor.fields["count_of_rooms"].value = "2"
+        editor.fields["occ_adults"].value = "4"
+        editor.fields["occ_children"].value = "2"
+        editor.fields["facilities"].value = "Balcony\n\nBathtub\n"
+        beds = editor.lists["bed_options"]
+        await pilot.click(beds.control)
+        await settle(pilot)
+        [bed] = beds.query(ItemRow)
+        bed.fields["title"].value = "Bunk bed"
+        bed.fields["count"].value = "2"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, InventoryScreen)
+        assert "Family Suite" in [row["title"] for row in app.screen.rows.values()]
+    [room] = [r for r in engine.inventory.room_types.for_property(engine.identity.operator(), ids(engine)[HOTEL])
+              if r["title"] == "Family Suite"]
+    assert (room["count_of_rooms"], room["occ_adults"], room["occ_children"], room["default_occupancy"]) == (2, 4, 2, 4)
+    assert room["facilities"] == ["Balcony", "Bathtub"]
+    assert room["bed_options"] == [{"title": "Bunk bed", "count": 2, "size": None}]
+
+
+async def test_refused_room_type_shows_the_messages_beside_the_fields(make_app, engine: Engine) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_inventory(pilot)
+        await pilot.press("n")
+        await settle(pilot)
+        editor = app.screen
+        editor.fields["title"].value = "Broom Cupboard"
+        editor.fields["occ_adults"].value = "0"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.screen is editor
+        assert editor.fields["occ_adults"].has_errors
+        assert "must be at least 1" in str(editor.fields["occ_adults"].error.render())
+    assert "Broom Cupboard" not in ids(engine)
+
+
+async def test_deletes_a_room_type_after_asking(make_app, engine: Engine) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_inventory(pilot)
+        screen.table.move_cursor(row=screen.table.get_row_index(ids(engine)["Single Room"]))
+        await pilot.press("d")
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("y")
+        await settle(pilot)
+        assert [row["title"] for row in screen.rows.values()] == [DOUBLE, "Junior Suite"]
+    assert "Single Room" not in ids(engine)
+
+
+# --- rate plans ----------------------------------------------------------------------------------
+
+async def open_plan(pilot: Pilot, key: str) -> RatePlanEditor:
+    screen = await open_inventory(pilot, "plans")
+    table = screen.plans_table
+    table.move_cursor(row=table.get_row_index(ids(pilot.app.engine)[key]))
+    await pilot.press("e")
+    await settle(pilot)
+    editor = pilot.app.screen
+    assert isinstance(editor, RatePlanEditor)
+    return editor
+
+
+async def test_edits_a_rate_plan_option(make_app, engine: Engine) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        editor = await open_plan(pilot, f"{DOUBLE} / Best Available Rate")
+        single, _ = editor.lists["options"].query(ItemRow)
+        assert single.fields["rate"].value == "252.00"
+        single.fields["rate"].value = "240.50"
+        editor.fields["meal_plan"].value = "breakfast"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, InventoryScreen)
+    plan = engine.inventory.rate_plans.get(engine.identity.operator(), ids(engine)[f"{DOUBLE} / Best Available Rate"])
+    assert plan["options"] == [{"occupancy": 1, "is_primary": False, "rate": "240.50"},
+                               {"occupancy": 2, "is_primary": True, "rate": "280.00"}]
+    assert plan["meal_plan"] == "breakfast"
+    assert plan["taxes"][0]["title"] == "City tax"  # untouched rows are sent back as they were
+
+
+async def test_refused_rate_plan_option_names_the_row(make_app, engine: Engine) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        editor = await open_plan(pilot, f"{DOUBLE} / Best Available Rate")
+        _, double = editor.lists["options"].query(ItemRow)
+        double.fields["occupancy"].value = "9"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.screen is editor
+        assert "must not exceed the room's capacity of 3" in str(double.fields["occupancy"].error.render())
+        assert "Option 2 guests" in str(editor.query_one("#summary").render())
+
+
+async def test_maps_a_rate_plan_to_a_channel(make_app, engine: Engine) -> None:
+    app = make_app()
+    key = f"{DOUBLE} / Best Available Rate"
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_inventory(pilot, "plans")
+        screen.plans_table.move_cursor(row=screen.plans_table.get_row_index(ids(engine)[key]))
+        await pilot.press("m")
+        await settle(pilot)
+        assert isinstance(app.screen, RatePlanChannelsDialog)
+        await pilot.press("space")  # Booking.com, the first channel the hotel is connected to
+        await settle(pilot)
+    channel = next(c for c in engine.channels.for_property(engine.identity.operator(), ids(engine)[HOTEL])
+                   if c["title"] == "Booking.com")
+    assert ids(engine)[key] not in channel["rate_plan_ids"]
+
+
+# --- the calendar --------------------------------------------------------------------------------
+
+async def test_the_calendar_starts_on_the_propertys_today(make_app, engine: Engine) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_inventory(pilot, "calendar")
+        grid = screen.query_one(AriGrid)
+        assert grid.days[0].isoformat() == "2026-11-22" and len(grid.days) == 14
+        await pilot.press("right_square_bracket")
+        await settle(pilot)
+        assert grid.days[0].isoformat() == "2026-11-29"
+        await pilot.press("t")
+        await settle(pilot)
+        assert grid.days[0].isoformat() == "2026-11-22"
+
+
+async def test_range_edit_sets_availability_on_some_weekdays(make_app, engine: Engine) -> None:
+    app = make_app()
+    room = ids(engine)[DOUBLE]
+    before = engine.inventory.ari.availability(engine.identity.operator(), week(engine, ids(engine)[HOTEL]))[room]
+    async with app.run_test(size=SIZE) as pilot:
+        dialog = await open_range(pilot, f"availability:{room}", "2026-11-23")
+        assert dialog.fields["date_from"].value == "2026-11-23"
+        fill(dialog, {"date_to": "2026-11-30", "days": "Sa, su"})
+        await type_text(pilot, "5")  # the focus starts on the number of rooms
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, InventoryScreen)
+        assert str(app.screen.query_one("#status-news").render()) == "Saved"
+    nights = engine.inventory.ari.availability(engine.identity.operator(), week(engine, ids(engine)[HOTEL]))[room]
+    assert nights == {**before, "2026-11-28": 5, "2026-11-29": 5}  # a Saturday and a Sunday
+    assert before["2026-11-28"] != 5
+
+
+async def test_range_edit_of_restrictions_shows_the_engines_warning(make_app, engine: Engine) -> None:
+    app = make_app()
+    plan = ids(engine)[f"{DOUBLE} / Best Available Rate"]
+    async with app.run_test(size=SIZE) as pilot:
+        dialog = await open_range(pilot, f"rate:{plan}", "2026-11-24")
+        fill(dialog, {"rate": "99", "min_stay_arrival": "3", "stop_sell": True})
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, InventoryScreen)
+        news = str(app.screen.query_one("#status-news").render())
+        assert "99.00 is beyond min_price 120.00; stored as min_price" in news
+    nights = engine.inventory.ari.restrictions(engine.identity.operator(), week(engine, ids(engine)[HOTEL]))[plan]
+    assert nights["2026-11-24"] == {"rate": "120.00", "min_stay_arrival": 3, "min_stay_through": 1, "max_stay": 0,
+                                    "closed_to_arrival": False, "closed_to_departure": False, "stop_sell": True}
+    assert nights["2026-11-25"]["rate"] == "280.00"
+
+
+async def test_refused_range_edit_shows_the_message_and_changes_nothing(make_app, engine: Engine) -> None:
+    app = make_app()
+    room = ids(engine)[DOUBLE]
+    before = engine.inventory.ari.availability(engine.identity.operator(), week(engine, ids(engine)[HOTEL]))
+    async with app.run_test(size=SIZE) as pilot:
+        dialog = await open_range(pilot, f"availability:{room}", "2026-11-22")
+        fill(dialog, {"date_from": "2026-11-20", "availability": "0"})
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.screen is dialog
+        assert dialog.fields["date_from"].has_errors
+        assert "is in the past (today is 2026-11-22 at the property)" in str(dialog.fields["date_from"].error.render())
+    assert engine.inventory.ari.availability(engine.identity.operator(), week(engine, ids(engine)[HOTEL])) == before
+
+
+# --- snapshots -----------------------------------------------------------------------------------
+
+def test_snapshot_room_types(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=open_inventory)
+
+
+def test_snapshot_rate_plan_editor(snap_compare, make_app) -> None:
+    async def run_before(pilot: Pilot) -> None:
+        await open_plan(pilot, f"{DOUBLE} / Best Available Rate")
+
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)
+
+
+def test_snapshot_calendar(snap_compare, make_app) -> None:
+    async def run_before(pilot: Pilot) -> None:
+        await open_inventory(pilot, "calendar")
+
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)
+
+
+def test_snapshot_range_dialog_with_an_error(snap_compare, make_app) -> None:
+    async def run_before(pilot: Pilot) -> None:
+        plan = ids(pilot.app.engine)[f"{DOUBLE} / Non-refundable with breakfast"]
+        dialog = await open_range(pilot, f"closed:{plan}", "2026-11-27")
+        fill(dialog, {"date_from": "2026-11-21", "date_to": "2026-11-29", "days": "fr sa", "rate": "310",
+                      "closed_to_arrival": True})
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)

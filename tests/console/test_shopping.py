@@ -1,0 +1,149 @@
+"""Shopping preview: the offers of a shopping channel, one property's calendar and rooms, a test booking."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from textual.pilot import Pilot
+
+from backend.config import Config
+from backend.demo import load_demo
+from backend.engine import Engine
+from backend.listing import Filter, ListQuery
+from console.screens.shopping import ShoppingScreen
+from console.screens.shopping_booking import BookStayDialog
+from console.screens.shopping_property import ShoppingPropertyScreen
+from tests.console.helpers import SIZE, select_row, settle, titles, type_text
+
+pytestmark = pytest.mark.anyio
+
+NOW = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)  # the default stay is then 2026-12-01 → 2026-12-04
+
+
+@pytest.fixture
+def engine(tmp_path, monkeypatch) -> Engine:
+    # The demo builds its dates from the clock: a frozen one keeps the snapshots' calendars still.
+    monkeypatch.chdir(tmp_path)
+    engine = Engine.open("frontdesk.db", Config(clock=lambda: NOW))
+    load_demo(engine)
+    return engine
+
+
+async def open_shopping(pilot: Pilot) -> ShoppingScreen:
+    await settle(pilot)
+    await pilot.press("4")
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, ShoppingScreen)
+    return screen
+
+
+async def open_property(pilot: Pilot, title: str = "Casa do Mar") -> ShoppingPropertyScreen:
+    screen = await open_shopping(pilot)
+    select_row(screen, title)
+    await pilot.press("enter")
+    await settle(pilot)
+    page = pilot.app.screen
+    assert isinstance(page, ShoppingPropertyScreen)
+    return page
+
+
+async def open_booking_with_error(pilot: Pilot) -> None:
+    await open_property(pilot)
+    await pilot.press("b")
+    await settle(pilot)
+    await type_text(pilot, "x")
+    await pilot.press("tab")
+    await pilot.press("tab")
+    await type_text(pilot, "not-an-address")
+    await pilot.press("ctrl+s")
+    await settle(pilot)
+
+
+def test_snapshot_offers(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=open_shopping)
+
+
+def test_snapshot_property(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=open_property)
+
+
+def test_snapshot_booking_error(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=open_booking_with_error)
+
+
+async def test_lists_offers_and_filters_the_available(make_app, engine: Engine) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_shopping(pilot)
+        assert titles(screen) == ["Casa do Mar", "Harbour Lights Apartments", "Hotel Edelweiss"]
+        assert screen.rows[select_row(screen, "Casa do Mar")["id"]]["best_offer"] == "585.00"
+        # Casa do Mar (one villa) is booked from 2026-12-04: a stay across it has no offer there.
+        screen.query_one("#shop-checkin").value = "2026-12-05"
+        screen.query_one("#shop-checkout").value = "2026-12-08"
+        screen.query_one("#shop-checkin").focus()
+        await pilot.press("enter")
+        await settle(pilot)
+        assert select_row(screen, "Casa do Mar")["best_offer"] is None
+        screen.query_one("#shop-available").toggle()
+        await settle(pilot)
+        assert titles(screen) == ["Harbour Lights Apartments", "Hotel Edelweiss"]
+
+
+async def test_a_wrong_stay_is_refused_by_name(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_shopping(pilot)
+        screen.query_one("#shop-checkout").value = "2026-11-30"
+        screen.query_one("#shop-checkout").focus()
+        await pilot.press("enter")
+        await settle(pilot)
+        assert str(screen.query_one("#status-news").render()) == "checkout_date must be after checkin_date"
+
+
+async def test_books_a_test_stay(make_app, engine: Engine) -> None:
+    actor = engine.identity.operator()
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        page = await open_property(pilot)
+        assert "2026-12-01" not in page.page.closed["closed"]
+        room, plan = next(iter(page.plans.values()))
+        assert (room["title"], plan["title"], plan["price"]) == ("Whole Villa", "Best Available Rate", "780.00")
+        await pilot.press("enter")
+        dialog = app.screen
+        assert isinstance(dialog, BookStayDialog)
+        await type_text(pilot, "Pereira")
+        await pilot.press("tab")
+        await type_text(pilot, "Ana")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert dialog.booking is not None
+        unique_id = dialog.booking["unique_id"]
+        assert str(dialog.query_one("#booking-result").render()).startswith(f"Booked: {unique_id} · 780.00 EUR")
+        await pilot.press("enter")  # Done
+        await settle(pilot)
+        assert app.screen is page
+        # The only villa is taken for those nights: the calendar closes them, and the offer is gone.
+        assert {"2026-12-01", "2026-12-02", "2026-12-03"} <= set(page.page.closed["closed"])
+        assert page.plans == {}
+    found, _ = engine.bookings.list(actor, ListQuery(filters=[Filter("unique_id", "eq", unique_id)]))
+    assert [(b["status"], b["customer"]["surname"], b["arrival_date"], b["departure_date"], b["amount"])
+            for b in found] == [("new", "Pereira", "2026-12-01", "2026-12-04", "780.00")]
+    room_type_id = found[0]["rooms"][0]["room_type_id"]
+    query = ListQuery.from_params([("filter[property_id]", found[0]["property_id"]),
+                                   ("filter[date][gte]", "2026-12-01"), ("filter[date][lte]", "2026-12-04")])
+    assert engine.inventory.ari.availability(actor, query)[room_type_id] == {
+        "2026-12-01": 0, "2026-12-02": 0, "2026-12-03": 0, "2026-12-04": 0}  # the 4th: the demo booking's
+
+
+async def test_a_refused_test_booking_shows_the_problems_beside_the_fields(make_app, engine: Engine) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_booking_with_error(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, BookStayDialog)
+        assert dialog.booking is None
+        assert dialog.fields["customer.mail"].has_errors
+        assert not dialog.fields["customer.surname"].has_errors
+    assert engine.bookings.list(engine.identity.operator(), ListQuery())[1]["total"] == 7  # the demo's only

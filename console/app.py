@@ -22,10 +22,13 @@ from backend.errors import FrontdeskError
 from backend.identity import Actor
 from console.commands import FrontdeskCommands
 from console.messages import ActionFailed, DataChanged
+from console.screens.bookings import BookingsScreen
 from console.screens.channels import ChannelsScreen
 from console.screens.help import HelpScreen
+from console.screens.inventory import InventoryScreen
 from console.screens.properties import PropertiesScreen
 from console.screens.property_editor import EditorReady, PropertyEditor, load_editor_data
+from console.screens.shopping import ShoppingScreen
 from console.themes import THEMES
 
 # Set only by tests/bench/bench_console_start.py: the file to stamp when the first page is painted.
@@ -50,8 +53,11 @@ def display_path(path: Path) -> str:
 class FrontdeskApp(App[None]):
     CSS_PATH = "frontdesk.tcss"
     TITLE = "Frontdesk"
-    AREAS: ClassVar[tuple[Area, ...]] = (Area("properties", "1", "Properties"), Area("channels", "2", "Channels"))
-    MODES = {"properties": PropertiesScreen, "channels": ChannelsScreen}
+    AREAS: ClassVar[tuple[Area, ...]] = (Area("properties", "1", "Properties"), Area("channels", "2", "Channels"),
+                                         Area("inventory", "3", "Inventory"), Area("shopping", "4", "Shopping"),
+                                         Area("bookings", "5", "Bookings"))
+    MODES = {"properties": PropertiesScreen, "channels": ChannelsScreen, "inventory": InventoryScreen,
+             "shopping": ShoppingScreen, "bookings": BookingsScreen}
     DEFAULT_MODE = "properties"
     COMMANDS = App.COMMANDS | {FrontdeskCommands}
 

@@ -25,6 +25,11 @@ class FrontdeskCommands(Provider):
         return [
             ("Properties", "Show the list of properties", partial(app.switch_mode, "properties")),
             ("Channels", "Show the list of channels", partial(app.switch_mode, "channels")),
+            ("Inventory", "Room types, rate plans and the availability and rates calendar",
+             partial(app.switch_mode, "inventory")),
+            ("Shopping", "Preview what a shopping channel sells, and book a test stay",
+             partial(app.switch_mode, "shopping")),
+            ("Bookings", "Show the bookings and acknowledge new revisions", partial(app.switch_mode, "bookings")),
             ("New property", "Open an empty property editor", partial(app.start_new, "properties")),
             ("New channel", "Create a channel and get its inbound key", partial(app.start_new, "channels")),
             ("Help", "Every key of every screen", app.action_help),

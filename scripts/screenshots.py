@@ -108,6 +108,71 @@ async def command_palette(pilot: Pilot) -> None:
     await pilot.pause(0.5)
 
 
+async def shopping(pilot: Pilot) -> None:
+    await pilot.press("4")
+
+
+async def shopping_property(pilot: Pilot) -> None:
+    await pilot.press("4")
+    await settle(pilot)
+    await select(pilot, "Casa do Mar")
+    await pilot.press("enter")
+
+
+async def shopping_booking(pilot: Pilot) -> None:
+    await shopping_property(pilot)
+    await settle(pilot)
+    await pilot.press("b")
+    await settle(pilot)
+    await type_text(pilot, "Pereira")
+    await pilot.press("tab", "tab")
+    await type_text(pilot, "ana@")
+    await pilot.press("ctrl+s")
+
+
+async def bookings(pilot: Pilot) -> None:
+    await pilot.press("5")
+
+
+async def booking_detail(pilot: Pilot) -> None:
+    await pilot.press("5")
+    await settle(pilot)
+    await pilot.press("down", "down", "down", "enter")  # OSH-MS-7304: booked, then cancelled
+
+
+async def inventory(pilot: Pilot, tab: str = "r") -> None:
+    """The Inventory area on Hotel Edelweiss, on the tab of key `tab` (r, p or c)."""
+    await pilot.press("3")
+    await settle(pilot)
+    screen = pilot.app.screen
+    picker = screen.query_one("#inventory-property")
+    picker.value = next(p["id"] for p in screen.data.properties if p["title"] == "Hotel Edelweiss")
+    await settle(pilot)
+    await pilot.press(tab)
+
+
+async def inventory_rate_plans(pilot: Pilot) -> None:
+    await inventory(pilot, "p")
+
+
+async def inventory_rate_plan_editor(pilot: Pilot) -> None:
+    await inventory(pilot, "p")
+    await settle(pilot)
+    await pilot.press("e")
+
+
+async def inventory_calendar(pilot: Pilot) -> None:
+    await inventory(pilot, "c")
+
+
+async def inventory_range(pilot: Pilot) -> None:
+    await inventory(pilot, "c")
+    await settle(pilot)
+    await pilot.press("down", "right", "right", "right", "right", "right", "e")
+    await settle(pilot)
+    await type_text(pilot, "310")
+
+
 SHOTS: dict[str, Steps] = {
     "properties": properties,
     "property-editor": property_editor,
@@ -120,6 +185,16 @@ SHOTS: dict[str, Steps] = {
     "channel-inbound-key": channel_inbound_key,
     "help": help_screen,
     "command-palette": command_palette,
+    "shopping": shopping,
+    "shopping-property": shopping_property,
+    "shopping-booking": shopping_booking,
+    "bookings": bookings,
+    "booking-detail": booking_detail,
+    "inventory": inventory,
+    "inventory-rate-plans": inventory_rate_plans,
+    "inventory-rate-plan-editor": inventory_rate_plan_editor,
+    "inventory-calendar": inventory_calendar,
+    "inventory-range": inventory_range,
 }
 
 

@@ -10,15 +10,24 @@ from textual.containers import Grid, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
+from console.screens.ari_dialog import RangeEditDialog
+from console.screens.booking_detail import BookingDetailScreen
+from console.screens.bookings import BookingsScreen
 from console.screens.channel_dialogs import ChannelDialog, InboundKeyDialog
 from console.screens.channels import ChannelsScreen
+from console.screens.inventory import InventoryScreen
+from console.screens.inventory_editor import InventoryEditor
 from console.screens.properties import PropertiesScreen
 from console.screens.property_channels import PropertyChannelsDialog
 from console.screens.property_editor import PropertyEditor
+from console.screens.rate_plan_channels import RatePlanChannelsDialog
+from console.screens.shopping import ShoppingScreen
+from console.screens.shopping_booking import BookStayDialog
+from console.screens.shopping_property import ShoppingPropertyScreen
 
-INTRO = ("Frontdesk keeps your properties and the channels they are sold on. Every change goes straight "
-         "to the database, and lists refresh by themselves when anything changes it, another frontdesk "
-         "process included.")
+INTRO = ("Frontdesk keeps your properties, their rooms, rates and availability, the channels they are sold on "
+         "and the bookings those channels send. Every change goes straight to the database, and lists refresh "
+         "by themselves when anything changes it, another frontdesk process included.")
 
 SECTIONS: tuple[tuple[str, list[Binding]], ...] = (
     ("Properties", [*PropertiesScreen.BINDINGS, Binding("enter", "", "Edit")]),
@@ -28,6 +37,15 @@ SECTIONS: tuple[tuple[str, list[Binding]], ...] = (
     ("Channels", [*ChannelsScreen.BINDINGS, Binding("enter", "", "Edit")]),
     ("Channel dialog", ChannelDialog.BINDINGS),
     ("Inbound key of a new channel", InboundKeyDialog.BINDINGS),
+    ("Inventory", InventoryScreen.BINDINGS),
+    ("Room type and rate plan editors", InventoryEditor.BINDINGS),
+    ("Range edit", RangeEditDialog.BINDINGS),
+    ("Channels of a rate plan", RatePlanChannelsDialog.BINDINGS),
+    ("Shopping preview", ShoppingScreen.BINDINGS),
+    ("A property on the channel", ShoppingPropertyScreen.BINDINGS),
+    ("Test booking", BookStayDialog.BINDINGS),
+    ("Bookings", BookingsScreen.BINDINGS),
+    ("Booking", BookingDetailScreen.BINDINGS),
 )
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from backend.demo import load_demo
 from backend.listing import ListQuery
 
@@ -22,3 +24,20 @@ def test_demo_portfolio(engine):
     assert 0 < len(chatting) < len(properties)
     integrator = engine.identity.authenticate(token.token)
     assert len(engine.properties.options(integrator)) == meta["total"]
+
+
+def test_demo_sells_rooms(engine):
+    load_demo(engine)
+    operator = engine.identity.operator()
+    bookings, meta = engine.bookings.list(operator, ListQuery(limit=100))
+    assert meta["total"] >= 5
+    assert {b["status"] for b in bookings} >= {"new", "cancelled"}
+    assert {b["ota_name"] for b in bookings} == {"OpenShopping", "Booking.com"}
+    assert all(b["guarantee"] is None or b["guarantee"]["cvv"] == "***" for b in bookings)
+    shopping = next(c for c in engine.channels.list(operator, ListQuery())[0] if c["channel_code"] == "OpenShopping")
+    assert shopping["rate_plan_ids"]
+    today = engine.config.clock().date()
+    stay = [("checkin_date", str(today + timedelta(days=60))), ("checkout_date", str(today + timedelta(days=63))),
+            ("filter[is_available]", "true")]
+    offers, meta = engine.shopping.property_list([shopping["id"]], stay)
+    assert meta["total"] == len(shopping["property_ids"]) and all(o["best_offer"] for o in offers)

@@ -112,6 +112,7 @@ class AreaScreen(Screen):
 
     def on_mount(self) -> None:
         self.reload()
+        self.table.focus()
 
     def on_screen_resume(self) -> None:
         # Changes that happened while another area was shown.

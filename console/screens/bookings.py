@@ -93,10 +93,6 @@ class BookingsScreen(AreaScreen):
             yield Input(placeholder="number (/)", id="bk-search", compact=True)
         yield self.make_table()
 
-    def on_mount(self) -> None:
-        super().on_mount()
-        self.table.focus()
-
     # --- reading -----------------------------------------------------------------------------
 
     def fetch(self, number: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:

@@ -41,10 +41,6 @@ class ChannelsScreen(AreaScreen):
                      "provider key answers anyone.", id="channels-hint", markup=False)
         yield self.make_table()
 
-    def on_mount(self) -> None:
-        super().on_mount()
-        self.table.focus()
-
     def fetch(self, number: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         return self.app.engine.channels.list(self.app.actor(), ListQuery(page=number, limit=PAGE_SIZE))
 

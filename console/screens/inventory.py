@@ -95,10 +95,6 @@ class InventoryScreen(AreaScreen):
                 yield AriGrid(id="ari")
                 yield Static(LEGEND, id="ari-legend", markup=False)
 
-    def on_mount(self) -> None:
-        super().on_mount()
-        self.table.focus()
-
     @property
     def plans_table(self) -> DataTable:
         return self.query_one("#plans-list", DataTable)

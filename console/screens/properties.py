@@ -47,10 +47,6 @@ class PropertiesScreen(AreaScreen):
             yield Input(placeholder="title contains…  ( / )", id="search", compact=True)
         yield self.make_table()
 
-    def on_mount(self) -> None:
-        super().on_mount()
-        self.table.focus()
-
     def fetch(self, number: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         engine, actor = self.app.engine, self.app.actor()
         filters = [Filter("title", "has", self.search)] if self.search else []

@@ -1,44 +1,35 @@
 """The property editor: every field, setting and content item of a property, for create and update.
 
-The form sends what it holds and lets the engine judge it. A `ValidationFailed` comes back as
-messages under the fields they name (dotted paths such as `settings.state_length` or
-`content.photos.0.url`), with a summary on top that counts them; nothing is stored until the
-engine accepts the whole property.
+The form sends what it holds and lets the engine judge it; error paths such as
+`settings.state_length` or `content.photos.0.url` name a field or a field of a photo row.
 """
 
 from __future__ import annotations
 
 import zoneinfo
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Grid, Vertical, VerticalScroll
 from textual.message import Message
-from textual.screen import Screen
 from textual.suggester import SuggestFromList
 from textual.widget import Widget
 from textual.widgets import Button, Footer, Input, Label, Select, SelectionList, Static, Switch, TextArea
 from textual.widgets.selection_list import Selection
 
 from backend.engine import Engine
-from backend.errors import FrontdeskError
 from backend.identity import Actor
 from backend.properties.models import PROPERTY_TYPES, Settings
+from backend.properties.service import Properties
 from console.forms import blank_to_none, get_path, int_or_raw, keep_order, set_path
 from console.labels import label_for
-from console.messages import ActionFailed
-from console.screens.confirm import ConfirmDialog
+from console.screens.record_editor import Problem, RecordEditor
 from console.widgets.app_bar import AppBar
 from console.widgets.field import Field
 from console.widgets.photo_row import PhotoRow
 from console.widgets.status_line import StatusLine
-
-if TYPE_CHECKING:
-    from console.app import FrontdeskApp
 
 CUT_OFF_TIMES = tuple(f"{hour:02d}:{minute:02d}:00" for hour in range(24) for minute in (0, 30))
 MIN_STAY_TYPES = ("both", "arrival", "through")
@@ -71,12 +62,6 @@ class EditorReady(Message):
         self.data = data
 
 
-class Saved(Message):
-    def __init__(self, property: dict[str, Any]) -> None:
-        super().__init__()
-        self.property = property
-
-
 def section(title: str, *children: Widget, hint: str = "") -> Vertical:
     box = Vertical(*children, classes="section")
     box.border_title = title
@@ -85,24 +70,16 @@ def section(title: str, *children: Widget, hint: str = "") -> Vertical:
     return box
 
 
-class PropertyEditor(Screen[str | None]):
-    BINDINGS = [
-        Binding("ctrl+s", "save", "Save", priority=True),
-        Binding("escape", "close", "Close"),
-    ]
-
-    app: FrontdeskApp
+class PropertyEditor(RecordEditor):
+    NOUN = "property"
 
     def __init__(self, data: EditorData) -> None:
-        super().__init__()
+        super().__init__(data.property["id"] if data.property else None)
         self.data = data
-        self.property_id = data.property["id"] if data.property else None
         # A new property starts from the engine's defaults.
         self.values = data.property or {"is_active": True, "settings": Settings().model_dump(mode="json")}
         self.fields = self.build_fields()
-        self.initial: dict[str, Any] = {}  # what the form held when opened, to spot changes
         self.sent_photos: list[PhotoRow] = []
-        self.saving = False
 
     # --- the form ----------------------------------------------------------------------------
 
@@ -138,7 +115,7 @@ class PropertyEditor(Screen[str | None]):
         choice("property_type", [(t.replace("_", " "), t) for t in PROPERTY_TYPES], prompt="—")
         # A new property may go to the operator's default group; an existing one always shows its own.
         choice("group_id", [(g["title"] + ("  (your default)" if g["is_default"] else ""), g["id"])
-                            for g in self.data.groups], prompt="Your default group" if self.property_id is None else "")
+                            for g in self.data.groups], prompt="Your default group" if self.record_id is None else "")
         text("timezone", "e.g. Europe/Zurich", suggest=self.data.timezones)
         text("website", "https://…")
         text("logo_url", "https://…/logo.png", "fetched and kept when saved")
@@ -198,7 +175,7 @@ class PropertyEditor(Screen[str | None]):
     def on_mount(self) -> None:
         found = self.data.property
         self.query_one(StatusLine).where(f"Editing “{found['title']}”" if found else "New property")
-        self.initial = self.payload(self.photos_to_send())
+        self.initial = self.payload()
 
     @staticmethod
     def contact_hint(channels: int) -> str:
@@ -214,11 +191,21 @@ class PropertyEditor(Screen[str | None]):
 
     # --- saving ------------------------------------------------------------------------------
 
+    def service(self) -> Properties:
+        return self.app.engine.properties
+
     def photos_to_send(self) -> list[PhotoRow]:
         """Photo rows with anything typed in; rows left empty are dropped rather than rejected."""
         return [row for row in self.query(PhotoRow) if not row.is_blank]
 
-    def payload(self, photos: list[PhotoRow]) -> dict[str, Any]:
+    def payload(self) -> dict[str, Any]:
+        return self.payload_with(self.photos_to_send())
+
+    def outgoing(self) -> dict[str, Any]:
+        self.sent_photos = self.photos_to_send()  # error paths content.photos.N count these rows
+        return self.payload_with(self.sent_photos)
+
+    def payload_with(self, photos: list[PhotoRow]) -> dict[str, Any]:
         """The property as the engine takes it. Blank text means "not set"; whole numbers go as ints."""
         data: dict[str, Any] = {}
         for path, field in self.fields.items():
@@ -237,60 +224,16 @@ class PropertyEditor(Screen[str | None]):
         data["content"]["photos"] = [{**row.value, "position": index} for index, row in enumerate(photos)]
         return data
 
-    def action_save(self) -> None:
-        if self.saving:
-            return
-        self.saving = True
-        self.query_one(StatusLine).news("Saving…")
-        self.sent_photos = self.photos_to_send()  # error paths content.photos.N count these rows
-        self.save(self.payload(self.sent_photos))
+    def saved_text(self, record: dict[str, Any]) -> str:
+        return f"Saved “{record['title']}”"
 
-    @work(thread=True, exclusive=True, group="save")
-    def save(self, data: dict[str, Any]) -> None:
-        engine, actor = self.app.engine, self.app.actor()
-        try:
-            if self.property_id is None:
-                saved = engine.properties.create(actor, data)
-            else:
-                saved = engine.properties.update(actor, self.property_id, data)
-        except FrontdeskError as error:
-            self.post_message(ActionFailed(error))
-        else:
-            self.post_message(Saved(saved))
+    def show_problems(self, details: dict[str, list[str]]) -> Problem | None:
+        first = super().show_problems(details)
+        if first is None:
+            self.query_one("#form").scroll_home(animate=False)  # to the summary, the only place they show
+        return first
 
-    def on_saved(self, message: Saved) -> None:
-        self.notify(f"Saved “{message.property['title']}”")
-        self.dismiss(message.property["id"])
-
-    def on_action_failed(self, message: ActionFailed) -> None:
-        message.stop()  # shown here, beside the fields, not as the app's notification
-        self.saving = False
-        self.show_problems(message.problems())
-        self.query_one(StatusLine).news(f"Not saved: {message.error.title}", error=True)
-
-    def show_problems(self, details: dict[str, list[str]]) -> None:
-        for field in self.query(Field):
-            field.clear_errors()
-        lines, first = [], None
-        for path, messages in details.items():
-            field, label = self.field_for(path)
-            if field is not None:
-                field.show_errors(messages)
-                first = first or field
-            lines += [f"• {label}: {text}" if label else f"• {text}" for text in messages]
-        count = len(lines)
-        summary = self.query_one("#summary", Static)
-        summary.update(f"{count} problem{'s' if count != 1 else ''} kept this property from being saved:\n"
-                       + "\n".join(lines))
-        summary.add_class("-visible")
-        if first is not None:
-            first.control.focus()
-            self.query_one("#form").scroll_to_center(first, animate=False)
-        else:
-            self.query_one("#form").scroll_home(animate=False)
-
-    def field_for(self, path: str) -> tuple[Field | None, str]:
-        """The field a dotted error path names (or its nearest named parent), and a label for the summary."""
+    def target_for(self, path: str) -> tuple[Field | None, str]:
         parts = path.split(".")
         if parts[:2] == ["content", "photos"] and len(parts) > 2 and parts[2].isdigit():
             index = int(parts[2])
@@ -303,17 +246,3 @@ class PropertyEditor(Screen[str | None]):
                 return field, field.label
             parts.pop()
         return None, label_for(path) if path else ""
-
-    # --- leaving -----------------------------------------------------------------------------
-
-    def action_close(self) -> None:
-        if self.payload(self.photos_to_send()) == self.initial:
-            self.dismiss(None)
-            return
-
-        def answered(discard: bool | None) -> None:
-            if discard:
-                self.dismiss(None)
-
-        self.app.push_screen(ConfirmDialog("Discard your changes?", "The property stays as it was saved last.",
-                                           confirm="Discard"), answered)

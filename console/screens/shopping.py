@@ -74,10 +74,6 @@ class ShoppingScreen(AreaScreen):
             yield Checkbox("Available only", id="shop-available", compact=True)
         yield self.make_table()
 
-    def on_mount(self) -> None:
-        super().on_mount()
-        self.table.focus()
-
     # --- reading -----------------------------------------------------------------------------
 
     def fetch(self, number: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:

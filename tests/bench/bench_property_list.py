@@ -18,12 +18,13 @@ ones for the engine and the raw read.
 from __future__ import annotations
 
 import sqlite3
-import statistics
 import tempfile
 import time
 from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
+
+from timing import measure
 
 from backend.engine import Engine
 
@@ -123,22 +124,6 @@ def raw_read(conn: sqlite3.Connection, channel: str, stays: list[tuple[str, str]
     return run
 
 
-def measure(candidates: dict[str, Callable[[], int]], runs: int) -> dict[str, tuple[float, float]]:
-    """(p50 wall ms, min CPU ms) of each, run in turn so that drift of the machine hits all alike."""
-    for run in candidates.values():  # warm: statements prepared, pages cached
-        for _ in range(5):
-            run()
-    wall: dict[str, list[float]] = {name: [] for name in candidates}
-    cpu: dict[str, list[float]] = {name: [] for name in candidates}
-    for _ in range(runs):
-        for name, run in candidates.items():
-            start, start_cpu = time.perf_counter(), time.process_time()
-            run()
-            cpu[name].append((time.process_time() - start_cpu) * 1000)
-            wall[name].append((time.perf_counter() - start) * 1000)
-    return {name: (statistics.median(wall[name]), min(cpu[name])) for name in candidates}
-
-
 def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "bench.db"
@@ -156,7 +141,7 @@ def main() -> None:
               f"{engine.store.scalar('SELECT count(*) FROM availability'):,} availability rows (built in {built:.0f} s)")
         print(f"  {NIGHTS}-night stays from {len(stays)} arrival dates: {min(available)}-{max(available)} properties "
               f"available each; raw read {min(rows):,}-{max(rows):,} rows; {RUNS} interleaved runs")
-        figures = measure(candidates, RUNS)
+        figures = measure(candidates, RUNS, warm=5)
         raw.close()
         (engine_ms, engine_cpu), (raw_ms, raw_cpu) = figures["engine"], figures["raw"]
         print(f"  min CPU: engine {engine_cpu:.1f} ms, raw ARI read {raw_cpu:.1f} ms, ratio {engine_cpu / raw_cpu:.1f}x")

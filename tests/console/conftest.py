@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 import pytest
 
+from backend.config import Config
 from backend.demo import load_demo
 from backend.engine import Engine
 from console.app import FrontdeskApp
@@ -18,10 +20,17 @@ def anyio_backend() -> str:
 
 
 @pytest.fixture
-def engine(tmp_path, monkeypatch) -> Engine:
+def clock() -> Callable[[], datetime] | None:
+    """The engine's clock; None is the real one. A module whose snapshots show the demo's dates (the demo
+    builds them from the clock) overrides this fixture with `helpers.frozen_clock`."""
+    return None
+
+
+@pytest.fixture
+def engine(tmp_path, monkeypatch, clock: Callable[[], datetime] | None) -> Engine:
     # A relative path, so that the app bar shows "frontdesk.db" in every snapshot, whatever tmp_path is.
     monkeypatch.chdir(tmp_path)
-    engine = Engine.open("frontdesk.db")
+    engine = Engine.open("frontdesk.db", Config(clock=clock) if clock else None)
     load_demo(engine)
     return engine
 

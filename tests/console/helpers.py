@@ -3,13 +3,27 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from datetime import UTC, datetime
+from typing import Any, Protocol, TypeVar
 
 from textual.pilot import Pilot
+from textual.screen import Screen
 
 from console.screens.area import AreaScreen
+from console.widgets.field import Field
+
+S = TypeVar("S", bound=Screen)
+
+
+class Form(Protocol):
+    fields: dict[str, Field]
 
 SIZE = (120, 40)
+NOW = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)  # where frozen_clock stands
+
+
+def frozen_clock() -> datetime:
+    return NOW
 
 
 async def settle(pilot: Pilot) -> None:
@@ -19,6 +33,15 @@ async def settle(pilot: Pilot) -> None:
         await pilot.pause()
         if all(worker.is_finished for worker in pilot.app.workers):
             return
+
+
+async def press_for(pilot: Pilot, key: str, kind: type[S]) -> S:
+    """Press a key, let what it starts finish, and return the screen then on top, which must be a `kind`."""
+    await pilot.press(key)
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, kind)
+    return screen
 
 
 async def until(pilot: Pilot, condition: Callable[[], bool], timeout: float = 5.0) -> None:
@@ -31,6 +54,24 @@ async def until(pilot: Pilot, condition: Callable[[], bool], timeout: float = 5.
 
 async def type_text(pilot: Pilot, text: str) -> None:
     await pilot.press(*("space" if char == " " else char for char in text))
+
+
+def fill(form: Form, values: dict[str, Any]) -> None:
+    """Put values into several fields at once, as a paste would; the tests type key by key where it matters."""
+    for path, value in values.items():
+        form.fields[path].value = value
+
+
+async def save_refused(pilot: Pilot, form: Screen) -> None:
+    """Save with ctrl+s; the engine refuses, so the form stays open with its messages."""
+    await pilot.press("ctrl+s")
+    await settle(pilot)
+    assert pilot.app.screen is form
+
+
+def error_text(form: Form, path: str) -> str:
+    """The message shown beside one field."""
+    return str(form.fields[path].error.render())
 
 
 def select_row(screen: AreaScreen, title: str) -> dict[str, Any]:

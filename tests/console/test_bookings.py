@@ -2,32 +2,26 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from collections.abc import Callable
+from datetime import datetime
 
 import pytest
 from textual.pilot import Pilot
 
-from backend.config import Config
-from backend.demo import load_demo
 from backend.engine import Engine
 from backend.listing import Filter, ListQuery
 from console.screens.booking_detail import BookingDetailScreen
 from console.screens.bookings import BookingsScreen
-from tests.console.helpers import SIZE, settle, type_text
+from tests.console.helpers import SIZE, frozen_clock, press_for, settle, type_text
 
 pytestmark = pytest.mark.anyio
 
-NOW = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)
 DEMO = ["BDC-40061187", "BDC-40051187", "BDC-40041187", "OSH-MS-7304", "OSH-MS-7303", "OSH-MS-7302", "OSH-MS-7301"]
 
 
 @pytest.fixture
-def engine(tmp_path, monkeypatch) -> Engine:
-    # The demo builds its dates from the clock: a frozen one keeps the snapshots' dates still.
-    monkeypatch.chdir(tmp_path)
-    engine = Engine.open("frontdesk.db", Config(clock=lambda: NOW))
-    load_demo(engine)
-    return engine
+def clock() -> Callable[[], datetime]:
+    return frozen_clock  # the demo builds its dates from the clock: frozen, the snapshots' dates keep still
 
 
 def numbers(screen: BookingsScreen) -> list[str]:
@@ -36,22 +30,14 @@ def numbers(screen: BookingsScreen) -> list[str]:
 
 async def open_bookings(pilot: Pilot) -> BookingsScreen:
     await settle(pilot)
-    await pilot.press("5")
-    await settle(pilot)
-    screen = pilot.app.screen
-    assert isinstance(screen, BookingsScreen)
-    return screen
+    return await press_for(pilot, "5", BookingsScreen)
 
 
 async def open_booking(pilot: Pilot, unique_id: str = "OSH-MS-7301") -> BookingDetailScreen:
     screen = await open_bookings(pilot)
     row_id = next(key for key, row in screen.rows.items() if row["unique_id"] == unique_id)
     screen.table.move_cursor(row=screen.table.get_row_index(row_id))
-    await pilot.press("enter")
-    await settle(pilot)
-    detail = pilot.app.screen
-    assert isinstance(detail, BookingDetailScreen)
-    return detail
+    return await press_for(pilot, "enter", BookingDetailScreen)
 
 
 def test_snapshot_bookings(snap_compare, make_app) -> None:

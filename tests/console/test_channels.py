@@ -10,7 +10,7 @@ from console.screens.channel_dialogs import ChannelDialog, InboundKeyDialog
 from console.screens.channels import ChannelsScreen
 from console.screens.confirm import ConfirmDialog
 from console.screens.property_channels import PropertyChannelsDialog
-from tests.console.helpers import SIZE, select_row, settle, titles, type_text
+from tests.console.helpers import SIZE, error_text, press_for, save_refused, select_row, settle, titles, type_text
 
 pytestmark = pytest.mark.anyio
 
@@ -61,11 +61,7 @@ async def test_a_refused_connect_names_the_missing_contact_fields(make_app, engi
 
 async def open_channels(pilot) -> ChannelsScreen:
     await settle(pilot)
-    await pilot.press("2")
-    await settle(pilot)
-    screen = pilot.app.screen
-    assert isinstance(screen, ChannelsScreen)
-    return screen
+    return await press_for(pilot, "2", ChannelsScreen)
 
 
 async def test_a_new_channels_inbound_key_is_shown_once(make_app, engine: Engine) -> None:
@@ -104,9 +100,8 @@ async def test_edits_a_channels_title_and_active_flag(make_app, engine: Engine) 
         dialog = app.screen
         assert isinstance(dialog, ChannelDialog)
         dialog.fields["title"].value = ""
-        await pilot.press("ctrl+s")
-        await settle(pilot)
-        assert str(dialog.fields["title"].error.render()) == "can't be blank"
+        await save_refused(pilot, dialog)
+        assert error_text(dialog, "title") == "can't be blank"
         await type_text(pilot, "Airbnb EU")
         dialog.query_one("#channel-active").toggle()
         await pilot.press("ctrl+s")

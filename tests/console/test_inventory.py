@@ -3,14 +3,13 @@ with a frozen clock (the demo's dates and the calendar's "today" both come from 
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from collections.abc import Callable
+from datetime import datetime
 
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Select
 
-from backend.config import Config
-from backend.demo import load_demo
 from backend.engine import Engine
 from backend.listing import ListQuery
 from console.screens.ari_dialog import RangeEditDialog
@@ -21,21 +20,17 @@ from console.screens.rate_plan_editor import RatePlanEditor
 from console.screens.room_type_editor import RoomTypeEditor
 from console.widgets.ari_grid import AriGrid
 from console.widgets.item_list import ItemRow
-from tests.console.helpers import SIZE, settle, type_text
+from tests.console.helpers import SIZE, error_text, fill, frozen_clock, press_for, save_refused, settle, type_text
 
 pytestmark = pytest.mark.anyio  # the snapshot tests at the end are plain functions; anyio leaves them be
 
-NOW = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)
 HOTEL = "Hotel Edelweiss"
 DOUBLE = "Double Room Matterhorn View"
 
 
 @pytest.fixture
-def engine(tmp_path, monkeypatch) -> Engine:
-    monkeypatch.chdir(tmp_path)  # the app bar shows "frontdesk.db" whatever tmp_path is
-    engine = Engine.open("frontdesk.db", Config(clock=lambda: NOW))
-    load_demo(engine)
-    return engine
+def clock() -> Callable[[], datetime]:
+    return frozen_clock
 
 
 def ids(engine: Engine) -> dict[str, str]:
@@ -57,10 +52,7 @@ def week(engine: Engine, property_id: str) -> ListQuery:
 async def open_inventory(pilot: Pilot, tab: str = "rooms") -> InventoryScreen:
     """The Inventory area on the hotel, showing one tab."""
     await settle(pilot)
-    await pilot.press("3")
-    await settle(pilot)
-    screen = pilot.app.screen
-    assert isinstance(screen, InventoryScreen)
+    screen = await press_for(pilot, "3", InventoryScreen)
     screen.query_one("#inventory-property", Select).value = ids(pilot.app.engine)[HOTEL]
     await settle(pilot)
     await pilot.press({"rooms": "r", "plans": "p", "calendar": "c"}[tab])
@@ -76,16 +68,7 @@ def put_cursor(screen: InventoryScreen, row_key: str, day: str) -> None:
 async def open_range(pilot: Pilot, row_key: str, day: str) -> RangeEditDialog:
     screen = await open_inventory(pilot, "calendar")
     put_cursor(screen, row_key, day)
-    await pilot.press("e")
-    await settle(pilot)
-    dialog = pilot.app.screen
-    assert isinstance(dialog, RangeEditDialog)
-    return dialog
-
-
-def fill(dialog: RangeEditDialog, values: dict[str, object]) -> None:
-    for name, value in values.items():
-        dialog.fields[name].value = value
+    return await press_for(pilot, "e", RangeEditDialog)
 
 
 # --- room types ----------------------------------------------------------------------------------
@@ -103,15 +86,10 @@ async def test_creates_a_room_type(make_app, engine: Engine) -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await open_inventory(pilot)
-        await pilot.press("n")
-        await settle(pilot)
-        editor = app.screen
-        assert isinstance(editor, RoomTypeEditor)
+        editor = await press_for(pilot, "n", RoomTypeEditor)
         await type_text(pilot, "Family Suite")
-        editor.fields["count_of_rooms"].value = "2"
-        editor.fields["occ_adults"].value = "4"
-        editor.fields["occ_children"].value = "2"
-        editor.fields["facilities"].value = "Balcony\n\nBathtub\n"
+        fill(editor, {"count_of_rooms": "2", "occ_adults": "4", "occ_children": "2",
+                      "facilities": "Balcony\n\nBathtub\n"})
         beds = editor.lists["bed_options"]
         await pilot.click(beds.control)
         await settle(pilot)
@@ -133,16 +111,11 @@ async def test_refused_room_type_shows_the_messages_beside_the_fields(make_app, 
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await open_inventory(pilot)
-        await pilot.press("n")
-        await settle(pilot)
-        editor = app.screen
-        editor.fields["title"].value = "Broom Cupboard"
-        editor.fields["occ_adults"].value = "0"
-        await pilot.press("ctrl+s")
-        await settle(pilot)
-        assert app.screen is editor
+        editor = await press_for(pilot, "n", RoomTypeEditor)
+        fill(editor, {"title": "Broom Cupboard", "occ_adults": "0"})
+        await save_refused(pilot, editor)
         assert editor.fields["occ_adults"].has_errors
-        assert "must be at least 1" in str(editor.fields["occ_adults"].error.render())
+        assert "must be at least 1" in error_text(editor, "occ_adults")
     assert "Broom Cupboard" not in ids(engine)
 
 
@@ -165,11 +138,7 @@ async def open_plan(pilot: Pilot, key: str) -> RatePlanEditor:
     screen = await open_inventory(pilot, "plans")
     table = screen.plans_table
     table.move_cursor(row=table.get_row_index(ids(pilot.app.engine)[key]))
-    await pilot.press("e")
-    await settle(pilot)
-    editor = pilot.app.screen
-    assert isinstance(editor, RatePlanEditor)
-    return editor
+    return await press_for(pilot, "e", RatePlanEditor)
 
 
 async def test_edits_a_rate_plan_option(make_app, engine: Engine) -> None:
@@ -196,10 +165,8 @@ async def test_refused_rate_plan_option_names_the_row(make_app, engine: Engine) 
         editor = await open_plan(pilot, f"{DOUBLE} / Best Available Rate")
         _, double = editor.lists["options"].query(ItemRow)
         double.fields["occupancy"].value = "9"
-        await pilot.press("ctrl+s")
-        await settle(pilot)
-        assert app.screen is editor
-        assert "must not exceed the room's capacity of 3" in str(double.fields["occupancy"].error.render())
+        await save_refused(pilot, editor)
+        assert "must not exceed the room's capacity of 3" in error_text(double, "occupancy")
         assert "Option 2 guests" in str(editor.query_one("#summary").render())
 
 
@@ -277,11 +244,9 @@ async def test_refused_range_edit_shows_the_message_and_changes_nothing(make_app
     async with app.run_test(size=SIZE) as pilot:
         dialog = await open_range(pilot, f"availability:{room}", "2026-11-22")
         fill(dialog, {"date_from": "2026-11-20", "availability": "0"})
-        await pilot.press("ctrl+s")
-        await settle(pilot)
-        assert app.screen is dialog
+        await save_refused(pilot, dialog)
         assert dialog.fields["date_from"].has_errors
-        assert "is in the past (today is 2026-11-22 at the property)" in str(dialog.fields["date_from"].error.render())
+        assert "is in the past (today is 2026-11-22 at the property)" in error_text(dialog, "date_from")
     assert engine.inventory.ari.availability(engine.identity.operator(), week(engine, ids(engine)[HOTEL])) == before
 
 

@@ -10,7 +10,7 @@ from console.screens.confirm import ConfirmDialog
 from console.screens.properties import PropertiesScreen
 from console.screens.property_editor import PropertyEditor
 from console.widgets.field import Field
-from tests.console.helpers import SIZE, select_row, settle, type_text
+from tests.console.helpers import SIZE, error_text, fill, press_for, save_refused, select_row, settle, type_text
 
 pytestmark = pytest.mark.anyio
 
@@ -20,23 +20,9 @@ def find(engine: Engine, title: str) -> list[dict]:
     return rows
 
 
-def error_text(editor: PropertyEditor, path: str) -> str:
-    return str(editor.fields[path].error.render())
-
-
 async def open_new(pilot) -> PropertyEditor:
     await settle(pilot)
-    await pilot.press("n")
-    await settle(pilot)
-    editor = pilot.app.screen
-    assert isinstance(editor, PropertyEditor)
-    return editor
-
-
-def fill(editor: PropertyEditor, values: dict[str, str]) -> None:
-    """Put text into several inputs at once, as a paste would; the tests type key by key where it matters."""
-    for path, text in values.items():
-        editor.fields[path].value = text
+    return await press_for(pilot, "n", PropertyEditor)
 
 
 async def test_creates_a_property_through_the_form(make_app, engine: Engine) -> None:
@@ -79,9 +65,7 @@ async def test_rejected_fields_show_the_engines_messages_beside_them(make_app, e
             fill(editor, {"currency": "EUR", path: ""})
             editor.fields[path].control.focus()
             await type_text(pilot, typed)
-            await pilot.press("ctrl+s")
-            await settle(pilot)
-            assert app.screen is editor  # still editing
+            await save_refused(pilot, editor)
             assert [f.path for f in editor.query(Field) if f.has_errors] == [path]
             assert error_text(editor, path) == message
             summary = str(editor.query_one("#summary").render())

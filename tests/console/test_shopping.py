@@ -2,51 +2,36 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from collections.abc import Callable
+from datetime import datetime
 
 import pytest
 from textual.pilot import Pilot
 
-from backend.config import Config
-from backend.demo import load_demo
 from backend.engine import Engine
 from backend.listing import Filter, ListQuery
 from console.screens.shopping import ShoppingScreen
 from console.screens.shopping_booking import BookStayDialog
 from console.screens.shopping_property import ShoppingPropertyScreen
-from tests.console.helpers import SIZE, select_row, settle, titles, type_text
+from tests.console.helpers import SIZE, frozen_clock, press_for, select_row, settle, titles, type_text
 
 pytestmark = pytest.mark.anyio
 
-NOW = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)  # the default stay is then 2026-12-01 → 2026-12-04
-
 
 @pytest.fixture
-def engine(tmp_path, monkeypatch) -> Engine:
-    # The demo builds its dates from the clock: a frozen one keeps the snapshots' calendars still.
-    monkeypatch.chdir(tmp_path)
-    engine = Engine.open("frontdesk.db", Config(clock=lambda: NOW))
-    load_demo(engine)
-    return engine
+def clock() -> Callable[[], datetime]:
+    return frozen_clock  # the demo's dates keep still, and the default stay is 2026-12-01 → 2026-12-04
 
 
 async def open_shopping(pilot: Pilot) -> ShoppingScreen:
     await settle(pilot)
-    await pilot.press("4")
-    await settle(pilot)
-    screen = pilot.app.screen
-    assert isinstance(screen, ShoppingScreen)
-    return screen
+    return await press_for(pilot, "4", ShoppingScreen)
 
 
 async def open_property(pilot: Pilot, title: str = "Casa do Mar") -> ShoppingPropertyScreen:
     screen = await open_shopping(pilot)
     select_row(screen, title)
-    await pilot.press("enter")
-    await settle(pilot)
-    page = pilot.app.screen
-    assert isinstance(page, ShoppingPropertyScreen)
-    return page
+    return await press_for(pilot, "enter", ShoppingPropertyScreen)
 
 
 async def open_booking_with_error(pilot: Pilot) -> None:

@@ -1,0 +1,149 @@
+"""What every editor of one engine record shares: the form is saved whole by the engine's create or
+update, a refusal comes back as messages beside the fields they name (dotted paths) with a summary
+on top that counts them, and closing with unsaved changes asks first. Nothing is stored until the
+engine accepts the whole record.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+
+from textual import work
+from textual.binding import Binding
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Static
+
+from backend.errors import FrontdeskError
+from backend.identity import Actor
+from console.messages import ActionFailed
+from console.screens.confirm import ConfirmDialog
+from console.widgets.field import Field
+from console.widgets.item_list import ItemList
+from console.widgets.status_line import StatusLine
+
+if TYPE_CHECKING:
+    from console.app import FrontdeskApp
+
+Problem = Field | ItemList  # where a message can stand
+
+
+class Records(Protocol):
+    """The engine service an editor saves through."""
+
+    def create(self, actor: Actor, data: dict[str, Any]) -> dict[str, Any]: ...
+
+    def update(self, actor: Actor, record_id: str, data: dict[str, Any]) -> dict[str, Any]: ...
+
+
+class Saved(Message):
+    def __init__(self, record: dict[str, Any]) -> None:
+        super().__init__()
+        self.record = record
+
+
+class RecordEditor(Screen[str | None]):
+    """Dismissed with the saved record's id, or None when closed without saving. The compose of a
+    subclass holds a `#summary` Static inside a scrolling `#form`."""
+
+    NOUN: ClassVar[str]  # "property", "room type", …: for the summary and the discard question
+
+    BINDINGS = [
+        Binding("ctrl+s", "save", "Save", priority=True),
+        Binding("escape", "close", "Close"),
+    ]
+
+    app: FrontdeskApp
+
+    def __init__(self, record_id: str | None) -> None:
+        super().__init__()
+        self.record_id = record_id  # None for a new record
+        self.initial: dict[str, Any] = {}  # what the form held when opened, to spot changes
+        self.saving = False
+
+    # --- what each editor defines ------------------------------------------------------------
+
+    def service(self) -> Records:
+        raise NotImplementedError
+
+    def payload(self) -> dict[str, Any]:
+        """The record as the form holds it now, as the engine takes it."""
+        raise NotImplementedError
+
+    def outgoing(self) -> dict[str, Any]:
+        """The payload to save. An editor with item rows keeps the rows it sends: error paths count them."""
+        return self.payload()
+
+    def target_for(self, path: str) -> tuple[Problem | None, str]:
+        """The field or list a dotted error path names (or its nearest named parent), and its label."""
+        raise NotImplementedError
+
+    def saved_text(self, record: dict[str, Any]) -> str:
+        return f"Saved {self.NOUN} “{record['title']}”"
+
+    # --- saving ------------------------------------------------------------------------------
+
+    def action_save(self) -> None:
+        if self.saving:
+            return
+        self.saving = True
+        self.query_one(StatusLine).news("Saving…")
+        self.save(self.outgoing())
+
+    @work(thread=True, exclusive=True, group="save")
+    def save(self, data: dict[str, Any]) -> None:
+        actor = self.app.actor()
+        try:
+            if self.record_id is None:
+                saved = self.service().create(actor, data)
+            else:
+                saved = self.service().update(actor, self.record_id, data)
+        except FrontdeskError as error:
+            self.post_message(ActionFailed(error))
+        else:
+            self.post_message(Saved(saved))
+
+    def on_saved(self, message: Saved) -> None:
+        self.notify(self.saved_text(message.record))
+        self.dismiss(message.record["id"])
+
+    def on_action_failed(self, message: ActionFailed) -> None:
+        message.stop()  # shown here, beside the fields, not as the app's notification
+        self.saving = False
+        self.show_problems(message.problems())
+        self.query_one(StatusLine).news(f"Not saved: {message.error.title}", error=True)
+
+    def show_problems(self, details: dict[str, list[str]]) -> Problem | None:
+        """Each message beside its field and all of them counted on top; returns the field focused, if any."""
+        for problem in [*self.query(Field), *self.query(ItemList)]:
+            problem.clear_errors()
+        lines, first = [], None
+        for path, messages in details.items():
+            target, label = self.target_for(path)
+            if target is not None:
+                target.show_errors(messages)
+                first = first or target
+            lines += [f"• {label}: {text}" if label else f"• {text}" for text in messages]
+        count = len(lines)
+        summary = self.query_one("#summary", Static)
+        summary.update(f"{count} problem{'s' if count != 1 else ''} kept this {self.NOUN} from being saved:\n"
+                       + "\n".join(lines))
+        summary.add_class("-visible")
+        if first is not None:
+            first.control.focus()
+            self.query_one("#form").scroll_to_center(first, animate=False)
+        return first
+
+    # --- leaving -----------------------------------------------------------------------------
+
+    def action_close(self) -> None:
+        if self.payload() == self.initial:
+            self.dismiss(None)
+            return
+
+        def answered(discard: bool | None) -> None:
+            if discard:
+                self.dismiss(None)
+
+        self.app.push_screen(ConfirmDialog("Discard your changes?", f"The {self.NOUN} stays as it was saved last.",
+                                           confirm="Discard"), answered)

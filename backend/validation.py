@@ -52,6 +52,8 @@ def _message(error: dict[str, Any]) -> str:
         return f"must be at least {ctx.get('ge', ctx.get('gt'))}"
     if kind in {"less_than_equal", "less_than"}:
         return f"must be at most {ctx.get('le', ctx.get('lt'))}"
+    if kind == "string_too_short":
+        return f"must be at least {ctx.get('min_length')} characters"
     if kind == "too_long":
         return f"must have at most {ctx.get('max_length')} items"
     if kind == "literal_error":

@@ -12,7 +12,7 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static, Switch
 
-from backend.channels import CHANNEL_CODES
+from backend.channels import CHANNEL_CODES, SHOPPING_CODES
 from backend.errors import FrontdeskError
 from console.labels import label_for
 from console.messages import ActionFailed
@@ -34,7 +34,10 @@ class ChannelSaved(Message):
 class ChannelDialog(ModalScreen[dict[str, Any] | None]):
     """Create a channel (title, type, active) or edit one (title, active; the type is fixed).
 
-    Properties are connected from the Properties screen (`c`), where missing contact details show."""
+    A shopping channel may require a provider API key: switched on with a new key typed, it is set;
+    switched on with the box left empty, the current key stays; switched off, the channel is public.
+    The key is write-only, so the box never shows it. Properties are connected from the Properties
+    screen (`c`), where missing contact details show."""
 
     BINDINGS = [
         Binding("ctrl+s", "save", "Save", priority=True),
@@ -56,6 +59,14 @@ class ChannelDialog(ModalScreen[dict[str, Any] | None]):
                                   path="channel_code", hint="fixed once created" if channel else ""),
             "is_active": Field("Active", Switch(channel["is_active"] if channel else True, id="channel-active"),
                                path="is_active"),
+            "keyed": Field("Require a provider API key (header api-key)",
+                           Switch(bool(channel and channel["has_provider_api_key"]), id="channel-keyed"),
+                           path="keyed", classes="shopping-only"),
+            "provider_api_key": Field("Provider API key", Input(password=True, id="channel-key", compact=True,
+                                                                placeholder="8 characters or more"),
+                                      path="provider_api_key", classes="shopping-only",
+                                      hint="empty keeps the current key" if channel and channel["has_provider_api_key"]
+                                      else "without a key the channel answers anyone"),
         }
 
     def compose(self) -> ComposeResult:
@@ -70,6 +81,15 @@ class ChannelDialog(ModalScreen[dict[str, Any] | None]):
 
     def on_mount(self) -> None:
         self.fields["title"].control.focus()
+        self.show_key_fields()
+
+    def on_select_changed(self) -> None:
+        self.show_key_fields()
+
+    def show_key_fields(self) -> None:
+        shopping = self.fields["channel_code"].value in SHOPPING_CODES
+        for field in self.query(".shopping-only"):
+            field.display = shopping
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "save":
@@ -82,6 +102,12 @@ class ChannelDialog(ModalScreen[dict[str, Any] | None]):
 
     def action_save(self) -> None:
         data = {name: field.value for name, field in self.fields.items()}
+        keyed, key = data.pop("keyed"), data.pop("provider_api_key")
+        if data["channel_code"] in SHOPPING_CODES:
+            if not keyed:
+                data["provider_api_key"] = None
+            elif key or not (self.channel and self.channel["has_provider_api_key"]):
+                data["provider_api_key"] = key  # a new key, or an empty one that the engine refuses
         if self.channel is not None:
             del data["channel_code"]
         self.save(data)

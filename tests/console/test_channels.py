@@ -123,3 +123,55 @@ async def test_deletes_a_channel_after_asking(make_app, engine: Engine) -> None:
         await settle(pilot)
         assert titles(screen) == ["Airbnb", "Booking.com"]
     assert engine.store.scalar("SELECT count(*) FROM channels") == 2
+
+
+async def test_sets_and_clears_a_shopping_channels_provider_key(make_app, engine: Engine) -> None:
+    """The channels list warns about a public shopping channel; the dialog makes it keyed, and public again."""
+    app = make_app()
+    operator = engine.identity.operator()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_channels(pilot)
+        row = select_row(screen, "OpenShopping")
+        await pilot.press("e")
+        dialog = app.screen
+        assert isinstance(dialog, ChannelDialog)
+        dialog.query_one("#channel-keyed").toggle()
+        await save_refused(pilot, dialog)  # switched on without a key
+        assert error_text(dialog, "provider_api_key") == "must be at least 8 characters"
+        dialog.fields["provider_api_key"].value = "meta-partner-key-1"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.screen is screen
+        assert engine.channels.get(operator, row["id"])["has_provider_api_key"]
+        assert engine.shopping.channels("OpenShopping", "meta-partner-key-1") == [row["id"]]
+        assert "meta-partner-key-1" not in engine.store.path.read_bytes().decode("latin-1")
+        # Editing the title keeps the key; switching it off makes the channel public again.
+        select_row(screen, "OpenShopping")
+        await pilot.press("e")
+        dialog = app.screen
+        assert not dialog.query_one("#channel-key").value
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert engine.channels.get(operator, row["id"])["has_provider_api_key"]
+        select_row(screen, "OpenShopping")
+        await pilot.press("e")
+        app.screen.query_one("#channel-keyed").toggle()
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+    assert not engine.channels.get(operator, row["id"])["has_provider_api_key"]
+    assert engine.shopping.channels("OpenShopping", None) == [row["id"]]
+
+
+async def test_the_key_fields_show_only_for_shopping_channels(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_channels(pilot)
+        select_row(screen, "Airbnb")
+        await pilot.press("e")
+        await settle(pilot)
+        assert not app.screen.fields["provider_api_key"].display
+        await pilot.press("escape")
+        select_row(screen, "OpenShopping")
+        await pilot.press("e")
+        await settle(pilot)
+        assert app.screen.fields["provider_api_key"].display

@@ -13,9 +13,7 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import Checkbox, DataTable, Input, Label, Select
 
-from backend.engine import Engine
-from backend.identity import Actor
-from backend.listing import MAX_LIMIT, Filter, ListQuery
+from backend.listing import Filter, ListQuery
 from console.screens.area import PAGE_BINDINGS, PAGE_SIZE, AreaScreen
 from console.screens.booking_detail import BookingDetailScreen
 
@@ -41,22 +39,6 @@ def nights(booking: dict[str, Any]) -> int:
 def guest_name(booking: dict[str, Any]) -> str:
     customer = booking.get("customer") or {}
     return " ".join(part for part in (customer.get("name"), customer.get("surname")) if part)
-
-
-def pending_booking_ids(engine: Engine, actor: Actor, booking_ids: list[str] | None) -> set[str]:
-    """Bookings with revisions not yet acknowledged: of these ids, or of all when None.
-
-    The feed is what integrators have still to take, so it stays short; it is read to its end."""
-    filters = [Filter("booking_id", "eq", ",".join(booking_ids))] if booking_ids else []
-    found: set[str] = set()
-    number = 1
-    while True:
-        revisions, meta = engine.bookings.revisions(actor, ListQuery(page=number, limit=MAX_LIMIT, filters=filters),
-                                                    feed=True)
-        found |= {r["booking_id"] for r in revisions}
-        if number * MAX_LIMIT >= meta["total"]:
-            return found
-        number += 1
 
 
 class BookingsScreen(AreaScreen):
@@ -103,13 +85,9 @@ class BookingsScreen(AreaScreen):
         if self.search:
             filters.append(Filter("unique_id", "has", self.search))
         if self.unacked_only:
-            pending = pending_booking_ids(engine, actor, None)
-            if not pending:
-                return [], {"total": 0}
-            filters.append(Filter("id", "eq", ",".join(sorted(pending))))
+            filters.append(Filter("is_acked", "eq", "false"))
         rows, meta = engine.bookings.list(actor, ListQuery(page=number, limit=PAGE_SIZE, filters=filters))
-        pending = pending_booking_ids(engine, actor, [r["id"] for r in rows]) if rows else set()
-        return [{**row, "title": titles.get(row["property_id"], "?"), "pending": row["id"] in pending}
+        return [{**row, "title": titles.get(row["property_id"], "?"), "pending": not row["is_acked"]}
                 for row in rows], meta
 
     def on_properties_found(self, message: PropertiesFound) -> None:

@@ -250,3 +250,26 @@ def test_database_holds_no_clear_card_after_a_secure_push(shop, secure, live_eng
     dump = "\n".join(conn.iterdump())
     conn.close()
     assert "4111111111111111" not in dump and '"cvv": "123"' not in dump
+
+
+def test_bookings_tell_whether_they_are_acknowledged(shop, anonymous):
+    client = shop.user.client
+    made = check(push(anonymous, shop, booking(shop, day(2), day(3))), 201)["data"]
+    assert check(client.get(f"/api/v1/bookings/{made['id']}"))["data"]["attributes"]["is_acked"] is False
+    assert check(client.get("/api/v1/bookings", params={"filter[is_acked]": "false"}))["meta"]["total"] == 1
+    check(client.post(f"/api/v1/booking_revisions/{made['attributes']['revision_id']}/ack"))
+    assert check(client.get("/api/v1/bookings", params={"filter[is_acked]": "false"}))["meta"]["total"] == 0
+    assert check(client.get("/api/v1/bookings", params={"filter[is_acked]": "true"}))["data"][0]["attributes"]["is_acked"]
+
+
+def test_a_change_stays_with_its_property(user, live):
+    shop = make_shop(user, channel_code="BookingCom")
+    other = make_shop(user, channel_code="BookingCom")
+    check(user.client.put(f"/api/v1/channels/{shop.channel_id}", json={"channel": {
+        "property_ids": [shop.property_id, other.property_id]}}))
+    url = f"/api/v1/inbound/{shop.channel_id}/bookings"
+    with httpx.Client(base_url=live[1].url, timeout=10, headers={"api-key": shop.inbound_key}) as adapter:
+        check(adapter.post(url, json=booking(shop, day(2), day(4), reservation_id="M-1", property_id=shop.property_id)),
+              201)
+        moved = booking(shop, day(2), day(4), status="modified", reservation_id="M-1", property_id=other.property_id)
+        assert "property_id" in check(adapter.post(url, json=moved), 422)["errors"]["details"]

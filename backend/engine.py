@@ -8,6 +8,8 @@ from backend.applications import Applications
 from backend.bookings import Bookings
 from backend.bookings.cards import CardStore
 from backend.channels import Channels
+from backend.chat import Chat
+from backend.chat.attachments import Attachments
 from backend.config import Config
 from backend.events import EventBus
 from backend.facilities import Facilities
@@ -37,6 +39,7 @@ class Engine:
         self.inventory = Inventory(store, self.events, self.config.clock)
         self.shopping = Shopping(store, self.inventory.hotel_policies, self.config.clock)
         self.bookings = Bookings(store, self.events, CardStore(self.keys), self.config.clock)
+        self.chat = Chat(store, self.events, Attachments(store, self.config.base_url, self.config.attachment_max_bytes))
 
     @classmethod
     def open(cls, path: str | Path, config: Config | None = None) -> Engine:

@@ -12,6 +12,7 @@ from importlib import resources
 STEPS: list[str] = [
     "0001_foundation.sql",
     "0002_inventory_bookings.sql",
+    "0003_chat.sql",
 ]
 
 

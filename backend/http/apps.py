@@ -10,6 +10,9 @@ from pydantic import BaseModel
 from backend.applications import InstallationEnvelope
 from backend.bookings.models import BookingEnvelope
 from backend.channels import ChannelEnvelope
+from backend.chat.attachments import AttachmentEnvelope
+from backend.chat.inquiry import InquiryEnvelope
+from backend.chat.service import MessageEnvelope
 from backend.engine import Engine
 from backend.http import errors
 from backend.http.limits import BodyLimit
@@ -17,6 +20,8 @@ from backend.http.routes import (
     applications,
     bookings,
     channels,
+    chat,
+    inbound,
     inventory,
     properties,
     shopping,
@@ -38,7 +43,8 @@ DESCRIPTIONS = {
     "pci": "The card tokenisation API: tokenisation profiles, capture and the card vault.",
 }
 BODIES: list[type[BaseModel]] = [PropertyEnvelope, ChannelEnvelope, InstallationEnvelope, RoomTypeEnvelope,
-                                 RatePlanEnvelope, HotelPolicyEnvelope, AriEnvelope, BookingEnvelope]
+                                 RatePlanEnvelope, HotelPolicyEnvelope, AriEnvelope, BookingEnvelope,
+                                 MessageEnvelope, AttachmentEnvelope, InquiryEnvelope]
 
 
 def create_app(engine: Engine, listener: Listener = "main") -> FastAPI:
@@ -51,7 +57,7 @@ def create_app(engine: Engine, listener: Listener = "main") -> FastAPI:
     app.include_router(system.router)
     if listener in ("main", "secure"):
         for router in (properties.router, channels.router, applications.router, inventory.router, bookings.router,
-                       shopping.router):
+                       shopping.router, chat.router, inbound.router):
             app.include_router(router)
         _document_bodies(app)
     return app

@@ -1,4 +1,4 @@
-"""Bookings, their revisions and the revision feed; and the inbound path of OTA channel adapters.
+"""Bookings, their revisions and the revision feed.
 
 Card data leaves in clear only on the secure listener, to the tokenisation service (see deps.get_reveal);
 everyone else sees the masked guarantee.
@@ -6,19 +6,13 @@ everyone else sees the masked guarantee.
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter, Depends
 
-from backend.bookings.models import BookingEnvelope
 from backend.http.deps import (
     ActorDep,
-    ApiKeyDep,
     EngineDep,
     ListQueryDep,
     RevealDep,
-    SecureDep,
-    body_doc,
     envelope,
 )
 from backend.http.responses import many, one, success
@@ -66,20 +60,3 @@ def ack_revision(revision_id: str, engine: EngineDep, actor: ActorDep):
     """Takes the revision out of the feed. Acknowledging twice is harmless."""
     engine.bookings.ack(actor, revision_id)
     return success()
-
-
-async def get_inbound_channel(channel_id: str, engine: EngineDep, api_key: ApiKeyDep) -> Any:
-    """The channel whose adapter calls, by its inbound key (header `api-key`): checked before the body is read."""
-    return engine.bookings.channel_by_key(channel_id, api_key)
-
-
-InboundChannel = Depends(get_inbound_channel)
-
-
-@router.post("/inbound/{channel_id}/bookings", openapi_extra=body_doc(BookingEnvelope))
-def inbound_booking(engine: EngineDep, secure: SecureDep, channel: Any = InboundChannel,
-                    data: Any = Booking):
-    """An OTA booking from the channel's adapter, with `property_id`. Always accepted: flagged
-    `is_overbooked` or `is_unmapped` rather than refused."""
-    booking, created = engine.bookings.inbound(channel, data, secure=secure)
-    return one(booking_entity(booking), 201 if created else 200)

@@ -1,0 +1,107 @@
+"""Files sent with messages: uploaded as base64, checked against what they claim to be, size-capped.
+
+An upload belongs to whoever made it (a user, or a channel's adapter) until a message takes it;
+nobody else may attach it. Once on a message, whoever may read the thread may fetch it.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, StrictStr
+
+from backend.errors import PayloadTooLarge, ValidationFailed
+from backend.fields import RequiredText
+from backend.media import sniff_image
+from backend.validation import validate
+from storage import Store, new_id, utc_now
+
+FILE_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp", "application/pdf", "text/plain")
+
+
+class AttachmentInput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    file: StrictStr
+    file_name: RequiredText
+    file_type: StrictStr
+
+
+class AttachmentEnvelope(BaseModel):
+    attachment: AttachmentInput
+
+
+def sniff(data: bytes) -> str | None:
+    """The type the bytes themselves show: an image signature, a PDF header, or UTF-8 text."""
+    found = sniff_image(data)
+    if found:
+        return found
+    if data.startswith(b"%PDF-"):
+        return "application/pdf"
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return "text/plain" if "\x00" not in text else None
+
+
+class Attachments:
+    def __init__(self, store: Store, base_url: str, max_bytes: int) -> None:
+        self.store = store
+        self.base_url = base_url
+        self.max_bytes = max_bytes
+
+    def upload(self, data: Any, *, user_id: str | None = None, channel_id: str | None = None) -> dict[str, Any]:
+        model = validate(AttachmentInput, data)
+        if len(model.file) > self.max_bytes * 4 // 3 + 4:
+            raise PayloadTooLarge([f"an attachment may be at most {self.max_bytes // (1024 * 1024)} MiB"])
+        try:
+            content = base64.b64decode(model.file, validate=True)
+        except (binascii.Error, ValueError):
+            raise ValidationFailed.one("file", "must be base64") from None
+        if len(content) > self.max_bytes:
+            raise PayloadTooLarge([f"an attachment may be at most {self.max_bytes // (1024 * 1024)} MiB"])
+        if not content:
+            raise ValidationFailed.one("file", "is empty")
+        if model.file_type not in FILE_TYPES:
+            raise ValidationFailed.one("file_type", f"must be one of {', '.join(FILE_TYPES)}")
+        if sniff(content) != model.file_type:
+            raise ValidationFailed.one("file", f"is not {model.file_type} content")
+        attachment_id = new_id()
+        with self.store.transaction() as conn:
+            conn.execute("INSERT INTO attachments (id, user_id, channel_id, file_name, file_type, size, sha256, data, "
+                         "inserted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                         (attachment_id, user_id, channel_id, model.file_name, model.file_type, len(content),
+                          hashlib.sha256(content).hexdigest(), content, utc_now()))
+        return self.describe(self.store.one("SELECT * FROM attachments WHERE id = ?", (attachment_id,)))
+
+    def claim(self, conn, attachment_id: Any, message_id: str, *, user_id: str | None = None,
+              channel_id: str | None = None) -> None:
+        """Put an upload of the sender's on a message; anything else is a 422 naming attachment_id."""
+        row = conn.execute("SELECT user_id, channel_id, message_id FROM attachments WHERE id = ?",
+                           (attachment_id,)).fetchone() if isinstance(attachment_id, str) else None
+        if row is None or row[2] is not None or (row[0], row[1]) != (user_id, channel_id):
+            raise ValidationFailed.one("attachment_id", "is not an attachment you uploaded and have not sent yet")
+        conn.execute("UPDATE attachments SET message_id = ? WHERE id = ?", (message_id, attachment_id))
+
+    def of_messages(self, message_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
+        if not message_ids:
+            return {}
+        rows = self.store.query(f"SELECT id, message_id, file_name, file_type, size, inserted_at FROM attachments "
+                                f"WHERE message_id IN ({','.join('?' * len(message_ids))}) ORDER BY inserted_at, id",
+                                message_ids)
+        found: dict[str, list[dict[str, Any]]] = {}
+        for row in rows:
+            found.setdefault(row["message_id"], []).append(self.describe(row))
+        return found
+
+    def describe(self, row) -> dict[str, Any]:
+        return {"id": row["id"], "file_name": row["file_name"], "file_type": row["file_type"], "size": row["size"],
+                "url": f"{self.base_url}/api/v1/attachments/{row['id']}", "inserted_at": row["inserted_at"]}
+
+    def content(self, attachment_id: str):
+        return self.store.one("SELECT a.*, m.thread_id FROM attachments a LEFT JOIN messages m ON m.id = a.message_id "
+                              "WHERE a.id = ?", (attachment_id,))

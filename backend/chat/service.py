@@ -1,0 +1,355 @@
+"""Guest chat: message threads of bookings (and Airbnb inquiries), their messages, and the channels' side.
+
+Staff read and reply through the main API or the console; channel adapters bring guest messages
+and inquiries in, and take property replies from an outbox, acknowledging each. Every check of
+the spec's error table lives here: 404 unknown, 401 someone else's, 403 without the chat app,
+422 not_supported for a booking of a channel without messaging.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, StrictStr
+from pydantic_core import from_json
+
+from backend.chat.attachments import Attachments
+from backend.chat.inquiry import InquiryInput
+from backend.errors import (
+    BadRequest,
+    Forbidden,
+    NotFound,
+    NotSupported,
+    Unauthorized,
+    ValidationFailed,
+)
+from backend.events import EventBus
+from backend.identity import Actor
+from backend.listing import Column, ListQuery, page
+from backend.validation import validate
+from storage import Store, new_id, utc_now
+
+CHAT_PROVIDERS = ("BookingCom", "AirBNB")
+MAX_TEXT = 10_000
+THREAD_COLUMNS = {
+    "id": Column("t.id", "id"), "property_id": Column("t.property_id", "id"), "provider": Column("t.provider", "enum"),
+    "is_closed": Column("t.is_closed", "bool"), "unread": Column("(t.unread_count > 0)", "bool"),
+    "booking_id": Column("t.booking_id", "id"), "title": Column("t.title"),
+    "search": Column("(t.title || char(10) || coalesce((SELECT message FROM messages WHERE id = t.last_message_id), ''))"),
+    "last_message_received_at": Column("t.last_message_received_at"),
+}
+MESSAGE_COLUMNS = {"sender": Column("m.sender", "enum"), "inserted_at": Column("m.inserted_at")}
+NEWEST_FIRST = {"order_by": "inserted_at", "order_direction": "desc"}
+
+
+class MessageInput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    message: StrictStr | None = Field(None, max_length=MAX_TEXT)
+    attachment_id: StrictStr | None = None
+
+
+class MessageEnvelope(BaseModel):
+    message: MessageInput
+
+
+class InboundMessageInput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    booking_id: StrictStr | None = None
+    thread_id: StrictStr | None = None
+    message: StrictStr | None = Field(None, max_length=MAX_TEXT)
+    attachments: list[StrictStr] = Field([], max_length=20)
+
+
+class Chat:
+    def __init__(self, store: Store, events: EventBus, attachments: Attachments) -> None:
+        self.store = store
+        self.events = events
+        self.attachments = attachments
+
+    # --- staff: reading ------------------------------------------------------------------------
+
+    def threads(self, actor: Actor, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        """Threads of the actor's properties that have the chat app, newest conversation first."""
+        for f in query.filters:
+            if f.field == "property_id" and f.op == "eq":
+                for property_id in f.value.split(","):
+                    self._property(actor, property_id)
+        marks, groups = actor.group_params()
+        rows, meta = page(
+            self.store, query, THREAD_COLUMNS, select="t.*, p.title AS property_title",
+            source="message_threads t JOIN properties p ON p.id = t.property_id",
+            scope=f"p.group_id IN ({marks}) AND t.property_id IN (SELECT property_id FROM application_installations "
+                  "WHERE application_code = 'chat')",
+            scope_params=groups, default_order="t.last_message_received_at DESC, t.id DESC")
+        return self._threads(rows), {**meta, "order_by": "last_message_received_at", "order_direction": "desc"}
+
+    def thread(self, actor: Actor, thread_id: str) -> dict[str, Any]:
+        return self._threads([self._thread_row(actor, thread_id)])[0]
+
+    def thread_messages(self, actor: Actor, thread_id: str, query: ListQuery) -> tuple[list[dict[str, Any]], dict]:
+        self._thread_row(actor, thread_id)
+        return self._messages(thread_id, query)
+
+    def booking_messages(self, actor: Actor, booking_id: str, query: ListQuery) -> tuple[list[dict[str, Any]], dict]:
+        booking = self._booking(actor, booking_id)
+        thread_id = self.store.scalar("SELECT id FROM message_threads WHERE booking_id = ?", (booking["id"],))
+        if thread_id is None:
+            return [], {**query.meta(0), **NEWEST_FIRST}
+        return self._messages(thread_id, query)
+
+    def _messages(self, thread_id: str, query: ListQuery) -> tuple[list[dict[str, Any]], dict]:
+        rows, meta = page(self.store, query, MESSAGE_COLUMNS, select="m.*", source="messages m",
+                          scope="m.thread_id = ?", scope_params=[thread_id], default_order="m.inserted_at DESC, m.id DESC")
+        return self._message_list(rows), {**meta, **NEWEST_FIRST}
+
+    # --- staff: writing ------------------------------------------------------------------------
+
+    def send_to_booking(self, actor: Actor, booking_id: str, data: Any) -> dict[str, Any]:
+        booking = self._booking(actor, booking_id)
+        model = _message_input(data)
+        with self.store.transaction() as conn:
+            thread_id = self._thread_of_booking(conn, booking)
+            message = self._add(conn, thread_id, "property", model.message or "", attachment_id=model.attachment_id,
+                                user_id=actor.user_id)
+        self.events.publish("message.sent", message["id"], thread_id=thread_id)
+        return message
+
+    def reply(self, actor: Actor, thread_id: str, data: Any) -> dict[str, Any]:
+        self._thread_row(actor, thread_id)
+        model = _message_input(data)
+        with self.store.transaction() as conn:
+            message = self._add(conn, thread_id, "property", model.message or "", attachment_id=model.attachment_id,
+                                user_id=actor.user_id)
+        self.events.publish("message.sent", message["id"], thread_id=thread_id)
+        return message
+
+    def close(self, actor: Actor, thread_id: str) -> dict[str, Any]:
+        return self._set_closed(actor, thread_id, True)
+
+    def reopen(self, actor: Actor, thread_id: str) -> dict[str, Any]:
+        return self._set_closed(actor, thread_id, False)
+
+    def mark_read(self, actor: Actor, thread_id: str) -> dict[str, Any]:
+        self._thread_row(actor, thread_id)
+        with self.store.transaction() as conn:
+            conn.execute("UPDATE message_threads SET unread_count = 0 WHERE id = ?", (thread_id,))
+        self.events.publish("thread.changed", thread_id, action="read")
+        return self.thread(actor, thread_id)
+
+    def _set_closed(self, actor: Actor, thread_id: str, closed: bool) -> dict[str, Any]:
+        self._thread_row(actor, thread_id)
+        with self.store.transaction() as conn:
+            conn.execute("UPDATE message_threads SET is_closed = ?, updated_at = ? WHERE id = ?",
+                         (int(closed), utc_now(), thread_id))
+        self.events.publish("thread.changed", thread_id, action="closed" if closed else "opened")
+        return self.thread(actor, thread_id)
+
+    # --- channels: inbound and outbox ----------------------------------------------------------
+
+    def receive(self, channel, data: Any) -> dict[str, Any]:
+        """A guest message from the channel's adapter, for a booking of the channel or one of its threads.
+        It reopens a closed thread and counts as unread."""
+        _require_chat_channel(channel)
+        model = validate(InboundMessageInput, data)
+        if (model.booking_id is None) == (model.thread_id is None):
+            raise ValidationFailed.one("booking_id", "give booking_id or thread_id")
+        if not (model.message or "").strip() and not model.attachments:
+            raise ValidationFailed.one("message", "can't be blank without attachments")
+        with self.store.transaction() as conn:
+            if model.booking_id is not None:
+                booking = self.store.one("SELECT * FROM bookings WHERE id = ? AND channel_id = ?",
+                                         (model.booking_id, channel["id"]))
+                if booking is None:
+                    raise ValidationFailed.one("booking_id", "is not a booking of this channel")
+                thread_id = self._thread_of_booking(conn, booking)
+            else:
+                thread_id = model.thread_id
+                if not self.store.scalar("SELECT 1 FROM message_threads WHERE id = ? AND channel_id = ?",
+                                         (thread_id, channel["id"])):
+                    raise ValidationFailed.one("thread_id", "is not a thread of this channel")
+            message = self._add(conn, thread_id, "guest", model.message or "", attachment_ids=model.attachments,
+                                channel_id=channel["id"])
+        self.events.publish("message.received", message["id"], thread_id=thread_id)
+        return message
+
+    def inquiry(self, channel, data: Any) -> dict[str, Any]:
+        """An Airbnb guest asking before booking: a thread without a booking, holding the system
+        `inquiry` message with its meta, then the guest's own words."""
+        if channel["channel_code"] != "AirBNB":
+            raise NotSupported("inquiries come from Airbnb channels only")
+        model = validate(InquiryInput, data)
+        details = model.booking_details
+        if not self.store.scalar("SELECT 1 FROM channel_properties WHERE channel_id = ? AND property_id = ?",
+                                 (channel["id"], details.property_id)):
+            raise ValidationFailed.one("booking_details.property_id", "is not a property connected to this channel")
+        if details.room_type_id and not self.store.scalar("SELECT 1 FROM room_types WHERE id = ? AND property_id = ?",
+                                                          (details.room_type_id, details.property_id)):
+            raise ValidationFailed.one("booking_details.room_type_id", "is not a room type of the property")
+        meta = {"status": "active", "live_feed_event_id": new_id(), "booking_details": details.model_dump(mode="json")}
+        now = utc_now()
+        with self.store.transaction() as conn:
+            thread_id = new_id()
+            conn.execute("INSERT INTO message_threads (id, property_id, channel_id, provider, title, inserted_at, "
+                         "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                         (thread_id, details.property_id, channel["id"], channel["channel_code"], model.guest_name,
+                          now, now))
+            self._add(conn, thread_id, "system", "inquiry", meta=meta)
+            if model.message:
+                self._add(conn, thread_id, "guest", model.message)
+        self.events.publish("message.received", thread_id, thread_id=thread_id)
+        return self._threads([self.store.one("SELECT t.*, p.title AS property_title FROM message_threads t "
+                                             "JOIN properties p ON p.id = t.property_id WHERE t.id = ?",
+                                             (thread_id,))])[0]
+
+    def outbox(self, channel, query: ListQuery) -> tuple[list[dict[str, Any]], dict]:
+        """Property replies the channel has not taken yet, oldest first."""
+        rows, meta = page(self.store, query, {}, select="m.*",
+                          source="messages m JOIN message_threads t ON t.id = m.thread_id",
+                          scope="t.channel_id = ? AND m.delivery = 'pending'", scope_params=[channel["id"]],
+                          default_order="m.inserted_at, m.id")
+        messages = self._message_list(rows)
+        threads = {r["id"]: r for r in rows}
+        return [{**m, "thread_id": threads[m["id"]]["thread_id"]} for m in messages], meta
+
+    def delivered(self, channel, message_id: str) -> None:
+        row = self.store.one("SELECT m.id FROM messages m JOIN message_threads t ON t.id = m.thread_id "
+                             "WHERE m.id = ? AND t.channel_id = ? AND m.sender = 'property'", (message_id, channel["id"]))
+        if row is None:
+            raise NotFound(f"message {message_id} is not a reply on this channel")
+        with self.store.transaction() as conn:
+            conn.execute("UPDATE messages SET delivery = 'delivered', delivered_at = coalesce(delivered_at, ?), "
+                         "updated_at = ? WHERE id = ?", (utc_now(), utc_now(), message_id))
+        self.events.publish("message.delivered", message_id)
+
+    def attachment(self, actor: Actor, attachment_id: str):
+        """An attachment's row for download: its uploader's until sent, then the thread's readers'."""
+        row = self.attachments.content(attachment_id)
+        if row is None:
+            raise NotFound(f"attachment {attachment_id} does not exist")
+        if row["thread_id"] is not None:
+            self._thread_row(actor, row["thread_id"])
+        elif row["user_id"] != actor.user_id:
+            raise Unauthorized("you have no access to this attachment")
+        return row
+
+    def channel_attachment(self, channel, attachment_id: str):
+        """An attachment for a channel's adapter: its own uploads, or files on its threads' messages."""
+        row = self.attachments.content(attachment_id)
+        on_channel = row is not None and (row["channel_id"] == channel["id"] or (
+            row["thread_id"] is not None and self.store.scalar(
+                "SELECT 1 FROM message_threads WHERE id = ? AND channel_id = ?", (row["thread_id"], channel["id"]))))
+        if not on_channel:
+            raise NotFound(f"attachment {attachment_id} is not on this channel")
+        return row
+
+    # --- the pieces ----------------------------------------------------------------------------
+
+    def _add(self, conn, thread_id: str, sender: str, text: str, *, attachment_id: str | None = None,
+             attachment_ids: list[str] | None = None, user_id: str | None = None, channel_id: str | None = None,
+             meta: dict[str, Any] | None = None) -> dict[str, Any]:
+        """One message and its thread's counters, in the caller's transaction."""
+        message_id, now = new_id(), utc_now()
+        conn.execute("INSERT INTO messages (id, thread_id, sender, message, meta, delivery, inserted_at, updated_at) "
+                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                     (message_id, thread_id, sender, text, json.dumps(meta) if meta else None,
+                      "pending" if sender == "property" else None, now, now))
+        for attachment in ([attachment_id] if attachment_id else []) + (attachment_ids or []):
+            self.attachments.claim(conn, attachment, message_id, user_id=user_id, channel_id=channel_id)
+        guest = int(sender == "guest")
+        conn.execute("UPDATE message_threads SET message_count = message_count + 1, unread_count = unread_count + ?, "
+                     "last_message_id = ?, last_message_received_at = ?, updated_at = ?, "
+                     "is_closed = CASE WHEN ? THEN 0 ELSE is_closed END WHERE id = ?",
+                     (guest, message_id, now, now, guest, thread_id))
+        return self._message_list([conn.execute("SELECT * FROM messages WHERE id = ?", (message_id,)).fetchone()])[0]
+
+    def _thread_of_booking(self, conn, booking) -> str:
+        thread_id = conn.execute("SELECT id FROM message_threads WHERE booking_id = ?", (booking["id"],)).fetchone()
+        if thread_id:
+            return thread_id[0]
+        attributes = from_json(conn.execute("SELECT attributes FROM booking_revisions WHERE id = ?",
+                                            (booking["revision_id"],)).fetchone()[0])
+        customer = attributes.get("customer") or {}
+        title = " ".join(p for p in (customer.get("name"), customer.get("surname")) if p) or booking["unique_id"]
+        channel = conn.execute("SELECT channel_code FROM channels WHERE id = ?", (booking["channel_id"],)).fetchone()
+        thread_id, now = new_id(), utc_now()
+        conn.execute("INSERT INTO message_threads (id, property_id, channel_id, booking_id, provider, title, "
+                     "inserted_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                     (thread_id, booking["property_id"], booking["channel_id"], booking["id"], channel[0], title,
+                      now, now))
+        return thread_id
+
+    def _booking(self, actor: Actor, booking_id: str):
+        row = self.store.one("SELECT b.*, p.group_id, c.channel_code FROM bookings b "
+                             "JOIN properties p ON p.id = b.property_id LEFT JOIN channels c ON c.id = b.channel_id "
+                             "WHERE b.id = ?", (booking_id,))
+        if row is None:
+            raise NotFound(f"booking {booking_id} does not exist")
+        if row["group_id"] not in actor.group_ids:
+            raise Unauthorized("you have no access to this booking")
+        self._require_chat(row["property_id"])
+        if row["channel_code"] not in CHAT_PROVIDERS:
+            raise NotSupported("the booking's channel does not support messages")
+        return row
+
+    def _thread_row(self, actor: Actor, thread_id: str):
+        row = self.store.one("SELECT t.*, p.group_id, p.title AS property_title FROM message_threads t "
+                             "JOIN properties p ON p.id = t.property_id WHERE t.id = ?", (thread_id,))
+        if row is None:
+            raise NotFound(f"message thread {thread_id} does not exist")
+        if row["group_id"] not in actor.group_ids:
+            raise Unauthorized("you have no access to this thread")
+        self._require_chat(row["property_id"])
+        return row
+
+    def _property(self, actor: Actor, property_id: str) -> None:
+        row = self.store.one("SELECT group_id FROM properties WHERE id = ?", (property_id,))
+        if row is None or row["group_id"] not in actor.group_ids:
+            raise Unauthorized("you have no access to this property")
+        self._require_chat(property_id)
+
+    def _require_chat(self, property_id: str) -> None:
+        if not self.store.scalar("SELECT 1 FROM application_installations WHERE property_id = ? "
+                                 "AND application_code = 'chat'", (property_id,)):
+            raise Forbidden("the property does not have the chat application; install it first")
+
+    def _threads(self, rows: list) -> list[dict[str, Any]]:
+        last = {m["id"]: m for m in self._message_list(self.store.query(
+            f"SELECT * FROM messages WHERE id IN ({','.join('?' * len(rows)) or 'NULL'})",
+            [r["last_message_id"] for r in rows]))} if rows else {}
+        return [{"id": r["id"], "title": r["title"], "is_closed": bool(r["is_closed"]), "provider": r["provider"],
+                 "message_count": r["message_count"], "unread_count": r["unread_count"],
+                 "last_message": last.get(r["last_message_id"]), "last_message_received_at": r["last_message_received_at"],
+                 "inserted_at": r["inserted_at"], "updated_at": r["updated_at"], "property_id": r["property_id"],
+                 "property_title": r["property_title"], "channel_id": r["channel_id"], "booking_id": r["booking_id"]}
+                for r in rows]
+
+    def _message_list(self, rows: list) -> list[dict[str, Any]]:
+        attachments = self.attachments.of_messages([r["id"] for r in rows])
+        messages = []
+        for r in rows:
+            message = {"id": r["id"], "message": r["message"], "sender": r["sender"],
+                       "attachments": attachments.get(r["id"], []), "inserted_at": r["inserted_at"],
+                       "updated_at": r["updated_at"], "thread_id": r["thread_id"]}
+            if r["meta"]:
+                message["meta"] = from_json(r["meta"])
+            if r["sender"] == "property":
+                message["delivery"] = r["delivery"]
+            messages.append(message)
+        return messages
+
+
+def _message_input(data: Any) -> MessageInput:
+    if not isinstance(data, dict):
+        raise BadRequest(["the message must be a JSON object"])
+    model = validate(MessageInput, data)
+    if not (model.message or "").strip() and model.attachment_id is None:
+        raise ValidationFailed.one("message", "can't be blank without an attachment_id")
+    return model
+
+
+def _require_chat_channel(channel) -> None:
+    if channel["channel_code"] not in CHAT_PROVIDERS:
+        raise NotSupported(f"{channel['channel_code']} channels have no guest messaging")

@@ -1,0 +1,77 @@
+"""The inbound surface of channel adapters: OTA bookings, guest messages, inquiries and attachments in,
+property replies out through an outbox. Each call names its channel and carries its inbound key in
+the header `api-key`, checked before the body is read."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Depends
+
+from backend.bookings.models import BookingEnvelope
+from backend.chat.attachments import AttachmentEnvelope
+from backend.chat.inquiry import InquiryEnvelope
+from backend.http.deps import (
+    ApiKeyDep,
+    EngineDep,
+    ListQueryDep,
+    SecureDep,
+    body_doc,
+    envelope,
+)
+from backend.http.responses import entity, many, one, success
+from backend.http.routes.chat import file_response
+from backend.http.serialise import booking_entity, message_entity, thread_entity
+
+router = APIRouter(prefix="/api/v1/inbound/{channel_id}", tags=["inbound"])
+
+
+async def get_inbound_channel(channel_id: str, engine: EngineDep, api_key: ApiKeyDep) -> Any:
+    return engine.bookings.channel_by_key(channel_id, api_key)
+
+
+Channel = Depends(get_inbound_channel)
+
+
+@router.post("/bookings", openapi_extra=body_doc(BookingEnvelope))
+def inbound_booking(engine: EngineDep, secure: SecureDep, channel: Any = Channel,
+                    data: Any = Depends(envelope("booking"))):
+    """An OTA booking, with `property_id`. Always accepted: flagged `is_overbooked` or `is_unmapped`
+    rather than refused."""
+    booking, created = engine.bookings.inbound(channel, data, secure=secure)
+    return one(booking_entity(booking), 201 if created else 200)
+
+
+@router.post("/messages")
+def inbound_message(engine: EngineDep, channel: Any = Channel, data: Any = Depends(envelope("message"))):
+    """A guest message: `{"booking_id" | "thread_id", "message", "attachments": [ids]}`."""
+    return one(message_entity(engine.chat.receive(channel, data)))
+
+
+@router.post("/inquiries", openapi_extra=body_doc(InquiryEnvelope))
+def inbound_inquiry(engine: EngineDep, channel: Any = Channel, data: Any = Depends(envelope("inquiry"))):
+    """An Airbnb inquiry: a thread without a booking, holding the system `inquiry` message."""
+    return one(thread_entity(engine.chat.inquiry(channel, data)), 201)
+
+
+@router.post("/attachments", openapi_extra=body_doc(AttachmentEnvelope))
+def inbound_attachment(engine: EngineDep, channel: Any = Channel, data: Any = Depends(envelope("attachment"))):
+    return one(entity("attachment", engine.chat.attachments.upload(data, channel_id=channel["id"])))
+
+
+@router.get("/attachments/{attachment_id}")
+async def inbound_attachment_file(attachment_id: str, engine: EngineDep, channel: Any = Channel):
+    return file_response(engine.chat.channel_attachment(channel, attachment_id))
+
+
+@router.get("/outbox")
+async def outbox(engine: EngineDep, query: ListQueryDep, channel: Any = Channel):
+    """Property replies not yet taken, oldest first; ack each once delivered to the guest."""
+    items, meta = engine.chat.outbox(channel, query)
+    return many([message_entity(m) for m in items], meta)
+
+
+@router.post("/outbox/{message_id}/ack")
+def ack_outbox(message_id: str, engine: EngineDep, channel: Any = Channel):
+    engine.chat.delivered(channel, message_id)
+    return success()

@@ -1,0 +1,238 @@
+"""Guest chat over real HTTP: the spec's booking messages, threads and attachments, its error table,
+and the channel adapters' inbound path and outbox."""
+
+from __future__ import annotations
+
+import base64
+import re
+import struct
+import zlib
+
+import httpx
+import pytest
+
+from tests.shopping.shop import booking, check, day, make_shop
+
+TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}$")
+
+
+def png() -> bytes:
+    """A real 1×1 PNG."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 1, 1, 8, 6, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(b"\x00\x00\x00\x00\x00")) + chunk(b"IEND", b""))
+
+
+def upload(client: httpx.Client, path: str = "/api/v1/attachments", data: bytes | None = None,
+           file_type: str = "image/png", **fields) -> httpx.Response:
+    body = {"file": base64.b64encode(png() if data is None else data).decode(), "file_name": "photo.png",
+            "file_type": file_type, **fields}
+    return client.post(path, json={"attachment": body})
+
+
+class Desk:
+    """A property with the chat app, a Booking.com channel and one OTA booking from it."""
+
+    def __init__(self, user, live, code: str = "BookingCom", chat: bool = True) -> None:
+        self.shop = make_shop(user, channel_code=code)
+        self.client = user.client
+        if chat:
+            check(self.client.post("/api/v1/applications/install", json={"application_installation": {
+                "property_id": self.shop.property_id, "application_code": "chat"}}), 201)
+        self.adapter = httpx.Client(base_url=live[1].url, timeout=10, headers={"api-key": self.shop.inbound_key})
+        self.inbound = f"/api/v1/inbound/{self.shop.channel_id}"
+        body = booking(self.shop, day(3), day(5), property_id=self.shop.property_id)
+        self.booking_id = check(self.adapter.post(f"{self.inbound}/bookings", json=body), 201)["data"]["id"]
+
+    def guest_says(self, text: str, **fields) -> dict:
+        return check(self.adapter.post(f"{self.inbound}/messages", json={"message": {
+            "booking_id": self.booking_id, "message": text, **fields}}))["data"]
+
+    def thread_id(self) -> str:
+        return check(self.client.get("/api/v1/message_threads", params={
+            "filter[property_id]": self.shop.property_id}))["data"][0]["id"]
+
+
+@pytest.fixture
+def desk(user, live):
+    made = Desk(user, live)
+    yield made
+    made.adapter.close()
+
+
+def test_a_conversation_from_guest_to_staff_and_back(desk):
+    said = desk.guest_says("Hello, can we check in early?")
+    assert said["type"] == "message" and said["attributes"]["sender"] == "guest"
+    assert TIMESTAMP.match(said["attributes"]["inserted_at"])
+    threads = check(desk.client.get("/api/v1/message_threads"))
+    thread = threads["data"][0]
+    assert threads["meta"]["order_direction"] == "desc"
+    assert thread["attributes"]["title"] == "Jane Doe" and thread["attributes"]["provider"] == "BookingCom"
+    assert thread["attributes"]["unread_count"] == 1 and thread["attributes"]["message_count"] == 1
+    assert thread["attributes"]["last_message"]["attributes"]["message"] == "Hello, can we check in early?"
+    assert thread["relationships"]["property"]["data"]["id"] == desk.shop.property_id
+    assert thread["relationships"]["booking"]["data"]["id"] == desk.booking_id
+    reply = check(desk.client.post(f"/api/v1/bookings/{desk.booking_id}/messages",
+                                   json={"message": {"message": "Yes, from noon."}}))["data"]
+    assert reply["attributes"]["sender"] == "property"
+    assert reply["relationships"]["message_thread"]["data"]["id"] == thread["id"]
+    listed = check(desk.client.get(f"/api/v1/bookings/{desk.booking_id}/messages"))
+    assert [m["attributes"]["message"] for m in listed["data"]] == ["Yes, from noon.", "Hello, can we check in early?"]
+    assert listed["meta"]["order_by"] == "inserted_at" and listed["meta"]["total"] == 2
+    same = check(desk.client.get(f"/api/v1/message_threads/{thread['id']}/messages"))
+    assert [m["id"] for m in same["data"]] == [m["id"] for m in listed["data"]]
+    # The reply waits in the channel's outbox until its adapter acknowledges it.
+    outbox = check(desk.adapter.get(f"{desk.inbound}/outbox"))["data"]
+    assert [m["attributes"]["message"] for m in outbox] == ["Yes, from noon."]
+    check(desk.adapter.post(f"{desk.inbound}/outbox/{outbox[0]['id']}/ack"))
+    assert check(desk.adapter.get(f"{desk.inbound}/outbox"))["data"] == []
+
+
+def test_read_close_and_reopen(desk):
+    desk.guest_says("Is parking free?")
+    thread_id = desk.thread_id()
+    assert check(desk.client.post(f"/api/v1/message_threads/{thread_id}/read"))["data"]["attributes"]["unread_count"] == 0
+    closed = check(desk.client.post(f"/api/v1/message_threads/{thread_id}/close"))["data"]
+    assert closed["attributes"]["is_closed"] is True
+    assert check(desk.client.get("/api/v1/message_threads", params={"filter[is_closed]": "false",
+                                                                     "filter[property_id]": desk.shop.property_id}
+                                 ))["meta"]["total"] == 0
+    desk.guest_says("Sorry, one more thing")  # a new guest message reopens the thread
+    thread = check(desk.client.get(f"/api/v1/message_threads/{thread_id}"))["data"]["attributes"]
+    assert thread["is_closed"] is False and thread["unread_count"] == 1
+    check(desk.client.post(f"/api/v1/message_threads/{thread_id}/close"))
+    assert check(desk.client.post(f"/api/v1/message_threads/{thread_id}/open"))["data"]["attributes"]["is_closed"] is False
+    unread = check(desk.client.get("/api/v1/message_threads", params={"filter[unread]": "true"}))
+    assert [t["id"] for t in unread["data"]] == [thread_id]
+    found = check(desk.client.get("/api/v1/message_threads", params={"filter[search][has]": "one more"}))
+    assert [t["id"] for t in found["data"]] == [thread_id]
+
+
+def test_attachments_with_and_without_text(desk):
+    attachment = check(upload(desk.client))["data"]
+    assert attachment["type"] == "attachment"
+    sent = check(desk.client.post(f"/api/v1/bookings/{desk.booking_id}/messages",
+                                  json={"message": {"attachment_id": attachment["id"]}}))["data"]
+    assert sent["attributes"]["message"] == "" and len(sent["attributes"]["attachments"]) == 1
+    url = sent["attributes"]["attachments"][0]
+    assert url.endswith(f"/api/v1/attachments/{attachment['id']}")
+    fetched = desk.client.get(f"/api/v1/attachments/{attachment['id']}")
+    assert fetched.status_code == 200 and fetched.content == png()
+    assert fetched.headers["content-type"] == "image/png"
+    # Sent once: it can't be sent again.
+    again = desk.client.post(f"/api/v1/bookings/{desk.booking_id}/messages",
+                             json={"message": {"attachment_id": attachment["id"]}})
+    assert "attachment_id" in check(again, 422)["errors"]["details"]
+
+
+@pytest.mark.parametrize(("fields", "status", "field"), [
+    ({"file": "not base64!"}, 422, "file"),
+    ({"file_type": "application/x-msdownload"}, 422, "file_type"),
+    ({"file_type": "application/pdf"}, 422, "file"),  # a PNG is not a PDF
+    ({"file": ""}, 422, "file"),
+    ({"file_name": " "}, 422, "file_name"),
+])
+def test_bad_uploads(desk, live_engine, fields, status, field):
+    response = upload(desk.client, **fields)
+    assert field in check(response, status)["errors"]["details"]
+    stored = live_engine.store.scalar("SELECT count(*) FROM attachments WHERE user_id = ?",
+                                      (desk.shop.user.actor.user_id,))
+    assert stored == 0
+
+
+def test_an_oversized_upload_is_413(desk):
+    response = upload(desk.client, data=b"x" * (2 * 1024 * 1024), file_type="text/plain")
+    assert check(response, 413)["errors"]["code"] == "payload_too_large"
+
+
+def test_message_errors(desk, make_user, live):
+    client = desk.client
+    url = f"/api/v1/bookings/{desk.booking_id}/messages"
+    assert "message" in check(client.post(url, json={"message": {"message": "  "}}), 422)["errors"]["details"]
+    unknown = client.post(url, json={"message": {"attachment_id": "nope"}})
+    assert "attachment_id" in check(unknown, 422)["errors"]["details"]
+    other = make_user()
+    theirs = check(upload(other.client))["data"]["id"]
+    stolen = client.post(url, json={"message": {"attachment_id": theirs}})
+    assert "attachment_id" in check(stolen, 422)["errors"]["details"]
+    assert check(other.client.get(url), 401)["errors"]["code"] == "unauthorized"
+    assert other.client.get(f"/api/v1/attachments/{theirs}").status_code == 200
+    assert client.get(f"/api/v1/attachments/{theirs}").status_code == 401
+    assert check(client.get("/api/v1/bookings/nope/messages"), 404)["errors"]["code"] == "not_found"
+    assert client.post("/api/v1/message_threads/nope/messages", json={"message": {"message": "x"}}).status_code == 404
+    assert client.post("/api/v1/message_threads/nope/close").status_code == 404
+    desk.guest_says("hi")
+    assert other.client.get(f"/api/v1/message_threads/{desk.thread_id()}").status_code == 401
+    assert check(client.get(f"{url}"))["meta"]["total"] == 1
+
+
+def test_without_the_chat_app_it_is_403(user, live):
+    desk = Desk(user, live, chat=False)
+    url = f"/api/v1/bookings/{desk.booking_id}/messages"
+    assert check(desk.client.get(url), 403)["errors"]["code"] == "forbidden"
+    assert desk.client.post(url, json={"message": {"message": "hello"}}).status_code == 403
+    assert desk.client.get("/api/v1/message_threads", params={"filter[property_id]": desk.shop.property_id}
+                           ).status_code == 403
+    desk.adapter.close()
+
+
+def test_shopping_bookings_have_no_messages(user, anonymous):
+    shop = make_shop(user)
+    check(user.client.post("/api/v1/applications/install", json={"application_installation": {
+        "property_id": shop.property_id, "application_code": "chat"}}), 201)
+    made = check(anonymous.post(f"{shop.meta}/push_booking", json=booking(shop, day(2), day(3))), 201)["data"]
+    response = user.client.get(f"/api/v1/bookings/{made['id']}/messages")
+    assert check(response, 422)["errors"]["code"] == "not_supported"
+
+
+def test_inbound_errors(desk, live):
+    wrong = desk.adapter.post(f"{desk.inbound}/messages", json={"message": {"booking_id": desk.booking_id,
+                                                                           "message": "x"}},
+                              headers={"api-key": "wrong"})
+    assert wrong.status_code == 401
+    other = Desk(desk.shop.user, live)
+    elsewhere = desk.adapter.post(f"{desk.inbound}/messages", json={"message": {"booking_id": other.booking_id,
+                                                                               "message": "x"}})
+    assert "booking_id" in check(elsewhere, 422)["errors"]["details"]
+    blank = desk.adapter.post(f"{desk.inbound}/messages", json={"message": {"booking_id": desk.booking_id}})
+    assert "message" in check(blank, 422)["errors"]["details"]
+    inquiry = desk.adapter.post(f"{desk.inbound}/inquiries", json={"inquiry": inquiry_body(desk.shop.property_id)})
+    assert check(inquiry, 422)["errors"]["code"] == "not_supported"
+    other.adapter.close()
+    assert check(desk.client.get("/api/v1/message_threads", params={
+        "filter[property_id]": desk.shop.property_id}))["meta"]["total"] == 0
+
+
+def test_guest_attachments_come_through_the_adapter(desk):
+    attachment = check(upload(desk.adapter, f"{desk.inbound}/attachments", data=b"%PDF-1.4 menu",
+                              file_type="application/pdf", file_name="menu.pdf"))["data"]
+    said = desk.guest_says("", attachments=[attachment["id"]])
+    assert len(said["attributes"]["attachments"]) == 1
+    assert desk.client.get(f"/api/v1/attachments/{attachment['id']}").content == b"%PDF-1.4 menu"
+
+
+def inquiry_body(property_id: str) -> dict:
+    return {"guest_name": "Maya Lin", "message": "Is the flat free over New Year?", "booking_details": {
+        "property_id": property_id, "listing_id": "8812", "listing_name": "Harbour flat", "guest_name": "Maya Lin",
+        "checkin_date": day(30), "checkout_date": day(33), "nights": 3, "currency": "EUR",
+        "expected_payout_amount_accurate": "612.40", "non_response_at": "2026-12-01T10:00:00Z",
+        "number_of_adults": 2, "number_of_children": 1}}
+
+
+def test_airbnb_inquiry_is_a_thread_without_a_booking(user, live):
+    desk = Desk(user, live, code="AirBNB")
+    thread = check(desk.adapter.post(f"{desk.inbound}/inquiries", json={"inquiry": inquiry_body(desk.shop.property_id)}),
+                   201)["data"]
+    assert "booking" not in thread["relationships"] and thread["attributes"]["provider"] == "AirBNB"
+    messages = check(desk.client.get(f"/api/v1/message_threads/{thread['id']}/messages"))["data"]
+    system = next(m["attributes"] for m in messages if m["attributes"]["sender"] == "system")
+    assert system["message"] == "inquiry" and system["meta"]["status"] == "active"
+    details = system["meta"]["booking_details"]
+    assert details["number_of_guests"] == 3 and details["expected_payout_amount_accurate"] == "612.40"
+    assert re.match(r"^[0-9a-f-]{36}$", system["meta"]["live_feed_event_id"])
+    bad = inquiry_body(desk.shop.property_id)
+    bad["booking_details"].update(nights=5, non_response_at="tomorrow")
+    details = check(desk.adapter.post(f"{desk.inbound}/inquiries", json={"inquiry": bad}), 422)["errors"]["details"]
+    assert "booking_details.non_response_at" in details
+    desk.adapter.close()

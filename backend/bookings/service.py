@@ -40,6 +40,7 @@ PREFIXES = {"OpenShopping": "OSH", "BookingCom": "BDC", "AirBNB": "ABB"}
 OTA_CODES = ("BookingCom", "AirBNB")
 # A booking is acknowledged when none of its revisions waits in the feed.
 ACKED = "NOT EXISTS (SELECT 1 FROM booking_revisions w WHERE w.booking_id = b.id AND w.acked_at IS NULL)"
+THREAD = "(SELECT id FROM message_threads WHERE booking_id = b.id)"
 BOOKING_COLUMNS = {
     "is_acked": Column(ACKED, "bool"),
     "id": Column("b.id", "id"), "property_id": Column("b.property_id", "id"), "channel_id": Column("b.channel_id", "id"),
@@ -256,19 +257,20 @@ class Bookings:
 
     def list(self, actor: Actor, query: ListQuery, *, reveal: bool = False) -> tuple[list[dict[str, Any]], dict]:
         marks, groups = actor.group_params()
-        rows, meta = page(self.store, query, BOOKING_COLUMNS, select=f"b.revision_id, r.attributes, {ACKED} AS is_acked",
+        rows, meta = page(self.store, query, BOOKING_COLUMNS, select=f"b.revision_id, r.attributes, {ACKED} AS is_acked, {THREAD} AS thread_id",
                           source="bookings b JOIN properties p ON p.id = b.property_id "
                                  "JOIN booking_revisions r ON r.id = b.revision_id",
                           scope=f"p.group_id IN ({marks})", scope_params=groups,
                           default_order="b.inserted_at DESC, b.id")
-        return [{**self._shown(r["revision_id"], r["attributes"], reveal), "is_acked": bool(r["is_acked"])}
-                for r in rows], meta
+        return [{**self._shown(r["revision_id"], r["attributes"], reveal), "is_acked": bool(r["is_acked"]),
+                 "message_thread_id": r["thread_id"]} for r in rows], meta
 
     def get(self, actor: Actor, booking_id: str, *, reveal: bool = False) -> dict[str, Any]:
-        row = self.store.one(f"SELECT b.revision_id, p.group_id, {ACKED} AS is_acked FROM bookings b "
+        row = self.store.one(f"SELECT b.revision_id, p.group_id, {ACKED} AS is_acked, {THREAD} AS thread_id FROM bookings b "
                              "JOIN properties p ON p.id = b.property_id WHERE b.id = ?", (booking_id,))
         _check_access(row, actor, f"booking {booking_id}")
-        return {**self._attributes(row["revision_id"], reveal), "is_acked": bool(row["is_acked"])}
+        return {**self._attributes(row["revision_id"], reveal), "is_acked": bool(row["is_acked"]),
+                "message_thread_id": row["thread_id"]}
 
     def revisions(self, actor: Actor, query: ListQuery, *, feed: bool = False,
                   reveal: bool = False) -> tuple[list[dict[str, Any]], dict]:

@@ -22,8 +22,13 @@ def installation_entity(i: dict[str, Any]) -> dict[str, Any]:
 
 
 def booking_entity(b: dict[str, Any]) -> dict[str, Any]:
-    return entity("booking", b, {"property": {"data": {"id": b["property_id"], "type": "property"}},
-                                 "channel": {"data": {"id": b["channel_id"], "type": "channel"}}})
+    """`relationships.message_thread` once the booking has a conversation."""
+    attributes = {k: v for k, v in b.items() if k != "message_thread_id"}
+    relationships = {"property": {"data": {"id": b["property_id"], "type": "property"}},
+                     "channel": {"data": {"id": b["channel_id"], "type": "channel"}}}
+    if b.get("message_thread_id"):
+        relationships["message_thread"] = {"data": {"id": b["message_thread_id"], "type": "message_thread"}}
+    return entity("booking", attributes, relationships)
 
 
 def revision_entity(r: dict[str, Any]) -> dict[str, Any]:

@@ -73,6 +73,8 @@ def test_a_conversation_from_guest_to_staff_and_back(desk):
     assert thread["attributes"]["last_message"]["attributes"]["message"] == "Hello, can we check in early?"
     assert thread["relationships"]["property"]["data"]["id"] == desk.shop.property_id
     assert thread["relationships"]["booking"]["data"]["id"] == desk.booking_id
+    linked = check(desk.client.get(f"/api/v1/bookings/{desk.booking_id}"))["data"]["relationships"]
+    assert linked["message_thread"]["data"] == {"id": thread["id"], "type": "message_thread"}
     reply = check(desk.client.post(f"/api/v1/bookings/{desk.booking_id}/messages",
                                    json={"message": {"message": "Yes, from noon."}}))["data"]
     assert reply["attributes"]["sender"] == "property"

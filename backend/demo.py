@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from backend.demo_chat import load_conversations
 from backend.engine import Engine
 from backend.facilities import facility_id
 from backend.identity import Actor, IssuedToken
@@ -120,6 +121,7 @@ def load_demo(engine: Engine) -> IssuedToken:
             "title": title, "channel_code": code, "group_id": groups[SEASIDE], "property_ids": [ids[t] for t in titles],
             "rate_plan_ids": [plan for t in titles for plan, _ in plans[t]]})
     _bookings(engine, channels, ids, plans)
+    load_conversations(engine, channels, ids, plans)
     return token
 
 

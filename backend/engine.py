@@ -39,7 +39,8 @@ class Engine:
         self.inventory = Inventory(store, self.events, self.config.clock)
         self.shopping = Shopping(store, self.inventory.hotel_policies, self.config.clock)
         self.bookings = Bookings(store, self.events, CardStore(self.keys), self.config.clock)
-        self.chat = Chat(store, self.events, Attachments(store, self.config.base_url, self.config.attachment_max_bytes))
+        self.chat = Chat(store, self.events, Attachments(store, self.config.base_url, self.config.attachment_max_bytes),
+                         self.config.clock)
 
     @classmethod
     def open(cls, path: str | Path, config: Config | None = None) -> Engine:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from backend.demo import load_demo
-from backend.listing import ListQuery
+from backend.listing import Filter, ListQuery
 
 
 def test_demo_portfolio(engine):
@@ -29,15 +29,26 @@ def test_demo_portfolio(engine):
 def test_demo_sells_rooms(engine):
     load_demo(engine)
     operator = engine.identity.operator()
-    bookings, meta = engine.bookings.list(operator, ListQuery(limit=100))
+    bookings, meta = engine.bookings.list(operator, ListQuery(limit=100, filters=[Filter("arrival_date", "lte", "9999")]))
     assert meta["total"] >= 5
     assert {b["status"] for b in bookings} >= {"new", "cancelled"}
-    assert {b["ota_name"] for b in bookings} == {"OpenShopping", "Booking.com"}
+    assert {b["ota_name"] for b in bookings} == {"OpenShopping", "Booking.com", "Airbnb"}
     assert all(b["guarantee"] is None or b["guarantee"]["cvv"] == "***" for b in bookings)
     shopping = next(c for c in engine.channels.list(operator, ListQuery())[0] if c["channel_code"] == "OpenShopping")
     assert shopping["rate_plan_ids"]
     today = engine.config.clock().date()
-    stay = [("checkin_date", str(today + timedelta(days=60))), ("checkout_date", str(today + timedelta(days=63))),
+    stay = [("checkin_date", str(today + timedelta(days=200))), ("checkout_date", str(today + timedelta(days=203))),
             ("filter[is_available]", "true")]
     offers, meta = engine.shopping.property_list([shopping["id"]], stay)
     assert meta["total"] == len(shopping["property_ids"]) and all(o["best_offer"] for o in offers)
+
+
+def test_demo_inbox(engine):
+    load_demo(engine)
+    threads, meta = engine.chat.threads(engine.identity.operator(), ListQuery(limit=100))
+    assert meta["total"] >= 24
+    assert {t["provider"] for t in threads} == {"BookingCom", "AirBNB"}
+    assert any(t["unread_count"] for t in threads) and any(t["is_closed"] for t in threads)
+    assert any(t["booking_id"] is None for t in threads)  # inquiries
+    texts = " ".join(t["last_message"]["message"] for t in threads)
+    assert all(word in texts for word in ("Bonjour", "Danke", "gracias", "駅", "Claro"))

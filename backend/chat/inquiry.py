@@ -64,6 +64,7 @@ class InquiryInput(BaseModel):
 
     guest_name: RequiredText
     message: StrictStr | None = Field(None, max_length=10_000)
+    sent_at: StrictStr | None = Field(None, description="when the guest asked (UTC, ISO 8601); default: now")
     booking_details: BookingDetails
 
 

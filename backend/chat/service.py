@@ -9,6 +9,7 @@ the spec's error table lives here: 404 unknown, 401 someone else's, 403 without 
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
@@ -28,7 +29,7 @@ from backend.events import EventBus
 from backend.identity import Actor
 from backend.listing import Column, ListQuery, page
 from backend.validation import validate
-from storage import Store, new_id, utc_now
+from storage import Store, new_id
 
 CHAT_PROVIDERS = ("BookingCom", "AirBNB")
 MAX_TEXT = 10_000
@@ -61,13 +62,19 @@ class InboundMessageInput(BaseModel):
     thread_id: StrictStr | None = None
     message: StrictStr | None = Field(None, max_length=MAX_TEXT)
     attachments: list[StrictStr] = Field([], max_length=20)
+    sent_at: StrictStr | None = Field(None, description="when the guest wrote it (UTC, ISO 8601); default: now")
 
 
 class Chat:
-    def __init__(self, store: Store, events: EventBus, attachments: Attachments) -> None:
+    def __init__(self, store: Store, events: EventBus, attachments: Attachments, clock) -> None:
         self.store = store
         self.events = events
         self.attachments = attachments
+        self.clock = clock
+
+    def _now(self) -> str:
+        """The engine's clock as the spec writes timestamps: UTC, no zone, microseconds."""
+        return self.clock().astimezone(UTC).replace(tzinfo=None).isoformat(timespec="microseconds")
 
     # --- staff: reading ------------------------------------------------------------------------
 
@@ -107,13 +114,14 @@ class Chat:
 
     # --- staff: writing ------------------------------------------------------------------------
 
-    def send_to_booking(self, actor: Actor, booking_id: str, data: Any) -> dict[str, Any]:
+    def send_to_booking(self, actor: Actor, booking_id: str, data: Any, *, at: str | None = None) -> dict[str, Any]:
+        """`at` back-dates the message (importing history, the demo); the API never sets it."""
         booking = self._booking(actor, booking_id)
         model = _message_input(data)
         with self.store.transaction() as conn:
             thread_id = self._thread_of_booking(conn, booking)
             message = self._add(conn, thread_id, "property", model.message or "", attachment_id=model.attachment_id,
-                                user_id=actor.user_id)
+                                user_id=actor.user_id, at=at)
         self.events.publish("message.sent", message["id"], thread_id=thread_id)
         return message
 
@@ -143,7 +151,7 @@ class Chat:
         self._thread_row(actor, thread_id)
         with self.store.transaction() as conn:
             conn.execute("UPDATE message_threads SET is_closed = ?, updated_at = ? WHERE id = ?",
-                         (int(closed), utc_now(), thread_id))
+                         (int(closed), self._now(), thread_id))
         self.events.publish("thread.changed", thread_id, action="closed" if closed else "opened")
         return self.thread(actor, thread_id)
 
@@ -171,7 +179,7 @@ class Chat:
                                          (thread_id, channel["id"])):
                     raise ValidationFailed.one("thread_id", "is not a thread of this channel")
             message = self._add(conn, thread_id, "guest", model.message or "", attachment_ids=model.attachments,
-                                channel_id=channel["id"])
+                                channel_id=channel["id"], at=_sent_at(model.sent_at, self._now()))
         self.events.publish("message.received", message["id"], thread_id=thread_id)
         return message
 
@@ -189,16 +197,16 @@ class Chat:
                                                           (details.room_type_id, details.property_id)):
             raise ValidationFailed.one("booking_details.room_type_id", "is not a room type of the property")
         meta = {"status": "active", "live_feed_event_id": new_id(), "booking_details": details.model_dump(mode="json")}
-        now = utc_now()
+        now = _sent_at(model.sent_at, self._now())
         with self.store.transaction() as conn:
             thread_id = new_id()
             conn.execute("INSERT INTO message_threads (id, property_id, channel_id, provider, title, inserted_at, "
                          "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                          (thread_id, details.property_id, channel["id"], channel["channel_code"], model.guest_name,
                           now, now))
-            self._add(conn, thread_id, "system", "inquiry", meta=meta)
+            self._add(conn, thread_id, "system", "inquiry", meta=meta, at=now)
             if model.message:
-                self._add(conn, thread_id, "guest", model.message)
+                self._add(conn, thread_id, "guest", model.message, at=now)
         self.events.publish("message.received", thread_id, thread_id=thread_id)
         return self._threads([self.store.one("SELECT t.*, p.title AS property_title FROM message_threads t "
                                              "JOIN properties p ON p.id = t.property_id WHERE t.id = ?",
@@ -221,7 +229,7 @@ class Chat:
             raise NotFound(f"message {message_id} is not a reply on this channel")
         with self.store.transaction() as conn:
             conn.execute("UPDATE messages SET delivery = 'delivered', delivered_at = coalesce(delivered_at, ?), "
-                         "updated_at = ? WHERE id = ?", (utc_now(), utc_now(), message_id))
+                         "updated_at = ? WHERE id = ?", (self._now(), self._now(), message_id))
         self.events.publish("message.delivered", message_id)
 
     def attachment(self, actor: Actor, attachment_id: str):
@@ -249,9 +257,9 @@ class Chat:
 
     def _add(self, conn, thread_id: str, sender: str, text: str, *, attachment_id: str | None = None,
              attachment_ids: list[str] | None = None, user_id: str | None = None, channel_id: str | None = None,
-             meta: dict[str, Any] | None = None) -> dict[str, Any]:
+             meta: dict[str, Any] | None = None, at: str | None = None) -> dict[str, Any]:
         """One message and its thread's counters, in the caller's transaction."""
-        message_id, now = new_id(), utc_now()
+        message_id, now = new_id(), at or self._now()
         conn.execute("INSERT INTO messages (id, thread_id, sender, message, meta, delivery, inserted_at, updated_at) "
                      "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                      (message_id, thread_id, sender, text, json.dumps(meta) if meta else None,
@@ -274,7 +282,7 @@ class Chat:
         customer = attributes.get("customer") or {}
         title = " ".join(p for p in (customer.get("name"), customer.get("surname")) if p) or booking["unique_id"]
         channel = conn.execute("SELECT channel_code FROM channels WHERE id = ?", (booking["channel_id"],)).fetchone()
-        thread_id, now = new_id(), utc_now()
+        thread_id, now = new_id(), self._now()
         conn.execute("INSERT INTO message_threads (id, property_id, channel_id, booking_id, provider, title, "
                      "inserted_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                      (thread_id, booking["property_id"], booking["channel_id"], booking["id"], channel[0], title,
@@ -348,6 +356,22 @@ def _message_input(data: Any) -> MessageInput:
     if not (model.message or "").strip() and model.attachment_id is None:
         raise ValidationFailed.one("message", "can't be blank without an attachment_id")
     return model
+
+
+def _sent_at(value: str | None, now: str) -> str:
+    """A guest's own send time as the adapter reports it, in the spec's format; never in the future."""
+    if value is None:
+        return now
+    try:
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        raise ValidationFailed.one("sent_at", "must be an ISO 8601 timestamp, e.g. 2026-11-21T10:03:29Z") from None
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(UTC).replace(tzinfo=None)
+    stamp = moment.isoformat(timespec="microseconds")
+    if stamp > now:
+        raise ValidationFailed.one("sent_at", "is in the future")
+    return stamp
 
 
 def _require_chat_channel(channel) -> None:

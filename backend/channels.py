@@ -159,6 +159,16 @@ class Channels:
         ids = [i for i in self.get(actor, channel_id)["rate_plan_ids"] if i != rate_plan_id]
         return self.update(actor, channel_id, {"rate_plan_ids": [*ids, rate_plan_id] if mapped else ids})
 
+    def adapter_view(self, channel) -> dict[str, Any]:
+        """What a channel's adapter may know of its channel: its properties and mapped rooms and rates."""
+        plans = self.store.query("SELECT p.id, p.room_type_id, p.property_id, p.currency FROM rate_plans p "
+                                 "JOIN channel_rate_plans c ON c.rate_plan_id = p.id WHERE c.channel_id = ? "
+                                 "ORDER BY p.title, p.id", (channel["id"],))
+        properties = self.store.query("SELECT property_id FROM channel_properties WHERE channel_id = ? ORDER BY rowid",
+                                      (channel["id"],))
+        return {"id": channel["id"], "title": channel["title"], "channel_code": channel["channel_code"],
+                "property_ids": [r[0] for r in properties], "rate_plans": [dict(r) for r in plans]}
+
     def _check(self, actor: Actor, model: ChannelInput, data: dict[str, Any]) -> None:
         errors = Errors()
         if model.group_id is not None and model.group_id not in actor.group_ids:

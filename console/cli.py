@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import sys
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -99,10 +100,48 @@ def demo() -> None:
 def serve(host: str, port: int, secure_port: int, pci_port: int, ssl_certfile: str | None,
           ssl_keyfile: str | None, fetch_private_addresses: bool) -> None:
     """Run the main, secure and pci HTTP listeners over one engine."""
-    from backend.http.server import Listeners, serve as run
+    from backend.http.server import Listeners
+    from backend.http.server import serve as run
 
     run(click.get_current_context().obj["db_path"],
         Listeners(host, port, secure_port, pci_port, ssl_certfile, ssl_keyfile, fetch_private_addresses))
+
+
+@command(main)
+@click.option("--count", default=0, show_default=True, help="Events to play; 0 plays until interrupted.")
+@click.option("--every", default=3.0, show_default=True, help="Seconds between events.")
+@click.option("--seed", type=int, default=None, help="Repeat a run: the same seed plays the same traffic.")
+@click.option("--server", default=None, help="Base URL of a running `frontdesk serve`; without it, the database.")
+@click.option("--channel", "channel_keys", multiple=True, metavar="ID:INBOUND_KEY",
+              help="With --server: a channel to play as (repeatable).")
+def simulate(count: int, every: float, seed: int | None, server: str | None, channel_keys: tuple[str, ...]) -> None:
+    """Play guest traffic into the inbox: OTA bookings whose guests write, follow-ups with files, Airbnb
+    inquiries. Into the database by default, or into a running server through its channels' inbound API."""
+    import random
+
+    import httpx
+
+    from backend.simulate import EngineSink, HttpSink, Traffic, run
+
+    if server is None:
+        engine = _engine()
+        sink: EngineSink | HttpSink = EngineSink(engine)
+        today = engine.config.clock().date()
+    else:
+        keys = dict(pair.partition(":")[::2] for pair in channel_keys)
+        if not keys or not all(keys.values()):
+            raise click.UsageError("--server needs at least one --channel ID:INBOUND_KEY")
+        sink = HttpSink(httpx.Client(base_url=server, timeout=10), keys)
+        today = datetime.now(UTC).date()
+    try:
+        channels = sink.channels()
+        if not any(c["rate_plans"] for c in channels):
+            raise click.ClickException("no Booking.com or Airbnb channel sells a property with the chat app here")
+        run(Traffic(channels, sink, today, random.Random(seed)), count, every, click.echo)
+    except httpx.HTTPError as error:
+        raise click.ClickException(f"the server refused or could not be reached: {error}") from None
+    except KeyboardInterrupt:
+        click.echo("stopped")
 
 
 @main.group()

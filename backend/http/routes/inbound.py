@@ -33,6 +33,12 @@ async def get_inbound_channel(channel_id: str, engine: EngineDep, api_key: ApiKe
 Channel = Depends(get_inbound_channel)
 
 
+@router.get("")
+async def inbound_channel(engine: EngineDep, channel: Any = Channel):
+    """The channel as its adapter sees it: connected properties and mapped rate plans (room and rate codes)."""
+    return one(entity("channel", engine.channels.adapter_view(channel)))
+
+
 @router.post("/bookings", openapi_extra=body_doc(BookingEnvelope))
 def inbound_booking(engine: EngineDep, secure: SecureDep, channel: Any = Channel,
                     data: Any = Depends(envelope("booking"))):

@@ -9,7 +9,7 @@ as titles match the whole value, because real names contain commas ("Hotel Roma,
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -142,8 +142,10 @@ def _bool(value: str) -> int | None:
 
 
 def page(store: Store, query: ListQuery, columns: dict[str, Column], *, select: str, source: str,
-         scope: str, scope_params: list[Any], default_order: str) -> tuple[list[Any], dict[str, Any]]:
-    """One page of a collection, limited by `scope` to what the actor may see, and its meta."""
+         scope: str, scope_params: list[Any], default_order: str,
+         count: Callable[[], int] | None = None) -> tuple[list[Any], dict[str, Any]]:
+    """One page of a collection, limited by `scope` to what the actor may see, and its meta. `count`,
+    when given, tells the total some cheaper way than counting every matching row."""
     conditions, params = where(query, columns)
     condition = f" WHERE {scope}{conditions}"
     rows = store.query(
@@ -152,4 +154,6 @@ def page(store: Store, query: ListQuery, columns: dict[str, Column], *, select: 
     # A page that is not full tells the total itself: a filter matching few rows is then read once, not twice.
     if len(rows) < query.limit and (rows or query.offset == 0):
         return rows, query.meta(query.offset + len(rows))
+    if count is not None:
+        return rows, query.meta(count())
     return rows, query.meta(store.scalar(f"SELECT count(*) FROM {source}{condition}", [*scope_params, *params]))

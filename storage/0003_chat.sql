@@ -15,10 +15,10 @@ CREATE TABLE message_threads (
     inserted_at TEXT NOT NULL,
     updated_at TEXT NOT NULL
 );
--- The inbox order (newest conversation first), per property and overall.
-CREATE INDEX message_threads_property_recent ON message_threads(property_id, last_message_received_at DESC, id);
-CREATE INDEX message_threads_recent ON message_threads(last_message_received_at DESC, id);
-CREATE INDEX message_threads_unread ON message_threads(property_id, last_message_received_at DESC) WHERE unread_count > 0;
+-- The inbox order (newest conversation first, read backwards): overall, unread only, and per property.
+CREATE INDEX message_threads_recent ON message_threads(last_message_received_at, id);
+CREATE INDEX message_threads_unread_recent ON message_threads(last_message_received_at, id) WHERE unread_count > 0;
+CREATE INDEX message_threads_property_recent ON message_threads(property_id, last_message_received_at, id);
 
 CREATE TABLE messages (
     id TEXT PRIMARY KEY,
@@ -31,7 +31,7 @@ CREATE TABLE messages (
     inserted_at TEXT NOT NULL,
     updated_at TEXT NOT NULL
 );
-CREATE INDEX messages_thread_recent ON messages(thread_id, inserted_at DESC, id);
+CREATE INDEX messages_thread_recent ON messages(thread_id, inserted_at, id);
 CREATE INDEX messages_outbox ON messages(thread_id) WHERE delivery = 'pending';
 
 -- An uploaded file; it belongs to who uploaded it (a user, or a channel's adapter) until a message takes it.
@@ -48,3 +48,38 @@ CREATE TABLE attachments (
     inserted_at TEXT NOT NULL
 );
 CREATE INDEX attachments_message ON attachments(message_id);
+
+-- How many threads each property has by provider, state and unread-ness, kept by triggers: the inbox's
+-- `meta.total` is then a sum over a few rows instead of a count over every matching thread.
+CREATE TABLE thread_counts (
+    property_id TEXT NOT NULL,
+    provider TEXT NOT NULL,
+    is_closed INTEGER NOT NULL,
+    unread INTEGER NOT NULL,
+    threads INTEGER NOT NULL,
+    PRIMARY KEY (property_id, provider, is_closed, unread)
+) WITHOUT ROWID;
+
+CREATE TRIGGER thread_counts_insert AFTER INSERT ON message_threads BEGIN
+    INSERT INTO thread_counts (property_id, provider, is_closed, unread, threads)
+    VALUES (NEW.property_id, NEW.provider, NEW.is_closed, NEW.unread_count > 0, 1)
+    ON CONFLICT (property_id, provider, is_closed, unread) DO UPDATE SET threads = threads + 1;
+END;
+
+CREATE TRIGGER thread_counts_delete AFTER DELETE ON message_threads BEGIN
+    UPDATE thread_counts SET threads = threads - 1
+    WHERE property_id = OLD.property_id AND provider = OLD.provider AND is_closed = OLD.is_closed
+      AND unread = (OLD.unread_count > 0);
+END;
+
+CREATE TRIGGER thread_counts_update AFTER UPDATE OF property_id, provider, is_closed, unread_count ON message_threads
+WHEN OLD.property_id <> NEW.property_id OR OLD.provider <> NEW.provider OR OLD.is_closed <> NEW.is_closed
+  OR (OLD.unread_count > 0) <> (NEW.unread_count > 0)
+BEGIN
+    UPDATE thread_counts SET threads = threads - 1
+    WHERE property_id = OLD.property_id AND provider = OLD.provider AND is_closed = OLD.is_closed
+      AND unread = (OLD.unread_count > 0);
+    INSERT INTO thread_counts (property_id, provider, is_closed, unread, threads)
+    VALUES (NEW.property_id, NEW.provider, NEW.is_closed, NEW.unread_count > 0, 1)
+    ON CONFLICT (property_id, provider, is_closed, unread) DO UPDATE SET threads = threads + 1;
+END;

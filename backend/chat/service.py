@@ -35,13 +35,18 @@ CHAT_PROVIDERS = ("BookingCom", "AirBNB")
 MAX_TEXT = 10_000
 THREAD_COLUMNS = {
     "id": Column("t.id", "id"), "property_id": Column("t.property_id", "id"), "provider": Column("t.provider", "enum"),
-    "is_closed": Column("t.is_closed", "bool"), "unread": Column("(t.unread_count > 0)", "bool"),
+    "is_closed": Column("t.is_closed", "bool"),
     "booking_id": Column("t.booking_id", "id"), "title": Column("t.title"),
     "search": Column("(t.title || char(10) || coalesce((SELECT message FROM messages WHERE id = t.last_message_id), ''))"),
     "last_message_received_at": Column("t.last_message_received_at"),
 }
 MESSAGE_COLUMNS = {"sender": Column("m.sender", "enum"), "inserted_at": Column("m.inserted_at")}
 NEWEST_FIRST = {"order_by": "inserted_at", "order_direction": "desc"}
+NO_CHAT = "the property does not have the chat application; install it first"
+CHAT_APP = ("EXISTS (SELECT 1 FROM application_installations a WHERE a.property_id = t.property_id "
+            "AND a.application_code = 'chat')")
+# Whether a message has files: most have none, and then no second query is needed for them.
+WITH_FILES = "m.*, EXISTS (SELECT 1 FROM attachments a WHERE a.message_id = m.id) AS has_files"
 
 
 class MessageInput(BaseModel):
@@ -79,37 +84,65 @@ class Chat:
     # --- staff: reading ------------------------------------------------------------------------
 
     def threads(self, actor: Actor, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-        """Threads of the actor's properties that have the chat app, newest conversation first."""
+        """Threads of the actor's properties that have the chat app, newest conversation first.
+
+        The allowed properties are listed first and tested row by row (`+t.property_id`), so the page
+        is read along the inbox-order index and stops at its 50th row, whatever the number of threads."""
         for f in query.filters:
             if f.field == "property_id" and f.op == "eq":
                 for property_id in f.value.split(","):
                     self._property(actor, property_id)
         marks, groups = actor.group_params()
+        allowed = [r[0] for r in self.store.query(
+            f"SELECT id FROM properties WHERE group_id IN ({marks}) AND id IN "
+            "(SELECT property_id FROM application_installations WHERE application_code = 'chat')", groups)]
+        unread = _unread(query)
+        scope = f"+t.property_id IN ({','.join('?' * len(allowed)) or 'NULL'})" + unread
         rows, meta = page(
             self.store, query, THREAD_COLUMNS, select="t.*, p.title AS property_title",
-            source="message_threads t JOIN properties p ON p.id = t.property_id",
-            scope=f"p.group_id IN ({marks}) AND t.property_id IN (SELECT property_id FROM application_installations "
-                  "WHERE application_code = 'chat')",
-            scope_params=groups, default_order="t.last_message_received_at DESC, t.id DESC")
+            source="message_threads t CROSS JOIN properties p ON p.id = t.property_id", scope=scope,
+            scope_params=allowed, default_order="t.last_message_received_at DESC, t.id DESC",
+            count=self._counter(query, allowed, unread))
         return self._threads(rows), {**meta, "order_by": "last_message_received_at", "order_direction": "desc"}
+
+    def _counter(self, query: ListQuery, allowed: list[str], unread: str):
+        """The total from the trigger-kept thread_counts, when the filters are ones it holds; else None."""
+        columns = {"property_id": "property_id", "provider": "provider", "is_closed": "is_closed"}
+        if any(f.field not in columns or f.op != "eq" for f in query.filters):
+            return None
+        where = [f"property_id IN ({','.join('?' * len(allowed)) or 'NULL'})"]
+        params: list[Any] = list(allowed)
+        for f in query.filters:
+            values = f.value.split(",")
+            if f.field == "is_closed":
+                values = [{"true": 1, "1": 1, "false": 0, "0": 0}.get(v.lower(), -1) for v in values]
+            where.append(f"{columns[f.field]} IN ({','.join('?' * len(values))})")
+            params += values
+        if unread:
+            where.append("unread = ?")
+            params.append(int("> 0" in unread))
+        return lambda: self.store.scalar(f"SELECT coalesce(sum(threads), 0) FROM thread_counts WHERE "
+                                         f"{' AND '.join(where)}", params)
 
     def thread(self, actor: Actor, thread_id: str) -> dict[str, Any]:
         return self._threads([self._thread_row(actor, thread_id)])[0]
 
     def thread_messages(self, actor: Actor, thread_id: str, query: ListQuery) -> tuple[list[dict[str, Any]], dict]:
-        self._thread_row(actor, thread_id)
-        return self._messages(thread_id, query)
+        thread = self._thread_row(actor, thread_id)
+        return self._messages(thread_id, query, thread["message_count"])
 
     def booking_messages(self, actor: Actor, booking_id: str, query: ListQuery) -> tuple[list[dict[str, Any]], dict]:
         booking = self._booking(actor, booking_id)
-        thread_id = self.store.scalar("SELECT id FROM message_threads WHERE booking_id = ?", (booking["id"],))
-        if thread_id is None:
+        thread = self.store.one("SELECT id, message_count FROM message_threads WHERE booking_id = ?", (booking["id"],))
+        if thread is None:
             return [], {**query.meta(0), **NEWEST_FIRST}
-        return self._messages(thread_id, query)
+        return self._messages(thread["id"], query, thread["message_count"])
 
-    def _messages(self, thread_id: str, query: ListQuery) -> tuple[list[dict[str, Any]], dict]:
-        rows, meta = page(self.store, query, MESSAGE_COLUMNS, select="m.*", source="messages m",
-                          scope="m.thread_id = ?", scope_params=[thread_id], default_order="m.inserted_at DESC, m.id DESC")
+    def _messages(self, thread_id: str, query: ListQuery, message_count: int) -> tuple[list[dict[str, Any]], dict]:
+        """A page of the thread's messages; without filters the thread's own counter is the total."""
+        rows, meta = page(self.store, query, MESSAGE_COLUMNS, select=WITH_FILES, source="messages m",
+                          scope="m.thread_id = ?", scope_params=[thread_id], default_order="m.inserted_at DESC, m.id DESC",
+                          count=None if query.filters else lambda: message_count)
         return self._message_list(rows), {**meta, **NEWEST_FIRST}
 
     # --- staff: writing ------------------------------------------------------------------------
@@ -303,13 +336,15 @@ class Chat:
         return row
 
     def _thread_row(self, actor: Actor, thread_id: str):
-        row = self.store.one("SELECT t.*, p.group_id, p.title AS property_title FROM message_threads t "
-                             "JOIN properties p ON p.id = t.property_id WHERE t.id = ?", (thread_id,))
+        row = self.store.one(f"SELECT t.*, p.group_id, p.title AS property_title, {CHAT_APP} AS chat "
+                             "FROM message_threads t JOIN properties p ON p.id = t.property_id WHERE t.id = ?",
+                             (thread_id,))
         if row is None:
             raise NotFound(f"message thread {thread_id} does not exist")
         if row["group_id"] not in actor.group_ids:
             raise Unauthorized("you have no access to this thread")
-        self._require_chat(row["property_id"])
+        if not row["chat"]:
+            raise Forbidden(NO_CHAT)
         return row
 
     def _property(self, actor: Actor, property_id: str) -> None:
@@ -321,7 +356,7 @@ class Chat:
     def _require_chat(self, property_id: str) -> None:
         if not self.store.scalar("SELECT 1 FROM application_installations WHERE property_id = ? "
                                  "AND application_code = 'chat'", (property_id,)):
-            raise Forbidden("the property does not have the chat application; install it first")
+            raise Forbidden(NO_CHAT)
 
     def _threads(self, rows: list) -> list[dict[str, Any]]:
         last = {m["id"]: m for m in self._message_list(self.store.query(
@@ -335,7 +370,8 @@ class Chat:
                 for r in rows]
 
     def _message_list(self, rows: list) -> list[dict[str, Any]]:
-        attachments = self.attachments.of_messages([r["id"] for r in rows])
+        with_files = [r["id"] for r in rows if "has_files" not in r.keys() or r["has_files"]]
+        attachments = self.attachments.of_messages(with_files)
         messages = []
         for r in rows:
             message = {"id": r["id"], "message": r["message"], "sender": r["sender"],
@@ -356,6 +392,18 @@ def _message_input(data: Any) -> MessageInput:
     if not (model.message or "").strip() and model.attachment_id is None:
         raise ValidationFailed.one("message", "can't be blank without an attachment_id")
     return model
+
+
+def _unread(query: ListQuery) -> str:
+    """`filter[unread]` as the literal condition of the unread partial index (and out of the generic filters)."""
+    found = [f for f in query.filters if f.field == "unread"]
+    query.filters = [f for f in query.filters if f.field != "unread"]
+    if not found:
+        return ""
+    value = found[-1].value.lower()
+    if found[-1].op != "eq" or value not in {"true", "false", "1", "0"}:
+        raise ValidationFailed.one("filter[unread]", "must be true or false")
+    return " AND t.unread_count > 0" if value in {"true", "1"} else " AND t.unread_count = 0"
 
 
 def _sent_at(value: str | None, now: str) -> str:

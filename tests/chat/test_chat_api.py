@@ -238,3 +238,37 @@ def test_airbnb_inquiry_is_a_thread_without_a_booking(user, live):
     details = check(desk.adapter.post(f"{desk.inbound}/inquiries", json={"inquiry": bad}), 422)["errors"]["details"]
     assert "booking_details.non_response_at" in details
     desk.adapter.close()
+
+
+def test_list_totals_follow_every_change(desk, live_engine):
+    """The totals come from counts kept by triggers: they must match a count of the threads themselves."""
+    client, store = desk.client, live_engine.store
+    desk.guest_says("first")
+    thread_id = desk.thread_id()
+    filters = {"all": ({}, "1"), "unread": ({"filter[unread]": "true"}, "unread_count > 0"),
+               "read": ({"filter[unread]": "false"}, "unread_count = 0"),
+               "open": ({"filter[is_closed]": "false"}, "is_closed = 0"),
+               "closed": ({"filter[is_closed]": "true"}, "is_closed = 1"),
+               "open unread": ({"filter[is_closed]": "false", "filter[unread]": "true"},
+                               "is_closed = 0 AND unread_count > 0")}
+
+    def totals() -> dict[str, int]:
+        return {name: check(client.get("/api/v1/message_threads", params={
+            "filter[property_id]": desk.shop.property_id, **params}))["meta"]["total"]
+            for name, (params, _) in filters.items()}
+
+    def counted() -> dict[str, int]:
+        return {name: store.scalar(f"SELECT count(*) FROM message_threads WHERE property_id = ? AND {condition}",
+                                   (desk.shop.property_id,)) for name, (_, condition) in filters.items()}
+
+    assert totals() == counted() == {"all": 1, "unread": 1, "read": 0, "open": 1, "closed": 0, "open unread": 1}
+    steps = [lambda: client.post(f"/api/v1/message_threads/{thread_id}/read"),
+             lambda: client.post(f"/api/v1/message_threads/{thread_id}/close"),
+             lambda: desk.guest_says("again"),  # reopens, unread
+             lambda: client.post(f"/api/v1/message_threads/{thread_id}/close")]
+    for step in steps:
+        step()
+        assert totals() == counted()
+    check(client.delete(f"/api/v1/properties/{desk.shop.property_id}"))
+    assert store.scalar("SELECT coalesce(sum(threads), 0) FROM thread_counts WHERE property_id = ?",
+                        (desk.shop.property_id,)) == 0

@@ -39,7 +39,7 @@ GUESTS = [("Emma", "Clarke"), ("Lukas", "Becker"), ("Camille", "Martin"), ("Joã
 PLACES = [("Hotel Edelweiss", "BookingCom"), ("Chalet Les Aiguilles", "AirBNB"), ("Casa do Mar", "BookingCom"),
           ("Harbour Lights Apartments", "AirBNB"), ("Casa do Mar", "AirBNB"), ("Chalet Les Aiguilles", "BookingCom")]
 INQUIRIES = [("Harbour Lights Apartments", "Maya Lin", "Is the two-bedroom free over New Year? We are 2 adults and a child.", 20),
-             ("Casa do Mar", "Tom Becker", "Would you take a small, quiet dog?", 180),
+             ("Casa do Mar", "Tom Becker", "Would you take a small, quiet dog?", 185),
              ("Chalet Les Aiguilles", "Ingrid Olsen", "Bonjour ! Le chalet a-t-il un sauna ?", 2000)]
 
 

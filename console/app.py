@@ -7,8 +7,10 @@ SQLite's data_version (about once a second) for commits by other processes. Eith
 
 from __future__ import annotations
 
+import importlib
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
@@ -16,23 +18,27 @@ from typing import ClassVar
 from textual import events, work
 from textual.app import App
 from textual.binding import Binding
+from textual.screen import Screen
 
 from backend.engine import Engine
 from backend.errors import FrontdeskError
 from backend.identity import Actor
 from console.commands import FrontdeskCommands
 from console.messages import ActionFailed, DataChanged
-from console.screens.bookings import BookingsScreen
-from console.screens.channels import ChannelsScreen
-from console.screens.help import HelpScreen
-from console.screens.inventory import InventoryScreen
-from console.screens.properties import PropertiesScreen
-from console.screens.property_editor import EditorReady, PropertyEditor, load_editor_data
-from console.screens.shopping import ShoppingScreen
+from console.screens.inbox import InboxScreen
 from console.themes import THEMES
 
 # Set only by tests/bench/bench_console_start.py: the file to stamp when the first page is painted.
 FIRST_PAINT_ENV = "FRONTDESK_BENCH_FIRST_PAINT"
+
+
+def later(module: str, name: str) -> Callable[[], Screen]:
+    """A mode's screen, imported the first time the mode is shown: start-up loads only the inbox."""
+
+    def make() -> Screen:
+        return getattr(importlib.import_module(module), name)()
+
+    return make
 
 
 @dataclass(frozen=True)
@@ -53,12 +59,15 @@ def display_path(path: Path) -> str:
 class FrontdeskApp(App[None]):
     CSS_PATH = "frontdesk.tcss"
     TITLE = "Frontdesk"
-    AREAS: ClassVar[tuple[Area, ...]] = (Area("properties", "1", "Properties"), Area("channels", "2", "Channels"),
-                                         Area("inventory", "3", "Inventory"), Area("shopping", "4", "Shopping"),
-                                         Area("bookings", "5", "Bookings"))
-    MODES = {"properties": PropertiesScreen, "channels": ChannelsScreen, "inventory": InventoryScreen,
-             "shopping": ShoppingScreen, "bookings": BookingsScreen}
-    DEFAULT_MODE = "properties"
+    AREAS: ClassVar[tuple[Area, ...]] = (Area("inbox", "0", "Inbox"), Area("properties", "1", "Properties"),
+                                         Area("channels", "2", "Channels"), Area("inventory", "3", "Inventory"),
+                                         Area("shopping", "4", "Shopping"), Area("bookings", "5", "Bookings"))
+    MODES = {"inbox": InboxScreen, "properties": later("console.screens.properties", "PropertiesScreen"),
+             "channels": later("console.screens.channels", "ChannelsScreen"),
+             "inventory": later("console.screens.inventory", "InventoryScreen"),
+             "shopping": later("console.screens.shopping", "ShoppingScreen"),
+             "bookings": later("console.screens.bookings", "BookingsScreen")}
+    DEFAULT_MODE = "inbox"
     COMMANDS = App.COMMANDS | {FrontdeskCommands}
 
     BINDINGS = [
@@ -70,7 +79,10 @@ class FrontdeskApp(App[None]):
     HELP_BINDINGS = [*BINDINGS, Binding("ctrl+p", "command_palette", "Command palette"),
                      Binding("ctrl+q", "quit", "Quit")]
 
-    def __init__(self, engine: Engine, *, poll_interval: float = 1.0, cursor_blink: bool = True) -> None:
+    def __init__(self, engine: Engine, *, poll_interval: float = 1.0, cursor_blink: bool = True,
+                 mode: str | None = None) -> None:
+        if mode:  # the mode to open in: tests and screenshots start in other areas; App reads it on init
+            self.DEFAULT_MODE = mode
         super().__init__()
         self.engine = engine
         self.poll_interval = poll_interval
@@ -112,6 +124,10 @@ class FrontdeskApp(App[None]):
     # --- actions -----------------------------------------------------------------------------
 
     def action_help(self) -> None:
+        from console.screens.help import (
+            HelpScreen,  # reads every screen's keys: loaded when first asked
+        )
+
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(self.HELP_BINDINGS))
 
@@ -127,6 +143,8 @@ class FrontdeskApp(App[None]):
 
     @work(thread=True, exclusive=True, group="editor")
     def load_property_editor(self, property_id: str | None) -> None:
+        from console.screens.property_editor import EditorReady, load_editor_data
+
         try:
             data = load_editor_data(self.engine, self.actor(), property_id)
         except FrontdeskError as error:
@@ -134,7 +152,9 @@ class FrontdeskApp(App[None]):
         else:
             self.post_message(EditorReady(data))
 
-    def on_editor_ready(self, message: EditorReady) -> None:
+    def on_editor_ready(self, message) -> None:
+        from console.screens.property_editor import PropertyEditor
+
         self.push_screen(PropertyEditor(message.data))
 
     def on_action_failed(self, message: ActionFailed) -> None:
@@ -146,7 +166,7 @@ class FrontdeskApp(App[None]):
             event.widget.cursor_blink = False
 
     def first_page_painted(self) -> None:
-        """The properties screen painted its first page: the moment the start-up bench measures."""
+        """The main screen painted its first page: the moment the start-up bench measures."""
         marker = os.environ.get(FIRST_PAINT_ENV)
         if marker:
             Path(marker).write_text(repr(time.time()))

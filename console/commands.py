@@ -23,6 +23,7 @@ class FrontdeskCommands(Provider):
     def commands(self) -> list[tuple[str, str, Callable[[], object]]]:
         app = self.app
         return [
+            ("Inbox", "Guests' conversations: read and reply", partial(app.switch_mode, "inbox")),
             ("Properties", "Show the list of properties", partial(app.switch_mode, "properties")),
             ("Channels", "Show the list of channels", partial(app.switch_mode, "channels")),
             ("Inventory", "Room types, rate plans and the availability and rates calendar",

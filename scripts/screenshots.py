@@ -44,6 +44,27 @@ async def select(pilot: Pilot, title: str) -> None:
     await pilot.pause()
 
 
+async def open_thread(pilot: Pilot, guest: str) -> None:
+    """Put the inbox's cursor on a guest's thread and open it."""
+    await select(pilot, guest)
+    await settle(pilot)
+    await pilot.press("enter")
+
+
+async def inbox(pilot: Pilot) -> None:
+    await open_thread(pilot, "Emma Clarke")
+
+
+async def inbox_inquiry(pilot: Pilot) -> None:
+    await open_thread(pilot, "Maya Lin")
+
+
+async def inbox_reply(pilot: Pilot) -> None:
+    await open_thread(pilot, "Camille Martin")
+    await settle(pilot)
+    await type_text(pilot, "Bonjour Camille, oui : le petit-déjeuner est inclus, de 7h à 10h30.")
+
+
 async def properties(pilot: Pilot) -> None:
     await select(pilot, "Hotel Edelweiss")
 
@@ -173,7 +194,13 @@ async def inventory_range(pilot: Pilot) -> None:
     await type_text(pilot, "310")
 
 
+# Scenes in the inbox, where the console opens; every other scene starts on the properties list.
+INBOX_SHOTS = {"inbox", "inbox-inquiry", "inbox-reply"}
+
 SHOTS: dict[str, Steps] = {
+    "inbox": inbox,
+    "inbox-inquiry": inbox_inquiry,
+    "inbox-reply": inbox_reply,
     "properties": properties,
     "property-editor": property_editor,
     "property-editor-content": property_editor_content,
@@ -199,7 +226,7 @@ SHOTS: dict[str, Steps] = {
 
 
 async def shoot(engine: Engine, name: str, steps: Steps) -> None:
-    app = FrontdeskApp(engine, cursor_blink=False)
+    app = FrontdeskApp(engine, cursor_blink=False, mode=None if name in INBOX_SHOTS else "properties")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await steps(pilot)

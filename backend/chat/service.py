@@ -92,10 +92,7 @@ class Chat:
             if f.field == "property_id" and f.op == "eq":
                 for property_id in f.value.split(","):
                     self._property(actor, property_id)
-        marks, groups = actor.group_params()
-        allowed = [r[0] for r in self.store.query(
-            f"SELECT id FROM properties WHERE group_id IN ({marks}) AND id IN "
-            "(SELECT property_id FROM application_installations WHERE application_code = 'chat')", groups)]
+        allowed = [p["id"] for p in self.properties(actor)]
         unread = _unread(query)
         scope = f"+t.property_id IN ({','.join('?' * len(allowed)) or 'NULL'})" + unread
         rows, meta = page(
@@ -104,6 +101,14 @@ class Chat:
             scope_params=allowed, default_order="t.last_message_received_at DESC, t.id DESC",
             count=self._counter(query, allowed, unread))
         return self._threads(rows), {**meta, "order_by": "last_message_received_at", "order_direction": "desc"}
+
+    def properties(self, actor: Actor) -> list[dict[str, Any]]:
+        """The actor's properties that have the chat app (id and title), by title: the inbox's scope."""
+        marks, groups = actor.group_params()
+        return [dict(r) for r in self.store.query(
+            f"SELECT id, title FROM properties WHERE group_id IN ({marks}) AND id IN "
+            "(SELECT property_id FROM application_installations WHERE application_code = 'chat') ORDER BY title, id",
+            groups)]
 
     def _counter(self, query: ListQuery, allowed: list[str], unread: str):
         """The total from the trigger-kept thread_counts, when the filters are ones it holds; else None."""

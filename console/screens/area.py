@@ -73,6 +73,7 @@ class AreaScreen(Screen):
     AREA: ClassVar[str]
     NOUNS: ClassVar[tuple[str, str]]  # singular, plural
     COLUMNS: ClassVar[tuple[tuple[str, int], ...]]  # label, width
+    ROW_HEIGHT: ClassVar[int] = 1  # lines a row takes
 
     app: FrontdeskApp
 
@@ -162,7 +163,7 @@ class AreaScreen(Screen):
         current, index = self.current_id(), table.cursor_row
         table.clear()
         for row_id, row in self.rows.items():
-            table.add_row(*self.cells(row), key=row_id)
+            table.add_row(*self.cells(row), key=row_id, height=self.ROW_HEIGHT)
         if current in self.rows:
             table.move_cursor(row=table.get_row_index(current), animate=False)
         elif self.rows:

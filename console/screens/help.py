@@ -15,6 +15,7 @@ from console.screens.booking_detail import BookingDetailScreen
 from console.screens.bookings import BookingsScreen
 from console.screens.channel_dialogs import ChannelDialog, InboundKeyDialog
 from console.screens.channels import ChannelsScreen
+from console.screens.inbox import InboxScreen
 from console.screens.inventory import InventoryScreen
 from console.screens.inventory_editor import InventoryEditor
 from console.screens.properties import PropertiesScreen
@@ -25,11 +26,12 @@ from console.screens.shopping import ShoppingScreen
 from console.screens.shopping_booking import BookStayDialog
 from console.screens.shopping_property import ShoppingPropertyScreen
 
-INTRO = ("Frontdesk keeps your properties, their rooms, rates and availability, the channels they are sold on "
-         "and the bookings those channels send. Every change goes straight to the database, and lists refresh "
+INTRO = ("Frontdesk answers your guests and keeps your properties, their rooms, rates and availability, the "
+         "channels they are sold on and the bookings those channels send. Every change goes straight to the database, and lists refresh "
          "by themselves when anything changes it, another frontdesk process included.")
 
 SECTIONS: tuple[tuple[str, list[Binding]], ...] = (
+    ("Inbox", [*InboxScreen.BINDINGS, Binding("enter", "", "Open and reply"), Binding("escape", "", "Back to the list")]),
     ("Properties", [*PropertiesScreen.BINDINGS, Binding("enter", "", "Edit")]),
     ("Property editor", [*PropertyEditor.BINDINGS, Binding("tab", "", "Next field"),
                          Binding("shift+tab", "", "Previous field")]),

@@ -38,6 +38,7 @@ def engine(tmp_path, monkeypatch, clock: Callable[[], datetime] | None) -> Engin
 @pytest.fixture
 def make_app(engine: Engine) -> Callable[..., FrontdeskApp]:
     def make(**options: Any) -> FrontdeskApp:
-        return FrontdeskApp(engine, **{"poll_interval": 0.1, "cursor_blink": False, **options})
+        # Properties, where the tests of the other areas begin; test_inbox asks for the inbox.
+        return FrontdeskApp(engine, **{"poll_interval": 0.1, "cursor_blink": False, "mode": "properties", **options})
 
     return make

@@ -1,0 +1,210 @@
+"""Inbox: the thread list and its filters, a conversation (an inquiry's card included), replying,
+closing and reopening, and a guest's message arriving while the console runs."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+import pytest
+from textual.pilot import Pilot
+
+from backend.engine import Engine
+from backend.listing import ListQuery
+from console.screens.inbox import InboxScreen
+from console.screens.inbox_text import age, guests, preview
+from tests.console.helpers import NOW, SIZE, frozen_clock, settle, type_text, until
+
+pytestmark = pytest.mark.anyio
+
+THREADS = 27  # the demo's: 24 booking conversations and 3 Airbnb inquiries
+UNREAD = 18
+
+
+@pytest.fixture
+def clock() -> Callable[[], datetime]:
+    return frozen_clock  # the demo's messages are dated back from the clock; frozen, their ages keep still
+
+
+def guests_listed(screen: InboxScreen) -> list[str]:
+    return [row["title"] for row in screen.rows.values()]
+
+
+async def open_inbox(pilot: Pilot) -> InboxScreen:
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, InboxScreen)
+    return screen
+
+
+async def open_thread(pilot: Pilot, guest: str = "Emma Clarke") -> InboxScreen:
+    """Put the cursor on a guest's thread and open it with enter."""
+    screen = await open_inbox(pilot)
+    screen.table.focus()
+    row_id = next(key for key, row in screen.rows.items() if row["title"] == guest)
+    screen.table.move_cursor(row=screen.table.get_row_index(row_id))
+    await settle(pilot)
+    await pilot.press("enter")
+    await settle(pilot)
+    return screen
+
+
+async def open_inquiry(pilot: Pilot) -> None:
+    await open_thread(pilot, "Maya Lin")
+
+
+async def type_reply(pilot: Pilot) -> None:
+    await open_thread(pilot)
+    await type_text(pilot, "A cot is ready in your room.")
+
+
+def messages(engine: Engine, thread_id: str) -> list[dict]:
+    rows, _ = engine.chat.thread_messages(engine.identity.operator(), thread_id, ListQuery(limit=100))
+    return rows
+
+
+# --- snapshots ------------------------------------------------------------------------------------
+
+def test_snapshot_conversation(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(mode="inbox"), terminal_size=SIZE, run_before=open_thread)
+
+
+def test_snapshot_inquiry(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(mode="inbox"), terminal_size=SIZE, run_before=open_inquiry)
+
+
+def test_snapshot_compose(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(mode="inbox"), terminal_size=SIZE, run_before=type_reply)
+
+
+# --- formatting -----------------------------------------------------------------------------------
+
+def test_ages_and_party() -> None:
+    assert [age(stamp, NOW) for stamp in ("2026-11-22T09:00:00", "2026-11-22T08:55:00", "2026-11-22T06:00:00",
+                                          "2026-11-20T09:00:00", "2026-10-01T09:00:00", None)] == \
+        ["now", "5m", "3h", "2d", "7w", ""]
+    assert guests({"number_of_guests": 3, "number_of_adults": 2, "number_of_children": 1}) == "3 (2 adults, 1 child)"
+    assert preview({"last_message": {"message": "Hi\nthere", "sender": "property", "attachments": []}}) == "You: Hi there"
+
+
+# --- the list -------------------------------------------------------------------------------------
+
+async def test_opens_on_the_inbox_newest_first(engine: Engine, make_app) -> None:
+    app = make_app(mode=None)  # the console's own start
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_inbox(pilot)
+        assert screen.page.total == THREADS
+        assert guests_listed(screen)[:3] == ["Maya Lin", "Emma Clarke", "Sofía López"]
+        # Moving through the list previews a thread without marking it read.
+        assert screen.conversation.thread["title"] == "Maya Lin"
+        assert engine.chat.thread(engine.identity.operator(), screen.conversation.thread["id"])["unread_count"] == 1
+
+
+async def test_filters(make_app) -> None:
+    app = make_app(mode="inbox")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_inbox(pilot)
+        await pilot.press("u")
+        await settle(pilot)
+        assert screen.page.total == UNREAD and all(row["unread_count"] for row in screen.rows.values())
+        assert "unread" in str(screen.status.query_one("#status-where").render())
+        await pilot.press("u")
+        screen.query_one("#ib-provider").value = "AirBNB"
+        await settle(pilot)
+        assert {row["provider"] for row in screen.rows.values()} == {"AirBNB"}
+        screen.query_one("#ib-provider").clear()
+        screen.query_one("#ib-status").value = "true"
+        await settle(pilot)
+        assert all(row["is_closed"] for row in screen.rows.values()) and screen.rows
+        screen.query_one("#ib-status").clear()
+        casa = next(pid for pid, title in screen.property_titles.items() if title == "Casa do Mar")
+        screen.query_one("#ib-property").value = casa
+        await settle(pilot)
+        assert {row["property_title"] for row in screen.rows.values()} == {"Casa do Mar"}
+        screen.query_one("#ib-property").clear()
+        await pilot.press("slash")
+        await type_text(pilot, "dog")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert guests_listed(screen) == ["Tom Becker"]
+
+
+async def test_next_unread(make_app) -> None:
+    app = make_app(mode="inbox")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_inbox(pilot)
+        await pilot.press("n")  # from Maya Lin (unread) past Emma Clarke to the next unread: Emma
+        await settle(pilot)
+        assert screen.current_row()["title"] == "Emma Clarke"
+        await pilot.press("n")  # Sofía López is read
+        await settle(pilot)
+        assert screen.current_row()["title"] == "Camille Martin"
+
+
+# --- a conversation -------------------------------------------------------------------------------
+
+async def test_open_marks_read_and_shows_oldest_first(engine: Engine, make_app) -> None:
+    app = make_app(mode="inbox")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_thread(pilot)
+        thread = screen.conversation.thread
+        assert thread["unread_count"] == 0
+        assert engine.chat.thread(engine.identity.operator(), thread["id"])["unread_count"] == 0
+        assert [m for m, _ in screen.conversation.shown] == [m["id"] for m in reversed(messages(engine, thread["id"]))]
+        assert app.focused is screen.conversation.compose_box
+
+
+async def test_reply(engine: Engine, make_app) -> None:
+    app = make_app(mode="inbox")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_thread(pilot)
+        thread_id = screen.conversation.thread["id"]
+        await type_text(pilot, "A cot is ready.")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        newest = messages(engine, thread_id)[0]
+        assert (newest["sender"], newest["message"]) == ("property", "A cot is ready.")
+        assert screen.conversation.compose_box.text == ""
+        assert screen.conversation.shown[-1][0] == newest["id"]
+        assert "Reply sent to Emma Clarke" in str(screen.status.query_one("#status-news").render())
+
+
+async def test_blank_reply_is_refused(engine: Engine, make_app) -> None:
+    app = make_app(mode="inbox")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_thread(pilot)
+        before = len(messages(engine, screen.conversation.thread["id"]))
+        await type_text(pilot, "   ")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert len(messages(engine, screen.conversation.thread["id"])) == before
+        assert "blank" in str(screen.status.query_one("#status-news").render())
+
+
+async def test_close_and_reopen(engine: Engine, make_app) -> None:
+    app = make_app(mode="inbox")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_thread(pilot)
+        thread_id = screen.conversation.thread["id"]
+        await pilot.press("escape", "c")
+        await settle(pilot)
+        assert engine.chat.thread(engine.identity.operator(), thread_id)["is_closed"]
+        await until(pilot, lambda: screen.conversation.thread["is_closed"])
+        await pilot.press("c")
+        await settle(pilot)
+        assert not engine.chat.thread(engine.identity.operator(), thread_id)["is_closed"]
+        await until(pilot, lambda: not screen.rows[thread_id]["is_closed"])
+
+
+async def test_a_guest_message_arrives(engine: Engine, make_app) -> None:
+    app = make_app(mode="inbox")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_thread(pilot)
+        thread = screen.conversation.thread
+        channel = engine.store.one("SELECT * FROM channels WHERE channel_code = 'BookingCom'")
+        message = engine.chat.receive(channel, {"booking_id": thread["booking_id"], "message": "We are at the door!"})
+        await until(pilot, lambda: guests_listed(screen)[0] == "Emma Clarke")
+        await settle(pilot)
+        first = screen.rows[thread["id"]]
+        assert first["unread_count"] == 1 and first["last_message"]["message"] == "We are at the door!"
+        assert screen.conversation.shown[-1][0] == message["id"]

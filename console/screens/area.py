@@ -18,7 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer
+from textual.widgets import Checkbox, DataTable, Footer, Input, Select
 from textual.worker import get_current_worker
 
 from backend.errors import FrontdeskError, ValidationFailed
@@ -67,6 +67,25 @@ def describe(error: FrontdeskError) -> str:
 
 def mark(flag: bool) -> Text:
     return Text("✓", style="bold green") if flag else Text("·", style="dim")
+
+
+class FilteredArea:
+    """A list with a bar of filters: changing a select or a checkbox, or Enter in a field, applies them."""
+
+    table: DataTable
+
+    def apply_filters(self) -> None:
+        raise NotImplementedError
+
+    def on_select_changed(self, _: Select.Changed) -> None:
+        self.apply_filters()
+
+    def on_checkbox_changed(self, _: Checkbox.Changed) -> None:
+        self.apply_filters()
+
+    def on_input_submitted(self, _: Input.Submitted) -> None:
+        self.apply_filters()
+        self.table.focus()
 
 
 class AreaScreen(Screen):

@@ -14,7 +14,7 @@ from textual.message import Message
 from textual.widgets import Checkbox, DataTable, Input, Label, Select
 
 from backend.listing import Filter, ListQuery
-from console.screens.area import PAGE_BINDINGS, PAGE_SIZE, AreaScreen
+from console.screens.area import PAGE_BINDINGS, PAGE_SIZE, AreaScreen, FilteredArea
 from console.screens.booking_detail import BookingDetailScreen
 
 STATUSES = ("new", "modified", "cancelled")
@@ -41,7 +41,7 @@ def guest_name(booking: dict[str, Any]) -> str:
     return " ".join(part for part in (customer.get("name"), customer.get("surname")) if part)
 
 
-class BookingsScreen(AreaScreen):
+class BookingsScreen(FilteredArea, AreaScreen):
     AREA = "bookings"
     NOUNS = ("booking", "bookings")
     COLUMNS = (("Status", 11), ("Booking", 13), ("Channel", 12), ("Property", 18), ("Guest", 13), ("Arrival", 10),
@@ -134,16 +134,6 @@ class BookingsScreen(AreaScreen):
         self.search = self.query_one("#bk-search", Input).value.strip()
         self.unacked_only = self.query_one("#bk-unacked", Checkbox).value
         self.reload(1)
-
-    def on_select_changed(self, _: Select.Changed) -> None:
-        self.apply_filters()
-
-    def on_checkbox_changed(self, _: Checkbox.Changed) -> None:
-        self.apply_filters()
-
-    def on_input_submitted(self, _: Input.Submitted) -> None:
-        self.apply_filters()
-        self.table.focus()
 
     def action_toggle_unacked(self) -> None:
         self.query_one("#bk-unacked", Checkbox).toggle()

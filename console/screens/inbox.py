@@ -20,7 +20,7 @@ from textual.worker import get_current_worker
 from backend.errors import FrontdeskError
 from backend.listing import Filter, ListQuery
 from console.messages import ActionDone, ActionFailed
-from console.screens.area import PAGE_BINDINGS, PAGE_SIZE, AreaScreen
+from console.screens.area import PAGE_BINDINGS, PAGE_SIZE, AreaScreen, FilteredArea
 from console.screens.inbox_text import PROVIDERS, thread_cells
 from console.widgets.conversation import Conversation
 
@@ -50,7 +50,7 @@ class ReplySent(Message):
         self.thread_id = thread_id
 
 
-class InboxScreen(AreaScreen):
+class InboxScreen(FilteredArea, AreaScreen):
     AREA = "inbox"
     NOUNS = ("conversation", "conversations")
     COLUMNS = (("", 1), ("Conversation", 40), ("Age", 6))
@@ -163,16 +163,6 @@ class InboxScreen(AreaScreen):
         self.search = self.query_one("#ib-search", Input).value.strip()
         self.unread_only = self.query_one("#ib-unread", Checkbox).value
         self.reload(1)
-
-    def on_select_changed(self, _: Select.Changed) -> None:
-        self.apply_filters()
-
-    def on_checkbox_changed(self, _: Checkbox.Changed) -> None:
-        self.apply_filters()
-
-    def on_input_submitted(self, _: Input.Submitted) -> None:
-        self.apply_filters()
-        self.table.focus()
 
     def action_toggle_unread(self) -> None:
         self.query_one("#ib-unread", Checkbox).toggle()

@@ -103,7 +103,7 @@ def where(query: ListQuery, columns: dict[str, Column]) -> tuple[str, list[Any]]
             continue
         values = f.value.split(",") if column.kind in {"id", "enum", "bool"} and f.op in {"eq", "not"} else [f.value]
         if column.kind == "bool":
-            parsed = [_bool(v) for v in values]
+            parsed = [parse_bool(v) for v in values]
             if None in parsed:
                 errors.add(key, "must be true or false")
                 continue
@@ -137,7 +137,8 @@ def order_by(query: ListQuery, columns: dict[str, Column], default: str) -> str:
     return ", ".join(terms) or default
 
 
-def _bool(value: str) -> int | None:
+def parse_bool(value: str) -> int | None:
+    """A filter's boolean (true/false/1/0) as 1 or 0; None when it is neither."""
     return {"true": 1, "1": 1, "false": 0, "0": 0}.get(value.lower())
 
 

@@ -47,7 +47,7 @@ from backend.inventory.stays import (
     priced,
     taxes,
 )
-from backend.listing import Column, ListQuery, page, where
+from backend.listing import Column, ListQuery, page, parse_bool, where
 from backend.money import format_minor
 from storage import Store
 
@@ -337,12 +337,12 @@ def _check_window(stay: Stay, window: Window) -> None:
 def _is_available(filters: list, stay: Stay | None) -> bool | None:
     if not filters:
         return None
-    value = filters[0].value.lower()
-    if value not in {"true", "false", "1", "0"} or filters[0].op != "eq":
+    value = parse_bool(filters[0].value)
+    if value is None or filters[0].op != "eq":
         raise ValidationFailed.one("filter[is_available]", "must be true or false")
     if stay is None:
         raise ValidationFailed.one("filter[is_available]", "works only with checkin_date and checkout_date")
-    return value in {"true", "1"}
+    return bool(value)
 
 
 def _list_item(row, best_offer: str | None) -> dict[str, Any]:

@@ -27,7 +27,7 @@ from backend.errors import (
 )
 from backend.events import EventBus
 from backend.identity import Actor
-from backend.listing import Column, ListQuery, page
+from backend.listing import Column, ListQuery, page, parse_bool
 from backend.validation import validate
 from storage import Store, new_id
 
@@ -120,7 +120,7 @@ class Chat:
         for f in query.filters:
             values = f.value.split(",")
             if f.field == "is_closed":
-                values = [{"true": 1, "1": 1, "false": 0, "0": 0}.get(v.lower(), -1) for v in values]
+                values = [parse_bool(v) for v in values]  # already checked by the list's own filters
             where.append(f"{columns[f.field]} IN ({','.join('?' * len(values))})")
             params += values
         if unread:
@@ -405,10 +405,10 @@ def _unread(query: ListQuery) -> str:
     query.filters = [f for f in query.filters if f.field != "unread"]
     if not found:
         return ""
-    value = found[-1].value.lower()
-    if found[-1].op != "eq" or value not in {"true", "false", "1", "0"}:
+    value = parse_bool(found[-1].value)
+    if found[-1].op != "eq" or value is None:
         raise ValidationFailed.one("filter[unread]", "must be true or false")
-    return " AND t.unread_count > 0" if value in {"true", "1"} else " AND t.unread_count = 0"
+    return " AND t.unread_count > 0" if value else " AND t.unread_count = 0"
 
 
 def _sent_at(value: str | None, now: str) -> str:

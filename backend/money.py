@@ -42,6 +42,13 @@ def to_minor(amount: Decimal, currency: str) -> int:
     return int(amount.scaleb(currency_minor_digits(currency)).to_integral_value())
 
 
+def format_amount(value: Decimal | str | None, currency: str) -> str | None:
+    """A stored decimal amount shown with the currency's minor digits ("49.50", "1200" for JPY)."""
+    if value is None:
+        return None
+    return f"{Decimal(value):.{currency_minor_digits(currency)}f}"
+
+
 @lru_cache(maxsize=8192)
 def format_minor(minor: int, currency: str) -> str:
     """Integer arithmetic, remembered: a priced stay formats thousands of prices, most of them alike."""

@@ -7,7 +7,6 @@ a missing one 404. Update takes the fields of create and changes only those sent
 from __future__ import annotations
 
 import json
-from decimal import Decimal
 from typing import Any
 
 from pydantic import BaseModel
@@ -19,6 +18,7 @@ from backend.fields import currency_minor_digits
 from backend.identity import Actor
 from backend.inventory.models import HotelPolicyInput, RatePlanInput, RoomTypeInput
 from backend.listing import Column, ListQuery, page
+from backend.money import format_amount
 from backend.validation import validate
 from storage import Store, new_id, utc_now
 
@@ -29,12 +29,6 @@ PLAN_COLUMNS = {"id": Column("r.id", "id"), "property_id": Column("r.property_id
                 "room_type_id": Column("r.room_type_id", "id"), "title": Column("r.title"),
                 "currency": Column("r.currency", "enum"), "meal_plan": Column("r.meal_plan", "enum"),
                 "sell_mode": Column("r.sell_mode", "enum")}
-
-
-def money(value: Decimal | str | None, currency: str) -> str | None:
-    if value is None:
-        return None
-    return f"{Decimal(value):.{currency_minor_digits(currency)}f}"
 
 
 class Owned:
@@ -213,7 +207,7 @@ class HotelPolicies:
         currency = model.currency or prop["currency"]
         policy = {**model.model_dump(), "currency": currency}
         for key in ("internet_access_cost", "pets_non_refundable_fee", "pets_refundable_deposit"):
-            policy[key] = money(policy[key], currency)
+            policy[key] = format_amount(policy[key], currency)
         with self.store.transaction() as conn:
             conn.execute("INSERT INTO hotel_policies (property_id, policy, updated_at) VALUES (?, ?, ?) "
                          "ON CONFLICT(property_id) DO UPDATE SET policy = excluded.policy, updated_at = excluded.updated_at",
@@ -239,9 +233,9 @@ def _plan_values(model: RatePlanInput, currency: str) -> dict[str, Any]:
     policy = model.cancellation_policy.model_dump()
     policy["currency"] = policy["currency"] or currency
     policy["cancellation_policy_penalty"] = str(policy["cancellation_policy_penalty"])
-    policy["guarantee_payment_amount"] = money(policy["guarantee_payment_amount"], policy["currency"])
+    policy["guarantee_payment_amount"] = format_amount(policy["guarantee_payment_amount"], policy["currency"])
     details = {
-        "options": [{"occupancy": o.occupancy, "is_primary": o.is_primary, "rate": money(o.rate, currency)}
+        "options": [{"occupancy": o.occupancy, "is_primary": o.is_primary, "rate": format_amount(o.rate, currency)}
                     for o in model.options],
         "cancellation_policy": policy,
         "taxes": [{"title": t.title, "mode": t.mode, "rate": str(t.rate), "inclusive": t.inclusive, "amount": None}

@@ -8,7 +8,6 @@ cross-field rules (min_price ≤ max_price, contact fields of connected properti
 from __future__ import annotations
 
 import json
-from decimal import Decimal
 from typing import Any
 
 from pydantic_core import (
@@ -18,10 +17,10 @@ from pydantic_core import (
 from backend.errors import BadRequest, Errors, NotFound, Unauthorized
 from backend.events import EventBus
 from backend.facilities import Facilities
-from backend.fields import currency_minor_digits
 from backend.identity import Actor
 from backend.listing import Column, ListQuery, page
 from backend.media import Media
+from backend.money import format_amount
 from backend.properties.models import CONTACT_FIELDS, READ_ONLY_FIELDS, PropertyInput
 from backend.validation import validate
 from storage import Store, new_id, utc_now
@@ -99,10 +98,8 @@ class Properties:
 
     def _attributes(self, row, facilities: list[str]) -> dict[str, Any]:
         settings = from_json(row["settings"])
-        digits = currency_minor_digits(row["currency"])
         for key in ("min_price", "max_price"):
-            if settings[key] is not None:
-                settings[key] = f"{Decimal(settings[key]):.{digits}f}"
+            settings[key] = format_amount(settings[key], row["currency"])
         return {
             "id": row["id"],
             **{name: row[name] for name in PLAIN_FIELDS},

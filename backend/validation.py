@@ -36,6 +36,11 @@ def validate(model: type[M], data: Any, context: dict[str, Any] | None = None) -
         raise ValidationFailed(details_of(exc)) from None
 
 
+def as_input(model: type[BaseModel], record: dict[str, Any]) -> dict[str, Any]:
+    """A stored record in the shape that create accepts: its read-only and derived keys left out."""
+    return {k: v for k, v in record.items() if k in model.model_fields}
+
+
 def details_of(exc: ValidationError) -> dict[str, list[str]]:
     details: dict[str, list[str]] = {}
     for error in exc.errors(include_url=False):

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from pydantic import BaseModel
 from pydantic_core import from_json
 
 from backend.errors import BadRequest, Errors, NotFound, Unauthorized, ValidationFailed
@@ -19,7 +18,7 @@ from backend.identity import Actor
 from backend.inventory.models import HotelPolicyInput, RatePlanInput, RoomTypeInput
 from backend.listing import Column, ListQuery, page
 from backend.money import format_amount
-from backend.validation import validate
+from backend.validation import as_input, validate
 from storage import Store, new_id, utc_now
 
 READ_ONLY = frozenset({"id", "inserted_at", "updated_at"})
@@ -119,7 +118,7 @@ class RoomTypes(Owned):
 
     def update(self, actor: Actor, room_id: str, data: Any) -> dict[str, Any]:
         _, merged = self._merge(actor, room_id, data)
-        model = validate(RoomTypeInput, {k: v for k, v in merged.items() if k in RoomTypeInput.model_fields})
+        model = validate(RoomTypeInput, as_input(RoomTypeInput, merged))
         capacity = model.occ_adults + model.occ_children
         too_big = self.store.query("SELECT title, details FROM rate_plans WHERE room_type_id = ?", (room_id,))
         for plan in too_big:
@@ -148,7 +147,7 @@ class RatePlans(Owned):
 
     def update(self, actor: Actor, plan_id: str, data: Any) -> dict[str, Any]:
         current, merged = self._merge(actor, plan_id, data)
-        model = validate(RatePlanInput, {k: v for k, v in merged.items() if k in RatePlanInput.model_fields})
+        model = validate(RatePlanInput, as_input(RatePlanInput, merged))
         if model.currency != current["currency"] and self.store.scalar(
                 "SELECT 1 FROM restrictions WHERE rate_plan_id = ? AND rate IS NOT NULL LIMIT 1", (plan_id,)):
             raise ValidationFailed.one("currency", "can't be changed once rates are stored; create a new rate plan")
@@ -244,8 +243,3 @@ def _plan_values(model: RatePlanInput, currency: str) -> dict[str, Any]:
     return {"property_id": model.property_id, "room_type_id": model.room_type_id, "title": model.title,
             "currency": currency, "sell_mode": model.sell_mode, "meal_plan": model.meal_plan,
             "details": json.dumps(details)}
-
-
-def as_input(model: type[BaseModel], record: dict[str, Any]) -> dict[str, Any]:
-    """A stored record in the shape that create accepts (the console's editors start from this)."""
-    return {k: v for k, v in record.items() if k in model.model_fields}

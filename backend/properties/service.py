@@ -22,7 +22,7 @@ from backend.listing import Column, ListQuery, page
 from backend.media import Media
 from backend.money import format_amount
 from backend.properties.models import CONTACT_FIELDS, READ_ONLY_FIELDS, PropertyInput
-from backend.validation import validate
+from backend.validation import as_input, validate
 from storage import Store, new_id, utc_now
 
 COLUMNS: dict[str, Column] = {
@@ -135,7 +135,7 @@ class Properties:
     def update(self, actor: Actor, property_id: str, data: Any) -> dict[str, Any]:
         current = self.get(actor, property_id)
         changes = _writable(data)
-        model = self._validate(actor, _overlay(_as_input(current), changes))
+        model = self._validate(actor, _overlay(as_input(PropertyInput, current), changes))
         if current["acc_cannels_count"]:
             errors = Errors()
             for name in CONTACT_FIELDS:
@@ -200,12 +200,6 @@ def _writable(data: Any) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise BadRequest(["the property must be a JSON object"])
     return {k: v for k, v in data.items() if k not in READ_ONLY_FIELDS}
-
-
-def _as_input(current: dict[str, Any]) -> dict[str, Any]:
-    """A stored property in the shape that create accepts."""
-    fields = PropertyInput.model_fields
-    return {k: v for k, v in current.items() if k in fields}
 
 
 def _overlay(base: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:

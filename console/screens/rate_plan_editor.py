@@ -9,8 +9,14 @@ from pydantic import BaseModel
 from textual.app import ComposeResult
 from textual.containers import Grid
 
-from backend.inventory.models import MEAL_PLANS, TAX_MODES, CancellationPolicy, RatePlanInput
-from backend.inventory.rooms import RatePlans, as_input
+from backend.inventory.models import (
+    MEAL_PLANS,
+    TAX_MODES,
+    CancellationPolicy,
+    RatePlanInput,
+)
+from backend.inventory.rooms import RatePlans
+from backend.validation import as_input
 from console.forms import blank_to_none, int_or_raw, set_path
 from console.screens.inventory_editor import InventoryEditor, section
 from console.widgets.item_list import Column, ItemList

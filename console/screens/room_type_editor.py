@@ -9,7 +9,8 @@ from textual.containers import Grid
 from textual.widgets import TextArea
 
 from backend.inventory.models import RoomTypeInput
-from backend.inventory.rooms import RoomTypes, as_input
+from backend.inventory.rooms import RoomTypes
+from backend.validation import as_input
 from console.forms import blank_to_none, int_or_raw
 from console.screens.inventory_editor import InventoryEditor, section
 from console.widgets.item_list import Column, ItemList

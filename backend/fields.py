@@ -141,5 +141,6 @@ Latitude = Annotated[StrictStr | None, Optional, _check(lambda v: coordinate_err
 Timezone = Annotated[StrictStr | None, Optional,
                      _check(lambda v: None if v in timezones() else "must be a time zone database name, e.g. Europe/Paris")]
 Url = Annotated[StrictStr | None, Optional, _check(url_error)]
+RequiredUrl = Annotated[StrictStr, _check(url_error)]
 Amount = Annotated[Decimal, BeforeValidator(amount)]
 OptionalAmount = Annotated[Decimal | None, BeforeValidator(lambda v: None if v is None else amount(v))]

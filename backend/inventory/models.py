@@ -27,20 +27,13 @@ from backend.fields import (
     LongText,
     OptionalAmount,
     RequiredText,
+    RequiredUrl,
     Text255,
-    url_error,
 )
 
 HHMM = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
 MEAL_PLANS = ("room_only", "breakfast", "half_board", "full_board", "all_inclusive")
 TAX_MODES = ("percent", "per_room_per_night", "per_person_per_night", "per_booking")
-
-
-def _url(value: str) -> str:
-    problem = url_error(value)
-    if problem:
-        raise ValueError(problem)
-    return value
 
 
 def _hhmm(value: str) -> str:
@@ -49,7 +42,6 @@ def _hhmm(value: str) -> str:
     return value
 
 
-Url = Annotated[StrictStr, AfterValidator(_url)]
 Time = Annotated[StrictStr, AfterValidator(_hhmm)]
 Count = Annotated[StrictInt, Field(ge=0, le=100)]
 
@@ -67,7 +59,7 @@ class BedOption(Strict):
 
 
 class RoomPhoto(Strict):
-    url: Url
+    url: RequiredUrl
     title: Text255 = None
     author: Text255 = None
 

@@ -27,11 +27,11 @@ from backend.fields import (
     LongText,
     Phone,
     RequiredText,
+    RequiredUrl,
     Text32,
     Text255,
     Timezone,
     Url,
-    url_error,
 )
 
 PROPERTY_TYPES = (
@@ -69,13 +69,6 @@ def _price(value: object) -> Decimal | None:
 def _cut_off_time(value: str) -> str:
     if not CUT_OFF_TIME.match(value):
         raise ValueError("must be a time HH:MM:SS in 30-minute steps, e.g. 18:30:00")
-    return value
-
-
-def _photo_url(value: str) -> str:
-    problem = url_error(value)
-    if problem:
-        raise ValueError(problem)
     return value
 
 
@@ -122,7 +115,7 @@ class Settings(BaseModel):
 class Photo(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    url: Annotated[StrictStr, AfterValidator(_photo_url)]
+    url: RequiredUrl
     position: Annotated[StrictInt, Field(ge=0, le=10_000)] | None = None
     author: Text255 = None
     kind: Literal["photo", "ad", "menu"] = "photo"

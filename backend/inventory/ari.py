@@ -96,6 +96,15 @@ class Window:
     end: date
 
 
+@dataclass(frozen=True)
+class Holder:
+    """A property that a write touches, read once per write: its row, settings and selling window."""
+
+    row: Any
+    settings: dict[str, Any]
+    window: Window
+
+
 def window_of(prop, now) -> Window:
     settings = from_json(prop["settings"])
     local = local_now(prop["timezone"], now)
@@ -121,7 +130,7 @@ class Ari:
         warnings: list[dict[str, Any]] = []
         with self.store.transaction() as conn:
             for index, (value, target, dates) in enumerate(items):
-                kept = self._within(index, props[target["property_id"]], dates, warnings)
+                kept = _within(index, props[target["property_id"]], dates, warnings)
                 conn.executemany(
                     "INSERT INTO availability (room_type_id, date, availability) VALUES (?, ?, ?) "
                     "ON CONFLICT(room_type_id, date) DO UPDATE SET availability = excluded.availability",
@@ -133,15 +142,15 @@ class Ari:
         items, props = self._parse(actor, values, RestrictionValue, "rate_plans", "rate_plan_id", "rate plan")
         errors, prepared = Errors(), []
         for index, (value, plan, dates) in enumerate(items):
-            prop = props[plan["property_id"]]
-            fields = self._restriction_fields(index, value, plan, prop, errors)
+            fields = self._restriction_fields(index, value, plan, props[plan["property_id"]], errors)
             prepared.append((value, plan, dates, fields))
         errors.raise_if_any()
         warnings: list[dict[str, Any]] = []
         with self.store.transaction() as conn:
             for index, (value, plan, dates, fields) in enumerate(prepared):
-                fields = self._clamp(index, fields, plan, props[plan["property_id"]], warnings)
-                kept = self._within(index, props[plan["property_id"]], dates, warnings)
+                holder = props[plan["property_id"]]
+                fields = self._clamp(index, fields, plan, holder, warnings)
+                kept = _within(index, holder, dates, warnings)
                 if not fields:
                     continue
                 columns = ", ".join(fields)
@@ -159,7 +168,7 @@ class Ari:
             raise ValidationFailed.one("values", "must be a non-empty list")
         if len(values) > MAX_VALUES:
             raise ValidationFailed.one("values", f"must hold at most {MAX_VALUES} values")
-        errors, items, props = Errors(), [], {}
+        errors, items, props, now = Errors(), [], {}, self.clock()
         for index, raw in enumerate(values):
             prefix = f"values.{index}."
             if not isinstance(raw, dict):
@@ -176,15 +185,16 @@ class Ari:
             if target is None or target["group_id"] not in actor.group_ids or target["property_id"] != value.property_id:
                 errors.add(prefix + key, f"is not a {noun} of this property")
                 continue
-            prop = props.get(value.property_id) or self.store.one("SELECT * FROM properties WHERE id = ?",
-                                                                  (value.property_id,))
-            props[value.property_id] = prop
-            dates = _dates(value, window_of(prop, self.clock()).today, prefix, errors)
+            if value.property_id not in props:
+                row = self.store.one("SELECT * FROM properties WHERE id = ?", (value.property_id,))
+                props[value.property_id] = Holder(row, from_json(row["settings"]), window_of(row, now))
+            dates = _dates(value, props[value.property_id].window.today, prefix, errors)
             items.append((value, target, dates))
         errors.raise_if_any()
         return items, props
 
-    def _restriction_fields(self, index: int, value: RestrictionValue, plan, prop, errors: Errors) -> dict[str, Any]:
+    def _restriction_fields(self, index: int, value: RestrictionValue, plan, holder: Holder,
+                            errors: Errors) -> dict[str, Any]:
         prefix = f"values.{index}."
         fields = {name: getattr(value, name) for name in RESTRICTION_FIELDS if getattr(value, name) is not None}
         if "rate" in value.model_fields_set:
@@ -193,7 +203,7 @@ class Ari:
             except ValueError as exc:
                 errors.add(prefix + "rate", str(exc))
         if value.min_stay is not None:
-            kind = from_json(prop["settings"])["min_stay_type"]
+            kind = holder.settings["min_stay_type"]
             for name in ("min_stay_arrival", "min_stay_through"):
                 if kind in ("both", name.removeprefix("min_stay_")):
                     fields.setdefault(name, value.min_stay)
@@ -204,11 +214,11 @@ class Ari:
             errors.add(prefix + "rate", "give at least one of rate, min_stay, " + ", ".join(RESTRICTION_FIELDS[1:]))
         return fields
 
-    def _clamp(self, index: int, fields: dict[str, Any], plan, prop, warnings: list) -> dict[str, Any]:
+    def _clamp(self, index: int, fields: dict[str, Any], plan, holder: Holder, warnings: list) -> dict[str, Any]:
         """min_price and max_price (in the property's currency) raise and lower a rate as it is stored."""
-        if fields.get("rate") is None or plan["currency"] != prop["currency"]:
+        if fields.get("rate") is None or plan["currency"] != holder.row["currency"]:
             return fields
-        settings = from_json(prop["settings"])
+        settings = holder.settings
         rate = fields["rate"]
         for key, sign in (("min_price", 1), ("max_price", -1)):
             if settings[key] is not None:
@@ -219,15 +229,6 @@ class Ari:
                                                 f"{format_minor(limit, plan['currency'])}; stored as {key}"})
                     rate = limit
         return {**fields, "rate": rate}
-
-    def _within(self, index: int, prop, dates: list[date], warnings: list) -> list[date]:
-        end = window_of(prop, self.clock()).end
-        kept = [d for d in dates if d < end]
-        if len(kept) < len(dates):
-            warnings.append({"index": index, "field": "date",
-                             "message": f"{len(dates) - len(kept)} night(s) from {end.isoformat()} on are beyond "
-                                        "the property's state_length and were skipped"})
-        return kept
 
     def _changed(self, props: dict[str, Any]) -> None:
         for property_id in props:
@@ -300,6 +301,17 @@ class Ari:
         if unknown or not names:
             raise ValidationFailed.one("filter[restrictions]", f"use some of {', '.join(RESTRICTION_FIELDS)}")
         return names
+
+
+def _within(index: int, holder: Holder, dates: list[date], warnings: list) -> list[date]:
+    """The dates before the property's state_length ends; the rest are skipped with a warning."""
+    end = holder.window.end
+    kept = [d for d in dates if d < end]
+    if len(kept) < len(dates):
+        warnings.append({"index": index, "field": "date",
+                         "message": f"{len(dates) - len(kept)} night(s) from {end.isoformat()} on are beyond "
+                                    "the property's state_length and were skipped"})
+    return kept
 
 
 def _dates(value: Dated, today: date, prefix: str, errors: Errors) -> list[date]:

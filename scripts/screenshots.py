@@ -20,6 +20,7 @@ sys.path.insert(0, str(ROOT))
 from backend.demo import load_demo  # noqa: E402
 from backend.engine import Engine  # noqa: E402
 from console.app import FrontdeskApp  # noqa: E402
+from tests.console.helpers import select_row, settle, type_text  # noqa: E402  the tests' own steps
 
 SIZE = (120, 40)
 OUT = ROOT / "screenshots"
@@ -27,20 +28,8 @@ OUT = ROOT / "screenshots"
 Steps = Callable[[Pilot], Awaitable[None]]
 
 
-async def settle(pilot: Pilot) -> None:
-    for _ in range(3):
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
-
-
-async def type_text(pilot: Pilot, text: str) -> None:
-    await pilot.press(*("space" if char == " " else char for char in text))
-
-
 async def select(pilot: Pilot, title: str) -> None:
-    screen = pilot.app.screen
-    row_id = next(key for key, row in screen.rows.items() if row["title"] == title)
-    screen.table.move_cursor(row=screen.table.get_row_index(row_id))
+    select_row(pilot.app.screen, title)
     await pilot.pause()
 
 

@@ -17,10 +17,11 @@ from textual.pilot import Pilot
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from backend.config import Config  # noqa: E402
 from backend.demo import load_demo  # noqa: E402
 from backend.engine import Engine  # noqa: E402
 from console.app import FrontdeskApp  # noqa: E402
-from tests.console.helpers import select_row, settle, type_text  # noqa: E402  the tests' own steps
+from tests.console.helpers import frozen_clock, select_row, settle, type_text  # noqa: E402  the tests' own steps
 
 SIZE = (120, 40)
 OUT = ROOT / "screenshots"
@@ -229,7 +230,7 @@ async def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         os.chdir(folder)  # so that the app bar shows a short database path
         for name, steps in SHOTS.items():
-            engine = Engine.open("frontdesk.db")
+            engine = Engine.open("frontdesk.db", Config(clock=frozen_clock))  # same dates on every run
             if engine.is_empty():
                 load_demo(engine)
             await shoot(engine, name, steps)

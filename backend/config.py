@@ -22,5 +22,6 @@ class Config:
     fetch_private_addresses: bool = False  # let logo URLs point at loopback or private networks (intranets, tests)
     max_body_bytes: int = 16 * MiB  # an attachment of 10 MiB is ~13.4 MiB in base64
     attachment_max_bytes: int = 10 * MiB
+    chat_frame_ancestors: str = "*"  # CSP frame-ancestors of the web chat page: who may put it in an iframe
     keys_path: Path | None = None  # the card key and internal secret; default <db>.keys beside the database
     clock: Callable[[], datetime] = utc_clock  # "now" for cut-off and past-date rules; tests set it

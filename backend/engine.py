@@ -10,6 +10,7 @@ from backend.bookings.cards import CardStore
 from backend.channels import Channels
 from backend.chat import Chat
 from backend.chat.attachments import Attachments
+from backend.chat.embed import ChatEmbed
 from backend.config import Config
 from backend.events import EventBus
 from backend.facilities import Facilities
@@ -41,6 +42,7 @@ class Engine:
         self.bookings = Bookings(store, self.events, CardStore(self.keys), self.config.clock)
         self.chat = Chat(store, self.events, Attachments(store, self.config.base_url, self.config.attachment_max_bytes),
                          self.config.clock)
+        self.embed = ChatEmbed(store, self.chat)
 
     @classmethod
     def open(cls, path: str | Path, config: Config | None = None) -> Engine:

@@ -15,6 +15,7 @@ from backend.fields import email_error
 from storage import Store, new_id, utc_now
 
 TOKEN_PREFIX = "fd_"
+CHAT_SESSION_PREFIX = "fdc_"  # web chat session tokens (backend/chat/embed.py)
 OPERATOR_EMAIL = "operator@frontdesk.example"
 # A user with their groups, in one statement: authentication runs it on every API request.
 ACTOR_SELECT = ("SELECT u.id, u.email, u.default_group_id, "
@@ -29,6 +30,12 @@ class Actor:
     email: str
     default_group_id: str
     group_ids: frozenset[str]
+    token_id: str | None = None  # the API token presented, if any: what a web chat token is tied to
+    only_property: str | None = None  # a web chat session: the chat of this one property, nothing else
+
+    def reaches(self, group_id: str, property_id: str) -> bool:
+        """Whether this actor may act on a property (of that group)."""
+        return group_id in self.group_ids and self.only_property in (None, property_id)
 
     def group_params(self) -> tuple[str, list[str]]:
         """SQL placeholders and values for `group_id IN (...)`."""
@@ -143,17 +150,37 @@ class Identity:
             if cursor.rowcount == 0:
                 raise NotFound("no active token with that id")
 
-    def authenticate(self, token: str | None) -> Actor:
+    def authenticate(self, token: str | None, *, chat: bool = False) -> Actor:
+        """The actor behind an API token, or behind a web chat session token where `chat` allows one."""
         if not token:
             raise Unauthorized("missing API token")
+        if token.startswith(CHAT_SESSION_PREFIX):
+            if not chat:
+                raise Unauthorized("a web chat token opens only the chat of its property")
+            return self._chat_actor(token)
         row = self.store.one(
-            f"{ACTOR_SELECT} JOIN api_tokens t ON t.user_id = u.id WHERE t.token_hash = ? AND t.revoked_at IS NULL",
+            f"{ACTOR_SELECT.replace('SELECT', 'SELECT t.id AS token_id,', 1)} JOIN api_tokens t ON t.user_id = u.id "
+            "WHERE t.token_hash = ? AND t.revoked_at IS NULL",
             (hash_secret(token),),
         )
         if row is None:
             raise Unauthorized("invalid or revoked API token")
         return _actor(row)
 
+    def _chat_actor(self, token: str) -> Actor:
+        row = self.store.one(
+            f"{ACTOR_SELECT.replace('SELECT', 'SELECT t.id AS token_id, c.property_id,', 1)} "
+            "JOIN api_tokens t ON t.user_id = u.id JOIN chat_tokens c ON c.api_token_id = t.id "
+            "WHERE c.token_hash = ? AND c.kind = 'session' AND c.expires_at > ? AND t.revoked_at IS NULL",
+            (hash_secret(token), utc_now()),
+        )
+        if row is None:
+            raise Unauthorized("the web chat session has expired; open the chat again")
+        return _actor(row)
+
 
 def _actor(row) -> Actor:
-    return Actor(row["id"], row["email"], row["default_group_id"], frozenset((row["groups"] or "").split()))
+    keys = row.keys()
+    return Actor(row["id"], row["email"], row["default_group_id"], frozenset((row["groups"] or "").split()),
+                 token_id=row["token_id"] if "token_id" in keys else None,
+                 only_property=row["property_id"] if "property_id" in keys else None)

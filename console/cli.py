@@ -8,6 +8,7 @@ Textual is imported only when the console opens, so `frontdesk serve` stays head
 from __future__ import annotations
 
 import functools
+import re
 import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -87,6 +88,13 @@ def demo() -> None:
     click.echo(token.token)
 
 
+def _sources(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
+    """CSP sources only: a `;` or a line break would smuggle other directives into the page's policy."""
+    if not re.fullmatch(r"[A-Za-z0-9*:/.\-' ]+", value):
+        raise click.BadParameter("space-separated CSP sources, such as 'self' https://pms.example")
+    return value
+
+
 @command(main)
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True, help="Main API listener.")
@@ -97,14 +105,17 @@ def demo() -> None:
 @click.option("--ssl-keyfile", type=click.Path(exists=True, dir_okay=False), default=None)
 @click.option("--fetch-private-addresses", is_flag=True,
               help="Let logo URLs point at loopback or private networks (refused by default).")
+@click.option("--chat-frame-ancestors", default="*", show_default=True, metavar="SOURCES", callback=_sources,
+              help="Who may put the web chat page in an iframe (CSP frame-ancestors, e.g. 'https://pms.example').")
 def serve(host: str, port: int, secure_port: int, pci_port: int, ssl_certfile: str | None,
-          ssl_keyfile: str | None, fetch_private_addresses: bool) -> None:
+          ssl_keyfile: str | None, fetch_private_addresses: bool, chat_frame_ancestors: str) -> None:
     """Run the main, secure and pci HTTP listeners over one engine."""
     from backend.http.server import Listeners
     from backend.http.server import serve as run
 
     run(click.get_current_context().obj["db_path"],
-        Listeners(host, port, secure_port, pci_port, ssl_certfile, ssl_keyfile, fetch_private_addresses))
+        Listeners(host, port, secure_port, pci_port, ssl_certfile, ssl_keyfile, fetch_private_addresses,
+                  chat_frame_ancestors))
 
 
 @command(main)

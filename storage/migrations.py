@@ -13,6 +13,7 @@ STEPS: list[str] = [
     "0001_foundation.sql",
     "0002_inventory_bookings.sql",
     "0003_chat.sql",
+    "0004_chat_embed.sql",
 ]
 
 

@@ -87,6 +87,13 @@ class Attachments:
             raise ValidationFailed.one("attachment_id", "is not an attachment you uploaded and have not sent yet")
         conn.execute("UPDATE attachments SET message_id = ? WHERE id = ?", (message_id, attachment_id))
 
+    def discard(self, attachment_id: str, *, user_id: str) -> bool:
+        """Delete the user's upload if no message has taken it; whether there was one."""
+        with self.store.transaction() as conn:
+            gone = conn.execute("DELETE FROM attachments WHERE id = ? AND user_id = ? AND message_id IS NULL",
+                                (attachment_id, user_id))
+        return gone.rowcount == 1
+
     def of_messages(self, message_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
         if not message_ids:
             return {}

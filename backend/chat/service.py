@@ -9,7 +9,7 @@ the spec's error table lives here: 404 unknown, 401 someone else's, 403 without 
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
@@ -91,7 +91,7 @@ class Chat:
         for f in query.filters:
             if f.field == "property_id" and f.op == "eq":
                 for property_id in f.value.split(","):
-                    self._property(actor, property_id)
+                    self.check_property(actor, property_id)
         allowed = [p["id"] for p in self.properties(actor)]
         unread = _unread(query)
         scope = f"+t.property_id IN ({','.join('?' * len(allowed)) or 'NULL'})" + unread
@@ -105,10 +105,11 @@ class Chat:
     def properties(self, actor: Actor) -> list[dict[str, Any]]:
         """The actor's properties that have the chat app (id and title), by title: the inbox's scope."""
         marks, groups = actor.group_params()
+        only = " AND id = ?" if actor.only_property else ""
         return [dict(r) for r in self.store.query(
-            f"SELECT id, title FROM properties WHERE group_id IN ({marks}) AND id IN "
+            f"SELECT id, title FROM properties WHERE group_id IN ({marks}){only} AND id IN "
             "(SELECT property_id FROM application_installations WHERE application_code = 'chat') ORDER BY title, id",
-            groups)]
+            [*groups, *([actor.only_property] if only else [])])]
 
     def _counter(self, query: ListQuery, allowed: list[str], unread: str):
         """The total from the trigger-kept thread_counts, when the filters are ones it holds; else None."""
@@ -244,7 +245,8 @@ class Chat:
                           now, now))
             self._add(conn, thread_id, "system", "inquiry", meta=meta, at=now)
             if model.message:
-                self._add(conn, thread_id, "guest", model.message, at=now)
+                # A microsecond after the inquiry: same-stamp messages would list in the random order of their ids.
+                self._add(conn, thread_id, "guest", model.message, at=_microsecond_after(now))
         self.events.publish("message.received", thread_id, thread_id=thread_id)
         return self._threads([self.store.one("SELECT t.*, p.title AS property_title FROM message_threads t "
                                              "JOIN properties p ON p.id = t.property_id WHERE t.id = ?",
@@ -280,6 +282,12 @@ class Chat:
         elif row["user_id"] != actor.user_id:
             raise Unauthorized("you have no access to this attachment")
         return row
+
+    def discard_upload(self, actor: Actor, attachment_id: str) -> None:
+        """Delete an upload of the actor's that no message has taken (the console drops a pending file),
+        so that a file chosen and then dropped does not stay in the database."""
+        if not self.attachments.discard(attachment_id, user_id=actor.user_id):
+            raise NotFound(f"attachment {attachment_id} is not an upload of yours waiting to be sent")
 
     def channel_attachment(self, channel, attachment_id: str):
         """An attachment for a channel's adapter: its own uploads, or files on its threads' messages."""
@@ -333,7 +341,7 @@ class Chat:
                              "WHERE b.id = ?", (booking_id,))
         if row is None:
             raise NotFound(f"booking {booking_id} does not exist")
-        if row["group_id"] not in actor.group_ids:
+        if not actor.reaches(row["group_id"], row["property_id"]):
             raise Unauthorized("you have no access to this booking")
         self._require_chat(row["property_id"])
         if row["channel_code"] not in CHAT_PROVIDERS:
@@ -346,15 +354,15 @@ class Chat:
                              (thread_id,))
         if row is None:
             raise NotFound(f"message thread {thread_id} does not exist")
-        if row["group_id"] not in actor.group_ids:
+        if not actor.reaches(row["group_id"], row["property_id"]):
             raise Unauthorized("you have no access to this thread")
         if not row["chat"]:
             raise Forbidden(NO_CHAT)
         return row
 
-    def _property(self, actor: Actor, property_id: str) -> None:
+    def check_property(self, actor: Actor, property_id: str) -> None:
         row = self.store.one("SELECT group_id FROM properties WHERE id = ?", (property_id,))
-        if row is None or row["group_id"] not in actor.group_ids:
+        if row is None or not actor.reaches(row["group_id"], property_id):
             raise Unauthorized("you have no access to this property")
         self._require_chat(property_id)
 
@@ -409,6 +417,10 @@ def _unread(query: ListQuery) -> str:
     if found[-1].op != "eq" or value is None:
         raise ValidationFailed.one("filter[unread]", "must be true or false")
     return " AND t.unread_count > 0" if value else " AND t.unread_count = 0"
+
+
+def _microsecond_after(stamp: str) -> str:
+    return (datetime.fromisoformat(stamp) + timedelta(microseconds=1)).isoformat(timespec="microseconds")
 
 
 def _sent_at(value: str | None, now: str) -> str:

@@ -11,6 +11,7 @@ from backend.applications import InstallationEnvelope
 from backend.bookings.models import BookingEnvelope
 from backend.channels import ChannelEnvelope
 from backend.chat.attachments import AttachmentEnvelope
+from backend.chat.embed import ChatSessionEnvelope, OneTimeTokenEnvelope
 from backend.chat.inquiry import InquiryEnvelope
 from backend.chat.service import MessageEnvelope
 from backend.engine import Engine
@@ -21,6 +22,7 @@ from backend.http.routes import (
     bookings,
     channels,
     chat,
+    embed,
     inbound,
     inventory,
     properties,
@@ -44,7 +46,8 @@ DESCRIPTIONS = {
 }
 BODIES: list[type[BaseModel]] = [PropertyEnvelope, ChannelEnvelope, InstallationEnvelope, RoomTypeEnvelope,
                                  RatePlanEnvelope, HotelPolicyEnvelope, AriEnvelope, BookingEnvelope,
-                                 MessageEnvelope, AttachmentEnvelope, InquiryEnvelope]
+                                 MessageEnvelope, AttachmentEnvelope, InquiryEnvelope, OneTimeTokenEnvelope,
+                                 ChatSessionEnvelope]
 
 
 def create_app(engine: Engine, listener: Listener = "main") -> FastAPI:
@@ -57,7 +60,7 @@ def create_app(engine: Engine, listener: Listener = "main") -> FastAPI:
     app.include_router(system.router)
     if listener in ("main", "secure"):
         for router in (properties.router, channels.router, applications.router, inventory.router, bookings.router,
-                       shopping.router, chat.router, inbound.router):
+                       shopping.router, chat.router, embed.router, inbound.router):
             app.include_router(router)
         _document_bodies(app)
     return app

@@ -27,11 +27,19 @@ async def get_actor(request: Request) -> Actor:
 
     The token lookup runs on the event loop: one indexed read, well under 0.1 ms, that WAL never
     makes wait for a writer."""
-    token = request.headers.get("user-api-key")
+    return request.app.state.engine.identity.authenticate(_token(request))
+
+
+async def get_chat_actor(request: Request) -> Actor:
+    """As get_actor, but a web chat session token is good too: the chat routes take this one."""
+    return request.app.state.engine.identity.authenticate(_token(request), chat=True)
+
+
+def _token(request: Request) -> str | None:
     scheme, _, credentials = request.headers.get("authorization", "").partition(" ")
     if scheme.lower() == "bearer" and credentials.strip():
-        token = credentials.strip()
-    return request.app.state.engine.identity.authenticate(token)
+        return credentials.strip()
+    return request.headers.get("user-api-key")
 
 
 async def get_list_query(request: Request) -> ListQuery:
@@ -87,6 +95,7 @@ async def get_api_key(request: Request) -> str | None:
 
 EngineDep = Annotated[Engine, Depends(get_engine)]
 ActorDep = Annotated[Actor, Depends(get_actor)]
+ChatActorDep = Annotated[Actor, Depends(get_chat_actor)]
 ListQueryDep = Annotated[ListQuery, Depends(get_list_query)]
 RevealDep = Annotated[bool, Depends(get_reveal)]
 SecureDep = Annotated[bool, Depends(get_secure)]

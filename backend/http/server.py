@@ -24,6 +24,7 @@ class Listeners:
     ssl_certfile: str | None = None
     ssl_keyfile: str | None = None
     fetch_private_addresses: bool = False
+    chat_frame_ancestors: str = "*"
 
     @property
     def scheme(self) -> str:
@@ -33,7 +34,8 @@ class Listeners:
         return Config(base_url=f"http://{self.host}:{self.port}",
                       secure_url=f"{self.scheme}://{self.host}:{self.secure_port}",
                       pci_url=f"{self.scheme}://{self.host}:{self.pci_port}",
-                      fetch_private_addresses=self.fetch_private_addresses)
+                      fetch_private_addresses=self.fetch_private_addresses,
+                      chat_frame_ancestors=self.chat_frame_ancestors)
 
 
 class _Listener(uvicorn.Server):

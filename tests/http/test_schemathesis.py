@@ -30,7 +30,8 @@ FUZZ = settings(max_examples=50, derandomize=True, database=None, deadline=None,
                 suppress_health_check=list(HealthCheck))
 # Served without a user token; everything else must answer 401 to an anonymous caller. The demo's
 # shopping channel has no provider key, so the shopping API is public as the spec describes.
-PUBLIC_PATHS = {"/api/v1/health", "/api/v1/media/{media_id}"}
+# chat_session takes no API token: the one-time token in its body is the proof (tests/chat/test_embed_tokens.py).
+PUBLIC_PATHS = {"/api/v1/health", "/api/v1/media/{media_id}", "/api/v1/auth/chat_session"}
 PUBLIC_PREFIX = "/api/v1/meta/"
 
 

@@ -1,0 +1,46 @@
+"""Regenerate screenshots/web-chat.png: the embeddable web chat of a demo property, opened the way an
+integrator opens it (a one-time token from the API), in Debian's headless Chromium.
+
+    .venv/bin/python scripts/web_chat_screenshot.py
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+import httpx
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from backend.demo import load_demo
+from backend.engine import Engine
+from tests.chat.test_web_chat import CHROMIUM, FLAGS
+from tests.conftest import LiveServer, free_port
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        engine = Engine.open(Path(folder) / "demo.db")
+        token = load_demo(engine)
+        with LiveServer(engine, "main", free_port()) as server, httpx.Client(
+                base_url=server.url, headers={"Authorization": f"Bearer {token.token}"}) as client:
+            threads = client.get("/api/v1/message_threads").json()["data"]
+            property_id = threads[0]["relationships"]["property"]["data"]["id"]
+            url = client.post("/api/v1/auth/one_time_token", json={"one_time_token": {
+                "property_id": property_id}}).json()["data"]["attributes"]["embed_url"]
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+                page = browser.new_page(viewport={"width": 1000, "height": 640})
+                page.goto(url)
+                page.locator(".thread").first.click()
+                page.locator(".message").first.wait_for()
+                page.screenshot(path=str(ROOT / "screenshots" / "web-chat.png"))
+                browser.close()
+
+
+if __name__ == "__main__":
+    main()

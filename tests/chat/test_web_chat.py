@@ -1,0 +1,153 @@
+"""The embeddable web chat in a real headless Chromium (Debian's, driven by Playwright), inside an
+iframe of a host page on another origin, against `frontdesk serve`'s real listener.
+
+Chromium comes from the system (`scripts/install-test-browser`); without it these tests are skipped,
+unless FRONTDESK_REQUIRE_BROWSER is set, as `.ci/run` does, when its absence is a failure."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+import time
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from tests.chat.test_chat_api import Desk
+from tests.shopping.shop import check
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+# Without the background-networking flags Chromium keeps calling home, and this machine's closed
+# network refuses it, many times a run.
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync"]
+WAIT_MS = 10_000  # the page polls every 4 s; live arrival is seen within one or two polls
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator:
+    if not os.path.exists(CHROMIUM):
+        if os.environ.get("FRONTDESK_REQUIRE_BROWSER"):
+            pytest.fail(f"no Chromium at {CHROMIUM}: run scripts/install-test-browser")
+        pytest.skip("no Chromium on this machine (scripts/install-test-browser installs it)")
+    sync_playwright = pytest.importorskip("playwright.sync_api").sync_playwright
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def host() -> Iterator[HostPage]:
+    """A host application's page on its own origin, which puts the chat in an iframe."""
+    server = HostPage()
+    yield server
+    server.stop()
+
+
+class HostPage:
+    def __init__(self) -> None:
+        self.frame_url = ""
+        owner = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                body = (f'<!doctype html><title>PMS</title><h1>Our PMS</h1>'
+                        f'<iframe src="{owner.frame_url}" width="900" height="600"></iframe>').encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *_: object) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def desk(user, live) -> Iterator[Desk]:
+    made = Desk(user, live)
+    made.guest_says("Is breakfast included?")
+    yield made
+    made.adapter.close()
+
+
+def test_staff_read_and_answer_a_guest_in_the_embedded_chat(browser, host, desk, live, tmp_path):
+    store = live[0].store
+    issued = check(desk.client.post("/api/v1/auth/one_time_token", json={
+        "one_time_token": {"property_id": desk.shop.property_id}}), 201)["data"]["attributes"]
+    host.frame_url = issued["embed_url"]
+    page = browser.new_page()
+    page.set_default_timeout(WAIT_MS)
+    page.goto(host.url)
+    chat = page.frame_locator("iframe")
+
+    # The thread list: the guest's thread, unread, with its preview.
+    thread = chat.locator(".thread", has_text="Jane Doe")
+    thread.wait_for()
+    assert "unread" in thread.get_attribute("class")
+    assert "Is breakfast included?" in thread.inner_text()
+    assert "token=" not in page.frames[1].url  # the spent one-time token is out of the address
+
+    # Open it: the guest's message, and the thread is read.
+    thread.click()
+    chat.locator(".message.guest", has_text="Is breakfast included?").wait_for()
+    thread_id = desk.thread_id()
+    assert _eventually(lambda: store.scalar("SELECT unread_count FROM message_threads WHERE id = ?", (thread_id,)) == 0)
+
+    # Reply with a file: it shows on the right, and the database holds both.
+    note = tmp_path / "menu.txt"
+    note.write_text("Breakfast 7:00-10:30\n")
+    chat.locator("#reply").fill("Yes, from 7 to 10:30. Here is the menu.")
+    chat.locator("#file").set_input_files(str(note))
+    chat.locator("#send").click()
+    chat.locator(".message.property", has_text="Yes, from 7 to 10:30.").wait_for()
+    row = store.one("SELECT id, sender FROM messages WHERE thread_id = ? AND message = ?",
+                    (thread_id, "Yes, from 7 to 10:30. Here is the menu."))
+    assert row is not None and row["sender"] == "property"
+    assert store.scalar("SELECT file_name FROM attachments WHERE message_id = ?", (row["id"],)) == "menu.txt"
+
+    # A guest writes while staff watch: it appears without a reload.
+    desk.guest_says("Wonderful, thank you!")
+    chat.locator(".message.guest", has_text="Wonderful, thank you!").wait_for()
+
+    # Close the thread from the page.
+    chat.locator("#toggle-closed").click()
+    chat.locator("#toggle-closed", has_text="Reopen").wait_for()
+    assert store.scalar("SELECT is_closed FROM message_threads WHERE id = ?", (thread_id,)) == 1
+    page.close()
+
+
+def test_a_spent_or_bad_token_shows_a_message_not_the_chat(browser, host, desk, anonymous):
+    issued = check(desk.client.post("/api/v1/auth/one_time_token", json={
+        "one_time_token": {"property_id": desk.shop.property_id}}), 201)["data"]["attributes"]
+    check(anonymous.post("/api/v1/auth/chat_session", json={
+        "chat_session": {"one_time_token": issued["token"]}}), 201)  # someone used it first
+    host.frame_url = issued["embed_url"]
+    page = browser.new_page()
+    page.set_default_timeout(WAIT_MS)
+    page.goto(host.url)
+    notice = page.frame_locator("iframe").locator("#notice")
+    notice.wait_for()
+    assert "used or expired" in notice.inner_text()
+    assert page.frame_locator("iframe").locator(".thread").count() == 0
+    page.close()
+
+
+def _eventually(condition, tries: int = 50) -> bool:
+    """Whether the condition comes true within 5 s: the page's calls land a moment after its clicks."""
+    for _ in range(tries):
+        if condition():
+            return True
+        time.sleep(0.1)
+    return False

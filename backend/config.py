@@ -23,5 +23,10 @@ class Config:
     max_body_bytes: int = 16 * MiB  # an attachment of 10 MiB is ~13.4 MiB in base64
     attachment_max_bytes: int = 10 * MiB
     chat_frame_ancestors: str = "*"  # CSP frame-ancestors of the web chat page: who may put it in an iframe
+    vault_cvv_hours: int = 72  # a CVV is kept this long (or until wiped): enough to charge a new booking
+    vault_purge_days: int = 30  # cards leave the vault this many days after departure (or after arriving)
+    tokenise_max_bytes: int = 8 * MiB  # a message to tokenise, or a captured response
+    capture_allow_list: tuple[str, ...] = ()
+    capture_timeout: float = 30.0  # seconds per connect/read of a captured endpoint  # URL prefixes beyond the secure API that capture may fetch
     keys_path: Path | None = None  # the card key and internal secret; default <db>.keys beside the database
     clock: Callable[[], datetime] = utc_clock  # "now" for cut-off and past-date rules; tests set it

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 from backend.applications import Applications
@@ -20,6 +21,10 @@ from backend.keys import Keys
 from backend.media import Media
 from backend.properties import Properties
 from backend.shopping import Shopping
+from backend.vault.capture import Capture
+from backend.vault.pci_keys import PciKeys
+from backend.vault.service import Tokenisation
+from backend.vault.store import Vault
 from storage import Store
 
 
@@ -43,6 +48,13 @@ class Engine:
         self.chat = Chat(store, self.events, Attachments(store, self.config.base_url, self.config.attachment_max_bytes),
                          self.config.clock)
         self.embed = ChatEmbed(store, self.chat)
+        self.pci_keys = PciKeys(store)
+        self.vault = Vault(store, self.keys, self.config.clock, cvv_ttl=timedelta(hours=self.config.vault_cvv_hours),
+                           purge_days=self.config.vault_purge_days)
+        self.tokenisation = Tokenisation(store, self.vault, self.config.clock, self.config.tokenise_max_bytes)
+        self.capture = Capture(self.tokenisation, self.config.secure_url, self.config.capture_allow_list,
+                               lambda: self.keys.internal_secret, self.config.capture_timeout,
+                               self.config.tokenise_max_bytes)
 
     @classmethod
     def open(cls, path: str | Path, config: Config | None = None) -> Engine:

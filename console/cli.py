@@ -227,3 +227,45 @@ def tokens_revoke(token_or_id: str) -> None:
     """Revoke a token, given its id (see `tokens list`) or the token itself."""
     _engine().identity.revoke_token(token_or_id)
     click.echo("Token revoked.")
+
+
+@main.group("pci-keys")
+def pci_keys() -> None:
+    """API keys of the card tokenisation listener (`?api_key=`): shown once, stored as a hash, revocable."""
+
+
+@command(pci_keys, "add")
+@click.option("--label", default="", help="What the key is for, shown by `pci-keys list`.")
+def pci_keys_add(label: str) -> None:
+    """Issue a tokenisation API key; prints it last."""
+    key = _engine().pci_keys.add(label)
+    click.echo(f"Tokenisation key id {key.id}, shown once:")
+    click.echo(key.token)
+
+
+@command(pci_keys, "list")
+def pci_keys_list() -> None:
+    """Keys: id, first characters, label, when issued, whether revoked."""
+    for k in _engine().pci_keys.list():
+        state = f"revoked {k['revoked_at']}" if k["revoked_at"] else "active"
+        click.echo(f"{k['id']}  {k['prefix']}…  {k['label'] or '-'}  {k['inserted_at']}  {state}")
+
+
+@command(pci_keys, "revoke")
+@click.argument("key_or_id")
+def pci_keys_revoke(key_or_id: str) -> None:
+    """Revoke a key, given its id (see `pci-keys list`) or the key itself."""
+    _engine().pci_keys.revoke(key_or_id)
+    click.echo("Key revoked.")
+
+
+@main.group()
+def vault() -> None:
+    """The card vault."""
+
+
+@command(vault, "purge")
+def vault_purge() -> None:
+    """Remove cards past their purge date (days after departure) and CVVs past their expiry; run it daily."""
+    removed = _engine().vault.purge("cli")
+    click.echo(f"Purged {removed['cards']} cards and {removed['cvvs']} CVVs.")

@@ -14,6 +14,7 @@ STEPS: list[str] = [
     "0002_inventory_bookings.sql",
     "0003_chat.sql",
     "0004_chat_embed.sql",
+    "0005_vault.sql",
 ]
 
 

@@ -65,9 +65,11 @@ def engine(tmp_path) -> Engine:
 @pytest.fixture(scope="session")
 def live(tmp_path_factory) -> Iterator[tuple[Engine, LiveServer]]:
     """The main listener over a database shared by the session; tests isolate through fresh users."""
-    port = free_port()
+    port, secure_port, pci_port = free_port(), free_port(), free_port()
     engine = Engine.open(tmp_path_factory.mktemp("live") / "frontdesk.db",
-                         Config(base_url=f"http://127.0.0.1:{port}", fetch_timeout=1.0, max_body_bytes=1024 * 1024,
+                         Config(base_url=f"http://127.0.0.1:{port}", secure_url=f"http://127.0.0.1:{secure_port}",
+                                pci_url=f"http://127.0.0.1:{pci_port}", fetch_timeout=1.0,
+                                max_body_bytes=1024 * 1024,
                                 fetch_private_addresses=True))  # the test image server is on loopback
     with LiveServer(engine, "main", port) as server:
         yield engine, server
@@ -75,9 +77,20 @@ def live(tmp_path_factory) -> Iterator[tuple[Engine, LiveServer]]:
 
 @pytest.fixture(scope="session")
 def secure(live) -> Iterator[LiveServer]:
-    """The secure listener over the same engine and database as `live`."""
-    with LiveServer(live[0], "secure", free_port()) as server:
+    """The secure listener over the same engine and database as `live`, where its config says."""
+    with LiveServer(live[0], "secure", _port(live[0].config.secure_url)) as server:
         yield server
+
+
+@pytest.fixture(scope="session")
+def pci(live, secure) -> Iterator[LiveServer]:
+    """The card tokenisation listener; its capture reaches `secure`."""
+    with LiveServer(live[0], "pci", _port(live[0].config.pci_url)) as server:
+        yield server
+
+
+def _port(url: str) -> int:
+    return int(url.rsplit(":", 1)[1])
 
 
 @pytest.fixture

@@ -98,3 +98,17 @@ def test_serve_does_not_import_textual():
             "sys.exit(1 if any(m.split('.')[0] == 'textual' for m in sys.modules) else 0)")
 
     assert subprocess.run([sys.executable, "-c", code], timeout=60).returncode == 0
+
+
+def test_pci_keys_add_list_revoke_and_vault_purge(tmp_path):
+    db = tmp_path / "cli.db"
+    key = last_line(frontdesk("pci-keys", "add", "--label", "channel adapter", db=db))
+    assert Engine.open(db).pci_keys.authenticate(key)
+    listed = frontdesk("pci-keys", "list", db=db).stdout
+    assert "channel adapter" in listed and "active" in listed and key not in listed
+    key_id = listed.split()[0]
+    frontdesk("pci-keys", "revoke", key_id, db=db)
+    with pytest.raises(Unauthorized):
+        Engine.open(db).pci_keys.authenticate(key)
+    assert "error: Not Found" in frontdesk("pci-keys", "revoke", key_id, db=db, ok=False).stderr
+    assert "Purged 0 cards and 0 CVVs." in frontdesk("vault", "purge", db=db).stdout

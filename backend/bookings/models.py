@@ -41,12 +41,14 @@ ADDRESS_CAMEL = {"addressLine": "address_line", "countryCode": "country_code", "
 Meta = dict[str, Any] | None
 
 
+LUHN_DOUBLED = str.maketrans("0123456789", "0246813579")  # each digit doubled, its two digits summed
+
+
 def luhn_ok(digits: str) -> bool:
-    total = 0
-    for position, char in enumerate(reversed(digits)):
-        value = int(char) * (2 if position % 2 else 1)
-        total += value - 9 if value > 9 else value
-    return total % 10 == 0
+    """`digits` must be ASCII digits. Every second digit from the right is doubled (by table), then all
+    are summed as bytes: the card vault checks a thousand cards a message, so this stays at C speed."""
+    mixed = digits[-1::-2] + digits[-2::-2].translate(LUHN_DOUBLED)
+    return (sum(mixed.encode()) - ord("0") * len(mixed)) % 10 == 0
 
 
 def _card_number(value: str) -> str:

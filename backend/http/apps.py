@@ -25,6 +25,7 @@ from backend.http.routes import (
     embed,
     inbound,
     inventory,
+    pci,
     properties,
     shopping,
     system,
@@ -56,13 +57,16 @@ def create_app(engine: Engine, listener: Listener = "main") -> FastAPI:
     app.state.engine = engine
     app.state.listener = listener
     errors.install(app)
-    app.add_middleware(BodyLimit, max_bytes=engine.config.max_body_bytes)
+    app.add_middleware(BodyLimit, max_bytes=engine.config.tokenise_max_bytes if listener == "pci"
+                       else engine.config.max_body_bytes)
     app.include_router(system.router)
     if listener in ("main", "secure"):
         for router in (properties.router, channels.router, applications.router, inventory.router, bookings.router,
                        shopping.router, chat.router, embed.router, inbound.router):
             app.include_router(router)
-        _document_bodies(app)
+    else:
+        app.include_router(pci.router)
+    _document_bodies(app)
     return app
 
 

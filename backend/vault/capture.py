@@ -1,0 +1,134 @@
+"""Capture: fetch a secure endpoint of the main API through the vault, so that what comes back holds
+tokens where the cards were.
+
+Not an open proxy. Only GET; only URLs under the secure listener's base address (or under a prefix
+the operator allow-listed); no user info, no redirects followed; the answer is capped in size.
+The caller's main-API credential is forwarded as it came. The internal credential, which makes the
+secure listener answer with cards in clear, goes only to the secure listener itself.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
+from urllib.parse import unquote, urlsplit
+
+import httpx
+from pydantic_core import from_json
+
+from backend.errors import Errors, FrontdeskError, PayloadTooLarge
+from backend.vault.service import Tokenisation
+from backend.vault.tokenise import Tokenised
+
+FORWARDED = ("authorization", "user-api-key")  # the main API's own credentials
+INTERNAL_HEADER = "X-Frontdesk-Internal"
+
+
+class BadGateway(FrontdeskError):
+    status, code, title = 502, "bad_gateway", "Bad Gateway"
+
+
+@dataclass(frozen=True)
+class Captured:
+    """What the caller gets: the target's own status, the tokenised body and the vault's headers."""
+
+    status: int
+    body: bytes
+    media_type: str
+    tokenised: Tokenised | None  # None when the target answered with an error, passed through
+
+
+class Capture:
+    def __init__(self, tokenisation: Tokenisation, secure_url: str, allow_list: tuple[str, ...],
+                 internal_secret: Callable[[], str], timeout: float, max_bytes: int) -> None:
+        self.tokenisation = tokenisation
+        self.secure_url = secure_url
+        self.allow_list = allow_list
+        self.internal_secret = internal_secret
+        self.timeout = timeout
+        self.max_bytes = max_bytes
+
+    def capture(self, *, profile: str | None, method: str | None, url: str | None, headers: dict[str, str],
+                actor: str) -> Captured:
+        internal = self._check(profile, method, url)
+        compiled_name = self.tokenisation.compiled(profile or "").name  # an unknown profile: 422 before fetching
+        forwarded = {name: value for name, value in headers.items() if name.lower() in FORWARDED}
+        if internal:
+            forwarded[INTERNAL_HEADER] = self.internal_secret()
+        status, body, media_type = self._fetch(url or "", forwarded)
+        if status != 200:
+            return _passed_through(status, body)
+        tokenised = self.tokenisation.tokenise(compiled_name, body, actor)
+        return Captured(200, tokenised.body, media_type, tokenised)
+
+    @cached_property
+    def _client(self) -> httpx.Client:
+        """One pooled client for every capture: making one loads the CA bundle, ~20 ms, and each capture
+        would open a new connection. Redirects are not followed: they could lead off the allowed URLs."""
+        return httpx.Client(timeout=self.timeout, follow_redirects=False)
+
+    def _check(self, profile: str | None, method: str | None, url: str | None) -> bool:
+        """Every problem with the request at once; whether the URL is the secure listener's."""
+        errors = Errors()
+        if not profile:
+            errors.add("profile", "is required")
+        if (method or "").lower() != "get":
+            errors.add("method", "must be get: capture only reads")
+        internal = False
+        if not url:
+            errors.add("url", "is required")
+        else:
+            internal = _under(url, self.secure_url)
+            if not internal and not any(_under(url, prefix) for prefix in self.allow_list):
+                errors.add("url", "must be an address under the secure API (or the operator's allow-list)")
+        errors.raise_if_any()
+        return internal
+
+    def _fetch(self, url: str, headers: dict[str, str]) -> tuple[int, bytes, str]:
+        try:
+            with self._client.stream("GET", url, headers=headers) as response:
+                body = bytearray()
+                for chunk in response.iter_bytes():
+                    body += chunk
+                    if len(body) > self.max_bytes:
+                        raise PayloadTooLarge(f"the captured answer is larger than {self.max_bytes} bytes")
+                return response.status_code, bytes(body), response.headers.get("content-type", "")
+        except httpx.HTTPError as exc:
+            raise BadGateway([f"the captured endpoint could not be reached ({type(exc).__name__})"]) from None
+
+
+def _under(url: str, base: str) -> bool:
+    """Whether `url` is at or below `base`: same scheme, host and port, and a path inside base's path
+    once dot segments are resolved (so `/api/v1/../admin` is not under `/api/v1`)."""
+    target, root = urlsplit(url), urlsplit(base)
+    if target.scheme not in ("http", "https") or "@" in target.netloc or target.fragment:
+        return False
+    if (target.scheme, target.hostname, _port(target)) != (root.scheme, root.hostname, _port(root)):
+        return False
+    path = unquote(target.path) or "/"
+    normal = posixpath.normpath(path) + ("/" if path.endswith("/") else "")
+    if normal != path and normal.rstrip("/") != path.rstrip("/"):
+        return False
+    prefix = root.path.rstrip("/") + "/"
+    return (normal.rstrip("/") + "/").startswith(prefix)
+
+
+def _port(parts) -> int | None:
+    try:
+        return parts.port or {"http": 80, "https": 443}.get(parts.scheme)
+    except ValueError:
+        return None
+
+
+def _passed_through(status: int, body: bytes) -> Captured:
+    """The main API's own error (401 wrong token, 404 unknown booking) goes back as it was: it holds
+    no card. Anything else that is not a 200 becomes a 502 of our own."""
+    try:
+        parsed = from_json(body)
+    except ValueError:
+        parsed = None
+    if 400 <= status < 500 and isinstance(parsed, dict) and set(parsed) == {"errors"}:
+        return Captured(status, body, "application/json", None)
+    raise BadGateway([f"the captured endpoint answered {status}"])

@@ -1,0 +1,144 @@
+"""The vault: cards kept by token, sealed with AES-GCM under the key beside the database.
+
+A card's number, holder and expiry are sealed together (a JSON list), bound to their token; its CVV is sealed
+apart, bound to the token too, with its own short expiry, and wiped on request or by the purge.
+Beside them only what a receipt shows is kept in clear (first 6 and last 4, type, expiry month and
+year). Cards leave the vault a configurable number of days after the guest's departure (or after
+the day they came in, when the message does not say). Every operation is written to the audit log,
+with who did it and never any card data.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
+
+from pydantic_core import from_json, to_json
+
+from backend.errors import NotFound
+from backend.keys import Keys
+from backend.vault.cards import CardData, masked_number
+from storage import Store
+
+# Leading digits of the main brands, longest first where they overlap.
+BRANDS = (("34", "amex"), ("37", "amex"), ("4", "visa"), ("51", "mastercard"), ("52", "mastercard"),
+          ("53", "mastercard"), ("54", "mastercard"), ("55", "mastercard"), ("6011", "discover"),
+          ("65", "discover"), ("35", "jcb"), ("36", "diners"), ("38", "diners"), ("30", "diners"),
+          ("62", "unionpay"))
+
+# A card with its CVV, if one is held and has not expired (the purge removes expired ones later).
+CARD_SELECT = ("SELECT c.*, v.expires_at AS cvv_expires_at FROM vault_cards c "
+               "LEFT JOIN vault_cvv v ON v.token = c.token AND v.expires_at > ?")
+
+
+def card_type(number: str) -> str:
+    if 222100 <= int(number[:6]) <= 272099:
+        return "mastercard"
+    return next((brand for prefix, brand in BRANDS if number.startswith(prefix)), "unknown")
+
+
+class Vault:
+    def __init__(self, store: Store, keys: Keys, clock: Callable[[], datetime], *, cvv_ttl: timedelta,
+                 purge_days: int) -> None:
+        self.store = store
+        self.keys = keys
+        self.clock = clock
+        self.cvv_ttl = cvv_ttl
+        self.purge_days = purge_days
+
+    def keep(self, conn, cards: list[CardData], departures: list[date | None], *, profile_name: str,
+             actor: str) -> list[str]:
+        """Keep normalised cards in the caller's transaction; their tokens, in order. Rows go in by
+        executemany: a capture of a page of bookings keeps a hundred cards at once."""
+        now = self._now()
+        stamp, cvv_expiry = _stamp(now), _stamp(now + self.cvv_ttl)
+        tokens = [secrets.token_hex(16) for _ in cards]
+        card_rows, cvv_rows = [], []
+        for token, card, departure in zip(tokens, cards, departures, strict=True):
+            nonce, ciphertext = self.keys.seal(to_json([card.card_number, card.cardholder_name, card.expiration_month,
+                                                        card.expiration_year]), f"card:{token}")
+            purge_after = (departure or now.date()) + timedelta(days=self.purge_days)
+            card_rows.append((token, nonce, ciphertext, masked_number(card.card_number or ""),
+                              card_type(card.card_number or "0"), int(card.expiration_month or 0),
+                              int(card.expiration_year or 0), profile_name, purge_after.isoformat(), stamp))
+            if card.service_code:
+                cvv_rows.append((token, *self.keys.seal(card.service_code.encode(), f"cvv:{token}"), cvv_expiry))
+        conn.executemany("INSERT INTO vault_cards (token, nonce, ciphertext, card_mask, card_type, expiration_month, "
+                         "expiration_year, profile_name, purge_after, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                         card_rows)
+        conn.executemany("INSERT INTO vault_cvv (token, nonce, ciphertext, expires_at) VALUES (?, ?, ?, ?)", cvv_rows)
+        conn.executemany("INSERT INTO vault_audit (at, action, token, actor, detail) VALUES (?, 'store', ?, ?, ?)",
+                         [(stamp, token, actor, f"profile {profile_name}") for token in tokens])
+        return tokens
+
+    def card(self, token: str, actor: str) -> dict[str, Any]:
+        """What may be shown of a card: masked number, type, holder, expiry, whether a CVV is held."""
+        with self.store.transaction() as conn:
+            row = self._row(conn, token)
+            holder = from_json(self.keys.open(row["nonce"], row["ciphertext"], f"card:{token}"))[1]
+            self._audit(conn, "read", token, actor)
+        return _masked(row, holder)
+
+    def cards(self, *, limit: int = 50, offset: int = 0) -> tuple[list[dict[str, Any]], int]:
+        """The vault's browser: newest first, masked, without holders (nothing is unsealed to list)."""
+        rows = self.store.query(f"{CARD_SELECT} ORDER BY c.created_at DESC, c.token LIMIT ? OFFSET ?",
+                                (_stamp(self._now()), limit, offset))
+        return [_masked(r, None) for r in rows], self.store.scalar("SELECT count(*) FROM vault_cards")
+
+    def delete(self, token: str, actor: str) -> None:
+        with self.store.transaction() as conn:
+            self._row(conn, token)
+            conn.execute("DELETE FROM vault_cards WHERE token = ?", (token,))
+            self._audit(conn, "delete", token, actor)
+
+    def wipe_cvv(self, token: str, actor: str) -> dict[str, Any]:
+        """Forget the card's CVV (once it has been used to charge); the card stays."""
+        with self.store.transaction() as conn:
+            self._row(conn, token)
+            wiped = conn.execute("DELETE FROM vault_cvv WHERE token = ?", (token,)).rowcount
+            self._audit(conn, "wipe_cvv", token, actor, "wiped" if wiped else "no cvv held")
+        return self.card(token, actor)
+
+    def purge(self, actor: str) -> dict[str, int]:
+        """Remove cards past their purge date and CVVs past their expiry."""
+        now = self._now()
+        with self.store.transaction() as conn:
+            cvvs = conn.execute("DELETE FROM vault_cvv WHERE expires_at <= ?", (_stamp(now),)).rowcount
+            cards = conn.execute("DELETE FROM vault_cards WHERE purge_after < ?", (now.date().isoformat(),)).rowcount
+            self._audit(conn, "purge", None, actor, f"{cards} cards, {cvvs} cvvs")
+        return {"cards": cards, "cvvs": cvvs}
+
+    def audit(self, token: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
+        where, params = ("WHERE token = ?", [token]) if token else ("", [])
+        return [dict(r) for r in self.store.query(
+            f"SELECT at, action, token, actor, detail FROM vault_audit {where} ORDER BY id DESC LIMIT ?",
+            [*params, limit])]
+
+    def _row(self, conn, token: str):
+        row = conn.execute(f"{CARD_SELECT} WHERE c.token = ?", (_stamp(self._now()), token)).fetchone()
+        if row is None:
+            raise NotFound("no card with that token")
+        return row
+
+    def _audit(self, conn, action: str, token: str | None, actor: str, detail: str = "") -> None:
+        conn.execute("INSERT INTO vault_audit (at, action, token, actor, detail) VALUES (?, ?, ?, ?, ?)",
+                     (_stamp(self._now()), action, token, actor, detail))
+
+    def _now(self) -> datetime:
+        return self.clock().astimezone(UTC)
+
+
+def _masked(row, holder: str | None) -> dict[str, Any]:
+    card = {"token": row["token"], "card_number": row["card_mask"], "card_type": row["card_type"],
+            "expiration_month": f"{row['expiration_month']:02d}", "expiration_year": str(row["expiration_year"]),
+            "has_cvv": row["cvv_expires_at"] is not None, "cvv_expires_at": row["cvv_expires_at"],
+            "profile": row["profile_name"], "purge_after": row["purge_after"], "created_at": row["created_at"]}
+    if holder is not None:
+        card["cardholder_name"] = holder
+    return card
+
+
+def _stamp(moment: datetime) -> str:
+    return moment.replace(tzinfo=None).isoformat(timespec="microseconds")

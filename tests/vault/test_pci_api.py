@@ -3,6 +3,7 @@ by token, and capture of the secure listener's bookings."""
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import uuid
 from collections.abc import Iterator
@@ -164,6 +165,31 @@ def test_hostile_xml_is_refused_and_nothing_kept(vault, live, body, status):
     assert response.status_code == status and response.json()["errors"]["code"] == "bad_request"
     assert "passwd" not in response.text
     assert live[0].store.scalar("SELECT count(*) FROM vault_cards") == before
+
+
+@pytest.mark.parametrize("body", [
+    b'{"data": [{"attributes": {"guarantee": {"card_number": "4111111111111111", "card_number": "1"}}}]}',
+    b'{"data": [{"attributes": {"amount": NaN}}]}',
+    b'{"data": ' + b"[" * 100 + b"]" * 100 + b"}",
+    '{"data": [{"attributes": {"guest": "Jos\u00e9"}}]}'.encode("latin-1"),
+])
+def test_hostile_json_is_refused_and_nothing_kept(vault, live, body):
+    before = live[0].store.scalar("SELECT count(*) FROM vault_cards")
+    response = vault.post("/api/v1/tokenize", params={"profile": "frontdesk"}, content=body)
+    assert response.status_code == 400 and response.json()["errors"]["code"] == "bad_request"
+    assert "4111111111111111" not in response.text
+    assert live[0].store.scalar("SELECT count(*) FROM vault_cards") == before
+
+
+def test_no_card_reaches_a_log(vault, caplog):
+    caplog.set_level(logging.DEBUG)
+    bad_luhn = samples.message("bookings").replace(b"4111111111111111", b"4111111111111112")
+    response = vault.post("/api/v1/tokenize", params={"profile": "frontdesk"}, content=bad_luhn)
+    assert response.status_code == 200
+    errors = unquote(response.headers["x-pci-frontdesk-errors"].split(",")[0])
+    assert "Luhn" in errors and "4111111111111112" not in response.text
+    for number in (*NUMBERS, "4111111111111112"):
+        assert number not in caplog.text
 
 
 def test_tokenize_refuses_oversize_and_unknown_profiles(vault, live):

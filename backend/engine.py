@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from backend.applications import Applications
 from backend.bookings import Bookings
@@ -21,11 +23,13 @@ from backend.keys import Keys
 from backend.media import Media
 from backend.properties import Properties
 from backend.shopping import Shopping
-from backend.vault.capture import Capture
-from backend.vault.pci_keys import PciKeys
-from backend.vault.service import Tokenisation
-from backend.vault.store import Vault
 from storage import Store
+
+if TYPE_CHECKING:
+    from backend.vault.capture import Capture
+    from backend.vault.pci_keys import PciKeys
+    from backend.vault.service import Tokenisation
+    from backend.vault.store import Vault
 
 
 class Engine:
@@ -48,13 +52,35 @@ class Engine:
         self.chat = Chat(store, self.events, Attachments(store, self.config.base_url, self.config.attachment_max_bytes),
                          self.config.clock)
         self.embed = ChatEmbed(store, self.chat)
-        self.pci_keys = PciKeys(store)
-        self.vault = Vault(store, self.keys, self.config.clock, cvv_ttl=timedelta(hours=self.config.vault_cvv_hours),
-                           purge_days=self.config.vault_purge_days)
-        self.tokenisation = Tokenisation(store, self.vault, self.config.clock, self.config.tokenise_max_bytes)
-        self.capture = Capture(self.tokenisation, self.config.secure_url, self.config.capture_allow_list,
-                               lambda: self.keys.internal_secret, self.config.capture_timeout,
-                               self.config.tokenise_max_bytes)
+
+    # The card vault is built on first use: its modules (lxml, jsonpath-ng, httpx) are a tenth of a
+    # second of import that the console's start and the main listeners never need.
+
+    @cached_property
+    def pci_keys(self) -> PciKeys:
+        from backend.vault.pci_keys import PciKeys
+
+        return PciKeys(self.store)
+
+    @cached_property
+    def vault(self) -> Vault:
+        from backend.vault.store import Vault
+
+        return Vault(self.store, self.keys, self.config.clock, cvv_ttl=timedelta(hours=self.config.vault_cvv_hours),
+                     purge_days=self.config.vault_purge_days)
+
+    @cached_property
+    def tokenisation(self) -> Tokenisation:
+        from backend.vault.service import Tokenisation
+
+        return Tokenisation(self.store, self.vault, self.config.clock, self.config.tokenise_max_bytes)
+
+    @cached_property
+    def capture(self) -> Capture:
+        from backend.vault.capture import Capture
+
+        return Capture(self.tokenisation, self.config.secure_url, self.config.capture_allow_list,
+                       lambda: self.keys.internal_secret, self.config.capture_timeout, self.config.tokenise_max_bytes)
 
     @classmethod
     def open(cls, path: str | Path, config: Config | None = None) -> Engine:

@@ -61,12 +61,14 @@ class FrontdeskApp(App[None]):
     TITLE = "Frontdesk"
     AREAS: ClassVar[tuple[Area, ...]] = (Area("inbox", "0", "Inbox"), Area("properties", "1", "Properties"),
                                          Area("channels", "2", "Channels"), Area("inventory", "3", "Inventory"),
-                                         Area("shopping", "4", "Shopping"), Area("bookings", "5", "Bookings"))
+                                         Area("shopping", "4", "Shopping"), Area("bookings", "5", "Bookings"),
+                                         Area("tokenisation", "6", "Tokenisation"))
     MODES = {"inbox": InboxScreen, "properties": later("console.screens.properties", "PropertiesScreen"),
              "channels": later("console.screens.channels", "ChannelsScreen"),
              "inventory": later("console.screens.inventory", "InventoryScreen"),
              "shopping": later("console.screens.shopping", "ShoppingScreen"),
-             "bookings": later("console.screens.bookings", "BookingsScreen")}
+             "bookings": later("console.screens.bookings", "BookingsScreen"),
+             "tokenisation": later("console.screens.tokenisation", "TokenisationScreen")}
     DEFAULT_MODE = "inbox"
     COMMANDS = App.COMMANDS | {FrontdeskCommands}
 

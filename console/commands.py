@@ -31,6 +31,8 @@ class FrontdeskCommands(Provider):
             ("Shopping", "Preview what a shopping channel sells, and book a test stay",
              partial(app.switch_mode, "shopping")),
             ("Bookings", "Show the bookings and acknowledge new revisions", partial(app.switch_mode, "bookings")),
+            ("Tokenisation", "Card vault profiles, the profile tester and the vault's masked cards",
+             partial(app.switch_mode, "tokenisation")),
             ("New property", "Open an empty property editor", partial(app.start_new, "properties")),
             ("New channel", "Create a channel and get its inbound key", partial(app.start_new, "channels")),
             ("Help", "Every key of every screen", app.action_help),

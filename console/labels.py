@@ -40,6 +40,9 @@ FIELD_LABELS: dict[str, str] = {
     "description": "Description",
     "channel_code": "Channel type",
     "provider_api_key": "Provider API key",
+    "file": "File",
+    "file_name": "File name",
+    "file_type": "File type",
 }
 
 

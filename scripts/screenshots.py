@@ -1,6 +1,6 @@
 """Regenerate screenshots/*.svg: every console screen at 120x40, over a fresh database of demo data.
 
-    .venv/bin/python scripts/screenshots.py
+    .venv/bin/python scripts/screenshots.py [NAME ...]   # only those, e.g. tokenisation-tester
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ from textual.pilot import Pilot
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from backend.config import Config  # noqa: E402
-from backend.demo import load_demo  # noqa: E402
-from backend.engine import Engine  # noqa: E402
-from console.app import FrontdeskApp  # noqa: E402
-from tests.console.helpers import frozen_clock, select_row, settle, type_text  # noqa: E402  the tests' own steps
+from backend.config import Config
+from backend.demo import load_demo
+from backend.engine import Engine
+from console.app import FrontdeskApp
+from tests.console.helpers import frozen_clock, select_row, settle, type_text
 
 SIZE = (120, 40)
 OUT = ROOT / "screenshots"
@@ -184,6 +184,35 @@ async def inventory_range(pilot: Pilot) -> None:
     await type_text(pilot, "310")
 
 
+async def tokenisation_editor(pilot: Pilot) -> None:
+    """A new profile started from the OTA_ResRetrieveRS sample, with a typo in an XPath."""
+    await pilot.press("6")
+    await settle(pilot)
+    await pilot.press("n")
+    await settle(pilot)
+    editor = pilot.app.screen
+    editor.query_one("#profile-start").value = "ota_res_retrieve"
+    await settle(pilot)
+    editor.editor.load_text(editor.editor.text.replace('"ota:CardNumber/ota:PlainText"', '"ota:CardNumber/ota:PlainText["'))
+    await pilot.pause(0.5)  # the editor checks 300 ms after the last change
+
+
+async def tokenisation_tester(pilot: Pilot) -> None:
+    """A dry run of the OTA_HotelResNotifRQ sample, both panes at its first card."""
+    await pilot.press("6")
+    await settle(pilot)
+    await pilot.press("t")
+    await settle(pilot)
+    await pilot.press("l", "down", "down", "down", "enter")
+    await settle(pilot)
+    await pilot.press("ctrl+r")
+    await settle(pilot)
+    tester = pilot.app.screen.tester
+    for area in (tester.message_area, tester.result_area):
+        lines = area.text.splitlines()
+        area.move_cursor((next(n for n, line in enumerate(lines) if "<PaymentCard" in line), 0), center=True)
+
+
 # Scenes in the inbox, where the console opens; every other scene starts on the properties list.
 INBOX_SHOTS = {"inbox", "inbox-inquiry", "inbox-reply"}
 
@@ -212,6 +241,8 @@ SHOTS: dict[str, Steps] = {
     "inventory-rate-plan-editor": inventory_rate_plan_editor,
     "inventory-calendar": inventory_calendar,
     "inventory-range": inventory_range,
+    "tokenisation-editor": tokenisation_editor,
+    "tokenisation-tester": tokenisation_tester,
 }
 
 
@@ -226,10 +257,16 @@ async def shoot(engine: Engine, name: str, steps: Steps) -> None:
 
 
 async def main() -> None:
+    wanted = sys.argv[1:] or list(SHOTS)
+    unknown = sorted(set(wanted) - set(SHOTS))
+    if unknown:
+        sys.exit(f"no such screenshot: {', '.join(unknown)}")
     OUT.mkdir(exist_ok=True)
     with tempfile.TemporaryDirectory() as folder:
         os.chdir(folder)  # so that the app bar shows a short database path
         for name, steps in SHOTS.items():
+            if name not in wanted:
+                continue
             engine = Engine.open("frontdesk.db", Config(clock=frozen_clock))  # same dates on every run
             if engine.is_empty():
                 load_demo(engine)

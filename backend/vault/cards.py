@@ -18,6 +18,10 @@ MASKED_CVV = "***"
 # How card numbers are written in a message: 12 to 19 digits in a row, or groups of four (Amex 4-6-5)
 # split by single spaces or dashes. Dates (2027-07-02) and times never match.
 CARD_LIKE = re.compile(r"(?<!\d)(?:\d{12,19}|\d{4}(?:[ -]\d{4}){2,3}(?:[ -]\d{1,3})?|\d{4}[ -]\d{6}[ -]\d{4,5})(?!\d)")
+# A security code: 3 or 4 digits right after a field named like one (`"cvv": "737"`, `SeriesCode="4021"`,
+# `<SeriesCode><PlainText>318`), past nothing but quotes, colons, spaces and tags.
+CVV_LIKE = re.compile(r"(?i)(?<![a-z])(?:cvv2?|cvc2?|csc|series_?code|security_?code|service_?code)(?![a-z0-9])"
+                      r"(?:[\s\"':=>]|<[\w:.-]+>){1,8}(\d{3,4})(?!\d)")
 MAX_HOLDER = 255
 NUMBER_LENGTHS = range(12, 20)
 
@@ -42,18 +46,21 @@ def masked_number(value: str) -> str:
     return "*" * len(value)
 
 
-def hide_card_numbers(text: str) -> tuple[str, list[tuple[str, str]]]:
+def hide_card_data(text: str) -> tuple[str, list[tuple[str, str]]]:
     """A message as a screen may show it, whatever profile reads it: every card-like number masked,
-    valid or not (a mistyped card is still one), and the (masked, original) pairs in order of
-    appearance, so that the one who holds the original can put the numbers back."""
+    valid or not (a mistyped card is still one), and every security code; with the (shown, original)
+    pairs, so that the one who holds the original can put them back."""
     hidden: list[tuple[str, str]] = []
 
-    def mask(found: re.Match[str]) -> str:
-        shown = masked_number(found[0])
-        hidden.append((shown, found[0]))
-        return shown
+    def number(found: re.Match[str]) -> str:
+        hidden.append((masked_number(found[0]), found[0]))
+        return hidden[-1][0]
 
-    return CARD_LIKE.sub(mask, text), hidden
+    def cvv(found: re.Match[str]) -> str:
+        hidden.append((found[0][:found.start(1) - found.start()] + MASKED_CVV, found[0]))
+        return hidden[-1][0]
+
+    return CVV_LIKE.sub(cvv, CARD_LIKE.sub(number, text)), hidden
 
 
 @dataclass(frozen=True, slots=True, repr=False)

@@ -62,6 +62,8 @@ def describe(error: FrontdeskError) -> str:
     if isinstance(error, ValidationFailed):
         return "; ".join(f"{label_for(field)} {message}" for field, messages in error.details.items()
                          for message in messages)
+    if isinstance(error.details, list):  # a 400's or a 502's messages
+        return f"{error.title}: " + "; ".join(map(str, error.details))
     return str(error)
 
 

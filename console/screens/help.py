@@ -16,6 +16,7 @@ from console.screens.bookings import BookingsScreen
 from console.screens.channel_dialogs import ChannelDialog, InboundKeyDialog
 from console.screens.channels import ChannelsScreen
 from console.screens.inbox import InboxScreen
+from console.screens.inbox_files import FileDialog
 from console.screens.inventory import InventoryScreen
 from console.screens.inventory_editor import InventoryEditor
 from console.screens.properties import PropertiesScreen
@@ -25,13 +26,16 @@ from console.screens.rate_plan_channels import RatePlanChannelsDialog
 from console.screens.shopping import ShoppingScreen
 from console.screens.shopping_booking import BookStayDialog
 from console.screens.shopping_property import ShoppingPropertyScreen
+from console.screens.tokenisation import TokenisationScreen
+from console.screens.tokenisation_editor import ProfileEditor
 
 INTRO = ("Frontdesk answers your guests and keeps your properties, their rooms, rates and availability, the "
-         "channels they are sold on and the bookings those channels send. Every change goes straight to the database, and lists refresh "
+         "channels they are sold on, the bookings those channels send and, tokenised in a vault, their cards. Every change goes straight to the database, and lists refresh "
          "by themselves when anything changes it, another frontdesk process included.")
 
 SECTIONS: tuple[tuple[str, list[Binding]], ...] = (
-    ("Inbox", [*InboxScreen.BINDINGS, Binding("enter", "", "Open and reply"), Binding("escape", "", "Back to the list")]),
+    ("Inbox", [*InboxScreen.BINDINGS, Binding("enter", "", "Open and reply")]),
+    ("Attach a file, save files", [Binding("enter", "", "Attach, save"), *FileDialog.BINDINGS]),
     ("Properties", [*PropertiesScreen.BINDINGS, Binding("enter", "", "Edit")]),
     ("Property editor", [*PropertyEditor.BINDINGS, Binding("tab", "", "Next field"),
                          Binding("shift+tab", "", "Previous field")]),
@@ -48,6 +52,9 @@ SECTIONS: tuple[tuple[str, list[Binding]], ...] = (
     ("Test booking", BookStayDialog.BINDINGS),
     ("Bookings", BookingsScreen.BINDINGS),
     ("Booking", BookingDetailScreen.BINDINGS),
+    ("Tokenisation", [*TokenisationScreen.BINDINGS, Binding("enter", "", "Edit"),
+                      Binding("escape", "", "Leave a text box")]),
+    ("Tokenisation profile editor", ProfileEditor.BINDINGS),
 )
 
 

@@ -1,12 +1,15 @@
 """Inbox: guests' conversations from every channel, newest first, beside the one being read and a reply box.
 
 Moving through the list previews a thread; enter (or r) opens it, which marks it read and puts the
-cursor in the reply box. Engine events ("message.received", "message.sent", "thread.changed") reach
-the screen as DataChanged, which re-reads the list and the thread on show (see `reload`).
+cursor in the reply box. While it stays open, a guest message arriving in it is read at once. Engine
+events ("message.received", "message.sent", "thread.changed") reach the screen as DataChanged, which
+re-reads the list and the thread on show (see `reload`).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from textual import work
@@ -14,18 +17,26 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
-from textual.widgets import Checkbox, DataTable, Input, Select, TextArea
+from textual.widgets import Checkbox, DataTable, Input, Select
 from textual.worker import get_current_worker
 
 from backend.errors import FrontdeskError
 from backend.listing import Filter, ListQuery
 from console.messages import ActionDone, ActionFailed
 from console.screens.area import PAGE_BINDINGS, PAGE_SIZE, AreaScreen, FilteredArea
-from console.screens.inbox_text import PROVIDERS, thread_cells
+from console.screens.inbox_files import (
+    AttachDialog,
+    SaveDialog,
+    default_folder,
+    saved_text,
+)
+from console.screens.inbox_text import PROVIDERS, author, thread_cells, when
 from console.widgets.conversation import Conversation
 
 MESSAGE_PAGE = 100  # the engine's largest page
-MESSAGE_PAGES = 5  # a thread shows its newest 500 messages at most
+MESSAGE_PAGES = 5  # a thread shows its newest 500 messages, and `o` 500 older ones at a time
+RECEIVED = "last_message_received_at"
+PAGES = Binding.Group("Pages")  # one footer item for both page keys: the conversation's keys need the room
 
 
 class PropertiesFound(Message):
@@ -37,11 +48,21 @@ class PropertiesFound(Message):
 
 
 class ConversationLoaded(Message):
-    def __init__(self, thread: dict[str, Any], messages: list[dict[str, Any]], opened: bool) -> None:
+    def __init__(self, thread: dict[str, Any], messages: list[dict[str, Any]], total: int, opened: bool) -> None:
         super().__init__()
         self.thread = thread
         self.messages = messages
+        self.total = total
         self.opened = opened
+
+
+class UnreadFound(Message):
+    """The next unread thread beyond the page shown, and the page of the list it is on (None: there is none)."""
+
+    def __init__(self, thread_id: str | None, page: int) -> None:
+        super().__init__()
+        self.thread_id = thread_id
+        self.page = page
 
 
 class ReplySent(Message):
@@ -57,14 +78,19 @@ class InboxScreen(FilteredArea, AreaScreen):
     ROW_HEIGHT = 2
 
     BINDINGS = [
+        Binding("escape", "back", "Back to list"),
         Binding("r", "open", "Reply"),
         Binding("ctrl+s", "send", "Send", priority=True),
+        Binding("ctrl+o", "attach", "Attach", priority=True),
         Binding("n", "next_unread", "Next unread"),
         Binding("c", "toggle_closed", "Close/reopen"),
         Binding("u", "toggle_unread", "Unread only"),
-        Binding("slash", "search", "Search", key_display="/"),
-        Binding("f", "focus('#ib-status')", "Filters"),
-        *PAGE_BINDINGS,
+        # The filter bar shows these two: the footer keeps its room for the conversation's keys.
+        Binding("slash", "search", "Search", key_display="/", show=False),
+        Binding("f", "focus('#ib-status')", "Filters", show=False),
+        Binding("s", "save_files", "Save files"),
+        Binding("o", "older", "Older"),
+        *(replace(binding, group=PAGES) for binding in PAGE_BINDINGS),
     ]
 
     def __init__(self) -> None:
@@ -74,6 +100,10 @@ class InboxScreen(FilteredArea, AreaScreen):
         self.unread_only = False
         self.property_titles: dict[str, str] = {}
         self.first_page_shown = False
+        self.opened_id: str | None = None  # the thread opened with enter, while it is the one shown
+        self.pages: tuple[str | None, int] = (None, MESSAGE_PAGES)  # a thread and how many pages it shows
+        self.cursor_target: str | None = None  # the thread to put the cursor on when its page arrives
+        self.footer_keys: tuple[bool, ...] = ()  # what the footer was last refreshed for
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="ib-toolbar", classes="filters"):
@@ -94,16 +124,20 @@ class InboxScreen(FilteredArea, AreaScreen):
 
     # --- the list ----------------------------------------------------------------------------
 
-    def fetch(self, number: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-        engine, actor = self.app.engine, self.app.actor()
-        titles = {p["id"]: p["title"] for p in engine.chat.properties(actor)}
-        self.post_message(PropertiesFound(titles))
+    def list_filters(self) -> list[Filter]:
+        """The engine's filters for what the list shows."""
         filters = list(self.filters)
         if self.search:
             filters.append(Filter("search", "has", self.search))
         if self.unread_only:
             filters.append(Filter("unread", "eq", "true"))
-        return engine.chat.threads(actor, ListQuery(page=number, limit=PAGE_SIZE, filters=filters))
+        return filters
+
+    def fetch(self, number: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        engine, actor = self.app.engine, self.app.actor()
+        titles = {p["id"]: p["title"] for p in engine.chat.properties(actor)}
+        self.post_message(PropertiesFound(titles))
+        return engine.chat.threads(actor, ListQuery(page=number, limit=PAGE_SIZE, filters=self.list_filters()))
 
     def cells(self, row: dict[str, Any]) -> tuple[Any, ...]:
         return thread_cells(row, self.app.engine.config.clock())
@@ -112,14 +146,19 @@ class InboxScreen(FilteredArea, AreaScreen):
         if not self.first_page_shown:
             self.first_page_shown = True
             self.call_after_refresh(self.app.first_page_painted)  # the start-up bench's moment
+        if self.cursor_target in self.rows:
+            self.table.move_cursor(row=self.table.get_row_index(self.cursor_target))
+        self.cursor_target = None
         if not self.rows:
+            self.opened_id = None
             self.conversation.clear("No conversation matches the filters.")
+        self.update_footer()
 
     def reload(self, page: int | None = None) -> None:
         """The list, and the thread on show: a change or a return to the inbox may concern either."""
         super().reload(page)
         if self.conversation.thread:
-            self.load_conversation(self.conversation.thread["id"], opened=False)
+            self.load(self.conversation.thread["id"])
 
     def on_properties_found(self, message: PropertiesFound) -> None:
         titles = message.titles
@@ -170,47 +209,107 @@ class InboxScreen(FilteredArea, AreaScreen):
     def action_search(self) -> None:
         self.query_one("#ib-search", Input).focus()
 
-    def key_escape(self) -> None:
-        if isinstance(self.focused, (Input, TextArea)):
-            self.table.focus()
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Keys that would do nothing now stay out of the footer."""
+        if not self.is_mounted:
+            return True
+        conversation = self.conversation
+        writing = self.focused is conversation.compose_box
+        shown = {"back": not self.table.has_focus, "send": writing, "attach": writing,
+                 "save_files": not writing and conversation.with_files(None) is not None,
+                 "older": not writing and conversation.older > 0, "page": self.page.count > 1}
+        return shown.get(action, True)
+
+    def update_footer(self) -> None:
+        """Refresh the footer when a key of `check_action` comes or goes, and only then: it rebuilds
+        itself on every refresh, which would cost more than the rest of a switch between threads."""
+        conversation = self.conversation
+        keys = (self.page.count > 1, conversation.with_files(None) is not None, conversation.older > 0)
+        if keys != self.footer_keys:
+            self.footer_keys = keys
+            self.refresh_bindings()
+
+    def action_back(self) -> None:
+        self.table.focus()
 
     def action_next_unread(self) -> None:
-        """The next unread thread below the cursor on this page, from the top again after the last."""
+        """The next unread thread below the cursor; past this page, the engine finds it and its page,
+        and after the last one the first again."""
         ids = list(self.rows)
-        if not ids:
-            self.app.bell()
-            return
-        start = self.table.cursor_row
-        for step in range(1, len(ids) + 1):
-            index = (start + step) % len(ids)
-            if self.rows[ids[index]]["unread_count"] > 0:
-                self.table.move_cursor(row=index)
+        for row_id in ids[self.table.cursor_row + 1:]:
+            if self.rows[row_id]["unread_count"] > 0:
+                self.table.move_cursor(row=self.table.get_row_index(row_id))
                 return
-        self.status.news("No unread conversations on this page")
+        last = self.rows[ids[-1]][RECEIVED] if ids else None
+        ties = frozenset(row_id for row_id, row in self.rows.items() if last and row[RECEIVED] == last)
+        self.find_unread(self.list_filters(), last, ties)
+
+    @work(thread=True, exclusive=True, group="unread")
+    def find_unread(self, filters: list[Filter], last: str | None, ties: frozenset[str]) -> None:
+        """The first unread thread of the list after `last` (the page's last row's time; the page's rows
+        of that very time are `ties`), else the first of all; then its page, from how many come before it."""
+        chat, actor = self.app.engine.chat, self.app.actor()
+        unread = [*filters, Filter("unread", "eq", "true")]
+        try:
+            found = None
+            if last:
+                rows, _ = chat.threads(actor, ListQuery(limit=len(ties) + 1,
+                                                        filters=[*unread, Filter(RECEIVED, "lte", last)]))
+                found = next((row for row in rows if row["id"] not in ties), None)
+            if found is None:
+                rows, _ = chat.threads(actor, ListQuery(limit=1, filters=unread))
+                found = rows[0] if rows else None
+            if found is None:
+                self.post_message(UnreadFound(None, 0))
+                return
+            _, before = chat.threads(actor, ListQuery(limit=1, filters=[*filters,
+                                                                        Filter(RECEIVED, "gt", found[RECEIVED])]))
+        except FrontdeskError as error:
+            self.post_message(ActionFailed(error))
+            return
+        self.post_message(UnreadFound(found["id"], before["total"] // PAGE_SIZE + 1))
+
+    def on_unread_found(self, message: UnreadFound) -> None:
+        if message.thread_id is None:
+            self.status.news("No unread conversations")
+        elif message.thread_id in self.rows:
+            self.table.move_cursor(row=self.table.get_row_index(message.thread_id))
+        else:
+            self.cursor_target = message.thread_id
+            self.reload(message.page)
 
     # --- one thread --------------------------------------------------------------------------
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         if event.row_key.value:
-            self.load_conversation(event.row_key.value, opened=False)
+            self.load(event.row_key.value)
 
     def on_data_table_row_selected(self, _: DataTable.RowSelected) -> None:
         self.action_open()
 
     def action_open(self) -> None:
         if row := self.current_row():
-            self.load_conversation(row["id"], opened=True)
+            self.opened_id = row["id"]
+            self.load(row["id"])
             self.conversation.compose_box.focus()
 
+    def load(self, thread_id: str) -> None:
+        """(Re)read a thread: as many pages as it shows, and read at once while it is the opened one."""
+        thread, pages = self.pages
+        self.load_conversation(thread_id, opened=thread_id == self.opened_id,
+                               pages=pages if thread == thread_id else MESSAGE_PAGES)
+
     @work(thread=True, exclusive=True, group="conversation")
-    def load_conversation(self, thread_id: str, opened: bool) -> None:
-        """Read a thread and its messages; opening it marks it read first."""
+    def load_conversation(self, thread_id: str, opened: bool, pages: int) -> None:
+        """Read a thread and its newest `pages` pages of messages; the opened thread is marked read."""
         worker = get_current_worker()
         chat, actor = self.app.engine.chat, self.app.actor()
         try:
-            thread = chat.mark_read(actor, thread_id) if opened else chat.thread(actor, thread_id)
+            thread = chat.thread(actor, thread_id)
+            if opened and thread["unread_count"]:
+                thread = chat.mark_read(actor, thread_id)
             newest_first: list[dict[str, Any]] = []
-            for number in range(1, MESSAGE_PAGES + 1):
+            for number in range(1, pages + 1):
                 rows, meta = chat.thread_messages(actor, thread_id, ListQuery(page=number, limit=MESSAGE_PAGE))
                 newest_first += rows
                 if len(newest_first) >= meta["total"]:
@@ -221,23 +320,41 @@ class InboxScreen(FilteredArea, AreaScreen):
         # Oldest at the top; an inquiry's card comes before the guest's words sent with it.
         messages = sorted(newest_first, key=lambda m: (m["inserted_at"], m["sender"] != "system"))
         if not worker.is_cancelled:
-            self.post_message(ConversationLoaded(thread, messages, opened))
+            self.post_message(ConversationLoaded(thread, messages, meta["total"], opened))
 
     def on_conversation_loaded(self, message: ConversationLoaded) -> None:
-        if message.opened or message.thread["id"] == self.current_id():
-            self.conversation.show(message.thread, message.messages)
+        thread_id = message.thread["id"]
+        if message.opened or thread_id == self.current_id():
+            self.conversation.show(message.thread, message.messages, message.total)
+            if thread_id != self.opened_id:
+                self.opened_id = None  # another thread is shown: the opened one is closed
+            if self.pages[0] != thread_id:
+                self.pages = (thread_id, MESSAGE_PAGES)
+            self.update_footer()
+
+    def action_older(self) -> None:
+        """Another 500 older messages above those shown; the view stays on the message being read."""
+        thread = self.conversation.thread
+        if thread is None or not self.conversation.older:
+            self.app.bell()
+            return
+        self.pages = (thread["id"], self.pages[1] + MESSAGE_PAGES)
+        self.load(thread["id"])
 
     def action_send(self) -> None:
         thread = self.conversation.thread
         if thread is None:
             self.app.bell()
             return
-        self.send_reply(thread["id"], thread["title"], self.conversation.compose_box.text)
+        attachment = self.conversation.pending.get(thread["id"])
+        self.send_reply(thread["id"], thread["title"], self.conversation.compose_box.text,
+                        attachment["id"] if attachment else None)
 
     @work(thread=True, group="action")
-    def send_reply(self, thread_id: str, guest: str, text: str) -> None:
+    def send_reply(self, thread_id: str, guest: str, text: str, attachment_id: str | None) -> None:
+        body = {"message": text, **({"attachment_id": attachment_id} if attachment_id else {})}
         try:
-            self.app.engine.chat.reply(self.app.actor(), thread_id, {"message": text})
+            self.app.engine.chat.reply(self.app.actor(), thread_id, body)
         except FrontdeskError as error:
             self.post_message(ActionFailed(error))
         else:
@@ -259,3 +376,48 @@ class InboxScreen(FilteredArea, AreaScreen):
             return f"{'Reopened' if reopen else 'Closed'} the conversation with {thread['title']}"
 
         self.act(toggle)
+
+    # --- files -------------------------------------------------------------------------------
+
+    def action_attach(self) -> None:
+        """Choose the file that goes with the next reply to this thread (or change or drop it)."""
+        thread = self.conversation.thread
+        if thread is None:
+            self.app.bell()
+            return
+        thread_id, before = thread["id"], self.conversation.pending.get(thread["id"])
+
+        def chosen(after: dict[str, Any] | None) -> None:
+            if after is before:
+                return
+            if before is not None:
+                self.discard(before)
+            self.conversation.set_pending(thread_id, after)
+
+        self.app.push_screen(AttachDialog(thread["title"], before), chosen)
+
+    def discard(self, attachment: dict[str, Any]) -> None:
+        """An upload that will not be sent after all leaves the database."""
+        chat, actor = self.app.engine.chat, self.app.actor()
+
+        def drop() -> str:
+            chat.discard_upload(actor, attachment["id"])
+            return f"Dropped {attachment['file_name']}"
+
+        self.act(drop)
+
+    def action_save_files(self) -> None:
+        """Save the files of the message in focus, else of the newest message that has some."""
+        view = self.conversation.with_files(self.focused)
+        thread = self.conversation.thread
+        if view is None or thread is None:
+            self.status.news("No files in this conversation")
+            return
+        message = view.message
+        source = f"{author(message, thread['title'])}'s message of {when(message['inserted_at'])}"
+
+        def saved(paths: list[Path] | None) -> None:
+            if paths:
+                self.notify(saved_text(paths), title="Files saved")
+
+        self.app.push_screen(SaveDialog(message["attachments"], source, default_folder()), saved)

@@ -88,10 +88,13 @@ def attachment_lines(message: dict[str, Any]) -> Text:
     return lines
 
 
+def author(message: dict[str, Any], guest: str) -> str:
+    return guest if message["sender"] == "guest" else SENDERS.get(message["sender"], message["sender"])
+
+
 def label(message: dict[str, Any], guest: str) -> Text:
     """Who wrote it and when; a reply also says whether the channel has taken it."""
-    who = guest if message["sender"] == "guest" else SENDERS.get(message["sender"], message["sender"])
-    text = Text(who, style="bold")
+    text = Text(author(message, guest), style="bold")
     text.append(f" · {when(message['inserted_at'])}", style="dim")
     if message.get("delivery"):
         text.append(" · ✓ delivered" if message["delivery"] == "delivered" else " · ◷ pending", style="dim")

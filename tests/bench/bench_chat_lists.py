@@ -26,26 +26,31 @@ from timing import measure
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from backend.engine import Engine  # noqa: E402
-from backend.listing import ListQuery  # noqa: E402
-from tests.conftest import CONTACT  # noqa: E402
+from backend.engine import Engine
+from backend.listing import ListQuery
+from tests.conftest import CONTACT
 
 THREADS = 100_000
 MESSAGES_PER_THREAD = 10
 PROPERTIES = 20
 
 
-def build(path: Path) -> tuple[Engine, str]:
-    engine = Engine.open(path)
+def chat_portfolio(engine: Engine, count: int) -> tuple[list[str], dict]:
+    """`count` properties with the chat app, all on one Booking.com channel: the threads' owners."""
     operator = engine.identity.operator()
-    channel_ids, property_ids = [], []
-    for n in range(PROPERTIES):
+    property_ids = []
+    for n in range(count):
         prop = engine.properties.create(operator, {"title": f"Bench {n:02d}", "currency": "EUR", **CONTACT})
         engine.applications.install(operator, {"property_id": prop["id"], "application_code": "chat"})
         property_ids.append(prop["id"])
     channel = engine.channels.create(operator, {"title": "Booking.com", "channel_code": "BookingCom",
                                                 "property_ids": property_ids})
-    channel_ids.append(channel["id"])
+    return property_ids, channel
+
+
+def build(path: Path) -> tuple[Engine, str]:
+    engine = Engine.open(path)
+    property_ids, channel = chat_portfolio(engine, PROPERTIES)
     rng = random.Random(1)
     start = datetime(2026, 1, 1)
     conn = sqlite3.connect(path)

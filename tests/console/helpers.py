@@ -8,6 +8,7 @@ from typing import Any, Protocol, TypeVar
 
 from textual.pilot import Pilot
 from textual.screen import Screen
+from textual.worker import WorkerCancelled
 
 from console.screens.area import AreaScreen
 from console.widgets.field import Field
@@ -29,7 +30,10 @@ def frozen_clock() -> datetime:
 async def settle(pilot: Pilot) -> None:
     """Let every worker finish and its messages land; a message that lands may start another worker."""
     while True:
-        await pilot.app.workers.wait_for_complete()
+        try:
+            await pilot.app.workers.wait_for_complete()
+        except WorkerCancelled:
+            pass  # a newer load replaced an exclusive worker while we waited: wait for that one
         await pilot.pause()
         if all(worker.is_finished for worker in pilot.app.workers):
             return

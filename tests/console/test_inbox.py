@@ -11,9 +11,18 @@ from textual.pilot import Pilot
 
 from backend.engine import Engine
 from backend.listing import ListQuery
+from console.screens.area import PAGE_SIZE
 from console.screens.inbox import InboxScreen
 from console.screens.inbox_text import age, guests, preview
-from tests.console.helpers import NOW, SIZE, frozen_clock, settle, type_text, until
+from tests.console.helpers import (
+    NOW,
+    SIZE,
+    frozen_clock,
+    select_row,
+    settle,
+    type_text,
+    until,
+)
 
 pytestmark = pytest.mark.anyio
 
@@ -56,6 +65,28 @@ async def open_inquiry(pilot: Pilot) -> None:
 async def type_reply(pilot: Pilot) -> None:
     await open_thread(pilot)
     await type_text(pilot, "A cot is ready in your room.")
+
+
+def guest_writes(engine: Engine, thread: dict, text: str) -> dict:
+    channel = engine.store.one("SELECT * FROM channels WHERE channel_code = 'BookingCom'")
+    return engine.chat.receive(channel, {"booking_id": thread["booking_id"], "message": text})
+
+
+def add_inquiries(engine: Engine, count: int) -> None:
+    """Airbnb inquiries from `count` guests, a second apart, newer than any of the demo's threads."""
+    channel = engine.store.one("SELECT * FROM channels WHERE channel_code = 'AirBNB'")
+    casa = engine.store.scalar("SELECT id FROM properties WHERE title = 'Casa do Mar'")
+    for n in range(count):
+        engine.chat.inquiry(channel, {"guest_name": f"Guest {n:02d}", "message": "Is it free?",
+                                      "sent_at": f"2026-11-22T08:59:{n:02d}Z", "booking_details": {
+            "property_id": casa, "listing_id": "1", "listing_name": "Casa do Mar", "guest_name": f"Guest {n:02d}",
+            "checkin_date": "2027-01-10", "checkout_date": "2027-01-12", "nights": 2, "currency": "EUR",
+            "expected_payout_amount_accurate": "300.00", "non_response_at": "2026-11-23T09:00:00Z",
+            "number_of_adults": 2}})
+
+
+def active_actions(screen: InboxScreen) -> set[str]:
+    return {active.binding.action for active in screen.active_bindings.values()}
 
 
 def messages(engine: Engine, thread_id: str) -> list[dict]:
@@ -154,6 +185,17 @@ async def test_open_marks_read_and_shows_oldest_first(engine: Engine, make_app) 
         assert app.focused is screen.conversation.compose_box
 
 
+async def test_the_footer_shows_the_keys_that_do_something(make_app) -> None:
+    """esc where it goes back to the list, send and attach while writing, the page keys with pages."""
+    app = make_app(mode="inbox")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_thread(pilot)
+        assert {"back", "send", "attach"} <= active_actions(screen)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not {"back", "send", "attach", "page(1)", "page(-1)", "save_files", "older"} & active_actions(screen)
+
+
 async def test_reply(engine: Engine, make_app) -> None:
     app = make_app(mode="inbox")
     async with app.run_test(size=SIZE) as pilot:
@@ -197,14 +239,84 @@ async def test_close_and_reopen(engine: Engine, make_app) -> None:
 
 
 async def test_a_guest_message_arrives(engine: Engine, make_app) -> None:
+    """In a thread only previewed (the cursor on it), the new message shows and stays unread."""
+    app = make_app(mode="inbox")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_inbox(pilot)
+        thread = select_row(screen, "Emma Clarke")
+        await settle(pilot)
+        message = guest_writes(engine, thread, "We are at the door!")
+        await until(pilot, lambda: guests_listed(screen)[0] == "Emma Clarke")
+        await settle(pilot)
+        first = screen.rows[thread["id"]]
+        assert first["unread_count"] == thread["unread_count"] + 1
+        assert first["last_message"]["message"] == "We are at the door!"
+        assert screen.conversation.shown[-1][0] == message["id"]
+
+
+async def test_a_guest_message_in_the_open_thread_is_read_at_once(engine: Engine, make_app) -> None:
     app = make_app(mode="inbox")
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_thread(pilot)
         thread = screen.conversation.thread
-        channel = engine.store.one("SELECT * FROM channels WHERE channel_code = 'BookingCom'")
-        message = engine.chat.receive(channel, {"booking_id": thread["booking_id"], "message": "We are at the door!"})
-        await until(pilot, lambda: guests_listed(screen)[0] == "Emma Clarke")
+        message = guest_writes(engine, thread, "We are at the door!")
+        await until(pilot, lambda: screen.conversation.shown[-1][0] == message["id"])
         await settle(pilot)
-        first = screen.rows[thread["id"]]
-        assert first["unread_count"] == 1 and first["last_message"]["message"] == "We are at the door!"
-        assert screen.conversation.shown[-1][0] == message["id"]
+        assert engine.chat.thread(engine.identity.operator(), thread["id"])["unread_count"] == 0
+        assert screen.rows[thread["id"]]["unread_count"] == 0
+        # Another thread shown: the first one is no longer open, and its new messages wait unread.
+        await pilot.press("escape", "down")
+        await settle(pilot)
+        guest_writes(engine, thread, "Hello?")
+        await until(pilot, lambda: screen.rows[thread["id"]]["last_message"]["message"] == "Hello?")
+        assert engine.chat.thread(engine.identity.operator(), thread["id"])["unread_count"] == 1
+
+
+async def test_next_unread_on_a_later_page(engine: Engine, make_app) -> None:
+    """Past the last unread row of this page, `n` asks the engine for the next one and turns to its page;
+    past the last of all, it starts from the top again."""
+    operator = engine.identity.operator()
+    add_inquiries(engine, 40)  # newer than the demo's: the list now has two pages
+    every, _ = engine.chat.threads(operator, ListQuery(limit=100))
+    target = next(thread for thread in every[PAGE_SIZE:] if thread["unread_count"])
+    first_unread = every[0]
+    for thread in every:
+        if thread["id"] not in (target["id"], first_unread["id"]):
+            engine.chat.mark_read(operator, thread["id"])
+    app = make_app(mode="inbox")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_inbox(pilot)
+        assert screen.page.count == 2 and screen.current_id() == first_unread["id"]
+        assert {"page(1)", "page(-1)"} <= active_actions(screen)
+        await pilot.press("n")
+        await settle(pilot)
+        assert screen.page.number == 2 and screen.current_id() == target["id"]
+        await pilot.press("n")
+        await settle(pilot)
+        assert screen.page.number == 1 and screen.current_id() == first_unread["id"]
+
+
+async def test_load_older_messages_keeps_the_view(engine: Engine, make_app) -> None:
+    """A thread shows its newest 500 messages; `o` adds older ones above without moving what is read."""
+    operator = engine.identity.operator()
+    emma = next(t for t in engine.chat.threads(operator, ListQuery(limit=50))[0] if t["title"] == "Emma Clarke")
+    for n in range(520):
+        engine.chat.send_to_booking(operator, emma["booking_id"], {"message": f"Note {n}"},
+                                    at=f"2026-10-01T{n // 60:02d}:{n % 60:02d}:00.000000")
+    guest_writes(engine, emma, "Are you there?")  # the thread's newest again
+    total = emma["message_count"] + 521
+    app = make_app(mode="inbox")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_thread(pilot)
+        conversation = screen.conversation
+        assert len(conversation.shown) == 500 and conversation.older == total - 500
+        conversation.box.scroll_to(y=3, animate=False)  # reading near the top
+        await settle(pilot)
+        view, offset = conversation.anchor()
+        await pilot.press("escape", "o")
+        await settle(pilot)
+        await pilot.pause(0.1)
+        assert len(conversation.shown) == total and conversation.older == 0
+        assert conversation.anchor() == (view, offset)
+        assert conversation.box.scroll_y > 3
+        assert not screen.query_one("#conv-older").display

@@ -1,0 +1,345 @@
+"""Tokenisation: the profiles and their editor (checked as you type), the tester's dry runs (masked,
+nothing kept), tokenising for real and capture, and the vault browser."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Callable
+from datetime import datetime
+
+import pytest
+from rich.console import Console
+from textual import events
+from textual.pilot import Pilot
+from textual.widgets import DataTable, Select, Static
+
+from backend.config import Config
+from backend.engine import Engine
+from backend.vault import samples
+from console.app import FrontdeskApp
+from console.screens.confirm import ConfirmDialog
+from console.screens.tokenisation import TokenisationScreen
+from console.screens.tokenisation_editor import ProfileEditor
+from console.screens.tokenisation_tester import ProfileTester
+from tests.conftest import free_port
+from tests.console.helpers import SIZE, frozen_clock, press_for, settle, until
+
+pytestmark = pytest.mark.anyio
+
+# The samples' card numbers and security codes, none of which may ever be on screen.
+SECRETS = ("4111111111111111", "5555555555554444", "378282246310005", "4000056655665556", '"737"', '"4321"',
+           '"4021"', '"552"', ">318<", ">902<", ">7710<")
+# Message nodes of each sample, and the masked numbers of the cards among them.
+SAMPLES = {
+    "bookings": (3, ["411111******1111", "555555******4444"]),
+    "ota_hotel_res_notif": (2, ["378282*****0005", "400005******5556"]),
+    "ota_res_retrieve": (3, None),  # checked against the engine's own report
+}
+SAVED_AT = "2026-11-21T16:45:00.000000"  # profiles saved in a snapshot keep still
+
+
+@pytest.fixture
+def clock() -> Callable[[], datetime]:
+    return frozen_clock
+
+
+def names(screen: TokenisationScreen) -> list[str]:
+    return [row["name"] for row in screen.rows.values()]
+
+
+def kept(engine: Engine) -> int:
+    return engine.store.scalar("SELECT count(*) FROM vault_cards")
+
+
+def text_of(widget: Static) -> str:
+    """What a Static shows, as plain text (a rich table included)."""
+    console = Console(width=200, file=io.StringIO(), color_system=None)
+    console.print(widget.content)
+    return console.file.getvalue()
+
+
+def check_text(editor: ProfileEditor) -> str:
+    return text_of(editor.query_one("#profile-check", Static))
+
+
+def node_rows(tester: ProfileTester) -> list[list[str]]:
+    table = tester.query_one("#tester-nodes", DataTable)
+    return [[str(cell) for cell in table.get_row_at(index)] for index in range(table.row_count)]
+
+
+async def open_area(pilot: Pilot) -> TokenisationScreen:
+    await settle(pilot)
+    return await press_for(pilot, "6", TokenisationScreen)
+
+
+async def open_tester(pilot: Pilot, sample: str | None = None) -> ProfileTester:
+    screen = await open_area(pilot)
+    await pilot.press("t")
+    await settle(pilot)
+    tester = screen.tester
+    if sample:
+        tester.query_one("#tester-sample", Select).value = sample
+        await settle(pilot)
+    return tester
+
+
+async def dry_run(pilot: Pilot, sample: str) -> ProfileTester:
+    tester = await open_tester(pilot, sample)
+    await pilot.press("ctrl+r")
+    await settle(pilot)
+    return tester
+
+
+async def open_new_editor(pilot: Pilot) -> ProfileEditor:
+    await open_area(pilot)
+    editor = await press_for(pilot, "n", ProfileEditor)
+    await until(pilot, lambda: "valid" in check_text(editor))
+    return editor
+
+
+async def break_a_selector(pilot: Pilot) -> ProfileEditor:
+    editor = await open_new_editor(pilot)
+    editor.editor.load_text(editor.editor.text.replace('"$.data[*]"', '"$.data[*"'))  # as a paste would
+    await until(pilot, lambda: "problem" in check_text(editor))
+    await settle(pilot)
+    return editor
+
+
+# --- snapshots -------------------------------------------------------------------------------------
+
+def test_snapshot_profiles(snap_compare, make_app, engine: Engine) -> None:
+    for sample in ("ota_hotel_res_notif", "ota_res_retrieve"):
+        engine.tokenisation.create(samples.profile(sample))
+    with engine.store.transaction() as conn:
+        conn.execute("UPDATE tokenization_profiles SET created_at = ?, updated_at = ?", (SAVED_AT, SAVED_AT))
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=open_area)
+
+
+def test_snapshot_editor_with_a_bad_selector(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=break_a_selector)
+
+
+def test_snapshot_tester_after_a_dry_run(snap_compare, make_app) -> None:
+    async def run_the_notification(pilot: Pilot) -> None:
+        tester = await dry_run(pilot, "ota_hotel_res_notif")
+        for area in (tester.message_area, tester.result_area):  # down to the first card, masked in both
+            area.move_cursor((area.text.splitlines().index(next(line for line in area.text.splitlines()
+                                                                 if "<PaymentCard" in line)), 0), center=True)
+        await settle(pilot)
+
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_the_notification)
+
+
+# --- profiles --------------------------------------------------------------------------------------
+
+async def test_the_editor_checks_as_you_type_and_saves_a_good_profile(make_app, engine: Engine) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        editor = await break_a_selector(pilot)
+        check = check_text(editor)
+        assert "schema.message_node.selector: is not a valid JSONPath" in check
+        editor.editor.load_text(editor.editor.text.replace("{", "{{", 1))
+        await until(pilot, lambda: "not JSON" in check_text(editor))
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: "Not saved" in check_text(editor))
+        assert app.screen is editor
+        good = samples.profile("bookings") | {"name": "channel_x"}
+        editor.editor.load_text(json.dumps(good, indent=2))
+        await until(pilot, lambda: "✓ valid" in check_text(editor))
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, TokenisationScreen)
+        assert names(screen) == ["frontdesk", "frontdesk_entity", "channel_x"]
+        assert "Saved profile “channel_x”" in text_of(screen.query_one("#status-news", Static))
+    assert engine.tokenisation.compiled("channel_x").stored() == good
+
+
+async def test_a_name_taken_is_refused_beside_the_json(make_app, engine: Engine) -> None:
+    engine.tokenisation.create(samples.profile("bookings"))  # bookings_headers, what a new one starts from
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        editor = await open_new_editor(pilot)
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: "Not saved" in check_text(editor))
+        assert app.screen is editor and "name: has already been taken" in check_text(editor)
+
+
+async def test_built_ins_open_read_only_and_are_not_deleted(make_app, engine: Engine) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_area(pilot)
+        editor = await press_for(pilot, "enter", ProfileEditor)
+        assert editor.editor.read_only and '"name": "frontdesk"' in editor.editor.text
+        assert "can't be changed" in check_text(editor)
+        await pilot.press("ctrl+s")
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is screen
+        await pilot.press("d")
+        await settle(pilot)
+        assert app.screen is screen and "read-only" in text_of(screen.query_one("#status-news", Static))
+    assert len(engine.tokenisation.profiles()) == 2
+
+
+async def test_editing_and_deleting_a_profile(make_app, engine: Engine) -> None:
+    saved = engine.tokenisation.create(samples.profile("ota_res_retrieve"))
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_area(pilot)
+        screen.table.move_cursor(row=screen.table.get_row_index(saved["id"]))
+        editor = await press_for(pilot, "e", ProfileEditor)
+        assert '"error_node": ".//ota:PaymentCard/ota:CardNumber/@TokenError"' in editor.editor.text
+        editor.editor.load_text(editor.editor.text.replace('"ota_res_retrieve"', '"ota_retrieve_v2"'))
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert names(screen)[-1] == "ota_retrieve_v2"
+        await press_for(pilot, "d", ConfirmDialog)
+        await pilot.press("y")
+        await settle(pilot)
+        assert names(screen) == ["frontdesk", "frontdesk_entity"]
+    assert len(engine.tokenisation.profiles()) == 2
+
+
+# --- the tester ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("sample", list(SAMPLES))
+async def test_a_dry_run_of_each_sample_shows_its_nodes_masked_and_keeps_nothing(make_app, engine, sample) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        tester = await dry_run(pilot, sample)
+        nodes, masked = SAMPLES[sample]
+        expected = engine.tokenisation.dry_run(samples.profile(sample), samples.message(sample))
+        rows = node_rows(tester)
+        assert len(rows) == nodes == len(expected.nodes)
+        assert [row[1] for row in rows if row[1] != "—"] == (masked or [node.card["card_number"]
+                                                                    for node in expected.nodes if node.card])
+        assert [row[5] for row in rows] == [node.token or "—" for node in expected.nodes]
+        assert "dry run" in tester.result_area.border_title.lower()
+        assert "X-PCI-FRONTDESK-TOKENS" in text_of(tester.query_one("#tester-headers", Static))
+        shown = app.export_screenshot() + tester.message_area.text + tester.result_area.text
+        assert not [secret for secret in SECRETS if secret in shown]
+        assert tester.message_area.message == samples.message(sample).decode()  # the cards are kept aside
+    assert kept(engine) == 0
+
+
+async def test_the_screen_never_shows_the_bookings_card_in_clear(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        tester = await dry_run(pilot, "bookings")
+        assert "411111******1111" in app.export_screenshot()
+        assert "4111111111111111" not in app.export_screenshot()
+        # Nor when a profile that finds no card hands the message back as it came.
+        tester.query_one("#tester-profile", Select).value = "frontdesk_entity"
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        assert "no card" in node_rows(tester)[0][7]
+        assert "4111111111111111" not in app.export_screenshot() + tester.result_area.text
+
+
+async def test_a_card_number_typed_or_pasted_is_hidden_at_once(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        tester = await open_tester(pilot)
+        tester.message_area.focus()
+        await pilot.press(*'{"n": "4111111111111111"}')
+        await pilot.pause()
+        assert tester.message_area.text == '{"n": "411111******1111"}'
+        assert tester.message_area.message == '{"n": "4111111111111111"}'
+        tester.message_area.load_text("")
+        await pilot.pause()
+        app.post_message(events.Paste('["5555 5555 5555 4444"]'))  # as the terminal sends it
+        await pilot.pause()
+        assert tester.message_area.text == '["555555******4444"]'
+        assert tester.message_area.message == '["5555 5555 5555 4444"]'
+
+
+@pytest.mark.parametrize("message, problem", [
+    ("<OTA_HotelResNotifRQ><HotelReservations></OTA_HotelResNotifRQ>", "not well-formed XML (line 1"),
+    ('<!DOCTYPE r [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><r>&xxe;</r>', "DOCTYPE"),
+])
+async def test_a_bad_message_shows_the_engines_error(make_app, engine, message, problem) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        tester = await open_tester(pilot, "ota_hotel_res_notif")
+        tester.message_area.set_message(message)
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        assert tester.result_area.text.startswith("Dry run with ota_res_notif: Bad Request: the body")
+        assert problem in tester.result_area.text and "Traceback" not in tester.result_area.text
+        assert problem in text_of(app.screen.query_one("#status-news", Static))
+        assert node_rows(tester) == []
+    assert kept(engine) == 0
+
+
+async def test_tokenising_for_real_asks_first_and_fills_the_vault(make_app, engine: Engine) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        tester = await open_tester(pilot, "bookings")
+        await pilot.press("ctrl+g")  # the sample's own profile is not saved: refused before asking
+        await settle(pilot)
+        assert "Save the profile bookings_headers first" in text_of(app.screen.query_one("#status-news", Static))
+        tester.query_one("#tester-profile", Select).value = "frontdesk"
+        await press_for(pilot, "ctrl+g", ConfirmDialog)
+        await pilot.press("n")
+        await settle(pilot)
+        assert kept(engine) == 0
+        await press_for(pilot, "ctrl+g", ConfirmDialog)
+        await pilot.press("y")
+        await settle(pilot)
+        assert kept(engine) == 2
+        tokens = [row[5] for row in node_rows(tester) if row[5] != "—"]
+        assert len(tokens) == 2 and not any(token.startswith("0000") for token in tokens)
+        assert {card["token"] for card in engine.vault.cards()[0]} == set(tokens)
+        assert "stored in the vault" in tester.result_area.border_title
+
+
+async def test_capture_says_when_the_secure_api_is_not_running(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    engine = Engine.open("frontdesk.db", Config(secure_url=f"http://127.0.0.1:{free_port()}"))
+    app = FrontdeskApp(engine, poll_interval=0.1, cursor_blink=False, mode="tokenisation")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("t", "c")
+        await settle(pilot)
+        tester = app.screen.tester
+        assert tester.query_one("#capture-profile", Select).value == "frontdesk"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "Capture of /api/v1/bookings: Bad Gateway: the captured endpoint could not be reached" in \
+            tester.result_area.text
+        assert "is `frontdesk serve` running?" in tester.result_area.text
+    assert kept(engine) == 0
+
+
+# --- the vault -------------------------------------------------------------------------------------
+
+async def test_the_vault_lists_cards_masked_and_wipes_and_deletes(make_app, engine: Engine) -> None:
+    tokens = [t for t in engine.tokenisation.tokenise("frontdesk", samples.message("bookings"), "tests").tokens if t]
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_area(pilot)
+        await pilot.press("v")
+        await settle(pilot)
+        browser = screen.vault
+        assert set(browser.cards) == set(tokens)
+        assert sorted(card["card_number"] for card in browser.cards.values()) == ["411111******1111",
+                                                                                "555555******4444"]
+        assert "2 cards in the vault" in text_of(screen.query_one("#status-where", Static))
+        audit = browser.query_one("#vault-audit", Static)
+        assert "store" in text_of(audit) and "tests" in text_of(audit)
+        card = browser.current()
+        assert card is not None and card["has_cvv"]
+        await pilot.press("w")
+        await settle(pilot)
+        assert not browser.cards[card["token"]]["has_cvv"]
+        assert "wipe_cvv" in text_of(audit) and "console" in text_of(audit)
+        await press_for(pilot, "d", ConfirmDialog)
+        await pilot.press("y")
+        await settle(pilot)
+        assert list(browser.cards) == [t for t in tokens if t != card["token"]]
+        assert "4111111111111111" not in app.export_screenshot()
+    assert kept(engine) == 1
+    assert [entry["action"] for entry in engine.vault.audit(card["token"])] == ["delete", "read", "wipe_cvv",
+                                                                                "store"]

@@ -95,6 +95,14 @@ def _sources(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
     return value
 
 
+def _prefixes(_ctx: click.Context, _param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ...]:
+    """Whole http(s) addresses with a host: a bare word would allow nothing, or worse, be read loosely."""
+    for value in values:
+        if not re.fullmatch(r"https?://[^/\s@]+(/\S*)?", value):
+            raise click.BadParameter(f"{value!r} is not an http(s) address such as https://api.channel.example/v1/")
+    return values
+
+
 @command(main)
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True, help="Main API listener.")
@@ -107,15 +115,18 @@ def _sources(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
               help="Let logo URLs point at loopback or private networks (refused by default).")
 @click.option("--chat-frame-ancestors", default="*", show_default=True, metavar="SOURCES", callback=_sources,
               help="Who may put the web chat page in an iframe (CSP frame-ancestors, e.g. 'https://pms.example').")
+@click.option("--capture-allow", "capture_allow_list", multiple=True, metavar="URL_PREFIX", callback=_prefixes,
+              help="Let capture also GET under this http(s) address, e.g. a channel's API (repeatable).")
 def serve(host: str, port: int, secure_port: int, pci_port: int, ssl_certfile: str | None,
-          ssl_keyfile: str | None, fetch_private_addresses: bool, chat_frame_ancestors: str) -> None:
+          ssl_keyfile: str | None, fetch_private_addresses: bool, chat_frame_ancestors: str,
+          capture_allow_list: tuple[str, ...]) -> None:
     """Run the main, secure and pci HTTP listeners over one engine."""
     from backend.http.server import Listeners
     from backend.http.server import serve as run
 
     run(click.get_current_context().obj["db_path"],
         Listeners(host, port, secure_port, pci_port, ssl_certfile, ssl_keyfile, fetch_private_addresses,
-                  chat_frame_ancestors))
+                  chat_frame_ancestors, capture_allow_list))
 
 
 @command(main)
@@ -265,7 +276,9 @@ def vault() -> None:
 
 
 @command(vault, "purge")
-def vault_purge() -> None:
+@click.option("--days", type=click.IntRange(min=0), default=None,
+              help="Keep cards this many days after departure (default 30, the engine's setting).")
+def vault_purge(days: int | None) -> None:
     """Remove cards past their purge date (days after departure) and CVVs past their expiry; run it daily."""
-    removed = _engine().vault.purge("cli")
+    removed = _engine().vault.purge("cli", days)
     click.echo(f"Purged {removed['cards']} cards and {removed['cvvs']} CVVs.")

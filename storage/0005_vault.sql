@@ -27,10 +27,10 @@ CREATE TABLE vault_cards (
     expiration_month INTEGER NOT NULL,
     expiration_year INTEGER NOT NULL,
     profile_name TEXT NOT NULL,
-    purge_after TEXT NOT NULL,          -- date after which the purge removes it
+    departure_date TEXT NOT NULL,       -- the guest's departure, else the day the card came in: the purge counts from it
     created_at TEXT NOT NULL
 ) WITHOUT ROWID;
-CREATE INDEX vault_cards_purge ON vault_cards (purge_after);
+CREATE INDEX vault_cards_departure ON vault_cards (departure_date);
 
 CREATE TABLE vault_cvv (
     token TEXT PRIMARY KEY REFERENCES vault_cards(token) ON DELETE CASCADE,

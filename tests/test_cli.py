@@ -112,3 +112,5 @@ def test_pci_keys_add_list_revoke_and_vault_purge(tmp_path):
         Engine.open(db).pci_keys.authenticate(key)
     assert "error: Not Found" in frontdesk("pci-keys", "revoke", key_id, db=db, ok=False).stderr
     assert "Purged 0 cards and 0 CVVs." in frontdesk("vault", "purge", db=db).stdout
+    assert "Purged 0 cards" in frontdesk("vault", "purge", "--days", "0", db=db).stdout
+    frontdesk("vault", "purge", "--days", "-1", db=db, ok=False)

@@ -25,6 +25,7 @@ class Listeners:
     ssl_keyfile: str | None = None
     fetch_private_addresses: bool = False
     chat_frame_ancestors: str = "*"
+    capture_allow_list: tuple[str, ...] = ()
 
     @property
     def scheme(self) -> str:
@@ -35,7 +36,7 @@ class Listeners:
                       secure_url=f"{self.scheme}://{self.host}:{self.secure_port}",
                       pci_url=f"{self.scheme}://{self.host}:{self.pci_port}",
                       fetch_private_addresses=self.fetch_private_addresses,
-                      chat_frame_ancestors=self.chat_frame_ancestors)
+                      chat_frame_ancestors=self.chat_frame_ancestors, capture_allow_list=self.capture_allow_list)
 
 
 class _Listener(uvicorn.Server):

@@ -4,7 +4,7 @@ A card's number, holder and expiry are sealed together (a JSON list), bound to t
 apart, bound to the token too, with its own short expiry, and wiped on request or by the purge.
 Beside them only what a receipt shows is kept in clear (first 6 and last 4, type, expiry month and
 year). Cards leave the vault a configurable number of days after the guest's departure (or after
-the day they came in, when the message does not say). Every operation is written to the audit log,
+the day they came in, when the message does not say), counted when the purge runs. Every operation is written to the audit log,
 with who did it and never any card data.
 """
 
@@ -59,14 +59,14 @@ class Vault:
         for token, card, departure in zip(tokens, cards, departures, strict=True):
             nonce, ciphertext = self.keys.seal(to_json([card.card_number, card.cardholder_name, card.expiration_month,
                                                         card.expiration_year]), f"card:{token}")
-            purge_after = (departure or now.date()) + timedelta(days=self.purge_days)
             card_rows.append((token, nonce, ciphertext, masked_number(card.card_number or ""),
                               card_type(card.card_number or "0"), int(card.expiration_month or 0),
-                              int(card.expiration_year or 0), profile_name, purge_after.isoformat(), stamp))
+                              int(card.expiration_year or 0), profile_name, (departure or now.date()).isoformat(),
+                              stamp))
             if card.service_code:
                 cvv_rows.append((token, *self.keys.seal(card.service_code.encode(), f"cvv:{token}"), cvv_expiry))
         conn.executemany("INSERT INTO vault_cards (token, nonce, ciphertext, card_mask, card_type, expiration_month, "
-                         "expiration_year, profile_name, purge_after, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                         "expiration_year, profile_name, departure_date, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                          card_rows)
         conn.executemany("INSERT INTO vault_cvv (token, nonce, ciphertext, expires_at) VALUES (?, ?, ?, ?)", cvv_rows)
         conn.executemany("INSERT INTO vault_audit (at, action, token, actor, detail) VALUES (?, 'store', ?, ?, ?)",
@@ -79,13 +79,13 @@ class Vault:
             row = self._row(conn, token)
             holder = from_json(self.keys.open(row["nonce"], row["ciphertext"], f"card:{token}"))[1]
             self._audit(conn, "read", token, actor)
-        return _masked(row, holder)
+        return self._masked(row, holder)
 
     def cards(self, *, limit: int = 50, offset: int = 0) -> tuple[list[dict[str, Any]], int]:
         """The vault's browser: newest first, masked, without holders (nothing is unsealed to list)."""
         rows = self.store.query(f"{CARD_SELECT} ORDER BY c.created_at DESC, c.token LIMIT ? OFFSET ?",
                                 (_stamp(self._now()), limit, offset))
-        return [_masked(r, None) for r in rows], self.store.scalar("SELECT count(*) FROM vault_cards")
+        return [self._masked(r, None) for r in rows], self.store.scalar("SELECT count(*) FROM vault_cards")
 
     def delete(self, token: str, actor: str) -> None:
         with self.store.transaction() as conn:
@@ -101,13 +101,16 @@ class Vault:
             self._audit(conn, "wipe_cvv", token, actor, "wiped" if wiped else "no cvv held")
         return self.card(token, actor)
 
-    def purge(self, actor: str) -> dict[str, int]:
-        """Remove cards past their purge date and CVVs past their expiry."""
+    def purge(self, actor: str, days: int | None = None) -> dict[str, int]:
+        """Remove cards more than `days` (default: the configured period) after their departure, and CVVs
+        past their expiry. Counted at purge time, so a shorter period applies to cards already kept."""
         now = self._now()
+        days = self.purge_days if days is None else days
+        last_kept = (now.date() - timedelta(days=days)).isoformat()
         with self.store.transaction() as conn:
             cvvs = conn.execute("DELETE FROM vault_cvv WHERE expires_at <= ?", (_stamp(now),)).rowcount
-            cards = conn.execute("DELETE FROM vault_cards WHERE purge_after < ?", (now.date().isoformat(),)).rowcount
-            self._audit(conn, "purge", None, actor, f"{cards} cards, {cvvs} cvvs")
+            cards = conn.execute("DELETE FROM vault_cards WHERE departure_date < ?", (last_kept,)).rowcount
+            self._audit(conn, "purge", None, actor, f"{cards} cards, {cvvs} cvvs, {days} days after departure")
         return {"cards": cards, "cvvs": cvvs}
 
     def audit(self, token: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
@@ -126,18 +129,19 @@ class Vault:
         conn.execute("INSERT INTO vault_audit (at, action, token, actor, detail) VALUES (?, ?, ?, ?, ?)",
                      (_stamp(self._now()), action, token, actor, detail))
 
+    def _masked(self, row, holder: str | None) -> dict[str, Any]:
+        purge_after = date.fromisoformat(row["departure_date"]) + timedelta(days=self.purge_days)
+        card = {"token": row["token"], "card_number": row["card_mask"], "card_type": row["card_type"],
+                "expiration_month": f"{row['expiration_month']:02d}", "expiration_year": str(row["expiration_year"]),
+                "has_cvv": row["cvv_expires_at"] is not None, "cvv_expires_at": row["cvv_expires_at"],
+                "profile": row["profile_name"], "departure_date": row["departure_date"],
+                "purge_after": purge_after.isoformat(), "created_at": row["created_at"]}
+        if holder is not None:
+            card["cardholder_name"] = holder
+        return card
+
     def _now(self) -> datetime:
         return self.clock().astimezone(UTC)
-
-
-def _masked(row, holder: str | None) -> dict[str, Any]:
-    card = {"token": row["token"], "card_number": row["card_mask"], "card_type": row["card_type"],
-            "expiration_month": f"{row['expiration_month']:02d}", "expiration_year": str(row["expiration_year"]),
-            "has_cvv": row["cvv_expires_at"] is not None, "cvv_expires_at": row["cvv_expires_at"],
-            "profile": row["profile_name"], "purge_after": row["purge_after"], "created_at": row["created_at"]}
-    if holder is not None:
-        card["cardholder_name"] = holder
-    return card
 
 
 def _stamp(moment: datetime) -> str:

@@ -71,6 +71,15 @@ def test_cvv_expires_apart_and_the_purge_follows_departure(engine, clock):
     assert engine.store.scalar("SELECT count(*) FROM vault_cards WHERE token = ?", (token,)) == 0
 
 
+def test_a_shorter_period_applies_to_cards_already_kept(engine, clock):
+    first, second = tokenise_sample(engine)
+    clock.now = datetime(2027, 5, 12, 9, 0, tzinfo=UTC)  # six days after the first guest left
+    assert engine.vault.purge("tests", days=7)["cards"] == 0
+    assert engine.vault.purge("tests", days=5)["cards"] == 1
+    assert engine.store.scalar("SELECT count(*) FROM vault_cards WHERE token = ?", (first,)) == 0
+    assert engine.vault.card(second, "tests")["departure_date"] > "2027-05-06"
+
+
 def test_a_message_that_fails_midway_keeps_no_card(engine, monkeypatch):
     keep = engine.vault.keep
 

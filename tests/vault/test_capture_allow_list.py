@@ -1,0 +1,65 @@
+"""Capture from a host the operator allow-listed (a channel's own API): tokenised like the secure
+listener's answers, but the internal credential never goes there."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from backend.config import Config
+from backend.engine import Engine
+from backend.errors import ValidationFailed
+from backend.vault import samples
+from backend.vault.capture import INTERNAL_HEADER
+
+
+class ChannelApi:
+    """A third party's booking feed on loopback that remembers the headers it was sent."""
+
+    def __init__(self) -> None:
+        self.seen: list[dict[str, str]] = []
+        owner = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                owner.seen.append(dict(self.headers))
+                body = samples.message("bookings")
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *_: object) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+
+@pytest.fixture
+def channel_api() -> Iterator[ChannelApi]:
+    api = ChannelApi()
+    yield api
+    api.server.shutdown()
+    api.server.server_close()
+
+
+def test_an_allow_listed_feed_is_tokenised_without_the_internal_credential(tmp_path, channel_api):
+    engine = Engine.open(tmp_path / "vault.db", Config(capture_allow_list=(f"{channel_api.url}/feed/",)))
+    captured = engine.capture.capture(profile="frontdesk", method="get", url=f"{channel_api.url}/feed/bookings",
+                                      headers={"Authorization": "Bearer channel-token", "Cookie": "x"}, actor="tests")
+    assert captured.status == 200 and b"4111111111111111" not in captured.body
+    assert len([t for t in captured.tokenised.tokens if t]) == 2
+    headers = {name.lower(): value for name, value in channel_api.seen[0].items()}
+    assert headers["authorization"] == "Bearer channel-token"
+    assert INTERNAL_HEADER.lower() not in headers and "cookie" not in headers
+    # Outside the allowed prefix, on the same host: refused before any request.
+    with pytest.raises(ValidationFailed):
+        engine.capture.capture(profile="frontdesk", method="get", url=f"{channel_api.url}/admin", headers={},
+                               actor="tests")
+    assert len(channel_api.seen) == 1

@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import threading
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
 from tests.chat.test_chat_api import Desk
+from tests.loopback import LoopbackSite
 from tests.shopping.shop import check
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -39,39 +38,21 @@ def browser() -> Iterator:
         launched.close()
 
 
-@pytest.fixture
-def host() -> Iterator[HostPage]:
+class HostPage(LoopbackSite):
     """A host application's page on its own origin, which puts the chat in an iframe."""
-    server = HostPage()
-    yield server
-    server.stop()
 
-
-class HostPage:
     def __init__(self) -> None:
         self.frame_url = ""
-        owner = self
+        super().__init__(lambda: (f'<!doctype html><title>PMS</title><h1>Our PMS</h1>'
+                                  f'<iframe src="{self.frame_url}" width="900" height="600"></iframe>').encode(),
+                         "text/html; charset=utf-8")
 
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:
-                body = (f'<!doctype html><title>PMS</title><h1>Our PMS</h1>'
-                        f'<iframe src="{owner.frame_url}" width="900" height="600"></iframe>').encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "text/html; charset=utf-8")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
 
-            def log_message(self, *_: object) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+@pytest.fixture
+def host() -> Iterator[HostPage]:
+    page = HostPage()
+    yield page
+    page.close()
 
 
 @pytest.fixture
@@ -89,7 +70,7 @@ def test_staff_read_and_answer_a_guest_in_the_embedded_chat(browser, host, desk,
     host.frame_url = issued["embed_url"]
     page = browser.new_page()
     page.set_default_timeout(WAIT_MS)
-    page.goto(host.url)
+    page.goto(host.url + "/")
     chat = page.frame_locator("iframe")
 
     # The thread list: the guest's thread, unread, with its preview.
@@ -136,7 +117,7 @@ def test_a_spent_or_bad_token_shows_a_message_not_the_chat(browser, host, desk, 
     host.frame_url = issued["embed_url"]
     page = browser.new_page()
     page.set_default_timeout(WAIT_MS)
-    page.goto(host.url)
+    page.goto(host.url + "/")
     notice = page.frame_locator("iframe").locator("#notice")
     notice.wait_for()
     assert "used or expired" in notice.inner_text()

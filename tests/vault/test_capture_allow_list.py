@@ -3,9 +3,7 @@ listener's answers, but the internal credential never goes there."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
@@ -14,39 +12,15 @@ from backend.engine import Engine
 from backend.errors import ValidationFailed
 from backend.vault import samples
 from backend.vault.capture import INTERNAL_HEADER
-
-
-class ChannelApi:
-    """A third party's booking feed on loopback that remembers the headers it was sent."""
-
-    def __init__(self) -> None:
-        self.seen: list[dict[str, str]] = []
-        owner = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:
-                owner.seen.append(dict(self.headers))
-                body = samples.message("bookings")
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, *_: object) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+from tests.loopback import LoopbackSite
 
 
 @pytest.fixture
-def channel_api() -> Iterator[ChannelApi]:
-    api = ChannelApi()
-    yield api
-    api.server.shutdown()
-    api.server.server_close()
+def channel_api() -> Iterator[LoopbackSite]:
+    """A third party's booking feed, which remembers the headers it was sent."""
+    site = LoopbackSite(lambda: samples.message("bookings"), "application/json")
+    yield site
+    site.close()
 
 
 def test_an_allow_listed_feed_is_tokenised_without_the_internal_credential(tmp_path, channel_api):

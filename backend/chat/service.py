@@ -383,7 +383,8 @@ class Chat:
                 for r in rows]
 
     def _message_list(self, rows: list) -> list[dict[str, Any]]:
-        with_files = [r["id"] for r in rows if "has_files" not in r.keys() or r["has_files"]]
+        flagged = bool(rows) and "has_files" in rows[0].keys()  # read WITH_FILES: only those need a look
+        with_files = [r["id"] for r in rows if not flagged or r["has_files"]]
         attachments = self.attachments.of_messages(with_files)
         messages = []
         for r in rows:

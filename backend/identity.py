@@ -20,6 +20,9 @@ OPERATOR_EMAIL = "operator@frontdesk.example"
 # A user with their groups, in one statement: authentication runs it on every API request.
 ACTOR_SELECT = ("SELECT u.id, u.email, u.default_group_id, "
                 "(SELECT group_concat(group_id, ' ') FROM group_members WHERE user_id = u.id) AS groups FROM users u")
+# The same with the token presented (what a web chat token is tied to), and a chat session's property.
+TOKEN_ACTOR_SELECT = ACTOR_SELECT.replace("SELECT", "SELECT t.id AS token_id,", 1)
+CHAT_ACTOR_SELECT = ACTOR_SELECT.replace("SELECT", "SELECT t.id AS token_id, c.property_id,", 1)
 
 
 @dataclass(frozen=True)
@@ -159,8 +162,7 @@ class Identity:
                 raise Unauthorized("a web chat token opens only the chat of its property")
             return self._chat_actor(token)
         row = self.store.one(
-            f"{ACTOR_SELECT.replace('SELECT', 'SELECT t.id AS token_id,', 1)} JOIN api_tokens t ON t.user_id = u.id "
-            "WHERE t.token_hash = ? AND t.revoked_at IS NULL",
+            f"{TOKEN_ACTOR_SELECT} JOIN api_tokens t ON t.user_id = u.id WHERE t.token_hash = ? AND t.revoked_at IS NULL",
             (hash_secret(token),),
         )
         if row is None:
@@ -169,8 +171,7 @@ class Identity:
 
     def _chat_actor(self, token: str) -> Actor:
         row = self.store.one(
-            f"{ACTOR_SELECT.replace('SELECT', 'SELECT t.id AS token_id, c.property_id,', 1)} "
-            "JOIN api_tokens t ON t.user_id = u.id JOIN chat_tokens c ON c.api_token_id = t.id "
+            f"{CHAT_ACTOR_SELECT} JOIN api_tokens t ON t.user_id = u.id JOIN chat_tokens c ON c.api_token_id = t.id "
             "WHERE c.token_hash = ? AND c.kind = 'session' AND c.expires_at > ? AND t.revoked_at IS NULL",
             (hash_secret(token), utc_now()),
         )

@@ -228,8 +228,7 @@ def tokens_add(email: str) -> None:
 def tokens_list(email: str) -> None:
     """Tokens of EMAIL: id, first characters, when issued, whether revoked."""
     for t in _engine().identity.tokens(email):
-        state = f"revoked {t['revoked_at']}" if t["revoked_at"] else "active"
-        click.echo(f"{t['id']}  {t['prefix']}…  {t['inserted_at']}  {state}")
+        click.echo(f"{t['id']}  {t['prefix']}…  {t['inserted_at']}  {_state(t)}")
 
 
 @command(tokens, "revoke")
@@ -238,6 +237,11 @@ def tokens_revoke(token_or_id: str) -> None:
     """Revoke a token, given its id (see `tokens list`) or the token itself."""
     _engine().identity.revoke_token(token_or_id)
     click.echo("Token revoked.")
+
+
+def _state(secret: dict[str, Any]) -> str:
+    """Of an API token or a tokenisation key, as the list commands show it."""
+    return f"revoked {secret['revoked_at']}" if secret["revoked_at"] else "active"
 
 
 @main.group("pci-keys")
@@ -258,8 +262,7 @@ def pci_keys_add(label: str) -> None:
 def pci_keys_list() -> None:
     """Keys: id, first characters, label, when issued, whether revoked."""
     for k in _engine().pci_keys.list():
-        state = f"revoked {k['revoked_at']}" if k["revoked_at"] else "active"
-        click.echo(f"{k['id']}  {k['prefix']}…  {k['label'] or '-'}  {k['inserted_at']}  {state}")
+        click.echo(f"{k['id']}  {k['prefix']}…  {k['label'] or '-'}  {k['inserted_at']}  {_state(k)}")
 
 
 @command(pci_keys, "revoke")

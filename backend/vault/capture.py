@@ -53,14 +53,14 @@ class Capture:
     def capture(self, *, profile: str | None, method: str | None, url: str | None, headers: dict[str, str],
                 actor: str) -> Captured:
         internal = self._check(profile, method, url)
-        compiled_name = self.tokenisation.compiled(profile or "").name  # an unknown profile: 422 before fetching
+        compiled = self.tokenisation.compiled(profile or "")  # an unknown profile: 422 before fetching
         forwarded = {name: value for name, value in headers.items() if name.lower() in FORWARDED}
         if internal:
             forwarded[INTERNAL_HEADER] = self.internal_secret()
         status, body, media_type = self._fetch(url or "", forwarded)
         if status != 200:
             return _passed_through(status, body)
-        tokenised = self.tokenisation.tokenise(compiled_name, body, actor)
+        tokenised = self.tokenisation.tokenise(compiled, body, actor)
         return Captured(200, tokenised.body, media_type, tokenised)
 
     @cached_property

@@ -98,10 +98,10 @@ class Tokenisation:
 
     # --- tokenising ----------------------------------------------------------------------------
 
-    def tokenise(self, profile_name: str, body: bytes, actor: str) -> Tokenised:
+    def tokenise(self, profile: str | CompiledProfile, body: bytes, actor: str) -> Tokenised:
         """Cut the cards out of a JSON or XML message: every valid card of it is kept in one
-        transaction, or none is."""
-        profile = self.compiled(profile_name)
+        transaction, or none is. `profile` is a name, or the profile the caller already looked up."""
+        profile = self.compiled(profile) if isinstance(profile, str) else profile
 
         def issue(cards: list[CardData], departures: list[date | None]) -> list[str]:
             with self.store.transaction() as conn:

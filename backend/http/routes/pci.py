@@ -68,9 +68,10 @@ async def tokenize(request: Request, engine: EngineDep, key: KeyDep,
     """A raw third-party message (JSON or XML) in; the same message with card data masked and tokens
     placed, plus the X-PCI-FRONTDESK-TOKENS, -ERRORS and -WARNINGS headers."""
     body = await request.body()
+    compiled = engine.tokenisation.compiled(profile)
     # Parsing and sealing are CPU work: off the event loop, as FastAPI does for a plain `def` route.
-    tokenised = await run_in_threadpool(engine.tokenisation.tokenise, profile, body, key)
-    return _tokenised(tokenised, MEDIA[engine.tokenisation.compiled(profile).type])
+    tokenised = await run_in_threadpool(engine.tokenisation.tokenise, compiled, body, key)
+    return _tokenised(tokenised, MEDIA[compiled.type])
 
 
 @router.post("/capture", response_class=Response)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from backend.dates import local_now
 from backend.demo_chat import load_conversations
 from backend.engine import Engine
 from backend.facilities import facility_id
@@ -126,8 +127,10 @@ def load_demo(engine: Engine) -> IssuedToken:
 
 
 def _inventory(engine: Engine, operator: Actor, property_id: str, title: str) -> list[tuple[str, str]]:
-    """Rooms, two rate plans each, a policy and a year of ARI; returns (rate plan id, room type id) pairs."""
-    today = engine.config.clock().date()
+    """Rooms, two rate plans each, a policy and a year of ARI; returns (rate plan id, room type id) pairs.
+    The year starts on the property's own today: in Hobart that is tomorrow for the last 11 hours of a UTC
+    day, and ARI for a night already past there is refused."""
+    today = local_now(engine.properties.get(operator, property_id)["timezone"], engine.config.clock()).date()
     inventory, made = engine.inventory, []
     engine.inventory.hotel_policies.put(operator, property_id, {"title": f"{title} house rules", **POLICY})
     for room_title, count, adults, children, base in ROOMS[title]:

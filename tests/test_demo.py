@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
+import pytest
+
+from backend.config import Config
 from backend.demo import load_demo
+from backend.engine import Engine
 from backend.listing import Filter, ListQuery
 
 
@@ -52,3 +56,12 @@ def test_demo_inbox(engine):
     assert any(t["booking_id"] is None for t in threads)  # inquiries
     texts = " ".join(t["last_message"]["message"] for t in threads)
     assert all(word in texts for word in ("Bonjour", "Danke", "gracias", "駅", "Claro"))
+
+
+@pytest.mark.parametrize("hour", [0, 12, 13, 23])
+def test_demo_loads_at_any_hour_of_the_utc_day(tmp_path, hour):
+    """Each property's ARI starts on its own today: from 13:00 UTC it is already tomorrow in Hobart."""
+    moment = datetime(2026, 11, 22, hour, 30, tzinfo=UTC)
+    engine = Engine.open(tmp_path / "demo.db", Config(clock=lambda: moment))
+    load_demo(engine)
+    assert engine.store.scalar("SELECT count(*) FROM bookings") > 0

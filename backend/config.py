@@ -1,4 +1,4 @@
-"""Engine settings. `frontdesk serve` fills in the listener URLs it actually binds."""
+"""Engine settings. `frontdesk serve` fills in the listeners' public addresses and where they listen."""
 
 from __future__ import annotations
 
@@ -14,13 +14,20 @@ MiB = 1024 * 1024
 
 @dataclass(frozen=True)
 class Config:
+    # The listeners' public addresses. Every address handed to a client (logo and attachment links, the web
+    # chat's embed_url) is built on these, never on a request's Host header; behind a proxy they are the
+    # proxy's (`frontdesk serve --public-url` ...), else the listen addresses.
     base_url: str = "http://127.0.0.1:8000"
     secure_url: str = "http://127.0.0.1:8001"
     pci_url: str = "http://127.0.0.1:8002"
+    # Where the secure listener listens, when that is not its public address: capture connects there (and takes
+    # URLs under it), so the internal credential never leaves for the proxy. None: secure_url.
+    secure_listen_url: str | None = None
     fetch_timeout: float = 5.0  # seconds per connect/read when fetching a logo
     logo_max_bytes: int = 2 * MiB
     fetch_private_addresses: bool = False  # let logo URLs point at loopback or private networks (intranets, tests)
-    max_body_bytes: int = 16 * MiB  # an attachment of 10 MiB is ~13.4 MiB in base64
+    # An attachment upload's body: a file of 10 MiB is ~13.4 MiB in base64. Others take less (backend/http/limits.py).
+    max_body_bytes: int = 14 * MiB
     attachment_max_bytes: int = 10 * MiB
     chat_frame_ancestors: str = "*"  # CSP frame-ancestors of the web chat page: who may put it in an iframe
     vault_cvv_hours: int = 72  # a CVV is kept this long (or until wiped): enough to charge a new booking
@@ -28,5 +35,22 @@ class Config:
     tokenise_max_bytes: int = 8 * MiB  # a message to tokenise, or a captured response
     capture_allow_list: tuple[str, ...] = ()
     capture_timeout: float = 30.0  # seconds per connect/read of a captured endpoint  # URL prefixes beyond the secure API that capture may fetch
+    pci_docs: bool = False  # the interactive docs (/docs) on the pci listener too; its /openapi.json is always served
+    # HTTP mode under load, per listener (`frontdesk serve` options): what a slow, idle or greedy client may hold.
+    header_timeout: float = 10.0  # seconds to send a request's headers, from connecting or from the last answer
+    body_timeout: float = 60.0  # seconds for a request's body to arrive in full (14 MiB needs ~2 Mbit/s)
+    idle_timeout: float = 5.0  # seconds a keep-alive connection may stay silent between requests
+    max_connections: int = 1000  # open connections; one more is answered 503 and closed
+    max_requests: int = 100  # requests in progress; one more is answered 503, never queued
+    failed_auth_per_minute: int = 20  # 401 answers to one client address before it gets 429s (all listeners)
     keys_path: Path | None = None  # the card key and internal secret; default <db>.keys beside the database
     clock: Callable[[], datetime] = utc_clock  # "now" for cut-off and past-date rules; tests set it
+
+    def public_url(self, listener: str) -> str:
+        """The public address of the listener `main`, `secure` or `pci`."""
+        return {"main": self.base_url, "secure": self.secure_url, "pci": self.pci_url}[listener]
+
+    @property
+    def capture_url(self) -> str:
+        """Where capture reaches the secure listener."""
+        return self.secure_listen_url or self.secure_url

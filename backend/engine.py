@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from backend.applications import Applications
 from backend.bookings import Bookings
-from backend.bookings.cards import CardStore
+from backend.bookings.cards import BookingCards
 from backend.channels import Channels
 from backend.chat import Chat
 from backend.chat.attachments import Attachments
@@ -48,7 +48,9 @@ class Engine:
         self.keys = Keys(self.config.keys_path or store.path.with_name(store.path.name + ".keys"))
         self.inventory = Inventory(store, self.events, self.config.clock)
         self.shopping = Shopping(store, self.inventory.hotel_policies, self.config.clock)
-        self.bookings = Bookings(store, self.events, CardStore(self.keys), self.config.clock)
+        self.bookings = Bookings(store, self.events, BookingCards(lambda: self.vault), self.config.clock)
+        if store.scalar("SELECT 1 FROM booking_cards LIMIT 1"):  # kept per revision before the vault held them
+            self.bookings.cards.move_legacy(store, self.keys)
         self.chat = Chat(store, self.events, Attachments(store, self.config.base_url, self.config.attachment_max_bytes),
                          self.config.clock)
         self.embed = ChatEmbed(store, self.chat)
@@ -79,7 +81,7 @@ class Engine:
     def capture(self) -> Capture:
         from backend.vault.capture import Capture
 
-        return Capture(self.tokenisation, self.config.secure_url, self.config.capture_allow_list,
+        return Capture(self.tokenisation, self.config.capture_url, self.config.capture_allow_list,
                        lambda: self.keys.internal_secret, self.config.capture_timeout, self.config.tokenise_max_bytes)
 
     @classmethod

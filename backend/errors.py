@@ -9,6 +9,7 @@ class FrontdeskError(Exception):
     status = 500
     code = "internal_error"
     title = "Internal Error"
+    retry_after: int | None = None  # seconds after which an answer about load invites the caller back (Retry-After)
 
     def __init__(self, details: Any = None) -> None:
         super().__init__(self.title if details is None else f"{self.title}: {details}")
@@ -37,8 +38,28 @@ class NotFound(FrontdeskError):
     status, code, title = 404, "not_found", "Not Found"
 
 
+class RequestTimeout(FrontdeskError):
+    status, code, title = 408, "request_timeout", "Request Timeout"
+
+
 class PayloadTooLarge(FrontdeskError):
     status, code, title = 413, "payload_too_large", "Payload Too Large"
+
+
+class _TryLater(FrontdeskError):
+    def __init__(self, retry_after: int, details: Any = None) -> None:
+        super().__init__(details)
+        self.retry_after = retry_after
+
+
+class TooManyRequests(_TryLater):
+    """Too many failed credentials from one client address; the service's own code."""
+
+    status, code, title = 429, "http_too_many_requests", "Too Many Requests"
+
+
+class ServiceUnavailable(_TryLater):
+    status, code, title = 503, "service_unavailable", "Service Unavailable"
 
 
 class NotSupported(FrontdeskError):

@@ -5,6 +5,7 @@ They are wrapped as pydantic types below, so a model reports them under the fiel
 
 from __future__ import annotations
 
+import ipaddress
 import re
 import zoneinfo
 from decimal import Decimal, InvalidOperation
@@ -16,6 +17,8 @@ import pycountry
 from email_validator import EmailNotValidError, validate_email
 from pydantic import AfterValidator, BeforeValidator, StrictStr
 
+HOST_NUMERIC = re.compile(r"[0-9.]+|0x[0-9a-f.x]*")  # what resolvers may read as an IPv4 address
+HOST_LABEL = re.compile(r"[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?")
 PHONE = re.compile(r"^[0-9 ()\[\]+\-.]*[0-9][0-9 ()\[\]+\-.]*$")
 DECIMAL = re.compile(r"^[+-]?\d+(\.\d+)?$")
 
@@ -65,10 +68,47 @@ def coordinate_error(value: str, max_chars: int, limit: int) -> str | None:
 def url_error(value: str) -> str | None:
     if len(value) > 2048:
         return "must be at most 2048 characters"
-    parts = urlsplit(value)
-    if parts.scheme not in {"http", "https"} or not parts.hostname or " " in value:
+    try:
+        parts = urlsplit(value)
+        parts.port  # noqa: B018 — raises for a port that is not one
+    except ValueError:
         return "must be a valid http or https URL"
+    if (parts.scheme not in {"http", "https"} or not parts.hostname
+            or any(c.isspace() or not c.isprintable() for c in value)):
+        return "must be a valid http or https URL"
+    if not _valid_host(parts.hostname):
+        return "must be a valid http or https URL: its host is neither a host name nor an IP address"
     return None
+
+
+def _valid_host(host: str) -> bool:
+    """What an HTTP client can connect to: an IPv6 or canonical dotted IPv4 address (not `0177.0.0.1` or
+    `2130706433`, which resolvers read as loopback in octal or decimal), or a host name whose labels are
+    letters, digits and hyphens, or valid internationalised ones."""
+    if ":" in host:
+        return _is_ip(host)
+    if HOST_NUMERIC.fullmatch(host):
+        return _is_ip(host)
+    labels = host.rstrip(".").split(".")
+    if len(host) > 253 or not all(labels):
+        return False
+    if host.isascii() and "xn--" not in host:
+        return all(HOST_LABEL.fullmatch(label) for label in labels)
+    import idna  # here, not at the top: only an internationalised name needs it
+
+    try:
+        idna.encode(host, uts46=True)
+    except (idna.IDNAError, UnicodeError):
+        return False
+    return True
+
+
+def _is_ip(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
 
 
 def amount(value: object) -> Decimal:

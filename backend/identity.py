@@ -22,7 +22,7 @@ ACTOR_SELECT = ("SELECT u.id, u.email, u.default_group_id, "
                 "(SELECT group_concat(group_id, ' ') FROM group_members WHERE user_id = u.id) AS groups FROM users u")
 # The same with the token presented (what a web chat token is tied to), and a chat session's property.
 TOKEN_ACTOR_SELECT = ACTOR_SELECT.replace("SELECT", "SELECT t.id AS token_id,", 1)
-CHAT_ACTOR_SELECT = ACTOR_SELECT.replace("SELECT", "SELECT t.id AS token_id, c.property_id,", 1)
+CHAT_ACTOR_SELECT = ACTOR_SELECT.replace("SELECT", "SELECT t.id AS token_id, c.property_id, c.id AS session_id,", 1)
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,7 @@ class Actor:
     group_ids: frozenset[str]
     token_id: str | None = None  # the API token presented, if any: what a web chat token is tied to
     only_property: str | None = None  # a web chat session: the chat of this one property, nothing else
+    session_id: str | None = None  # that session: its uploads are its own
 
     def reaches(self, group_id: str, property_id: str) -> bool:
         """Whether this actor may act on a property (of that group)."""
@@ -184,4 +185,5 @@ def _actor(row) -> Actor:
     keys = row.keys()
     return Actor(row["id"], row["email"], row["default_group_id"], frozenset((row["groups"] or "").split()),
                  token_id=row["token_id"] if "token_id" in keys else None,
-                 only_property=row["property_id"] if "property_id" in keys else None)
+                 only_property=row["property_id"] if "property_id" in keys else None,
+                 session_id=row["session_id"] if "session_id" in keys else None)

@@ -19,6 +19,10 @@ from pathlib import Path
 
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
+# How the tokenisation service speaks to the secure listener (backend/vault/capture.py, backend/http/deps.py):
+INTERNAL_HEADER = "X-Frontdesk-Internal"  # the internal secret: the only proof that opens cards in clear
+REVEAL_HEADER = "X-Frontdesk-Reveal"  # which answers capture wants cards in: `list`, `entity` or `any`
+ACTOR_HEADER = "X-Frontdesk-Actor"  # the pci key capturing, named in the vault's audit log for each reveal
 DATA_KEY_ENV = "FRONTDESK_DATA_KEY"
 INTERNAL_SECRET_ENV = "FRONTDESK_INTERNAL_SECRET"
 

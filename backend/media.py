@@ -90,7 +90,7 @@ class Media:
                             raise ValidationFailed.one(field, f"is larger than {self.max_bytes // 1024} KiB")
                         if time.monotonic() > deadline:
                             raise ValidationFailed.one(field, "could not be fetched: the server is too slow")
-        except httpx.HTTPError as exc:
+        except (httpx.HTTPError, httpx.InvalidURL, UnicodeError) as exc:  # InvalidURL is no HTTPError
             raise ValidationFailed.one(field, f"could not be fetched ({type(exc).__name__})") from None
         content_type = sniff_image(bytes(data))
         if content_type is None:

@@ -17,6 +17,7 @@ from typing import Any
 
 import click
 
+from backend.config import Config
 from storage.paths import default_db_path
 
 DB_HELP = "SQLite database file (else $FRONTDESK_DB, else the user data directory)."
@@ -103,6 +104,14 @@ def _prefixes(_ctx: click.Context, _param: click.Parameter, values: tuple[str, .
     return values
 
 
+SECONDS = click.FloatRange(min=0, min_open=True)
+COUNT = click.IntRange(min=1)
+
+
+def _address(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    return value if value is None else _prefixes(ctx, param, (value,))[0]
+
+
 @command(main)
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True, help="Main API listener.")
@@ -117,16 +126,38 @@ def _prefixes(_ctx: click.Context, _param: click.Parameter, values: tuple[str, .
               help="Who may put the web chat page in an iframe (CSP frame-ancestors, e.g. 'https://pms.example').")
 @click.option("--capture-allow", "capture_allow_list", multiple=True, metavar="URL_PREFIX", callback=_prefixes,
               help="Let capture also GET under this http(s) address, e.g. a channel's API (repeatable).")
+@click.option("--public-url", metavar="URL", callback=_address,
+              help="The main API's address as clients reach it (a proxy's; needed on 0.0.0.0). "
+                   "Default: where it listens.")
+@click.option("--public-secure-url", metavar="URL", callback=_address,
+              help="The secure API's address as clients reach it. Default: where it listens.")
+@click.option("--public-pci-url", metavar="URL", callback=_address,
+              help="The pci listener's address as clients reach it. Default: where it listens.")
+@click.option("--pci-docs", is_flag=True, help="Serve the interactive docs (/docs) on the pci listener too.")
+@click.option("--header-timeout", type=SECONDS, default=Config.header_timeout, show_default=True,
+              help="Seconds a connection has to send a request's headers (from connecting, or from the last answer).")
+@click.option("--body-timeout", type=SECONDS, default=Config.body_timeout, show_default=True,
+              help="Seconds a request's body has to arrive in full; later is a 408.")
+@click.option("--idle-timeout", type=SECONDS, default=Config.idle_timeout, show_default=True,
+              help="Seconds a keep-alive connection may stay silent between requests.")
+@click.option("--max-connections", type=COUNT, default=Config.max_connections, show_default=True,
+              help="Open connections per listener; one more is answered 503 and closed.")
+@click.option("--max-requests", type=COUNT, default=Config.max_requests, show_default=True,
+              help="Requests in progress per listener; one more is answered 503.")
+@click.option("--failed-auth-per-minute", type=COUNT, default=Config.failed_auth_per_minute, show_default=True,
+              help="401 answers to one client address in a minute before it is answered 429.")
 def serve(host: str, port: int, secure_port: int, pci_port: int, ssl_certfile: str | None,
           ssl_keyfile: str | None, fetch_private_addresses: bool, chat_frame_ancestors: str,
-          capture_allow_list: tuple[str, ...]) -> None:
+          capture_allow_list: tuple[str, ...], public_url: str | None, public_secure_url: str | None,
+          public_pci_url: str | None, pci_docs: bool, **load: float) -> None:
     """Run the main, secure and pci HTTP listeners over one engine."""
     from backend.http.server import Listeners
     from backend.http.server import serve as run
 
     run(click.get_current_context().obj["db_path"],
         Listeners(host, port, secure_port, pci_port, ssl_certfile, ssl_keyfile, fetch_private_addresses,
-                  chat_frame_ancestors, capture_allow_list))
+                  chat_frame_ancestors, capture_allow_list, public_url=public_url,
+                  public_secure_url=public_secure_url, public_pci_url=public_pci_url, pci_docs=pci_docs, **load))
 
 
 @command(main)

@@ -16,6 +16,7 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from backend.config import Config
 from backend.demo import load_demo
 from backend.engine import Engine
 from tests.chat.test_web_chat import CHROMIUM, FLAGS
@@ -24,9 +25,10 @@ from tests.conftest import LiveServer, free_port
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
-        engine = Engine.open(Path(folder) / "demo.db")
+        port = free_port()  # the server's address is the one embed_url gives
+        engine = Engine.open(Path(folder) / "demo.db", Config(base_url=f"http://127.0.0.1:{port}"))
         token = load_demo(engine)
-        with LiveServer(engine, "main", free_port()) as server, httpx.Client(
+        with LiveServer(engine, "main", port) as server, httpx.Client(
                 base_url=server.url, headers={"Authorization": f"Bearer {token.token}"}) as client:
             threads = client.get("/api/v1/message_threads").json()["data"]
             property_id = threads[0]["relationships"]["property"]["data"]["id"]

@@ -2,11 +2,14 @@
 
 Each thread gets its own connection (SQLite connections must not be shared across threads
 while a transaction is open); all of them see the same file in WAL mode, so readers never
-block the single writer and `BEGIN IMMEDIATE` serialises writers.
+block the single writer and `BEGIN IMMEDIATE` serialises writers. Commits are durable when they
+return (`synchronous = FULL`), and only the owner may read the files.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sqlite3
 import threading
 import uuid
@@ -23,6 +26,17 @@ from storage.migrations import migrate
 BUSY_TIMEOUT_MS = 10_000
 
 
+def _owner_only(path: Path) -> None:
+    """The database and its -wal and -shm, 0600 like the key file: they hold bookings and guests'
+    messages. SQLite gives -wal and -shm the mode of the database file, so it is made 0600 before SQLite
+    first opens it; files of an earlier version, made with the umask, are narrowed."""
+    os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+    for each in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        with contextlib.suppress(FileNotFoundError, PermissionError):
+            if each.stat().st_mode & 0o077:
+                each.chmod(0o600)
+
+
 def new_id() -> str:
     return str(uuid.uuid4())
 
@@ -36,6 +50,7 @@ class Store:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        _owner_only(self.path)
         self._local = threading.local()
         migrate(self.conn)
 
@@ -57,7 +72,9 @@ class Store:
         conn.row_factory = sqlite3.Row
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         conn.execute("PRAGMA journal_mode = WAL")
-        conn.execute("PRAGMA synchronous = NORMAL")
+        # FULL: a commit is on disk (the WAL fsynced) before it returns, so whatever a caller was answered
+        # 200/201 for survives a power cut; NORMAL would keep it only through a crash of the process.
+        conn.execute("PRAGMA synchronous = FULL")
         conn.execute("PRAGMA foreign_keys = ON")
         return conn
 

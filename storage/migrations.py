@@ -15,6 +15,8 @@ STEPS: list[str] = [
     "0003_chat.sql",
     "0004_chat_embed.sql",
     "0005_vault.sql",
+    "0006_booking_cards_in_vault.sql",
+    "0007_uploads_by_session.sql",
 ]
 
 

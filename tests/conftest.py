@@ -15,10 +15,15 @@ import uvicorn
 
 from backend.config import Config
 from backend.engine import Engine
-from backend.http.apps import create_app
+from backend.http.apps import Listener
+from backend.http.guard import Gate
+from backend.http.server import listener_config
 from backend.identity import Actor
 
 _emails = itertools.count(1)
+# The suite sends many deliberate 401s from 127.0.0.1: its servers don't throttle them (tests/http/test_throttle.py
+# tests the throttle on servers of its own).
+UNTHROTTLED = 10**9
 
 
 def free_port() -> int:
@@ -35,12 +40,15 @@ class User:
 
 
 class LiveServer:
-    """One Frontdesk app served by uvicorn on a free loopback port, in a background thread."""
+    """One Frontdesk listener as `frontdesk serve` runs it, on a free loopback port, in a background thread.
+    `gate`: shared with the other listeners of a test, as `frontdesk serve` shares one (else its own)."""
 
-    def __init__(self, engine: Engine, listener: str, port: int) -> None:
-        self.url = f"http://127.0.0.1:{port}"
-        config = uvicorn.Config(create_app(engine, listener), host="127.0.0.1", port=port, log_level="warning")
-        self.server = uvicorn.Server(config)
+    def __init__(self, engine: Engine, listener: Listener, port: int, gate: Gate | None = None,
+                 **tls: str) -> None:
+        self.url = f"{'https' if tls else 'http'}://127.0.0.1:{port}"
+        self.config = listener_config(engine, listener, "127.0.0.1", port, gate, log_level="warning", **tls)
+        self.app = self.config.app
+        self.server = uvicorn.Server(self.config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     def __enter__(self) -> LiveServer:
@@ -69,7 +77,7 @@ def live(tmp_path_factory) -> Iterator[tuple[Engine, LiveServer]]:
     engine = Engine.open(tmp_path_factory.mktemp("live") / "frontdesk.db",
                          Config(base_url=f"http://127.0.0.1:{port}", secure_url=f"http://127.0.0.1:{secure_port}",
                                 pci_url=f"http://127.0.0.1:{pci_port}", fetch_timeout=1.0,
-                                max_body_bytes=1024 * 1024,
+                                max_body_bytes=1024 * 1024, failed_auth_per_minute=UNTHROTTLED,
                                 fetch_private_addresses=True))  # the test image server is on loopback
     with LiveServer(engine, "main", port) as server:
         yield engine, server

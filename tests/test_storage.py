@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import stat
 import threading
 
 import pytest
@@ -18,6 +20,31 @@ def test_pragmas(tmp_path):
     assert store.scalar("PRAGMA foreign_keys") == 1
     assert store.scalar("PRAGMA busy_timeout") >= 5000
     assert store.scalar("PRAGMA user_version") == len(STEPS)
+
+
+def test_every_connection_commits_durably(tmp_path):
+    """synchronous = FULL on every thread's connection: a commit answered to a caller survives power loss."""
+    store = Store(tmp_path / "a.db")
+    seen = [store.scalar("PRAGMA synchronous")]
+    worker = threading.Thread(target=lambda: seen.append(store.scalar("PRAGMA synchronous")))
+    worker.start()
+    worker.join()
+    assert seen == [2, 2]  # 2 is FULL
+
+
+def test_only_the_owner_can_read_the_database_files(tmp_path):
+    old = os.umask(0o022)
+    try:
+        store = Store(tmp_path / "a.db")
+        store.conn.execute("INSERT INTO groups (id, title, inserted_at) VALUES ('g', 'G', 'now')")  # -wal, -shm
+        modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in tmp_path.iterdir()}
+        assert modes == {"a.db": 0o600, "a.db-wal": 0o600, "a.db-shm": 0o600}
+        store.close()
+        (tmp_path / "b.db").touch(mode=0o644)  # made by an earlier version, with the umask
+        Store(tmp_path / "b.db")
+        assert stat.S_IMODE((tmp_path / "b.db").stat().st_mode) == 0o600
+    finally:
+        os.umask(old)
 
 
 def test_migrating_twice_changes_nothing(tmp_path):

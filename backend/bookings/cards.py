@@ -1,45 +1,90 @@
-"""Card data of a booking: masked wherever it is shown, and kept in clear only under encryption.
+"""A booking's card: masked in the booking, kept in the card vault.
 
-On the main listener a card is masked at once and can never be restored. On the secure listener
-the full guarantee is sealed with AES-GCM (key outside the database) beside the masked copy, and
-only the tokenisation service's internal credential ever reads it back.
+On the main listener a card is masked at once and can never be restored. On the secure listener the
+guarantee goes into the vault (number, holder and expiry sealed, the CVV apart with its own short life,
+a card in `guarantee.meta` sealed with them) and the revision holds only the vault's token, so the
+vault's rules apply to every card: the CVV expires or is wiped, the card is purged after departure,
+every reveal is in the audit log. Only the tokenisation service ever has one revealed.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from typing import TYPE_CHECKING, Any
 
+from backend.card_data import MASKED_CVV, mask_cards_in, mask_number
 from backend.keys import Keys
+from backend.vault.cards import CardData
+
+if TYPE_CHECKING:
+    from backend.vault.store import Vault
+
+PROFILE = "booking"  # what the vault's audit log and browser call a booking's card
 
 
-def mask_number(number: str) -> str:
-    return number[:6] + "*" * (len(number) - 10) + number[-4:]
+@dataclass(frozen=True)
+class Reveal:
+    """Who has bookings' cards revealed (the vault's audit log names them), and whether a card sealed from
+    the guarantee's meta comes back too: only for a profile of the operator's own, which may cut it out;
+    the built-in profiles read the card fields alone, and capture refuses an answer with a card left in it."""
+
+    actor: str
+    meta: bool = False
 
 
 def masked(guarantee: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The guarantee as a booking shows it: number first 6 and last 4, CVV starred, meta masked."""
     if guarantee is None:
         return None
-    return {**guarantee, "card_number": mask_number(guarantee["card_number"]), "cvv": "***"}
+    return {**mask_cards_in({k: v for k, v in guarantee.items() if k not in ("card_number", "cvv")}),
+            "card_number": mask_number(guarantee["card_number"]), "cvv": MASKED_CVV}
 
 
-class CardStore:
-    def __init__(self, keys: Keys) -> None:
-        self.keys = keys
+class BookingCards:
+    def __init__(self, vault: Callable[[], Vault]) -> None:
+        self._vault = vault  # built on first use, as the engine builds the vault
 
-    def seal(self, conn, revision_id: str, guarantee: dict[str, Any]) -> None:
-        nonce, ciphertext = self.keys.seal(json.dumps(guarantee).encode(), revision_id)
-        conn.execute("INSERT INTO booking_cards (revision_id, nonce, ciphertext) VALUES (?, ?, ?)",
-                     (revision_id, nonce, ciphertext))
+    def keep(self, conn, guarantee: dict[str, Any], departure: str | None, *, kept_at: datetime | None = None) -> str:
+        """Seal a validated guarantee (number digits only, expiry MM/YYYY) in the caller's transaction."""
+        month, year = guarantee["expiration_date"].split("/")
+        card = CardData(card_number=guarantee["card_number"], cardholder_name=guarantee["cardholder_name"],
+                        expiration_month=month, expiration_year=year, service_code=guarantee["cvv"])
+        return self._vault().keep(conn, [card], [date.fromisoformat(departure) if departure else None],
+                                  profile_name=PROFILE, actor="bookings", extras=[guarantee.get("meta")],
+                                  kept_at=kept_at)[0]
 
-    def carry(self, conn, from_revision: str, to_revision: str) -> None:
-        """A modification without a new card keeps the card of the revision before."""
-        clear = self.reveal(conn, from_revision)
-        if clear is not None:
-            self.seal(conn, to_revision, clear)
+    def carry(self, conn, token: str, departure: str | None) -> None:
+        """A new revision keeps the card of the one before; the vault counts from the stay's new end."""
+        if departure:
+            self._vault().move(conn, token, date.fromisoformat(departure))
 
-    def reveal(self, conn, revision_id: str) -> dict[str, Any] | None:
-        row = conn.execute("SELECT nonce, ciphertext FROM booking_cards WHERE revision_id = ?", (revision_id,)).fetchone()
-        if row is None:
-            return None
-        return json.loads(self.keys.open(row[0], row[1], revision_id))
+    def reveal(self, conn, shown: list[tuple[str | None, dict[str, Any]]], reveal: Reveal) -> None:
+        """Put the clear card back into each (token, attributes) whose card the vault still holds."""
+        clear = self._vault().reveal(conn, [token for token, _ in shown if token], reveal.actor)
+        for token, attributes in shown:
+            card = clear.get(token or "")
+            if card is not None and attributes.get("guarantee") is not None:
+                attributes["guarantee"] = {
+                    **attributes["guarantee"], "card_number": card["card_number"],
+                    "cardholder_name": card["cardholder_name"],
+                    "expiration_date": f"{card['expiration_month']}/{card['expiration_year']}",
+                    "cvv": card["service_code"],
+                    **({"meta": card["extra"]} if reveal.meta and card["extra"] is not None else {})}
+
+    def move_legacy(self, store, keys: Keys) -> int:
+        """Cards that earlier versions kept per revision (`booking_cards`) go into the vault, once: the
+        booking's card of each revision becomes a vault token; a CVV already past its life is dropped."""
+        rows = store.query("SELECT c.revision_id, c.nonce, c.ciphertext, r.attributes, r.inserted_at "
+                           "FROM booking_cards c JOIN booking_revisions r ON r.id = c.revision_id")
+        with store.transaction() as conn:
+            for row in rows:
+                guarantee = json.loads(keys.open(row["nonce"], row["ciphertext"], row["revision_id"]))
+                departure = json.loads(row["attributes"]).get("departure_date")
+                token = self.keep(conn, guarantee, departure,
+                                  kept_at=datetime.fromisoformat(row["inserted_at"]).replace(tzinfo=UTC))
+                conn.execute("UPDATE booking_revisions SET card_token = ? WHERE id = ?", (token, row["revision_id"]))
+            conn.execute("DELETE FROM booking_cards")
+        return len(rows)

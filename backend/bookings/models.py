@@ -21,11 +21,13 @@ from pydantic import (
     field_validator,
 )
 
+from backend.card_data import luhn_ok
 from backend.dates import parse_date
 from backend.fields import (
     Country,
     Currency,
     Email,
+    LongText,
     Phone,
     RequiredText,
     Text32,
@@ -39,16 +41,6 @@ AGENT_CAMEL = {"codeContext": "code_context"}
 ADDRESS_CAMEL = {"addressLine": "address_line", "countryCode": "country_code", "stateCode": "state_code",
                  "postCode": "post_code"}
 Meta = dict[str, Any] | None
-
-
-LUHN_DOUBLED = str.maketrans("0123456789", "0246813579")  # each digit doubled, its two digits summed
-
-
-def luhn_ok(digits: str) -> bool:
-    """`digits` must be ASCII digits. Every second digit from the right is doubled (by table), then all
-    are summed as bytes: the card vault checks a thousand cards a message, so this stays at C speed."""
-    mixed = digits[-1::-2] + digits[-2::-2].translate(LUHN_DOUBLED)
-    return (sum(mixed.encode()) - ord("0") * len(mixed)) % 10 == 0
 
 
 def _card_number(value: str) -> str:
@@ -114,11 +106,17 @@ class Occupancy(Strict):
     infants: Count = 0
 
 
+class Guest(Strict):
+    name: Text255 = None
+    surname: Text255 = None
+
+
 class RoomIn(Strict):
     index: Annotated[StrictInt, Field(ge=0, le=1000)] | None = None
     room_type_code: RequiredText
     rate_plan_code: RequiredText
     occupancy: Occupancy
+    guests: Annotated[list[Guest], Field(max_length=100)] = []
     days: dict[DateText, Price] | None = Field(None, description="OTA bookings only: the price of each night")
     meta: Meta = None
 
@@ -202,6 +200,7 @@ class BookingInput(Strict):
     rooms: Annotated[list[RoomIn], Field(max_length=100)] = []
     services: Annotated[list[Service], Field(max_length=200)] = []
     agent: Annotated[Agent | None, camel_to_snake(AGENT_CAMEL)] = None
+    notes: LongText = None
     meta: Meta = None
 
     @field_validator("departure_date")

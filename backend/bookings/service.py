@@ -16,8 +16,9 @@ from typing import Any
 
 from pydantic_core import from_json
 
-from backend.bookings.cards import CardStore, masked
+from backend.bookings.cards import BookingCards, Reveal, masked
 from backend.bookings.models import BookingInput
+from backend.card_data import mask_cards_in
 from backend.dates import days
 from backend.errors import (
     Errors,
@@ -56,7 +57,7 @@ REVISION_COLUMNS = {
 
 
 class Bookings:
-    def __init__(self, store: Store, events: EventBus, cards: CardStore, clock) -> None:
+    def __init__(self, store: Store, events: EventBus, cards: BookingCards, clock) -> None:
         self.store = store
         self.events = events
         self.cards = cards
@@ -92,7 +93,8 @@ class Bookings:
 
     def _write(self, channel_id: str, property_id: str, data: Any, *, secure: bool, ota: bool):
         model = validate(BookingInput, data)
-        body_hash = _hash(model)
+        shown = _shown_input(model)
+        body_hash = _hash(shown)
         with self.store.transaction():
             prop = self.store.one("SELECT * FROM properties WHERE id = ?", (property_id,))
             channel = self.store.one("SELECT * FROM channels WHERE id = ?", (channel_id,))
@@ -110,20 +112,20 @@ class Bookings:
                 if model.status == "cancelled" and existing["status"] == "cancelled":
                     return self._attributes(existing["revision_id"]), False
             if model.status == "cancelled":
-                booking = self._cancel(model, existing, prop, secure)
+                booking = self._cancel(shown, existing, prop)
             else:
-                booking = self._book(model, existing, prop, channel, window, body_hash, secure=secure, ota=ota)
+                booking = self._book(model, shown, existing, prop, channel, window, body_hash, secure=secure, ota=ota)
         self.events.publish("booking.changed", booking["id"], status=booking["status"], property_id=property_id)
         return booking, model.status == "new"
 
-    def _book(self, model: BookingInput, existing, prop, channel, window: Window, body_hash: str, *,
-              secure: bool, ota: bool) -> dict[str, Any]:
+    def _book(self, model: BookingInput, shown: dict[str, Any], existing, prop, channel, window: Window,
+              body_hash: str, *, secure: bool, ota: bool) -> dict[str, Any]:
         settings = from_json(prop["settings"])
         _check_stay(model, window, self.clock().date(), ota)
         arrival, departure = date.fromisoformat(model.arrival_date), date.fromisoformat(model.departure_date)  # type: ignore[arg-type]
         held = Counter(tuple(u) for u in from_json(existing["taken"])) if existing else Counter()
-        rooms, overbooked, unmapped = self._price_rooms(model, prop, channel, window, arrival, departure, held,
-                                                        settings["min_stay_type"], ota)
+        rooms, overbooked, unmapped = self._price_rooms(model, shown["rooms"], prop, channel, window, arrival,
+                                                        departure, held, settings["min_stay_type"], ota)
         autoupdate = settings["allow_availability_autoupdate_on_" + ("modification" if existing else "confirmation")]
         taken = list(held.elements()) if existing else []
         if autoupdate:
@@ -138,19 +140,22 @@ class Bookings:
             "departure_date": model.departure_date, "arrival_hour": model.arrival_hour, "currency": model.currency,
             "amount": _amount(rooms, model, model.currency), "payment_collect": model.payment_collect,
             "payment_type": model.payment_type, "rooms": rooms,
-            "services": [s.model_dump() for s in model.services],
-            "customer": model.customer.model_dump() if model.customer else None,
-            "guarantee": masked(model.guarantee.model_dump()) if model.guarantee else None,
-            "agent": model.agent.model_dump() if model.agent else None, "meta": model.meta,
+            "services": shown["services"], "customer": shown["customer"], "guarantee": shown["guarantee"],
+            "agent": shown["agent"], "notes": shown["notes"], "meta": shown["meta"],
             "is_overbooked": overbooked, "is_unmapped": unmapped,
         }
-        if existing and model.guarantee is None:
-            attributes["guarantee"] = from_json(self._revision_row(existing["revision_id"])["attributes"])["guarantee"]
-        return self._save(attributes, existing, body_hash, taken,
-                          clear_card=model.guarantee.model_dump() if model.guarantee and secure else None)
+        if model.guarantee is not None:
+            card_token = (self.cards.keep(self.store.conn, model.guarantee.model_dump(), model.departure_date)
+                          if secure else None)
+        else:
+            card_token = self._carried_card(existing, model.departure_date)
+            if existing:
+                attributes["guarantee"] = from_json(self._revision_row(existing["revision_id"])["attributes"])["guarantee"]
+        return self._save(attributes, existing, body_hash, taken, card_token)
 
-    def _price_rooms(self, model: BookingInput, prop, channel, window: Window, arrival: date, departure: date,
-                     held: Counter, min_stay_type: str, ota: bool) -> tuple[list[dict[str, Any]], bool, bool]:
+    def _price_rooms(self, model: BookingInput, shown_rooms: list[dict[str, Any]], prop, channel, window: Window,
+                     arrival: date, departure: date, held: Counter, min_stay_type: str,
+                     ota: bool) -> tuple[list[dict[str, Any]], bool, bool]:
         """Each room of the booking with its nightly prices. A shopping push must be sellable (422 naming
         the room otherwise); an OTA booking is taken as sent, flagged overbooked or unmapped."""
         plans = self.calendar.plans(r.rate_plan_code for r in model.rooms)
@@ -175,7 +180,7 @@ class Bookings:
                                else f"rooms.{index}.room_type_code", "is not a room type and rate plan sold on this channel")
                     continue
                 unmapped = True
-                priced.append(_room(index, room, None, None, room.days or {}))
+                priced.append(_room(index, room, shown_rooms[index], None, None, room.days or {}))
                 continue
             guests = Guests(room.occupancy.adults, room.occupancy.children, room.occupancy.infants)
             try:
@@ -192,21 +197,30 @@ class Bookings:
             if ota:  # taken as sent, but flagged when the rooms are not there
                 overbooked = overbooked or _lacks(availability.get(plan.room_type_id, {}), arrival, departure,
                                                   wanted[room.room_type_code])
-            priced.append(_room(index, room, plan.room_type_id, plan.id, room.days or prices))
+            priced.append(_room(index, room, shown_rooms[index], plan.room_type_id, plan.id, room.days or prices))
         _check_services(model, errors)
         errors.raise_if_any()
         return priced, overbooked, unmapped
 
-    def _cancel(self, model: BookingInput, existing, prop, secure: bool) -> dict[str, Any]:
+    def _cancel(self, shown: dict[str, Any], existing, prop) -> dict[str, Any]:
         settings = from_json(prop["settings"])
         taken = from_json(existing["taken"])
         if settings["allow_availability_autoupdate_on_cancellation"]:
             self._give_back([tuple(u) for u in taken])
             taken = []
         attributes = {**from_json(self._revision_row(existing["revision_id"])["attributes"]), "status": "cancelled"}
-        if model.services:
-            attributes["services"] = [*attributes["services"], *(s.model_dump() for s in model.services)]
-        return self._save(attributes, existing, existing["body_hash"], taken, clear_card=None)
+        if shown["services"]:
+            attributes["services"] = [*attributes["services"], *shown["services"]]
+        return self._save(attributes, existing, existing["body_hash"], taken,
+                          self._carried_card(existing, attributes["departure_date"]))
+
+    def _carried_card(self, existing, departure: str | None) -> str | None:
+        """The vault token of the booking's card, kept by a revision that brings no card of its own."""
+        token = existing and self.store.scalar("SELECT card_token FROM booking_revisions WHERE id = ?",
+                                               (existing["revision_id"],))
+        if token:
+            self.cards.carry(self.store.conn, token, departure)
+        return token or None
 
     def _take(self, rooms: list[dict[str, Any]]) -> list[tuple[str, str]]:
         """Take one unit per mapped room per night where one is left; returns the units taken."""
@@ -226,7 +240,8 @@ class Bookings:
         self.store.conn.executemany(
             "UPDATE availability SET availability = availability + 1 WHERE room_type_id = ? AND date = ?", units)
 
-    def _save(self, attributes: dict[str, Any], existing, body_hash: str, taken: list, clear_card) -> dict[str, Any]:
+    def _save(self, attributes: dict[str, Any], existing, body_hash: str, taken: list,
+              card_token: str | None) -> dict[str, Any]:
         conn, now, revision_id = self.store.conn, utc_now(), new_id()
         attributes = {**attributes, "revision_id": revision_id,
                       "inserted_at": existing["inserted_at"] if existing else now, "updated_at": now}
@@ -244,48 +259,48 @@ class Bookings:
                          "?, ?, ?, ?, ?, ?)",
                          (*values, attributes["id"], attributes["property_id"], attributes["channel_id"],
                           attributes["unique_id"], attributes["reservation_id"], attributes["ota_name"], now))
-        conn.execute("INSERT INTO booking_revisions (id, booking_id, property_id, status, attributes, inserted_at) "
-                     "VALUES (?, ?, ?, ?, ?, ?)", (revision_id, attributes["id"], attributes["property_id"],
-                                                   attributes["status"], json.dumps(attributes), now))
-        if clear_card is not None:
-            self.cards.seal(conn, revision_id, clear_card)
-        elif existing:
-            self.cards.carry(conn, existing["revision_id"], revision_id)
+        conn.execute("INSERT INTO booking_revisions (id, booking_id, property_id, status, attributes, card_token, "
+                     "inserted_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                     (revision_id, attributes["id"], attributes["property_id"], attributes["status"],
+                      json.dumps(attributes), card_token, now))
         return attributes
 
     # --- reading -----------------------------------------------------------------------------
 
-    def list(self, actor: Actor, query: ListQuery, *, reveal: bool = False) -> tuple[list[dict[str, Any]], dict]:
+    def list(self, actor: Actor, query: ListQuery, *, reveal: Reveal | None = None) -> tuple[list[dict[str, Any]], dict]:
+        """`reveal`, on every reading method: the cards in clear, for whom (the vault's audit log names them);
+        only the secure listener passes it, for the tokenisation service."""
         marks, groups = actor.group_params()
-        rows, meta = page(self.store, query, BOOKING_COLUMNS, select=f"b.revision_id, r.attributes, {ACKED} AS is_acked, {THREAD} AS thread_id",
+        rows, meta = page(self.store, query, BOOKING_COLUMNS,
+                          select=f"b.revision_id, r.attributes, r.card_token, {ACKED} AS is_acked, {THREAD} AS thread_id",
                           source="bookings b JOIN properties p ON p.id = b.property_id "
                                  "JOIN booking_revisions r ON r.id = b.revision_id",
                           scope=f"p.group_id IN ({marks})", scope_params=groups,
                           default_order="b.inserted_at DESC, b.id")
-        return [{**self._shown(r["revision_id"], r["attributes"], reveal), "is_acked": bool(r["is_acked"]),
-                 "message_thread_id": r["thread_id"]} for r in rows], meta
+        return [{**booking, "is_acked": bool(r["is_acked"]), "message_thread_id": r["thread_id"]}
+                for r, booking in zip(rows, self._shown(rows, reveal), strict=True)], meta
 
-    def get(self, actor: Actor, booking_id: str, *, reveal: bool = False) -> dict[str, Any]:
-        row = self.store.one(f"SELECT b.revision_id, p.group_id, {ACKED} AS is_acked, {THREAD} AS thread_id FROM bookings b "
-                             "JOIN properties p ON p.id = b.property_id WHERE b.id = ?", (booking_id,))
+    def get(self, actor: Actor, booking_id: str, *, reveal: Reveal | None = None) -> dict[str, Any]:
+        row = self.store.one(f"SELECT r.attributes, r.card_token, p.group_id, {ACKED} AS is_acked, {THREAD} AS thread_id "
+                             "FROM bookings b JOIN properties p ON p.id = b.property_id "
+                             "JOIN booking_revisions r ON r.id = b.revision_id WHERE b.id = ?", (booking_id,))
         _check_access(row, actor, f"booking {booking_id}")
-        return {**self._attributes(row["revision_id"], reveal), "is_acked": bool(row["is_acked"]),
-                "message_thread_id": row["thread_id"]}
+        return {**self._shown([row], reveal)[0], "is_acked": bool(row["is_acked"]), "message_thread_id": row["thread_id"]}
 
     def revisions(self, actor: Actor, query: ListQuery, *, feed: bool = False,
-                  reveal: bool = False) -> tuple[list[dict[str, Any]], dict]:
+                  reveal: Reveal | None = None) -> tuple[list[dict[str, Any]], dict]:
         """Revisions newest first; the feed is the revisions not yet acknowledged, oldest first."""
         marks, groups = actor.group_params()
         scope = f"p.group_id IN ({marks})" + (" AND r.acked_at IS NULL" if feed else "")
         rows, meta = page(self.store, query, REVISION_COLUMNS, select="r.*",
                           source="booking_revisions r JOIN properties p ON p.id = r.property_id", scope=scope,
                           scope_params=groups, default_order="r.inserted_at, r.id" if feed else "r.inserted_at DESC, r.id")
-        return [self._revision(r, reveal) for r in rows], meta
+        return [_revision(r, booking) for r, booking in zip(rows, self._shown(rows, reveal), strict=True)], meta
 
-    def revision(self, actor: Actor, revision_id: str, *, reveal: bool = False) -> dict[str, Any]:
+    def revision(self, actor: Actor, revision_id: str, *, reveal: Reveal | None = None) -> dict[str, Any]:
         row = self._revision_row(revision_id)
         _check_access(row, actor, f"booking revision {revision_id}")
-        return self._revision(row, reveal)
+        return _revision(row, self._shown([row], reveal)[0])
 
     def ack(self, actor: Actor, revision_id: str) -> None:
         _check_access(self._revision_row(revision_id), actor, f"booking revision {revision_id}")
@@ -298,20 +313,22 @@ class Bookings:
         return self.store.one("SELECT r.*, p.group_id FROM booking_revisions r JOIN properties p ON p.id = r.property_id "
                               "WHERE r.id = ?", (revision_id,))
 
-    def _revision(self, row, reveal: bool) -> dict[str, Any]:
-        booking = self._shown(row["id"], row["attributes"], reveal)
-        return {**booking, "id": row["id"], "booking_id": booking["id"], "acked_at": row["acked_at"]}
+    def _attributes(self, revision_id: str) -> dict[str, Any]:
+        return self._shown([self._revision_row(revision_id)], None)[0]
 
-    def _attributes(self, revision_id: str, reveal: bool = False) -> dict[str, Any]:
-        return self._shown(revision_id, self._revision_row(revision_id)["attributes"], reveal)
+    def _shown(self, rows: list, reveal: Reveal | None) -> list[dict[str, Any]]:
+        """The stored attributes of revision rows; with `reveal`, each card the vault holds put back in
+        clear, all in one transaction (the vault writes an audit entry for every reveal)."""
+        shown = [from_json(r["attributes"]) for r in rows]
+        if reveal and any(r["card_token"] for r in rows):
+            with self.store.transaction() as conn:
+                self.cards.reveal(conn, [(r["card_token"], booking) for r, booking in zip(rows, shown, strict=True)],
+                                  reveal)
+        return shown
 
-    def _shown(self, revision_id: str, stored: str, reveal: bool) -> dict[str, Any]:
-        attributes = from_json(stored)
-        if reveal:
-            clear = self.cards.reveal(self.store.conn, revision_id)
-            if clear is not None:
-                attributes["guarantee"] = clear
-        return attributes
+
+def _revision(row, booking: dict[str, Any]) -> dict[str, Any]:
+    return {**booking, "id": row["id"], "booking_id": booking["id"], "acked_at": row["acked_at"]}
 
 
 def _check_access(row, actor: Actor, what: str) -> None:
@@ -365,10 +382,11 @@ def _check_services(model: BookingInput, errors: Errors) -> None:
             errors.add(f"services.{position}.room_index", f"no room has index {service.room_index}")
 
 
-def _room(index: int, room, room_type_id: str | None, rate_plan_id: str | None, prices: dict[str, str | None]):
+def _room(index: int, room, shown: dict[str, Any], room_type_id: str | None, rate_plan_id: str | None,
+          prices: dict[str, str | None]):
     return {"index": room.index if room.index is not None else index, "room_type_id": room_type_id,
             "rate_plan_id": rate_plan_id, "room_type_code": room.room_type_code, "rate_plan_code": room.rate_plan_code,
-            "occupancy": room.occupancy.model_dump(), "days": prices, "meta": room.meta,
+            "occupancy": room.occupancy.model_dump(), "days": prices, "guests": shown["guests"], "meta": shown["meta"],
             "is_mapped": rate_plan_id is not None}
 
 
@@ -387,9 +405,15 @@ def _amount(rooms: list[dict[str, Any]], model: BookingInput, currency: str | No
     return format_minor(total, currency)  # type: ignore[arg-type]
 
 
-def _hash(model: BookingInput) -> str:
-    """Of the request with its card masked: a hash of a card number could be reversed by brute force."""
+def _shown_input(model: BookingInput) -> dict[str, Any]:
+    """The request as it may be stored: the guarantee masked, and card numbers masked in every free-form
+    field (notes, meta, the customer, guests, services, the agent) but identifiers and phone numbers."""
     data = model.model_dump(mode="json")
-    data["guarantee"] = masked(data["guarantee"])
-    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
+    guarantee = masked(data.pop("guarantee"))
+    return {**mask_cards_in(data), "guarantee": guarantee}
+
+
+def _hash(shown: dict[str, Any]) -> str:
+    """Of the request as stored, its cards masked: a hash of a card number could be reversed by brute force."""
+    return hashlib.sha256(json.dumps(shown, sort_keys=True).encode()).hexdigest()
 

@@ -1,7 +1,8 @@
 """Files sent with messages: uploaded as base64, checked against what they claim to be, size-capped.
 
-An upload belongs to whoever made it (a user, or a channel's adapter) until a message takes it;
-nobody else may attach it. Once on a message, whoever may read the thread may fetch it.
+An upload belongs to whoever made it (a user, a user's web chat session, or a channel's adapter) until
+a message takes it; nobody else may see or attach it. Once on a message, whoever may read the thread
+may fetch it.
 """
 
 from __future__ import annotations
@@ -54,7 +55,8 @@ class Attachments:
         self.base_url = base_url
         self.max_bytes = max_bytes
 
-    def upload(self, data: Any, *, user_id: str | None = None, channel_id: str | None = None) -> dict[str, Any]:
+    def upload(self, data: Any, *, user_id: str | None = None, channel_id: str | None = None,
+               session_id: str | None = None) -> dict[str, Any]:
         model = validate(AttachmentInput, data)
         if len(model.file) > self.max_bytes * 4 // 3 + 4:
             raise PayloadTooLarge([f"an attachment may be at most {self.max_bytes // (1024 * 1024)} MiB"])
@@ -72,26 +74,26 @@ class Attachments:
             raise ValidationFailed.one("file", f"is not {model.file_type} content")
         attachment_id = new_id()
         with self.store.transaction() as conn:
-            conn.execute("INSERT INTO attachments (id, user_id, channel_id, file_name, file_type, size, sha256, data, "
-                         "inserted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                         (attachment_id, user_id, channel_id, model.file_name, model.file_type, len(content),
-                          hashlib.sha256(content).hexdigest(), content, utc_now()))
+            conn.execute("INSERT INTO attachments (id, user_id, channel_id, session_id, file_name, file_type, size, "
+                         "sha256, data, inserted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                         (attachment_id, user_id, channel_id, session_id, model.file_name, model.file_type,
+                          len(content), hashlib.sha256(content).hexdigest(), content, utc_now()))
         return self.describe(self.store.one("SELECT * FROM attachments WHERE id = ?", (attachment_id,)))
 
     def claim(self, conn, attachment_id: Any, message_id: str, *, user_id: str | None = None,
-              channel_id: str | None = None) -> None:
+              channel_id: str | None = None, session_id: str | None = None) -> None:
         """Put an upload of the sender's on a message; anything else is a 422 naming attachment_id."""
-        row = conn.execute("SELECT user_id, channel_id, message_id FROM attachments WHERE id = ?",
+        row = conn.execute("SELECT user_id, channel_id, session_id, message_id FROM attachments WHERE id = ?",
                            (attachment_id,)).fetchone() if isinstance(attachment_id, str) else None
-        if row is None or row[2] is not None or (row[0], row[1]) != (user_id, channel_id):
+        if row is None or row[3] is not None or tuple(row)[:3] != (user_id, channel_id, session_id):
             raise ValidationFailed.one("attachment_id", "is not an attachment you uploaded and have not sent yet")
         conn.execute("UPDATE attachments SET message_id = ? WHERE id = ?", (message_id, attachment_id))
 
     def discard(self, attachment_id: str, *, user_id: str) -> bool:
         """Delete the user's upload if no message has taken it; whether there was one."""
         with self.store.transaction() as conn:
-            gone = conn.execute("DELETE FROM attachments WHERE id = ? AND user_id = ? AND message_id IS NULL",
-                                (attachment_id, user_id))
+            gone = conn.execute("DELETE FROM attachments WHERE id = ? AND user_id = ? AND session_id IS NULL "
+                                "AND message_id IS NULL", (attachment_id, user_id))
         return gone.rowcount == 1
 
     def of_messages(self, message_ids: list[str]) -> dict[str, list[dict[str, Any]]]:

@@ -52,7 +52,8 @@ class ChatEmbed:
 
     def one_time_token(self, actor: Actor, data: Any, base_url: str) -> dict[str, Any]:
         """A token for the page of one property the actor may chat for (401/403 as the chat API), and
-        the page's address under `base_url`: the listener the caller used, so TLS stays TLS."""
+        the page's address under `base_url`: the public address of the listener the caller used, so TLS
+        stays TLS."""
         if actor.token_id is None or actor.only_property is not None:
             raise Unauthorized("a one-time token is issued only to an API token")
         model = validate(OneTimeTokenInput, data)
@@ -66,9 +67,11 @@ class ChatEmbed:
         model = validate(ChatSessionInput, data)
         now = utc_now()
         with self.store.transaction() as conn:
+            # A token whose API token was revoked meanwhile is refused too: it ends with the token that issued it.
             row = conn.execute(
                 "UPDATE chat_tokens SET used_at = ? WHERE token_hash = ? AND kind = 'one_time' AND used_at IS NULL "
-                "AND expires_at > ? RETURNING api_token_id, property_id",
+                "AND expires_at > ? AND api_token_id IN (SELECT id FROM api_tokens WHERE revoked_at IS NULL) "
+                "RETURNING api_token_id, property_id",
                 (now, hash_secret(model.one_time_token), now)).fetchone()
             if row is None:
                 raise Unauthorized("the one-time token is unknown, used or expired; ask for a new one")

@@ -15,6 +15,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 from pydantic_core import from_json
 
+from backend.card_data import mask_cards_in, mask_text
 from backend.chat.attachments import Attachments
 from backend.chat.inquiry import InquiryInput
 from backend.errors import (
@@ -160,7 +161,7 @@ class Chat:
         with self.store.transaction() as conn:
             thread_id = self._thread_of_booking(conn, booking)
             message = self._add(conn, thread_id, "property", model.message or "", attachment_id=model.attachment_id,
-                                user_id=actor.user_id, at=at)
+                                user_id=actor.user_id, session_id=actor.session_id, at=at)
         self.events.publish("message.sent", message["id"], thread_id=thread_id)
         return message
 
@@ -169,7 +170,7 @@ class Chat:
         model = _message_input(data)
         with self.store.transaction() as conn:
             message = self._add(conn, thread_id, "property", model.message or "", attachment_id=model.attachment_id,
-                                user_id=actor.user_id)
+                                user_id=actor.user_id, session_id=actor.session_id)
         self.events.publish("message.sent", message["id"], thread_id=thread_id)
         return message
 
@@ -241,8 +242,8 @@ class Chat:
             thread_id = new_id()
             conn.execute("INSERT INTO message_threads (id, property_id, channel_id, provider, title, inserted_at, "
                          "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                         (thread_id, details.property_id, channel["id"], channel["channel_code"], model.guest_name,
-                          now, now))
+                         (thread_id, details.property_id, channel["id"], channel["channel_code"],
+                          mask_text(model.guest_name), now, now))
             self._add(conn, thread_id, "system", "inquiry", meta=meta, at=now)
             if model.message:
                 # A microsecond after the inquiry: same-stamp messages would list in the random order of their ids.
@@ -279,9 +280,13 @@ class Chat:
             raise NotFound(f"attachment {attachment_id} does not exist")
         if row["thread_id"] is not None:
             self._thread_row(actor, row["thread_id"])
-        elif row["user_id"] != actor.user_id:
+        elif (row["user_id"], row["session_id"]) != (actor.user_id, actor.session_id):
             raise Unauthorized("you have no access to this attachment")
         return row
+
+    def upload(self, actor: Actor, data: Any) -> dict[str, Any]:
+        """A file for a message the actor is about to send: theirs (their web chat session's) until sent."""
+        return self.attachments.upload(data, user_id=actor.user_id, session_id=actor.session_id)
 
     def discard_upload(self, actor: Actor, attachment_id: str) -> None:
         """Delete an upload of the actor's that no message has taken (the console drops a pending file),
@@ -303,15 +308,19 @@ class Chat:
 
     def _add(self, conn, thread_id: str, sender: str, text: str, *, attachment_id: str | None = None,
              attachment_ids: list[str] | None = None, user_id: str | None = None, channel_id: str | None = None,
-             meta: dict[str, Any] | None = None, at: str | None = None) -> dict[str, Any]:
-        """One message and its thread's counters, in the caller's transaction."""
+             session_id: str | None = None, meta: dict[str, Any] | None = None,
+             at: str | None = None) -> dict[str, Any]:
+        """One message and its thread's counters, in the caller's transaction. Card numbers in it are masked
+        before it is stored, as an OTA's own messaging does: a guest who types one never has it kept."""
         message_id, now = new_id(), at or self._now()
+        text, meta = mask_text(text), mask_cards_in(meta)
         conn.execute("INSERT INTO messages (id, thread_id, sender, message, meta, delivery, inserted_at, updated_at) "
                      "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                      (message_id, thread_id, sender, text, json.dumps(meta) if meta else None,
                       "pending" if sender == "property" else None, now, now))
         for attachment in ([attachment_id] if attachment_id else []) + (attachment_ids or []):
-            self.attachments.claim(conn, attachment, message_id, user_id=user_id, channel_id=channel_id)
+            self.attachments.claim(conn, attachment, message_id, user_id=user_id, channel_id=channel_id,
+                                   session_id=session_id)
         guest = int(sender == "guest")
         conn.execute("UPDATE message_threads SET message_count = message_count + 1, unread_count = unread_count + ?, "
                      "last_message_id = ?, last_message_received_at = ?, updated_at = ?, "

@@ -7,12 +7,14 @@ from typing import Annotated, Any
 
 from fastapi import Depends, Request
 from pydantic import BaseModel
-from pydantic_core import from_json
 
+from backend.bookings.cards import Reveal
 from backend.engine import Engine
 from backend.errors import BadRequest
 from backend.identity import Actor
+from backend.keys import ACTOR_HEADER, INTERNAL_HEADER, REVEAL_HEADER
 from backend.listing import ListQuery
+from backend.strict_json import read_json
 
 # The dependencies are `async` on purpose: FastAPI runs a sync dependency in the threadpool, and that
 # round trip costs more than the work (measured: ~0.2-0.4 ms CPU a hop against microseconds here).
@@ -49,18 +51,14 @@ async def get_list_query(request: Request) -> ListQuery:
 def envelope(name: str) -> Callable[[Request], Awaitable[Any]]:
     """A dependency that reads the body `{"<name>": {...}}` and returns the inner object.
 
-    Malformed JSON, a body that is not an object or a missing envelope is a 400; what is inside
-    is validated by the engine, once, exactly as for the console.
+    Malformed JSON (duplicate keys, NaN and the rest that strict_json refuses), a body that is not an
+    object or a missing envelope is a 400; what is inside is validated by the engine, once, exactly as
+    for the console.
     """
 
     async def read(request: Request) -> Any:
         raw = await request.body()
-        try:
-            # pydantic-core, not json.loads: it also refuses escaped lone surrogates ("\ud800"), which are
-            # not text and so could be neither stored nor sent, and nesting deeper than 200 levels.
-            body = from_json(raw) if raw else None
-        except ValueError:
-            raise BadRequest(["the body is not valid JSON"]) from None
+        body = read_json(raw, len(raw)) if raw else None  # the size was capped as it came in (limits.py)
         if not isinstance(body, dict) or name not in body:
             raise BadRequest([f'the body must be a JSON object {{"{name}": {{...}}}}'])
         return body[name]
@@ -74,14 +72,20 @@ def body_doc(envelope: type[BaseModel]) -> dict[str, Any]:
         "schema": {"$ref": f"#/components/schemas/{envelope.__name__}"}}}}}
 
 
-INTERNAL_HEADER = "x-frontdesk-internal"
+def reveal_for(shape: str) -> Callable[[Request], Awaitable[Reveal | None]]:
+    """Whether card data may leave in clear, and to whom: only on the secure listener, only to the
+    tokenisation service (which proves itself with the internal secret kept beside the database), and
+    only in the answers its capture profile reads — a `list` of bookings or one `entity` (`any` for the
+    operator's own profiles). It names the capturing pci key for the vault's audit log."""
 
+    async def reveal(request: Request) -> Reveal | None:
+        headers = request.headers
+        if (request.app.state.listener != "secure" or not request.app.state.engine.keys.is_internal(
+                headers.get(INTERNAL_HEADER)) or headers.get(REVEAL_HEADER) not in (shape, "any")):
+            return None
+        return Reveal(headers.get(ACTOR_HEADER) or "capture", meta=headers.get(REVEAL_HEADER) == "any")
 
-async def get_reveal(request: Request) -> bool:
-    """Whether card data may leave in clear: only on the secure listener, and only to the tokenisation
-    service, which proves itself with the internal secret kept beside the database."""
-    return (request.app.state.listener == "secure"
-            and request.app.state.engine.keys.is_internal(request.headers.get(INTERNAL_HEADER)))
+    return reveal
 
 
 async def get_secure(request: Request) -> bool:
@@ -97,6 +101,7 @@ EngineDep = Annotated[Engine, Depends(get_engine)]
 ActorDep = Annotated[Actor, Depends(get_actor)]
 ChatActorDep = Annotated[Actor, Depends(get_chat_actor)]
 ListQueryDep = Annotated[ListQuery, Depends(get_list_query)]
-RevealDep = Annotated[bool, Depends(get_reveal)]
+RevealListDep = Annotated[Reveal | None, Depends(reveal_for("list"))]
+RevealEntityDep = Annotated[Reveal | None, Depends(reveal_for("entity"))]
 SecureDep = Annotated[bool, Depends(get_secure)]
 ApiKeyDep = Annotated[str | None, Depends(get_api_key)]

@@ -1,24 +1,23 @@
-"""Every failure leaves as the error shape `{"errors": {"code", "title", "details"?}}` — never a stack trace."""
+"""Every failure leaves as the error shape `{"errors": {"code", "title", "details"?}}` — never a stack trace.
+An exception that no handler here takes is the guard's (backend/http/guard.py): a 500, logged by type only."""
 
 from __future__ import annotations
-
-import logging
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
+from starlette.routing import Match
 
 from backend.errors import BadRequest, FrontdeskError, NotFound, ValidationFailed
 
-log = logging.getLogger("frontdesk.http")
-
 HTTP_CODES = {405: ("method_not_allowed", "Method Not Allowed"),
-              413: ("payload_too_large", "Payload Too Large"), 429: ("too_many_requests", "Too Many Requests")}
+              413: ("payload_too_large", "Payload Too Large"), 429: ("http_too_many_requests", "Too Many Requests")}
 
 
 def error_response(error: FrontdeskError) -> JSONResponse:
-    return JSONResponse(error.body(), status_code=error.status)
+    headers = None if error.retry_after is None else {"Retry-After": str(error.retry_after)}
+    return JSONResponse(error.body(), status_code=error.status, headers=headers)
 
 
 def install(app: FastAPI) -> None:
@@ -36,15 +35,21 @@ def install(app: FastAPI) -> None:
         return error_response(ValidationFailed(details))
 
     @app.exception_handler(HTTPException)
-    async def http_error(_: Request, exc: HTTPException) -> JSONResponse:
+    async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
         if exc.status_code == 404:
             return error_response(NotFound("no such route"))
         code, title = HTTP_CODES.get(exc.status_code, ("bad_request", "Bad Request"))
-        return JSONResponse({"errors": {"code": code, "title": title}}, status_code=exc.status_code,
-                            headers=getattr(exc, "headers", None))
+        allowed = _allowed(request) if exc.status_code == 405 else None
+        headers = {"Allow": allowed} if allowed else getattr(exc, "headers", None)
+        return JSONResponse({"errors": {"code": code, "title": title}}, status_code=exc.status_code, headers=headers)
 
-    @app.exception_handler(Exception)
-    async def unexpected(request: Request, exc: Exception) -> JSONResponse:
-        # Only the exception's type is logged: its text or traceback might quote request data.
-        log.error("unexpected %s on %s %s", type(exc).__name__, request.method, request.url.path)
-        return JSONResponse({"errors": {"code": "internal_error", "title": "Internal Error"}}, status_code=500)
+
+def _allowed(request: Request) -> str:
+    """Every method of the requested path: Starlette's 405 names only those of the first route that matched
+    it (GET, where the path also takes PUT and DELETE). The app's own routes (its document, its docs) are
+    searched with the routers' operations, which the app may hold only inside an included router."""
+    methods: set[str] = set()
+    for route in [*request.app.router.routes, *request.app.state.operations]:
+        if route.matches(request.scope)[0] is not Match.NONE:
+            methods |= getattr(route, "methods", None) or set()
+    return ", ".join(sorted(methods))

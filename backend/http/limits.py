@@ -1,42 +1,54 @@
-"""A cap on request bodies, enforced while they stream in: a huge body is a 413, not a full read."""
+"""How big a request body each route takes: one table, enforced while the body streams in (backend/http/guard.py).
+
+A route that is not in the table takes DEFAULT_BYTES. Bodies over LARGE_BYTES also need one of the process's
+few large-body slots (`LargeBodies`), so that a handful of big parses, not hundreds, share its memory.
+"""
 
 from __future__ import annotations
 
-import json
+import asyncio
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from backend.config import MiB, Config
 
-from backend.errors import PayloadTooLarge
+KiB = 1024
+DEFAULT_BYTES = MiB  # a property with all its content, a rate plan, a message: tens of KB at most
+# A booking is a few KB; ten rooms, each with a year of nightly prices, are 92 KB. 512 KiB leaves room for the
+# rare huge one and channels' verbose `meta`, and keeps what hostile callers make the server parse small.
+BOOKING_BYTES = 512 * KiB
+ARI_BYTES = 10_000_000  # the service's own limit for ARI writes (reference/channex-api.md §2)
+LARGE_BYTES = MiB
+LARGE_SLOTS = 2  # requests with a body over LARGE_BYTES in progress at once, per process
+SLOT_WAIT = 5.0  # seconds a large body waits for a slot before it is answered 503
 
 
-class BodyLimit:
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
-        self.app = app
-        self.max_bytes = max_bytes
+def body_limits(config: Config) -> dict[str, int]:
+    """The most each route reads, by its path template."""
+    return {
+        "/api/v1/meta/{channel_name}/{property_id}/push_booking": BOOKING_BYTES,
+        "/api/v1/inbound/{channel_id}/bookings": BOOKING_BYTES,
+        "/api/v1/availability": ARI_BYTES,
+        "/api/v1/restrictions": ARI_BYTES,
+        "/api/v1/attachments": config.max_body_bytes,
+        "/api/v1/inbound/{channel_id}/attachments": config.max_body_bytes,
+        "/api/v1/tokenize": config.tokenise_max_bytes,
+    }
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        declared = dict(scope["headers"]).get(b"content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > self.max_bytes):
-            await self._refuse(send)
-            return
-        received = 0
 
-        async def counting_receive() -> Message:
-            nonlocal received
-            message = await receive()
-            received += len(message.get("body", b""))
-            if received > self.max_bytes:
-                raise PayloadTooLarge(f"the body exceeds {self.max_bytes} bytes")
-            return message
+class LargeBodies:
+    """The large-body slots of one process, shared by its listeners (one event loop)."""
 
-        await self.app(scope, counting_receive, send)
+    def __init__(self, slots: int = LARGE_SLOTS, wait: float = SLOT_WAIT) -> None:
+        self.slots = asyncio.Semaphore(slots)
+        self.wait = wait
 
-    async def _refuse(self, send: Send) -> None:
-        body = json.dumps(PayloadTooLarge(f"the body exceeds {self.max_bytes} bytes").body()).encode()
-        await send({"type": "http.response.start", "status": 413,
-                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                                (b"connection", b"close")]})
-        await send({"type": "http.response.body", "body": body})
+    async def take(self) -> bool:
+        """Whether a slot came free within `wait` seconds; the caller releases it once answered."""
+        try:
+            async with asyncio.timeout(self.wait):
+                await self.slots.acquire()
+        except TimeoutError:
+            return False
+        return True
+
+    def release(self) -> None:
+        self.slots.release()

@@ -12,7 +12,9 @@ import uvicorn
 
 from backend.config import Config
 from backend.engine import Engine
-from backend.http.apps import create_app
+from backend.http.apps import Listener, create_app
+from backend.http.guard import Gate
+from backend.http.protocol import GuardedH11Protocol
 
 
 @dataclass(frozen=True)
@@ -26,17 +28,31 @@ class Listeners:
     fetch_private_addresses: bool = False
     chat_frame_ancestors: str = "*"
     capture_allow_list: tuple[str, ...] = ()
+    public_url: str | None = None  # the listeners' addresses as clients reach them (a proxy's); None: where they listen
+    public_secure_url: str | None = None
+    public_pci_url: str | None = None
+    pci_docs: bool = False
+    header_timeout: float = Config.header_timeout  # what a client may hold, per listener: see Config
+    body_timeout: float = Config.body_timeout
+    idle_timeout: float = Config.idle_timeout
+    max_connections: int = Config.max_connections
+    max_requests: int = Config.max_requests
+    failed_auth_per_minute: int = Config.failed_auth_per_minute
 
     @property
     def scheme(self) -> str:
         return "https" if self.ssl_certfile else "http"
 
     def config(self) -> Config:
-        return Config(base_url=f"http://{self.host}:{self.port}",
-                      secure_url=f"{self.scheme}://{self.host}:{self.secure_port}",
-                      pci_url=f"{self.scheme}://{self.host}:{self.pci_port}",
-                      fetch_private_addresses=self.fetch_private_addresses,
-                      chat_frame_ancestors=self.chat_frame_ancestors, capture_allow_list=self.capture_allow_list)
+        secure = f"{self.scheme}://{self.host}:{self.secure_port}"
+        return Config(base_url=(self.public_url or f"http://{self.host}:{self.port}").rstrip("/"),
+                      secure_url=(self.public_secure_url or secure).rstrip("/"), secure_listen_url=secure,
+                      pci_url=(self.public_pci_url or f"{self.scheme}://{self.host}:{self.pci_port}").rstrip("/"),
+                      pci_docs=self.pci_docs, fetch_private_addresses=self.fetch_private_addresses,
+                      chat_frame_ancestors=self.chat_frame_ancestors, capture_allow_list=self.capture_allow_list,
+                      header_timeout=self.header_timeout, body_timeout=self.body_timeout,
+                      idle_timeout=self.idle_timeout, max_connections=self.max_connections,
+                      max_requests=self.max_requests, failed_auth_per_minute=self.failed_auth_per_minute)
 
 
 class _Listener(uvicorn.Server):
@@ -47,17 +63,22 @@ class _Listener(uvicorn.Server):
         yield
 
 
+def listener_config(engine: Engine, listener: Listener, host: str, port: int, gate: Gate | None = None,
+                    log_level: str = "info", **tls: str | None) -> uvicorn.Config:
+    """One listener as `frontdesk serve` runs it: its app behind the guard, on the guarded h11 protocol."""
+    config = engine.config
+    return uvicorn.Config(create_app(engine, listener, gate), host=host, port=port, log_level=log_level,
+                          access_log=False, timeout_keep_alive=config.idle_timeout,
+                          http=GuardedH11Protocol.limited(config.header_timeout, config.max_connections), **tls)
+
+
 def serve(db_path: Path, listeners: Listeners) -> None:
     engine = Engine.open(db_path, listeners.config())
+    gate = Gate(engine.config.failed_auth_per_minute)  # one count of failed credentials for the three listeners
     tls = {"ssl_certfile": listeners.ssl_certfile, "ssl_keyfile": listeners.ssl_keyfile}
-    servers = [
-        _Listener(uvicorn.Config(create_app(engine, "main"), host=listeners.host, port=listeners.port,
-                                 log_level="info", access_log=False)),
-        _Listener(uvicorn.Config(create_app(engine, "secure"), host=listeners.host, port=listeners.secure_port,
-                                 log_level="info", access_log=False, **tls)),
-        _Listener(uvicorn.Config(create_app(engine, "pci"), host=listeners.host, port=listeners.pci_port,
-                                 log_level="info", access_log=False, **tls)),
-    ]
+    servers = [_Listener(listener_config(engine, "main", listeners.host, listeners.port, gate)),
+               _Listener(listener_config(engine, "secure", listeners.host, listeners.secure_port, gate, **tls)),
+               _Listener(listener_config(engine, "pci", listeners.host, listeners.pci_port, gate, **tls))]
 
     def stop(*_: object) -> None:
         for server in servers:

@@ -37,6 +37,9 @@ DEFINITIONS = {
     "frontdesk": _booking_profile("frontdesk", "$.data[*]"),
     "frontdesk_entity": _booking_profile("frontdesk_entity", "$.data"),
 }
+# Which answers of the secure listener each built-in reads, so capture has cards revealed only there
+# (backend/http/deps.reveal_for); an operator's own profile may read any.
+REVEALS = {"frontdesk": "list", "frontdesk_entity": "entity"}
 
 
 @cache

@@ -4,7 +4,11 @@ tokens where the cards were.
 Not an open proxy. Only GET; only URLs under the secure listener's base address (or under a prefix
 the operator allow-listed); no user info, no redirects followed; the answer is capped in size.
 The caller's main-API credential is forwarded as it came. The internal credential, which makes the
-secure listener answer with cards in clear, goes only to the secure listener itself.
+secure listener answer with cards in clear, goes only to the secure listener itself, with the shape of
+answer the profile reads (so `frontdesk_entity` on a list reveals nothing) and the capturing key for
+the vault's audit log. Whatever comes back — tokenised, or an error passed through — is scanned for
+card data in clear last: anything the profile did not cut out makes the answer a 502 that quotes
+nothing of it.
 """
 
 from __future__ import annotations
@@ -18,12 +22,15 @@ from urllib.parse import unquote, urlsplit
 import httpx
 from pydantic_core import from_json
 
+from backend.card_data import card_data_left, json_named_values
 from backend.errors import Errors, FrontdeskError, PayloadTooLarge
+from backend.keys import ACTOR_HEADER, INTERNAL_HEADER, REVEAL_HEADER
+from backend.vault.builtin import REVEALS
 from backend.vault.service import Tokenisation
-from backend.vault.tokenise import Tokenised
+from backend.vault.tokenise import CardDataLeft, Tokenised
 
 FORWARDED = ("authorization", "user-api-key")  # the main API's own credentials
-INTERNAL_HEADER = "X-Frontdesk-Internal"
+CARD_LEFT = "the captured answer holds {} that the profile does not cut out; nothing of it is returned"
 
 
 class BadGateway(FrontdeskError):
@@ -56,11 +63,15 @@ class Capture:
         compiled = self.tokenisation.compiled(profile or "")  # an unknown profile: 422 before fetching
         forwarded = {name: value for name, value in headers.items() if name.lower() in FORWARDED}
         if internal:
-            forwarded[INTERNAL_HEADER] = self.internal_secret()
+            forwarded.update({INTERNAL_HEADER: self.internal_secret(), REVEAL_HEADER: REVEALS.get(compiled.name, "any"),
+                              ACTOR_HEADER: actor})
         status, body, media_type = self._fetch(url or "", forwarded)
         if status != 200:
             return _passed_through(status, body)
-        tokenised = self.tokenisation.tokenise(compiled, body, actor)
+        try:
+            tokenised = self.tokenisation.tokenise(compiled, body, actor)
+        except CardDataLeft as left:
+            raise BadGateway([CARD_LEFT.format(left.kind)]) from None
         return Captured(200, tokenised.body, media_type, tokenised)
 
     @cached_property
@@ -79,6 +90,8 @@ class Capture:
         internal = False
         if not url:
             errors.add("url", "is required")
+        elif not _plain(url):
+            errors.add("url", "must be one address, without spaces or control characters (URL-encode them)")
         else:
             internal = _under(url, self.secure_url)
             if not internal and not any(_under(url, prefix) for prefix in self.allow_list):
@@ -95,8 +108,13 @@ class Capture:
                     if len(body) > self.max_bytes:
                         raise PayloadTooLarge(f"the captured answer is larger than {self.max_bytes} bytes")
                 return response.status_code, bytes(body), response.headers.get("content-type", "")
-        except httpx.HTTPError as exc:
+        except (httpx.HTTPError, httpx.InvalidURL) as exc:
             raise BadGateway([f"the captured endpoint could not be reached ({type(exc).__name__})"]) from None
+
+
+def _plain(url: str) -> bool:
+    """Printable ASCII without spaces, as an encoded address is: a CR or LF could split the request."""
+    return url.isascii() and url.isprintable() and " " not in url
 
 
 def _under(url: str, base: str) -> bool:
@@ -130,5 +148,8 @@ def _passed_through(status: int, body: bytes) -> Captured:
     except ValueError:
         parsed = None
     if 400 <= status < 500 and isinstance(parsed, dict) and set(parsed) == {"errors"}:
+        left = card_data_left(body.decode("utf-8", "replace"), lambda: json_named_values(parsed))
+        if left is not None:
+            raise BadGateway([CARD_LEFT.format(left)])
         return Captured(status, body, "application/json", None)
     raise BadGateway([f"the captured endpoint answered {status}"])

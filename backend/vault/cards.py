@@ -6,22 +6,12 @@ must never be part of either. They hold no commas either, so that a header posit
 
 from __future__ import annotations
 
-import re
 from collections.abc import Container
 from dataclasses import dataclass
 from datetime import date
 
-from backend.bookings.cards import mask_number
-from backend.bookings.models import luhn_ok
+from backend.card_data import MASKED_CVV, luhn_ok, mask_number
 
-MASKED_CVV = "***"
-# How card numbers are written in a message: 12 to 19 digits in a row, or groups of four (Amex 4-6-5)
-# split by single spaces or dashes. Dates (2027-07-02) and times never match.
-CARD_LIKE = re.compile(r"(?<!\d)(?:\d{12,19}|\d{4}(?:[ -]\d{4}){2,3}(?:[ -]\d{1,3})?|\d{4}[ -]\d{6}[ -]\d{4,5})(?!\d)")
-# A security code: 3 or 4 digits right after a field named like one (`"cvv": "737"`, `SeriesCode="4021"`,
-# `<SeriesCode><PlainText>318`), past nothing but quotes, colons, spaces and tags.
-CVV_LIKE = re.compile(r"(?i)(?<![a-z])(?:cvv2?|cvc2?|csc|series_?code|security_?code|service_?code)(?![a-z0-9])"
-                      r"(?:[\s\"':=>]|<[\w:.-]+>){1,8}(\d{3,4})(?!\d)")
 MAX_HOLDER = 255
 NUMBER_LENGTHS = range(12, 20)
 
@@ -44,23 +34,6 @@ def masked_number(value: str) -> str:
     if is_digits(digits, NUMBER_LENGTHS):
         return mask_number(digits)
     return "*" * len(value)
-
-
-def hide_card_data(text: str) -> tuple[str, list[tuple[str, str]]]:
-    """A message as a screen may show it, whatever profile reads it: every card-like number masked,
-    valid or not (a mistyped card is still one), and every security code; with the (shown, original)
-    pairs, so that the one who holds the original can put them back."""
-    hidden: list[tuple[str, str]] = []
-
-    def number(found: re.Match[str]) -> str:
-        hidden.append((masked_number(found[0]), found[0]))
-        return hidden[-1][0]
-
-    def cvv(found: re.Match[str]) -> str:
-        hidden.append((found[0][:found.start(1) - found.start()] + MASKED_CVV, found[0]))
-        return hidden[-1][0]
-
-    return CVV_LIKE.sub(cvv, CARD_LIKE.sub(number, text)), hidden
 
 
 @dataclass(frozen=True, slots=True, repr=False)

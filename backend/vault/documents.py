@@ -6,14 +6,15 @@ selector finds under a node, a node's text, replacing it, and a writer for a pla
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from jsonpath_ng import jsonpath as jp
 from lxml import etree
 
-from backend.vault.jsonsafe import dump_json, read_json
+from backend.card_data import json_named_values
+from backend.strict_json import dump_json, read_json
 from backend.vault.selectors import XmlTarget
 from backend.vault.xmlsafe import dump_xml, read_xml
 
@@ -37,7 +38,7 @@ class JsonNode:
 
 class JsonDocument:
     def __init__(self, body: bytes, max_bytes: int) -> None:
-        self.box = [read_json(body, max_bytes)]
+        self.box = [read_json(body, max_bytes, lone_surrogates=True)]  # given back as it came
         self.root = JsonNode(self.box[0], self.box, 0)
 
     def messages(self, selector: jp.JSONPath) -> list[JsonNode]:
@@ -87,6 +88,13 @@ class JsonDocument:
 
     def dump(self) -> bytes:
         return dump_json(self.box[0])
+
+    @staticmethod
+    def scan_text(dumped: bytes) -> str:
+        return dumped.decode("utf-8", "replace")  # dump_json writes UTF-8 only
+
+    def named_values(self) -> Iterator[tuple[str, str]]:
+        return json_named_values(self.box[0])
 
 
 def _walk(chain: tuple[str, ...], node: JsonNode) -> list[JsonNode]:
@@ -161,3 +169,21 @@ class XmlDocument:
 
     def dump(self) -> bytes:
         return dump_xml(self.root)
+
+    def scan_text(self, dumped: bytes) -> str:
+        return dumped.decode(self.root.getroottree().docinfo.encoding or "utf-8", "replace")
+
+    def named_values(self) -> Iterator[tuple[str, str]]:
+        """Every text, tail and attribute, with the local name of the element that holds it; comments and
+        processing instructions, before and after the root too, under no name."""
+        root = self.root
+        for top in (*root.itersiblings(preceding=True), root, *root.itersiblings()):
+            for node in top.iter():
+                name = etree.QName(node).localname if isinstance(node.tag, str) else ""
+                parent = node.getparent()
+                if node.text:
+                    yield name, node.text
+                if node.tail:
+                    yield etree.QName(parent).localname if parent is not None else "", node.tail
+                for attribute, value in node.attrib.items():
+                    yield etree.QName(attribute).localname, value

@@ -104,10 +104,10 @@ class Tokenisation:
         profile = self.compiled(profile) if isinstance(profile, str) else profile
 
         def issue(cards: list[CardData], departures: list[date | None]) -> list[str]:
-            with self.store.transaction() as conn:
-                return self.vault.keep(conn, cards, departures, profile_name=profile.name, actor=actor)
+            return self.vault.keep(self.store.conn, cards, departures, profile_name=profile.name, actor=actor)
 
-        return tokenise(profile, body, issue, max_bytes=self.max_bytes, today=self._today())
+        return tokenise(profile, body, issue, max_bytes=self.max_bytes, today=self._today(),
+                        transaction=self.store.transaction)
 
     def dry_run(self, profile: str | dict[str, Any], body: bytes) -> Tokenised:
         """Tokenise as `tokenise` does, but keep nothing: every valid card gets a DRY_RUN_TOKEN. For

@@ -49,21 +49,23 @@ class Vault:
         self.purge_days = purge_days
 
     def keep(self, conn, cards: list[CardData], departures: list[date | None], *, profile_name: str,
-             actor: str) -> list[str]:
-        """Keep normalised cards in the caller's transaction; their tokens, in order. Rows go in by
-        executemany: a capture of a page of bookings keeps a hundred cards at once."""
-        now = self._now()
+             actor: str, extras: list[dict[str, Any] | None] | None = None, kept_at: datetime | None = None) -> list[str]:
+        """Keep normalised cards in the caller's transaction; their tokens, in order. `extras` are sealed
+        with their cards (a booking guarantee's meta, which may hold a virtual card). `kept_at` dates
+        cards that came in earlier (the CVV's life counts from it). Rows go in by executemany: a capture
+        of a page of bookings keeps a hundred cards at once."""
+        now = kept_at or self._now()
         stamp, cvv_expiry = _stamp(now), _stamp(now + self.cvv_ttl)
         tokens = [secrets.token_hex(16) for _ in cards]
         card_rows, cvv_rows = [], []
-        for token, card, departure in zip(tokens, cards, departures, strict=True):
-            nonce, ciphertext = self.keys.seal(to_json([card.card_number, card.cardholder_name, card.expiration_month,
-                                                        card.expiration_year]), f"card:{token}")
+        for token, card, departure, extra in zip(tokens, cards, departures, extras or [None] * len(cards), strict=True):
+            sealed = [card.card_number, card.cardholder_name, card.expiration_month, card.expiration_year]
+            nonce, ciphertext = self.keys.seal(to_json(sealed + [extra] if extra else sealed), f"card:{token}")
             card_rows.append((token, nonce, ciphertext, masked_number(card.card_number or ""),
                               card_type(card.card_number or "0"), int(card.expiration_month or 0),
                               int(card.expiration_year or 0), profile_name, (departure or now.date()).isoformat(),
                               stamp))
-            if card.service_code:
+            if card.service_code and now + self.cvv_ttl > self._now():
                 cvv_rows.append((token, *self.keys.seal(card.service_code.encode(), f"cvv:{token}"), cvv_expiry))
         conn.executemany("INSERT INTO vault_cards (token, nonce, ciphertext, card_mask, card_type, expiration_month, "
                          "expiration_year, profile_name, departure_date, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -72,6 +74,32 @@ class Vault:
         conn.executemany("INSERT INTO vault_audit (at, action, token, actor, detail) VALUES (?, 'store', ?, ?, ?)",
                          [(stamp, token, actor, f"profile {profile_name}") for token in tokens])
         return tokens
+
+    def reveal(self, conn, tokens: list[str], actor: str) -> dict[str, dict[str, Any]]:
+        """The cards of `tokens` in clear, for the secure listener's one caller (the tokenisation service),
+        in the caller's transaction; every one written to the audit log. A token whose card has left the
+        vault (purged, deleted) is missing from the answer; a CVV that expired or was wiped is None."""
+        wanted = sorted(set(tokens))
+        rows = conn.execute("SELECT c.token, c.nonce, c.ciphertext, v.nonce AS cvv_nonce, v.ciphertext AS cvv_ciphertext "
+                            "FROM vault_cards c LEFT JOIN vault_cvv v ON v.token = c.token AND v.expires_at > ? "
+                            f"WHERE c.token IN ({','.join('?' * len(wanted))})",
+                            (_stamp(self._now()), *wanted)).fetchall() if wanted else []
+        clear = {}
+        for row in rows:
+            token = row["token"]
+            sealed = from_json(self.keys.open(row["nonce"], row["ciphertext"], f"card:{token}"))
+            cvv = (self.keys.open(row["cvv_nonce"], row["cvv_ciphertext"], f"cvv:{token}").decode()
+                   if row["cvv_nonce"] else None)
+            clear[token] = {"card_number": sealed[0], "cardholder_name": sealed[1], "expiration_month": sealed[2],
+                            "expiration_year": sealed[3], "service_code": cvv,
+                            "extra": sealed[4] if len(sealed) > 4 else None}
+        conn.executemany("INSERT INTO vault_audit (at, action, token, actor, detail) VALUES (?, 'reveal', ?, ?, ?)",
+                         [(_stamp(self._now()), token, actor, "to the tokenisation service") for token in clear])
+        return clear
+
+    def move(self, conn, token: str, departure: date) -> None:
+        """A booking's stay changed: its card leaves the vault counting from the new departure."""
+        conn.execute("UPDATE vault_cards SET departure_date = ? WHERE token = ?", (departure.isoformat(), token))
 
     def card(self, token: str, actor: str) -> dict[str, Any]:
         """What may be shown of a card: masked number, type, holder, expiry, whether a CVV is held."""

@@ -8,6 +8,9 @@ Two phases, so that the vault can keep every card of a message in one transactio
 2. Call `issue` once with the valid cards and their guests' departures, in order, then place each
    token (and each error, when the profile has an error node).
 
+Before anything is returned, the whole message is scanned for card data in clear (`card_data_left`):
+a card the profile's selectors did not reach refuses the message rather than leaving with it.
+
 Every message node has one position in `tokens`, `errors` and `warnings`: a node without a card
 gets an empty token and the warning "no card"; a card that is present but can't be tokenised gets
 an error there and no token, and is never passed to `issue`.
@@ -16,12 +19,15 @@ an error there and no token, and is never passed to `issue`.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import Any
 from urllib.parse import quote
 
-from backend.vault.cards import MASKED_CVV, CardData, masked_number
+from backend.card_data import MASKED_CVV, card_data_left
+from backend.errors import ValidationFailed
+from backend.vault.cards import CardData, masked_number
 from backend.vault.documents import (
     JsonDocument,
     NotText,
@@ -91,17 +97,33 @@ class _Mask:
     cuts: list[tuple[int, int, str]]
 
 
-def tokenise(profile: CompiledProfile, body: bytes, issue: Issue, *, max_bytes: int,
-             today: date | None = None) -> Tokenised:
+class CardDataLeft(ValidationFailed):
+    """The message would leave with card data in clear that the profile does not cut out: a 422 on the
+    profile for tokenize; capture makes it a 502. `kind` says what ("a card number", "a security code"),
+    never where or which."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__({"profile": [f"leaves {kind} in clear outside the cards it cuts out; nothing was kept"]})
+        self.kind = kind
+
+
+def tokenise(profile: CompiledProfile, body: bytes, issue: Issue, *, max_bytes: int, today: date | None = None,
+             transaction: Callable[[], AbstractContextManager[Any]] = nullcontext) -> Tokenised:
     """`issue` gets the valid cards (normalised) with the departure of each one's message node (None
     when the profile or the node has none) and returns one token each, in order. It is called once
     per message, and not at all when no card is valid. Raises BadRequest or PayloadTooLarge for a
-    body that is not acceptable JSON or XML."""
+    body that is not acceptable JSON or XML, and CardDataLeft for one that would leave with a card
+    in clear. Phase 2 runs inside `transaction()`: the vault's, so that a message refused at the last
+    look takes its cards back out, while parsing stays outside it."""
     document = (JsonDocument if profile.type == "json" else XmlDocument)(body, max_bytes)
     today = today or datetime.now(UTC).date()
     nodes = [_examine(profile, document, _Node(message), today)
              for message in document.messages(profile.message_node)]
+    with transaction():
+        return _issue_and_place(profile, document, nodes, issue)
 
+
+def _issue_and_place(profile: CompiledProfile, document: Any, nodes: list[_Node], issue: Issue) -> Tokenised:
     valid = [(node, node.card) for node in nodes if node.card is not None]
     tokens = issue([card for _, card in valid], [node.departure for node, _ in valid]) if valid else []
     if len(tokens) != len(valid):
@@ -115,7 +137,11 @@ def tokenise(profile: CompiledProfile, body: bytes, issue: Issue, *, max_bytes: 
             if node.errors:
                 _place_error(profile, document, node)
 
-    return Tokenised(body=document.dump(), nodes=tuple(
+    dumped = document.dump()
+    left = card_data_left(document.scan_text(dumped), document.named_values)
+    if left is not None:  # the last look: whatever the profile missed never leaves in clear
+        raise CardDataLeft(left)
+    return Tokenised(body=dumped, nodes=tuple(
         NodeReport(position, node.shown, node.token, tuple(node.errors), tuple(node.warnings))
         for position, node in enumerate(nodes)))
 

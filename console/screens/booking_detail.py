@@ -20,7 +20,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 from textual.worker import get_current_worker
 
-from backend.bookings.cards import mask_number
+from backend.card_data import mask_number
 from backend.errors import FrontdeskError
 from backend.listing import MAX_LIMIT, Filter, ListQuery
 from console.messages import ActionDone, ActionFailed, DataChanged

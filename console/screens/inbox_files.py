@@ -196,7 +196,7 @@ class AttachDialog(FileDialog):
         chat = self.app.engine.chat
         try:
             body = read_upload(typed, chat.attachments.max_bytes)
-            attachment = chat.attachments.upload(body, user_id=self.app.actor().user_id)
+            attachment = chat.upload(self.app.actor(), body)
         except FileProblem as problem:
             self.post_message(FileRefused(str(problem)))
         except FrontdeskError as error:

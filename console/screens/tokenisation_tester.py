@@ -26,7 +26,7 @@ from textual.worker import get_current_worker
 from backend.errors import FrontdeskError
 from backend.vault import samples
 from backend.vault.capture import BadGateway
-from backend.vault.cards import hide_card_data
+from backend.card_data import hide_card_data
 from backend.vault.tokenise import NodeReport, Tokenised
 from console.screens.area import describe
 from console.screens.confirm import ConfirmDialog
@@ -108,7 +108,7 @@ def readable(body: bytes) -> str:
             text = json.dumps(json.loads(text), indent=2, ensure_ascii=False)
         except ValueError:
             pass  # shown as it came
-    return hide_card_data(text)[0]
+    return hide_card_data(text, valid_only=False)[0]
 
 
 def headers_view(tokenised: Tokenised | None) -> Table | Text:

@@ -13,7 +13,7 @@ import re
 from textual import events
 from textual.widgets import TextArea
 
-from backend.vault.cards import hide_card_data
+from backend.card_data import hide_card_data
 
 
 def put_back(text: str, hidden: list[tuple[str, str]]) -> str:
@@ -37,7 +37,7 @@ class MessageArea(TextArea):
         return put_back(self.text, self.hidden)
 
     def set_message(self, message: str) -> None:
-        shown, self.hidden = hide_card_data(message)
+        shown, self.hidden = hide_card_data(message, valid_only=False)
         self.load_text(shown)
 
     async def _on_paste(self, event: events.Paste) -> None:
@@ -45,7 +45,7 @@ class MessageArea(TextArea):
         event.prevent_default()
         if self.read_only:
             return
-        shown, hidden = hide_card_data(event.text)
+        shown, hidden = hide_card_data(event.text, valid_only=False)
         self.hidden += hidden
         if result := self._replace_via_keyboard(shown, *self.selection):
             self.move_cursor(result.end_location)
@@ -53,7 +53,7 @@ class MessageArea(TextArea):
 
     def on_text_area_changed(self) -> None:
         message = self.message
-        shown, self.hidden = hide_card_data(message)
+        shown, self.hidden = hide_card_data(message, valid_only=False)
         if shown != self.text:  # typed to a card number's length, or a security code's
             cursor = self.cursor_location
             self.load_text(shown)

@@ -4,7 +4,8 @@ Figure: messages/s of `POST /api/v1/inbound/{channel_id}/messages` (each a guest
 bookings' threads, committed in its own transaction in WAL mode before the 200 answer) over requests/s of
 `GET /api/v1/health` on the same server, loaded the same way: CLIENTS threads with keep-alive clients,
 the server uvicorn in a thread of this process. Afterwards the stored message count must equal the
-number of 200 answers; that check is printed.
+number of 200 answers; that check is printed. The run is made twice, with commits durable on disk
+(`synchronous = FULL`, as shipped) and relaxed to `NORMAL`, to show what durability costs (durability.py).
 
     .venv/bin/python tests/bench/bench_inbound_messages.py
 """
@@ -25,6 +26,7 @@ import httpx
 
 from backend.config import Config
 from backend.engine import Engine
+from tests.bench.durability import MODES, open_engine
 from tests.conftest import CONTACT, LiveServer, free_port
 
 CLIENTS = 4
@@ -32,8 +34,8 @@ MESSAGES = 2_000
 BOOKINGS = 200
 
 
-def build(path: Path, port: int) -> tuple[Engine, str, str, list[str]]:
-    engine = Engine.open(path, Config(base_url=f"http://127.0.0.1:{port}"))
+def build(path: Path, port: int, mode: str) -> tuple[Engine, str, str, list[str]]:
+    engine = open_engine(path, Config(base_url=f"http://127.0.0.1:{port}"), mode)
     op = engine.identity.operator()
     prop = engine.properties.create(op, {"title": "Bench Inbox Hotel", "currency": "EUR", **CONTACT})["id"]
     engine.applications.install(op, {"property_id": prop, "application_code": "chat"})
@@ -73,8 +75,14 @@ def hammer(url: str, total: int, send: Callable[[httpx.Client, int], httpx.Respo
 
 
 def main() -> None:
+    rates = {mode: run(mode) for mode in MODES}
+    print(f"SUMMARY durable commits (FULL) cost inbound messages {100 * (1 - rates['FULL'] / rates['NORMAL']):.0f}% "
+          f"of their throughput: {rates['FULL']:.0f} messages/s against {rates['NORMAL']:.0f} with NORMAL")
+
+
+def run(mode: str) -> float:
     port = free_port()
-    engine, channel_id, key, bookings = build(Path(tempfile.mkdtemp()) / "inbound.db", port)
+    engine, channel_id, key, bookings = build(Path(tempfile.mkdtemp()) / "inbound.db", port, mode)
     before = engine.store.scalar("SELECT count(*) FROM messages")
     with LiveServer(engine, "main", port) as server:
         def message(http: httpx.Client, n: int) -> httpx.Response:
@@ -95,8 +103,9 @@ def main() -> None:
     print(f"  rounds: {', '.join(f'{r:.0f}' for r in rates)} messages/s; health {floor:.0f} req/s")
     print(f"  {stored} answered 200, {count} stored: {'exact' if stored == count else 'MISMATCH'}")
     rate = sum(rates) / len(rates)
-    print(f"SUMMARY inbound guest messages over HTTP: {rate:.0f} messages/s, each committed before its answer; "
-          f"GET /api/v1/health {floor:.0f} req/s on the same server, ratio {floor / rate:.1f}x")
+    print(f"SUMMARY inbound guest messages over HTTP (synchronous = {mode}): {rate:.0f} messages/s, each committed "
+          f"before its answer; GET /api/v1/health {floor:.0f} req/s on the same server, ratio {floor / rate:.1f}x")
+    return rate
 
 
 if __name__ == "__main__":

@@ -5,7 +5,9 @@ with a guarantee card, so the card is sealed on the secure listener) over reques
 `GET /api/v1/health` on the same server, loaded the same way in the same run: CLIENTS threads, each
 with its own keep-alive httpx client, the server uvicorn in a thread of this process as
 tests/conftest.py `LiveServer` runs it. Rounds alternate between the two so that drift of the
-machine hits both alike. No aim: the ratio says how much of a request the booking itself costs.
+machine hits both alike. No aim: the ratio says how much of a request the booking itself costs. The
+whole run is made twice, with commits durable on disk (`synchronous = FULL`, as shipped) and relaxed to
+`NORMAL`, to show what durability costs (durability.py).
 
 One property (state_length 400), one room type with 10,000 rooms (the most an availability value
 may hold) on each of 400 days, one rate plan mapped to an OpenShopping channel. Every booking has
@@ -31,6 +33,7 @@ import httpx
 
 from backend.config import Config
 from backend.engine import Engine
+from tests.bench.durability import MODES, open_engine
 from tests.conftest import CONTACT, LiveServer, free_port
 
 DAYS = 400
@@ -43,9 +46,9 @@ CARD = {"card_number": "4111111111111111", "cvv": "123", "expiration_date": "12/
         "card_type": "visa"}
 
 
-def build(path: Path, port: int) -> tuple[Engine, str, str, str, date]:
+def build(path: Path, port: int, mode: str) -> tuple[Engine, str, str, str, date]:
     url = f"http://127.0.0.1:{port}"
-    engine = Engine.open(path, Config(base_url=url, secure_url=url))
+    engine = open_engine(path, Config(base_url=url, secure_url=url), mode)
     op = engine.identity.operator()
     today = datetime.now(UTC).date()
     prop = engine.properties.create(op, {"title": "Bench Booking Hotel", "currency": "EUR", **CONTACT,
@@ -113,9 +116,15 @@ def load(clients: list[httpx.Client], count: int, request: Callable[[httpx.Clien
 
 
 def main() -> None:
+    rates = {mode: run(mode) for mode in MODES}
+    print(f"SUMMARY durable commits (FULL) cost push_booking {100 * (1 - rates['FULL'] / rates['NORMAL']):.0f}% of "
+          f"its throughput: {rates['FULL']:.0f} bookings/s against {rates['NORMAL']:.0f} with NORMAL")
+
+
+def run(mode: str) -> float:
     with tempfile.TemporaryDirectory() as folder:
         port = free_port()
-        engine, prop, room, plan, today = build(Path(folder) / "bench.db", port)
+        engine, prop, room, plan, today = build(Path(folder) / "bench.db", port, mode)
         bodies = Bookings(room, plan, today)
         before = engine.store.scalar("SELECT sum(availability) FROM availability WHERE room_type_id = ?", (room,))
 
@@ -143,20 +152,21 @@ def main() -> None:
                     client.close()
         after = engine.store.scalar("SELECT sum(availability) FROM availability WHERE room_type_id = ?", (room,))
         stored = engine.store.scalar("SELECT count(*) FROM bookings WHERE property_id = ?", (prop,))
-        cards = engine.store.scalar("SELECT count(*) FROM booking_cards")
+        cards = engine.store.scalar("SELECT count(*) FROM vault_cards WHERE profile_name = 'booking'")
         booked = sum(rates["book"]) / ROUNDS, sum(rates["health"]) / ROUNDS
         print(f"secure listener, uvicorn in-process; {CLIENTS} client threads with keep-alive; {ROUNDS} alternating "
               f"rounds of {BOOKINGS // ROUNDS} requests per kind, after {WARMUP} of each to warm up")
         print(f"  per round: push_booking {', '.join(f'{r:.0f}' for r in rates['book'])} bookings/s; "
               f"health {', '.join(f'{r:.0f}' for r in rates['health'])} req/s")
         drop = before - after
-        print(f"  {stored} bookings stored ({cards} sealed cards), {bodies.serial} pushed; availability dropped by "
+        print(f"  {stored} bookings stored ({cards} cards in the vault), {bodies.serial} pushed; availability dropped by "
               f"{drop:,} room-nights, the bookings hold {bodies.nights:,}: "
               f"{'exact' if drop == bodies.nights and stored == bodies.serial else 'MISMATCH'}")
-        print(f"SUMMARY push_booking over HTTP (secure): {booked[0]:.0f} bookings/s, GET /api/v1/health "
+        print(f"SUMMARY push_booking over HTTP (secure, synchronous = {mode}): {booked[0]:.0f} bookings/s, GET /api/v1/health "
               f"{booked[1]:.0f} req/s on the same server, ratio {booked[1] / booked[0]:.1f}x "
               f"(a booking costs {1000 / booked[0] - 1000 / booked[1]:.2f} ms of server time over a bare request; "
               f"mean latency {CLIENTS * 1000 / booked[0]:.1f} ms with {CLIENTS} in flight)")
+        return booked[0]
 
 
 if __name__ == "__main__":

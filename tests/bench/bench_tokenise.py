@@ -20,10 +20,12 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 import re
 import secrets
 import sys
 import tempfile
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 
@@ -50,10 +52,13 @@ def issue(cards: list, departures: list) -> list[str]:
 
 def booking_list() -> bytes:
     template = json.loads(samples.message("bookings"))["data"][0]
+    ids = random.Random(7)
     data = []
     for n in range(COUNT):
         booking = copy.deepcopy(template)
-        booking["id"] = booking["attributes"]["id"] = f"00000000-0000-4000-8000-{n:012d}"
+        # Version-4 UUIDs, as ids are, from a seeded generator: the same list every run. (All-digit ids such as
+        # 00000000-…-000000000001 would each be a run of digits that the last look must take apart.)
+        booking["id"] = booking["attributes"]["id"] = str(uuid.UUID(int=ids.getrandbits(128), version=4))
         booking["attributes"]["guarantee"]["card_number"] = CARDS[n % len(CARDS)]
         data.append(booking)
     return json.dumps({"data": data, "meta": {"page": 1, "limit": COUNT, "total": COUNT}}).encode()

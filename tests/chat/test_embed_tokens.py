@@ -118,3 +118,15 @@ def test_the_page_is_served_for_iframes_without_leaking_its_token(anonymous):
     assert anonymous.get("/chat/chat.js").headers["content-type"].startswith("text/javascript")
     assert anonymous.get("/chat/chat.css").status_code == 200
     assert anonymous.get("/chat/secrets.txt").json()["errors"]["code"] == "not_found"
+
+
+def test_embed_url_is_the_public_address_of_the_listener_whatever_the_host_header(desk, live, secure):
+    # A forged Host must not put someone else's site in the iframe address the integrator hands on.
+    forged = {"Host": "attacker.example"}
+    on_main = check(desk.client.post("/api/v1/auth/one_time_token", headers=forged,
+                                     json={"one_time_token": {"property_id": desk.shop.property_id}}), 201)
+    with httpx.Client(base_url=secure.url, headers={**desk.client.headers, **forged}, timeout=10) as on_secure:
+        from_secure = check(one_time(on_secure, desk.shop.property_id), 201)
+    for issued, public in ((on_main, live[0].config.base_url), (from_secure, live[0].config.secure_url)):
+        attributes = issued["data"]["attributes"]
+        assert attributes["embed_url"] == f"{public}/chat?token={attributes['token']}"

@@ -1,5 +1,6 @@
 """Schemathesis over the pci listener's OpenAPI: tokenisation profiles, tokenize, capture and the vault
-by token. Whatever it sends, the answer is never a 5xx and every failure has the error shape."""
+by token. Whatever it sends, the answer is never a 5xx and is what the document says (the checks of
+tests/http/test_schemathesis.py)."""
 
 from __future__ import annotations
 
@@ -8,13 +9,12 @@ from collections.abc import Iterator
 import pytest
 import requests
 import schemathesis
-from schemathesis.checks import not_a_server_error
 
 from backend.config import Config
 from backend.engine import Engine
 from backend.vault import samples
-from tests.conftest import LiveServer, free_port
-from tests.http.test_schemathesis import FUZZ, _aim_at_real_objects, _assert_error_shape
+from tests.conftest import UNTHROTTLED, LiveServer, free_port
+from tests.http.test_schemathesis import CHECKS, PCI_FUZZ, _aim_at_real_objects
 
 
 class PciTarget:
@@ -22,20 +22,27 @@ class PciTarget:
         self.server = server
         self.key = key
         self.ids = ids
+        self.cases = 0
         self.session = requests.Session()
 
 
 @pytest.fixture(scope="module")
 def pci_target(tmp_path_factory) -> Iterator[PciTarget]:
+    # No secure listener here: a capture of its address would fail fast, as a 502; fuzzed URLs are not under it.
+    port = free_port()
     engine = Engine.open(tmp_path_factory.mktemp("schemathesis-pci") / "frontdesk.db",
-                         Config(capture_timeout=1.0))  # no secure listener here: captures fail fast, as a 502
+                         Config(pci_url=f"http://127.0.0.1:{port}", capture_timeout=1.0,
+                                failed_auth_per_minute=UNTHROTTLED))
     key = engine.pci_keys.add("schemathesis").token
     made = engine.tokenisation.create(samples.profile("ota_res_retrieve"))
     profile_ids = [p["id"] for p in engine.tokenisation.profiles()] + [made["id"]]
-    with LiveServer(engine, "pci", free_port()) as server:
-        target = PciTarget(server, key, {"profile_id": profile_ids})
+    # Cards in the vault, so that reading, wiping and deleting by token reach real ones too.
+    tokens = engine.tokenisation.tokenise(made["name"], samples.message("ota_res_retrieve"), "schemathesis").tokens
+    with LiveServer(engine, "pci", port) as server:
+        target = PciTarget(server, key, {"profile_id": profile_ids, "token": [t for t in tokens if t]})
         yield target
         target.session.close()
+    print(f"schemathesis on pci: {target.cases} cases")
 
 
 @pytest.fixture(scope="module")
@@ -47,10 +54,10 @@ schema = schemathesis.pytest.from_fixture("pci_schema")
 
 
 @schema.parametrize()
-@FUZZ
-def test_no_server_error(case: schemathesis.Case, pci_target: PciTarget) -> None:
+@PCI_FUZZ
+def test_answers_are_documented(case: schemathesis.Case, pci_target: PciTarget) -> None:
     _aim_at_real_objects(case, pci_target.ids)
     case.query = {**(case.query or {}), "api_key": pci_target.key}
     response = case.call(session=pci_target.session)
-    case.validate_response(response, checks=[not_a_server_error])
-    _assert_error_shape(response)
+    pci_target.cases += 1
+    case.validate_response(response, checks=CHECKS)

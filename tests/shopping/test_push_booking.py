@@ -131,15 +131,19 @@ def test_cards_are_masked_on_main_and_sealed_on_secure(shop, anonymous, secure, 
         path = f"/api/v1/bookings/{sealed['data']['id']}"
         auth = {"Authorization": f"Bearer {shop.user.token}"}
         assert check(client.get(path, headers=auth))["data"]["attributes"]["guarantee"]["cvv"] == "***"
-        internal = {**auth, "X-Frontdesk-Internal": live_engine.keys.internal_secret}
+        internal = {**auth, "X-Frontdesk-Internal": live_engine.keys.internal_secret, "X-Frontdesk-Reveal": "entity"}
         clear = check(client.get(path, headers=internal))["data"]["attributes"]["guarantee"]
         assert clear["card_number"] == CARD["card_number"] and clear["cvv"] == "123"
+        # Revealed only in the answers the capture profile reads: a list profile gets no card from one booking.
+        listed_only = {**internal, "X-Frontdesk-Reveal": "list"}
+        assert check(client.get(path, headers=listed_only))["data"]["attributes"]["guarantee"]["cvv"] == "***"
         # The card sent to main can't be restored, not even for the tokenisation service.
         restored = check(client.get(f"/api/v1/bookings/{main['data']['id']}", headers=internal))
         assert restored["data"]["attributes"]["guarantee"]["card_number"] == "411111******1111"
         assert client.get(path, headers={**auth, "X-Frontdesk-Internal": "guess"}).json()["data"]["attributes"][
             "guarantee"]["cvv"] == "***"
-    internal = {"Authorization": f"Bearer {shop.user.token}", "X-Frontdesk-Internal": live_engine.keys.internal_secret}
+    internal = {"Authorization": f"Bearer {shop.user.token}", "X-Frontdesk-Internal": live_engine.keys.internal_secret,
+                "X-Frontdesk-Reveal": "any"}
     on_main = check(shop.user.client.get(f"/api/v1/bookings/{sealed['data']['id']}", headers=internal))
     assert on_main["data"]["attributes"]["guarantee"]["card_number"] == "411111******1111"
     raw = live_engine.store.path.read_bytes() + _wal(live_engine)

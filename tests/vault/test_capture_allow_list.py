@@ -11,7 +11,8 @@ from backend.config import Config
 from backend.engine import Engine
 from backend.errors import ValidationFailed
 from backend.vault import samples
-from backend.vault.capture import INTERNAL_HEADER
+from backend.errors import FrontdeskError
+from backend.keys import ACTOR_HEADER, INTERNAL_HEADER, REVEAL_HEADER
 from tests.loopback import LoopbackSite
 
 
@@ -31,9 +32,30 @@ def test_an_allow_listed_feed_is_tokenised_without_the_internal_credential(tmp_p
     assert len([t for t in captured.tokenised.tokens if t]) == 2
     headers = {name.lower(): value for name, value in channel_api.seen[0].items()}
     assert headers["authorization"] == "Bearer channel-token"
-    assert INTERNAL_HEADER.lower() not in headers and "cookie" not in headers
+    assert not {INTERNAL_HEADER.lower(), REVEAL_HEADER.lower(), ACTOR_HEADER.lower(), "cookie"} & set(headers)
     # Outside the allowed prefix, on the same host: refused before any request.
     with pytest.raises(ValidationFailed):
         engine.capture.capture(profile="frontdesk", method="get", url=f"{channel_api.url}/admin", headers={},
                                actor="tests")
     assert len(channel_api.seen) == 1
+
+
+@pytest.mark.parametrize("leak", [
+    {"notes": "card 4111 1111 1111 1111"},  # outside the card node the profile reads
+    {"attributes": {"guarantee": {"card_number": {"pan": "5555555555554444"}}}},  # where no text is expected
+    {"payment": {"cvv": "737"}},
+])
+def test_an_allow_listed_feed_that_leaves_a_card_in_clear_is_refused_quoting_nothing(tmp_path, leak):
+    message = {"data": [{"id": "b-1", "attributes": {"guarantee": None}}, leak]}
+    site = LoopbackSite(lambda: __import__("json").dumps(message).encode(), "application/json")
+    try:
+        engine = Engine.open(tmp_path / "vault.db", Config(capture_allow_list=(f"{site.url}/",)))
+        with pytest.raises(FrontdeskError) as refused:
+            engine.capture.capture(profile="frontdesk", method="get", url=f"{site.url}/bookings", headers={},
+                                   actor="tests")
+    finally:
+        site.close()
+    assert refused.value.status == 502 and refused.value.code == "bad_gateway"
+    said = str(refused.value.body())
+    assert not any(digits in said for digits in ("4111", "5555", "737"))
+    assert engine.store.scalar("SELECT count(*) FROM vault_cards") == 0

@@ -69,6 +69,14 @@ def test_every_call_needs_a_live_key(pci, live, user):
     assert all(issued.token not in row[0] for row in stored)
 
 
+def test_the_card_listener_serves_nothing_of_the_main_api(pci, user):
+    with httpx.Client(base_url=pci.url, timeout=10, headers={"Authorization": f"Bearer {user.token}"}) as client:
+        assert client.get("/api/v1/groups").status_code == 404
+        assert client.get(f"/api/v1/media/{uuid.uuid4()}").status_code == 404
+        assert client.get("/api/v1/properties").status_code == 404
+        assert client.get("/api/v1/health").status_code == 200
+
+
 def test_profile_crud_with_the_spec_shapes(vault):
     name = unique("ota")
     created = check(vault.post("/api/v1/tokenization_profiles", json=profile_body(name, "ota_res_retrieve")), 201)

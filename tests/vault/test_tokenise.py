@@ -14,7 +14,7 @@ from backend.vault import samples
 from backend.vault.builtin import builtin_profile
 from backend.vault.cards import CardData
 from backend.vault.profiles import compile_profile
-from backend.vault.tokenise import NodeReport, Tokenised, tokenise
+from backend.vault.tokenise import CardDataLeft, NodeReport, Tokenised, tokenise
 
 CAP = 1_000_000
 OTA = {"ota": "http://www.opentravel.org/OTA/2003/05"}
@@ -210,9 +210,39 @@ def test_a_card_sent_as_numbers_is_masked_as_text(vault):
 
 def test_a_field_that_is_not_text_is_an_error(vault):
     body = bookings()
-    body["data"][0]["attributes"]["guarantee"]["card_number"] = {"pan": "4111111111111111"}
+    body["data"][0]["attributes"]["guarantee"]["card_number"] = {"pan": "4111111111111112"}  # fails Luhn
     result = run(builtin_profile("frontdesk"), body, vault)
     assert result.errors[0] == "card_number is not a text value"
+
+
+def test_a_card_the_selectors_do_not_reach_refuses_the_message(vault):
+    """A card number inside an object where text belongs is not cut out by the profile: rather than
+    leave with it, the whole message is refused, naming nothing of it."""
+    body = bookings()
+    body["data"][0]["attributes"]["guarantee"]["card_number"] = {"pan": "4111111111111111"}
+    with pytest.raises(CardDataLeft) as left:
+        run(builtin_profile("frontdesk"), body, vault)
+    assert left.value.kind == "a card number" and "4111" not in str(left.value.details)
+
+
+@pytest.mark.parametrize("where, value", [
+    ("notes", "card 4111 1111 1111 1111"), ("meta", {"cc": 5555555555554444}), ("ref", "x 378282246310005"),
+    ("cvv", "737"), ("note", "cvc: 4321"),
+])
+def test_card_data_outside_the_card_node_refuses_the_message(vault, where, value):
+    body = bookings()
+    body["data"][1]["attributes"][where] = value
+    with pytest.raises(CardDataLeft):
+        run(builtin_profile("frontdesk"), body, vault)
+
+
+def test_identifiers_and_phone_numbers_are_not_card_data(vault):
+    body = bookings()
+    body["data"][1]["attributes"].update(reservation_id="4111111111111111", unique_id="OSH-5555555555554444",
+                                         customer={"surname": "Ng", "phone": "+49 1512 3456001"})
+    result = run(builtin_profile("frontdesk"), body, vault)
+    attributes = json.loads(result.body)["data"][1]["attributes"]
+    assert attributes["reservation_id"] == "4111111111111111" and attributes["customer"]["phone"] == "+49 1512 3456001"
 
 
 def test_an_expired_card_is_tokenised_with_a_warning(vault):

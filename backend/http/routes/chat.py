@@ -35,7 +35,7 @@ def send_booking_message(booking_id: str, engine: EngineDep, actor: ChatActorDep
 @router.post("/attachments", openapi_extra=body_doc(AttachmentEnvelope))
 def upload_attachment(engine: EngineDep, actor: ChatActorDep, data: Any = Attachment):
     """`file` in base64 with `file_name` and `file_type`; send its id as a message's `attachment_id`."""
-    return one(entity("attachment", engine.chat.attachments.upload(data, user_id=actor.user_id)))
+    return one(entity("attachment", engine.chat.upload(actor, data)))
 
 
 @router.get("/attachments/{attachment_id}", response_class=Response)

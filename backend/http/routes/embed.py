@@ -26,7 +26,8 @@ ChatSession = Depends(envelope("chat_session"))
 def one_time_token(request: Request, engine: EngineDep, actor: ActorDep, data: Any = OneTimeToken):
     """A single-use token, good for 5 minutes, and the `embed_url` of the property's web chat to put in
     an iframe. Ask for it from your server: the API token must never reach a browser."""
-    issued = engine.embed.one_time_token(actor, data, str(request.base_url))
+    # The page's address is this listener's public one: the Host header is the caller's to forge.
+    issued = engine.embed.one_time_token(actor, data, engine.config.public_url(request.app.state.listener))
     return one({"id": issued.pop("id"), "type": "one_time_token", "attributes": issued}, status=201)
 
 

@@ -7,10 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Depends
+from pydantic import BaseModel
 
 from backend.bookings.models import BookingEnvelope
 from backend.chat.attachments import AttachmentEnvelope
 from backend.chat.inquiry import InquiryEnvelope
+from backend.chat.service import InboundMessageInput
 from backend.http.deps import (
     ApiKeyDep,
     EngineDep,
@@ -24,6 +26,12 @@ from backend.http.routes.chat import file_response
 from backend.http.serialise import booking_entity, message_entity, thread_entity
 
 router = APIRouter(prefix="/api/v1/inbound/{channel_id}", tags=["inbound"])
+
+
+class InboundMessageEnvelope(BaseModel):
+    """The OpenAPI shape of a guest message's body; the engine validates what is inside."""
+
+    message: InboundMessageInput
 
 
 async def get_inbound_channel(channel_id: str, engine: EngineDep, api_key: ApiKeyDep) -> Any:
@@ -48,7 +56,7 @@ def inbound_booking(engine: EngineDep, secure: SecureDep, channel: Any = Channel
     return one(booking_entity(booking), 201 if created else 200)
 
 
-@router.post("/messages")
+@router.post("/messages", openapi_extra=body_doc(InboundMessageEnvelope))
 def inbound_message(engine: EngineDep, channel: Any = Channel, data: Any = Depends(envelope("message"))):
     """A guest message: `{"booking_id" | "thread_id", "message", "attachments": [ids]}`."""
     return one(message_entity(engine.chat.receive(channel, data)))

@@ -1,7 +1,7 @@
 """The card tokenisation API (the pci listener): profiles, tokenize, capture and the vault by token.
 
-Every call carries `?api_key=` (a key from `frontdesk pci-keys add`); the key's id is who acts in
-the vault's audit log."""
+Every call carries a key from `frontdesk pci-keys add`, as `?api_key=` or in the header `api-key`; the
+key's id is who acts in the vault's audit log."""
 
 from __future__ import annotations
 
@@ -23,8 +23,11 @@ TOKEN = re.compile(r"[0-9a-f]{32}")
 MEDIA = {"json": "application/json", "xml": "application/xml"}
 
 
-async def get_key(request: Request, api_key: Annotated[str | None, Query()] = None) -> str:
-    return request.app.state.engine.pci_keys.authenticate(api_key)
+async def get_key(request: Request) -> str:
+    """The query form is the service's; the header keeps it out of URLs and proxies' logs. Never `Authorization`:
+    capture forwards that one to the main API. Documented as security schemes (backend/http/openapi.py)."""
+    key = request.query_params.get("api_key") or request.headers.get("api-key")
+    return request.app.state.engine.pci_keys.authenticate(key)
 
 
 KeyDep = Annotated[str, Depends(get_key)]

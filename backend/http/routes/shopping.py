@@ -30,33 +30,37 @@ async def property_list(channel_name: str, request: Request, engine: EngineDep, 
     return many([entity("property", p) for p in items], meta)
 
 
+async def get_channel(channel_name: str, property_id: str, engine: EngineDep, api_key: ApiKeyDep) -> Any:
+    """The channel, if it sells the property and the provider API key fits: checked before any body is read."""
+    return engine.shopping.channel_for(channel_name, property_id, api_key)
+
+
+Channel = Depends(get_channel)
+
+
 @router.get("/{property_id}/property_info")
-async def property_info(channel_name: str, property_id: str, engine: EngineDep, api_key: ApiKeyDep):
-    channel = engine.shopping.channel_for(channel_name, property_id, api_key)
+async def property_info(property_id: str, engine: EngineDep, channel: Any = Channel):
     return one(entity("property_info", engine.shopping.property_info(channel, property_id)))
 
 
 @router.get("/{property_id}/closed_dates")
-async def closed_dates(channel_name: str, property_id: str, engine: EngineDep, api_key: ApiKeyDep):
-    channel = engine.shopping.channel_for(channel_name, property_id, api_key)
+async def closed_dates(property_id: str, engine: EngineDep, channel: Any = Channel):
     return one({"id": property_id, "type": "closed_dates_list",
                 "attributes": engine.shopping.closed_dates(channel, property_id)})
 
 
 @router.get("/{property_id}/rooms", openapi_extra={"parameters": [
     *STAY, {"name": "length_of_stay", "in": "query", "schema": {"type": "integer", "minimum": 1}}, *GUESTS]})
-async def rooms(channel_name: str, property_id: str, request: Request, engine: EngineDep, api_key: ApiKeyDep):
+async def rooms(property_id: str, request: Request, engine: EngineDep, channel: Any = Channel):
     """Rooms with the stay's rate plans and prices; without dates, the rooms alone."""
-    channel = engine.shopping.channel_for(channel_name, property_id, api_key)
     found = engine.shopping.rooms(channel, property_id, dict(request.query_params))
     return FastJSON({"data": [entity("room_with_rates", r) for r in found]})
 
 
 @router.post("/{property_id}/push_booking", openapi_extra=body_doc(BookingEnvelope))
-def push_booking(channel_name: str, property_id: str, engine: EngineDep, api_key: ApiKeyDep, secure: SecureDep,
+def push_booking(property_id: str, engine: EngineDep, secure: SecureDep, channel: Any = Channel,
                  data: Any = Booking):
     """new (201), modified or cancelled (200). Send card data to the secure listener: on the main one it
     is masked at once and can't be restored."""
-    channel = engine.shopping.channel_for(channel_name, property_id, api_key)
     booking, created = engine.bookings.push(channel, property_id, data, secure=secure)
     return one(booking_entity(booking), 201 if created else 200)

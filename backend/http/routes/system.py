@@ -1,4 +1,5 @@
-"""Routes without a resource of their own: health, the caller's groups, served media."""
+"""Routes without a resource of their own: health on every listener; the caller's groups and served media on
+the main and secure ones only (the pci listener opens nothing to a user's API token)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from backend.http.deps import ActorDep, EngineDep
 from backend.http.responses import entity, many, one
 
 router = APIRouter(prefix="/api/v1", tags=["system"])
+api_router = APIRouter(prefix="/api/v1", tags=["system"])
 
 
 @router.get("/health")
@@ -16,13 +18,13 @@ async def health(request: Request):
     return one({"id": request.app.state.listener, "type": "health", "attributes": {"status": "ok"}})
 
 
-@router.get("/groups")
+@api_router.get("/groups")
 async def list_groups(engine: EngineDep, actor: ActorDep):
     """The caller's groups: a property's `group_id` must be one of them."""
     return many([entity("group", g) for g in engine.identity.groups(actor)])
 
 
-@router.get("/media/{media_id}", response_class=Response)
+@api_router.get("/media/{media_id}", response_class=Response)
 async def media(media_id: str, engine: EngineDep):
     """A stored image (a property logo). Public, like a CDN: its address is unguessable."""
     content_type, data = engine.media.get(media_id)

@@ -1,12 +1,18 @@
-"""Strict JSON for messages that carry card data: what a lenient reader would guess at is refused.
+"""Strict JSON for every request body: what a lenient reader would guess at is refused, with one 400.
 
-UTF-8 only, no duplicate keys (two readers could take different card numbers from one object),
-no NaN or Infinity, nesting capped, size capped. Messages name the problem, never the content.
+UTF-8 only, no duplicate keys (two readers could take different card numbers from one object: the last
+`card_number` would win in one, the first in another), no NaN or Infinity, no number too large to read
+or write back (an integer of over 4,300 digits, `1e999999`), nesting capped, size capped. Lone surrogate
+escapes ("\\ud800") are refused too, as they are not text and could be neither stored nor sent, except
+where a message only passes through (the card vault gives it back as it came). Messages name the
+problem, never the content.
 """
 
 from __future__ import annotations
 
 import json
+import math
+import re
 from typing import Any
 
 from pydantic_core import PydanticSerializationError, to_json
@@ -14,6 +20,8 @@ from pydantic_core import PydanticSerializationError, to_json
 from backend.errors import BadRequest, PayloadTooLarge
 
 MAX_DEPTH = 64
+TOO_LARGE = "the body holds a number too large to read"
+SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")  # how a surrogate, paired or not, is written in JSON
 CONTAINERS = (dict, list)  # exactly what json.loads makes: compared by type(), the fastest test
 
 
@@ -21,7 +29,7 @@ class _Refused(ValueError):
     pass
 
 
-def read_json(body: bytes, max_bytes: int) -> Any:
+def read_json(body: bytes, max_bytes: int, *, lone_surrogates: bool = False) -> Any:
     if len(body) > max_bytes:
         raise PayloadTooLarge([f"the body is larger than {max_bytes} bytes"])
     try:
@@ -29,15 +37,19 @@ def read_json(body: bytes, max_bytes: int) -> Any:
     except UnicodeDecodeError:
         raise BadRequest(["the body must be UTF-8"]) from None
     try:
-        data = json.loads(text, object_pairs_hook=_object, parse_constant=_constant)
+        data = json.loads(text, object_pairs_hook=_object, parse_constant=_constant, parse_float=_float)
     except json.JSONDecodeError as exc:
         raise BadRequest([f"the body is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"]) from None
     except _Refused as exc:
         raise BadRequest([str(exc)]) from None
     except RecursionError:
         raise BadRequest([f"the body nests deeper than {MAX_DEPTH} levels"]) from None
+    except ValueError:  # Python's own cap on reading an integer (4,300 digits)
+        raise BadRequest([TOO_LARGE]) from None
     if not _within(data, MAX_DEPTH):
         raise BadRequest([f"the body nests deeper than {MAX_DEPTH} levels"])
+    if not lone_surrogates and SURROGATE_ESCAPE.search(body) and not _is_text(data):
+        raise BadRequest(["the body holds a lone surrogate escape, which is not text"])
     return data
 
 
@@ -60,6 +72,22 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 def _constant(name: str) -> Any:
     raise _Refused(f"the body holds {name}, which is not JSON")
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):  # 1e999999 would come back as Infinity, which is not JSON
+        raise _Refused(TOO_LARGE)
+    return value
+
+
+def _is_text(data: Any) -> bool:
+    """Whether every string is text: a lone surrogate can't be UTF-8 (a pair was joined by the reader)."""
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _within(value: Any, levels: int) -> bool:

@@ -1,0 +1,194 @@
+"""The one ASGI layer in front of every route: pure ASGI, and one class doing everything in a single pass
+rather than a stack of five (each layer costs a call and closures on every request).
+
+- Throttle: an address with too many failed credentials (401 answers, whatever the credential) is
+  answered 429 before anything else is done; other addresses are not slowed.
+- Load: more than `max_requests` in progress on the listener is a 503, never a queue.
+- Bodies: each route's limit (backend/http/limits.py) while the body streams in (413), within
+  `body_timeout` seconds (408); a large body waits briefly for one of the process's large-body slots (503).
+- Headers: JSON answers are not to be cached or sniffed; HSTS over TLS.
+- Failures: an exception no handler took is a 500 in the error shape, and only its type and the route
+  template are logged — its text, its traceback or the path could quote request data. A client that
+  went away is not an error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+
+from starlette.requests import ClientDisconnect
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from backend.config import Config
+from backend.errors import (
+    FrontdeskError,
+    PayloadTooLarge,
+    RequestTimeout,
+    ServiceUnavailable,
+    TooManyRequests,
+)
+from backend.http.errors import error_response
+from backend.http.limits import DEFAULT_BYTES, LARGE_BYTES, LargeBodies, body_limits
+from backend.http.throttle import Throttle
+from backend.keys import INTERNAL_HEADER
+
+log = logging.getLogger("frontdesk.http")
+
+# What every answer carries unless its route says otherwise (media are public, for a day).
+DEFAULT_HEADERS = ((b"cache-control", b"no-store"), (b"x-content-type-options", b"nosniff"))
+HSTS = (b"strict-transport-security", b"max-age=31536000")
+CLOSE = (b"connection", b"close")
+BUSY_RETRY_AFTER = 1  # seconds: a request in progress takes milliseconds
+
+
+class Gate:
+    """What the listeners of one process share: failed-credential counts and the large-body slots."""
+
+    def __init__(self, failed_auth_per_minute: int, large_bodies: LargeBodies | None = None) -> None:
+        self.throttle = Throttle(failed_auth_per_minute)
+        self.large_bodies = large_bodies or LargeBodies()
+
+
+class Guard:
+    def __init__(self, app: ASGIApp, *, config: Config, gate: Gate,
+                 is_internal: Callable[[str], bool] | None = None) -> None:
+        self.app = app
+        self.gate = gate
+        self.limits = body_limits(config)
+        self.body_timeout = config.body_timeout
+        self.max_requests = config.max_requests
+        self.in_flight = 0
+        # The tokenisation service calls the secure listener from this very host on behalf of its own callers:
+        # its requests are neither counted nor throttled (the pci listener counts its callers' failures).
+        self.is_internal = is_internal
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        exchange = _Exchange(self, scope, receive, send)
+        refusal = self._refusal(exchange)
+        if refusal is not None:
+            await exchange.answer(refusal)
+            return
+        self.in_flight += 1
+        try:
+            await self.app(scope, exchange.receive, exchange.send)
+        except FrontdeskError as error:  # the guard's own, from `receive`, if the app let one through unanswered
+            await exchange.answer(error)
+        except (ClientDisconnect, asyncio.CancelledError):
+            log.debug("client went away on %s %s", scope["method"], _route(scope))
+        except Exception as error:
+            log.error("unexpected %s on %s %s", type(error).__name__, scope["method"], _route(scope))
+            await exchange.answer(FrontdeskError())
+        finally:
+            self.in_flight -= 1
+            if exchange.slot:
+                self.gate.large_bodies.release()
+
+    def _refusal(self, exchange: _Exchange) -> FrontdeskError | None:
+        retry_after = self.gate.throttle.retry_after(exchange.address)
+        if retry_after is not None and not self._internal(exchange.scope):
+            return TooManyRequests(retry_after)
+        if self.in_flight >= self.max_requests:
+            return ServiceUnavailable(BUSY_RETRY_AFTER, ["too many requests in progress; try again shortly"])
+        return None
+
+    def failed(self, exchange: _Exchange) -> None:
+        if not self._internal(exchange.scope):
+            self.gate.throttle.failed(exchange.address)
+
+    def _internal(self, scope: Scope) -> bool:
+        if self.is_internal is None:
+            return False
+        name = INTERNAL_HEADER.lower().encode()
+        return any(key == name and self.is_internal(value.decode("latin-1")) for key, value in scope["headers"])
+
+
+class _Exchange:
+    """One request and its answer, as the guard sees them."""
+
+    __slots__ = ("guard", "scope", "_receive", "_send", "address", "started", "close", "limit", "received",
+                 "body_done", "slot", "since")
+
+    def __init__(self, guard: Guard, scope: Scope, receive: Receive, send: Send) -> None:
+        self.guard = guard
+        self.scope = scope
+        self._receive = receive
+        self._send = send
+        client = scope.get("client")
+        self.address: str = client[0] if client else ""
+        self.started = False
+        self.close = False  # the body was refused part-read: the connection must not carry another request
+        self.limit = 0  # the route's, known once it reads its body
+        self.received = 0
+        self.body_done = False
+        self.slot = False
+        self.since = time.monotonic()
+
+    async def send(self, message: Message) -> None:
+        if message["type"] == "http.response.start":
+            self.started = True
+            if message["status"] == 401:
+                self.guard.failed(self)
+            message = {**message, "headers": self._headers(message.get("headers", ()))}
+        try:
+            await self._send(message)
+        except OSError:
+            raise ClientDisconnect() from None
+
+    def _headers(self, headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
+        names = {name for name, _ in headers}
+        extra = [header for header in DEFAULT_HEADERS if header[0] not in names]
+        if self.scope["scheme"] == "https":
+            extra.append(HSTS)
+        if self.close:
+            extra.append(CLOSE)
+        return [*headers, *extra]
+
+    async def receive(self) -> Message:
+        if self.body_done:
+            return await self._receive()
+        if not self.limit:
+            await self._body_begins()
+        try:
+            async with asyncio.timeout(self.since + self.guard.body_timeout - time.monotonic()):
+                message = await self._receive()
+        except TimeoutError:
+            self.close = True
+            raise RequestTimeout([f"the body did not arrive within {self.guard.body_timeout:g} seconds"]) from None
+        if message["type"] == "http.request":
+            self.received += len(message.get("body", b""))
+            await self._check_size(self.received)
+            self.body_done = not message.get("more_body", False)
+        return message
+
+    async def _body_begins(self) -> None:
+        """The route is known now: its limit applies, first to the length the client declared."""
+        self.limit = self.guard.limits.get(getattr(self.scope.get("route"), "path", None), DEFAULT_BYTES)
+        for name, value in self.scope["headers"]:
+            if name == b"content-length":
+                await self._check_size(int(value))  # h11 has checked that it is a number
+
+    async def _check_size(self, size: int) -> None:
+        if size > self.limit:
+            self.close = True
+            raise PayloadTooLarge(f"the body exceeds {self.limit} bytes")
+        if size > LARGE_BYTES and not self.slot:
+            self.slot = await self.guard.gate.large_bodies.take()
+            if not self.slot:
+                self.close = True
+                raise ServiceUnavailable(BUSY_RETRY_AFTER, ["too many large requests in progress; try again shortly"])
+
+    async def answer(self, error: FrontdeskError) -> None:
+        """The error shape, unless an answer has begun (then the connection is closed with it unfinished)."""
+        if not self.started:
+            await error_response(error)(self.scope, self._receive, self.send)
+
+
+def _route(scope: Scope) -> str:
+    """The matched route's template (`/api/v1/properties/{property_id}`): never the path, which is request data."""
+    return getattr(scope.get("route"), "path", None) or "(no route)"

@@ -1,0 +1,278 @@
+"""Hostile load over real sockets against a listener run as `frontdesk serve` runs it (guarded h11 protocol and
+the guard): idle, trickling and slow clients are cut off, excess connections and requests get a 503 in the
+error shape, each route takes the body it needs, and a well-behaved client is served all along. Timeouts are
+fractions of a second here; the bounds the tests wait for are generous."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import select
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import httpx
+import pytest
+
+from backend.config import MiB, Config
+from backend.engine import Engine
+from backend.http.apps import create_app
+from backend.http.guard import Gate
+from backend.http.limits import BOOKING_BYTES, LargeBodies, body_limits
+from tests.conftest import UNTHROTTLED, LiveServer, User, free_port
+from tests.shopping.shop import make_shop
+
+PATIENCE = 5.0  # seconds a test waits for what should happen within a fraction of one
+
+
+@dataclass
+class Served:
+    engine: Engine
+    server: LiveServer
+    token: str
+    stack: contextlib.ExitStack
+
+    @property
+    def port(self) -> int:
+        return int(self.server.url.rsplit(":", 1)[1])
+
+    def connect(self) -> socket.socket:
+        return socket.create_connection(("127.0.0.1", self.port), timeout=PATIENCE)
+
+    def user(self) -> User:
+        actor, issued = self.engine.identity.add_user(f"shop{time.monotonic_ns()}@example.com")
+        return User(actor, issued.token, self.stack.enter_context(httpx.Client(
+            base_url=self.server.url, timeout=PATIENCE, headers={"Authorization": f"Bearer {issued.token}"})))
+
+    def healthy(self) -> bool:
+        return httpx.get(f"{self.server.url}/api/v1/health", timeout=PATIENCE).status_code == 200
+
+
+@pytest.fixture
+def serve(tmp_path) -> Iterator[Callable[..., Served]]:
+    with contextlib.ExitStack() as stack:
+        def start(gate: Gate | None = None, **settings: float) -> Served:
+            engine = Engine.open(tmp_path / f"{free_port()}.db", Config(failed_auth_per_minute=UNTHROTTLED, **settings))
+            server = stack.enter_context(LiveServer(engine, "main", free_port(), gate))
+            _, issued = engine.identity.add_user(f"desk{time.monotonic_ns()}@example.com")
+            return Served(engine, server, issued.token, stack)
+
+        yield start
+
+
+def request(method: str, path: str, *, token: str | None = None, length: int | None = None, body: bytes = b"",
+            **headers: str) -> bytes:
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    if length is not None:
+        headers["Content-Length"] = str(length)
+    head = f"{method} {path} HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n"
+    head += "".join(f"{name.replace('_', '-')}: {value}\r\n" for name, value in headers.items())
+    return head.encode() + b"\r\n" + body
+
+
+def answer(sock: socket.socket) -> tuple[int, dict[str, str], bytes]:
+    """One HTTP answer read off a raw socket: status, headers (lower-case names), body."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(65536)
+        assert chunk, f"closed without an answer: {data!r}"
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    status_line, *lines = head.decode().split("\r\n")
+    headers = {name.lower(): value.strip() for name, _, value in (line.partition(":") for line in lines)}
+    while len(body) < int(headers.get("content-length", 0)):
+        body += sock.recv(65536)
+    return int(status_line.split()[1]), headers, body
+
+
+def closed(sock: socket.socket, within: float = PATIENCE) -> bool:
+    """Whether the server closes the connection within `within` seconds (anything it still sends is read)."""
+    deadline = time.monotonic() + within
+    while (left := deadline - time.monotonic()) > 0:
+        if select.select([sock], [], [], left)[0]:
+            try:
+                if not sock.recv(65536):
+                    return True
+            except ConnectionResetError:
+                return True
+    return False
+
+
+def error(body: bytes) -> str:
+    errors = json.loads(body)["errors"]
+    assert set(errors) <= {"code", "title", "details"}
+    return errors["code"]
+
+
+def test_a_connection_that_sends_nothing_is_closed_after_the_header_timeout(serve):
+    served = serve(header_timeout=0.3, idle_timeout=60)
+
+    with served.connect() as silent, served.connect() as answered:
+        answered.sendall(request("GET", "/api/v1/health"))
+        assert answer(answered)[0] == 200
+
+        assert closed(silent)
+        assert closed(answered)  # after an answer too, however long the keep-alive
+        assert served.healthy()
+
+
+def test_headers_trickled_a_byte_at_a_time_are_cut_off_while_others_are_served(serve):
+    served = serve(header_timeout=0.5)
+
+    with served.connect() as slowloris:
+        slowloris.sendall(b"GET /api/v1/health HTTP/1.1\r\nHost: test\r\n")
+        deadline = time.monotonic() + PATIENCE
+        cut_off = False
+        while not cut_off and time.monotonic() < deadline:
+            try:
+                slowloris.sendall(b"X")  # never a whole header line, yet never silent
+            except OSError:
+                cut_off = True
+            cut_off = cut_off or closed(slowloris, within=0.05)
+            assert served.healthy()
+
+    assert cut_off
+
+
+def test_a_body_that_does_not_arrive_in_time_is_a_408(serve):
+    served = serve(body_timeout=0.5)
+
+    with served.connect() as slow:
+        slow.sendall(request("POST", "/api/v1/properties", token=served.token, length=100, body=b'{"property": '))
+        assert served.healthy()
+        status, headers, body = answer(slow)
+
+        assert status == 408 and error(body) == "request_timeout"
+        assert headers["connection"] == "close" and closed(slow)
+
+
+def test_connections_beyond_the_cap_get_a_503_in_the_error_shape_and_are_closed(serve):
+    served = serve(max_connections=3)
+    kept = [served.connect() for _ in range(3)]
+    for sock in kept:  # each served once, then idle on keep-alive: open connections, all three
+        sock.sendall(request("GET", "/api/v1/health"))
+        assert answer(sock)[0] == 200
+
+    with served.connect() as extra:
+        extra.sendall(request("GET", "/api/v1/health"))
+        status, headers, body = answer(extra)
+
+        assert status == 503 and error(body) == "service_unavailable"
+        assert int(headers["retry-after"]) >= 1 and closed(extra)
+
+    kept.pop().close()
+    assert _eventually(served.healthy)
+    for sock in kept:
+        sock.close()
+
+
+def test_requests_beyond_the_in_flight_cap_get_a_503_not_a_queue(serve):
+    served = serve(max_requests=2)
+    stalled = [served.connect() for _ in range(2)]
+    for sock in stalled:  # in progress: waiting for the rest of their bodies
+        sock.sendall(request("POST", "/api/v1/properties", token=served.token, length=100, body=b"{"))
+
+    busy = _eventually(lambda: _status_of(served, 503))
+
+    assert error(busy.content) == "service_unavailable" and int(busy.headers["retry-after"]) >= 1
+    for sock in stalled:
+        sock.close()
+    assert _eventually(served.healthy)
+
+
+def test_large_bodies_wait_briefly_for_one_of_few_slots_then_get_a_503(serve):
+    gate = Gate(UNTHROTTLED, LargeBodies(slots=2, wait=0.3))
+    served = serve(gate=gate)
+    large = request("POST", "/api/v1/availability", token=served.token, length=2 * MiB, body=b'{"values": [')
+    with served.connect() as first, served.connect() as second, served.connect() as third:
+        first.sendall(large)
+        second.sendall(large)
+        assert _eventually(gate.large_bodies.slots.locked)  # both slots held, waiting for the rest of the bodies
+
+        third.sendall(large)
+        status, headers, body = answer(third)
+
+        assert status == 503 and error(body) == "service_unavailable" and int(headers["retry-after"]) >= 1
+        first.close()
+        whole = b'{"values": []}' + b" " * (2 * MiB)
+        client = served.user().client
+        assert _eventually(lambda: client.post("/api/v1/availability", content=whole).status_code != 503)
+
+
+def test_each_route_takes_the_body_it_needs(serve):
+    served = serve()
+    shop = make_shop(served.user())
+    client = shop.user.client
+    over_a_booking = b'{"booking": {"notes": "' + b"x" * BOOKING_BYTES + b'"}}'
+    over_a_default = b'{"property": {"title": "' + b"x" * (MiB + 1) + b'"}}'
+    under_ari = b'{"values": [], "padding": "' + b"x" * (2 * MiB) + b'"}'
+
+    assert client.post(f"{shop.meta}/push_booking", content=over_a_booking).status_code == 413
+    assert client.post(f"/api/v1/inbound/{shop.channel_id}/bookings", content=over_a_booking,
+                       headers={"api-key": shop.inbound_key}).status_code == 413
+    assert client.post("/api/v1/properties", content=over_a_booking).status_code == 400  # read: the wrong envelope
+    assert client.post("/api/v1/properties", content=over_a_default).json()["errors"]["code"] == "payload_too_large"
+    assert client.post("/api/v1/restrictions", content=under_ari).status_code not in (413, 503)
+
+
+def test_the_limits_table_names_real_routes(engine):
+    paths = {path for listener in ("main", "pci") for path in create_app(engine, listener).openapi()["paths"]}
+
+    assert set(body_limits(Config())) <= paths
+
+
+def test_push_booking_refuses_a_wrong_provider_key_before_reading_the_body(serve):
+    served = serve()
+    shop = make_shop(served.user(), provider_api_key="the-right-key")
+
+    with served.connect() as sock:  # declares 14 MiB and sends none of it: the answer must not wait for it
+        sock.sendall(request("POST", f"{shop.meta}/push_booking", length=14 * MiB, api_key="a-wrong-key"))
+        status, _, body = answer(sock)
+
+    assert status == 401 and error(body) == "unauthorized"
+
+
+def test_serve_options_reach_every_listener(tmp_path):
+    """The real CLI: the options set each listener's protocol and guard, and one failed-credential count is
+    shared by the three listeners."""
+    ports = [free_port() for _ in range(3)]
+    server = subprocess.Popen([sys.executable, "-m", "console", "serve", "--db", str(tmp_path / "served.db"),
+                               "--port", str(ports[0]), "--secure-port", str(ports[1]), "--pci-port", str(ports[2]),
+                               "--header-timeout", "0.3", "--failed-auth-per-minute", "2"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    main, pci = f"http://127.0.0.1:{ports[0]}", f"http://127.0.0.1:{ports[2]}"
+    try:
+        assert _eventually(lambda: _answers(f"{main}/api/v1/health"))
+        with socket.create_connection(("127.0.0.1", ports[1]), timeout=PATIENCE) as silent:
+            assert closed(silent)
+        for _ in range(2):
+            assert httpx.get(f"{pci}/api/v1/tokenization_profiles", params={"api_key": "wrong"}).status_code == 401
+        assert httpx.get(f"{main}/api/v1/health").status_code == 429
+    finally:
+        server.terminate()
+        server.wait(PATIENCE)
+
+
+def _answers(url: str) -> bool:
+    try:
+        return httpx.get(url).status_code == 200
+    except httpx.TransportError:
+        return False
+
+
+def _status_of(served: Served, status: int) -> httpx.Response | None:
+    response = httpx.get(f"{served.server.url}/api/v1/health", timeout=PATIENCE)
+    return response if response.status_code == status else None
+
+
+def _eventually(check: Callable[[], object]) -> object:
+    deadline = time.monotonic() + PATIENCE
+    while not (result := check()):
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+    return result

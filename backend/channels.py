@@ -1,56 +1,108 @@
-"""Channels: the OTAs and meta channels a property is sold on, and the properties connected to each.
+"""Channels: the OTAs and meta channels a property is sold on, the properties connected to each, and the rate
+plans each sells (its mappings).
 
-A channel's `inbound_key` (what its adapter authenticates with) is shown once, in the create
-answer, and stored hashed. A property can be connected only once every contact field is filled in.
+A channel speaks the service's names (https://docs.channex.io/channel-api-examples/check24, "Create the
+connection" and "Updating a connection"): `title`, `channel` (the code), `group_id`, `properties`, `rate_plans`
+(`[{"id", "rate_plan_id", "settings"}]`: a mapping's `settings` hold the channel's own codes for the plan),
+`settings` (the channel's) and `is_active`. Our older names `channel_code`, `property_ids` and `rate_plan_ids`
+are input aliases (problems are reported under the name sent); both spellings of one field at once is a 422.
+`rate_plans`, when sent, replaces the
+mappings: one with `settings: null` is removed, one without `settings` keeps those it had, and a rate plan that
+stays mapped keeps its mapping's `id`.
+
+A channel takes only properties of its own group (a member of that group must be able to read the channel
+and save it back), each with every contact field filled in. Its `inbound_key` (what its adapter authenticates
+with) is shown once, in the create answer, and stored hashed.
+
+A property's direct channel (`Offline`, backend/bookings/direct.py) holds the bookings the property takes
+itself: nobody manages it, so lists leave it out and it can't be changed or deleted; it reads by its ID, which
+its bookings name.
 """
 
 from __future__ import annotations
 
+import json
 import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
+from pydantic_core import from_json
 
-from backend.errors import BadRequest, Errors, NotFound, Unauthorized, ValidationFailed
+from backend.bookings.direct import DIRECT
+from backend.errors import BadRequest, Errors, NotFound, NotSupported, Unauthorized, ValidationFailed
 from backend.events import EventBus
 from backend.fields import RequiredText
 from backend.identity import Actor, hash_secret
 from backend.listing import Column, ListQuery, page
 from backend.properties.models import CONTACT_FIELDS
-from backend.validation import validate
+from backend.validation import as_sent, validate
 from storage import Store, new_id, utc_now
 
 CHANNEL_CODES = ("BookingCom", "AirBNB", "OpenShopping")
 CHAT_PROVIDERS = ("BookingCom", "AirBNB")
 SHOPPING_CODES = ("OpenShopping",)
+# Our older names, accepted as input only.
+ALIASES = {"channel_code": "channel", "property_ids": "properties", "rate_plan_ids": "rate_plans"}
+# Sent back by clients that PUT what they read (or what create answered); ignored.
+READ_ONLY = frozenset({"id", "inserted_at", "updated_at", "has_provider_api_key", "inbound_key"})
+EDITABLE = ("title", "channel", "group_id", "properties", "rate_plans", "settings", "is_active")
 
 COLUMNS: dict[str, Column] = {
     "id": Column("c.id", "id"),
     "title": Column("c.title"),
+    "channel": Column("c.channel_code", "enum"),
     "channel_code": Column("c.channel_code", "enum"),
     "is_active": Column("c.is_active", "bool"),
     "property_id": Column("property_id", "id",
                           "c.id IN (SELECT channel_id FROM channel_properties WHERE {cond})"),
     "inserted_at": Column("c.inserted_at"),
 }
+ChannelCode = Literal[CHANNEL_CODES]  # type: ignore[valid-type]
+
+
+class Mapping(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: StrictStr | None = Field(None, description="read-only: the mapping's ID, kept while its rate plan stays mapped")
+    rate_plan_id: StrictStr
+    settings: dict[str, Any] | None = Field(
+        default_factory=dict, description="the channel's own codes for the plan (room_type_code, rate_plan_code, "
+                                          "occupancy, ...); null removes the mapping; left out, the current ones stay")
 
 
 class ChannelInput(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     title: RequiredText
-    channel_code: Literal[CHANNEL_CODES]  # type: ignore[valid-type]
-    property_ids: Annotated[list[StrictStr], Field(max_length=1000)] = []
-    rate_plan_ids: Annotated[list[StrictStr], Field(max_length=10_000,
-                                                    description="the mapped rate plans: what the channel sells")] = []
+    channel: ChannelCode
+    group_id: StrictStr | None = Field(None, description="the channel's group; by default the user's default group")
+    properties: Annotated[list[StrictStr], Field(max_length=1000, description="the connected properties")] = []
+    rate_plans: Annotated[list[Mapping], Field(max_length=10_000,
+                                               description="the mapped rate plans: what the channel sells")] = []
+    settings: dict[str, Any] = Field(default_factory=dict, description="the channel's own settings (hotel_id, ...)")
     is_active: StrictBool = True
-    group_id: StrictStr | None = None
     provider_api_key: Annotated[StrictStr, Field(min_length=8, max_length=255)] | None = Field(
         None, description="write-only; shopping channels only; null clears it")
 
 
+class ChannelBody(ChannelInput):
+    """The request body as documented: the service's names, and ours as deprecated input aliases."""
+
+    channel: ChannelCode | None = Field(None, description="required on create (or channel_code); fixed once created")
+    channel_code: ChannelCode | None = Field(None, deprecated=True, description="older name of channel")
+    property_ids: list[StrictStr] | None = Field(None, deprecated=True, description="older name of properties")
+    rate_plan_ids: list[StrictStr] | None = Field(None, deprecated=True,
+                                                  description="older name of rate_plans, as rate plan IDs")
+
+
 class ChannelEnvelope(BaseModel):
-    channel: ChannelInput
+    channel: ChannelBody
+
+
+def mapped_plan_ids(channel: dict[str, Any]) -> list[str]:
+    return [mapping["rate_plan_id"] for mapping in channel["rate_plans"]]
 
 
 class Channels:
@@ -58,20 +110,35 @@ class Channels:
         self.store = store
         self.events = events
 
+    # --- reading -----------------------------------------------------------------------------
+
     def list(self, actor: Actor, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         marks, groups = actor.group_params()
         rows, meta = page(self.store, query, COLUMNS, select="c.*", source="channels c",
-                          scope=f"c.group_id IN ({marks})", scope_params=groups, default_order="c.title, c.id")
+                          scope=f"c.group_id IN ({marks}) AND c.channel_code != ?", scope_params=[*groups, DIRECT],
+                          default_order="c.title, c.id")
         return [self._attributes(r) for r in rows], meta
 
     def get(self, actor: Actor, channel_id: str) -> dict[str, Any]:
         return self._attributes(self._row(actor, channel_id))
 
     def for_property(self, actor: Actor, property_id: str) -> list[dict[str, Any]]:
-        """Channels the actor can see, each marked with whether the property is connected to it."""
+        """The channels the property may be connected to (those of its group) and any it is connected to, each
+        marked with whether it is."""
         marks, groups = actor.group_params()
-        rows = self.store.query(f"SELECT * FROM channels WHERE group_id IN ({marks}) ORDER BY title, id", groups)
-        return [{**a, "connected": property_id in a["property_ids"]} for a in map(self._attributes, rows)]
+        rows = self.store.query(
+            f"SELECT * FROM channels WHERE group_id IN ({marks}) AND channel_code != ? AND (group_id = (SELECT group_id "
+            "FROM properties WHERE id = ?) OR id IN (SELECT channel_id FROM channel_properties WHERE property_id = ?)) "
+            "ORDER BY title, id", [*groups, DIRECT, property_id, property_id])
+        return [{**a, "connected": property_id in a["properties"]} for a in map(self._attributes, rows)]
+
+    def mappings(self, actor: Actor, channel_id: str) -> list[dict[str, Any]]:
+        """The channel's rooms and rates: each mapped rate plan with its room type, property and settings."""
+        self._row(actor, channel_id)
+        rows = self.store.query(
+            "SELECT m.id, m.rate_plan_id, p.room_type_id, p.property_id, m.settings FROM channel_rate_plans m "
+            "JOIN rate_plans p ON p.id = m.rate_plan_id WHERE m.channel_id = ? ORDER BY m.rowid", (channel_id,))
+        return [{**dict(r), "settings": from_json(r["settings"])} for r in rows]
 
     def _row(self, actor: Actor, channel_id: str):
         row = self.store.one("SELECT * FROM channels WHERE id = ?", (channel_id,))
@@ -82,82 +149,89 @@ class Channels:
         return row
 
     def _attributes(self, row) -> dict[str, Any]:
-        property_ids = [r[0] for r in self.store.query(
+        properties = [r[0] for r in self.store.query(
             "SELECT property_id FROM channel_properties WHERE channel_id = ? ORDER BY rowid", (row["id"],))]
-        rate_plan_ids = [r[0] for r in self.store.query(
-            "SELECT rate_plan_id FROM channel_rate_plans WHERE channel_id = ? ORDER BY rowid", (row["id"],))]
+        mappings = [{"id": r[0], "rate_plan_id": r[1], "settings": from_json(r[2])} for r in self.store.query(
+            "SELECT id, rate_plan_id, settings FROM channel_rate_plans WHERE channel_id = ? ORDER BY rowid",
+            (row["id"],))]
         return {
             "id": row["id"],
             "title": row["title"],
-            "channel_code": row["channel_code"],
+            "channel": row["channel_code"],
             "group_id": row["group_id"],
-            "property_ids": property_ids,
-            "rate_plan_ids": rate_plan_ids,
+            "properties": properties,
+            "rate_plans": mappings,
+            "settings": from_json(row["settings"]),
             "is_active": bool(row["is_active"]),
             "has_provider_api_key": row["provider_api_key_hash"] is not None,
             "inserted_at": row["inserted_at"],
             "updated_at": row["updated_at"],
         }
 
+    # --- writing -----------------------------------------------------------------------------
+
     def create(self, actor: Actor, data: Any) -> dict[str, Any]:
-        model = validate(ChannelInput, data)
-        self._check(actor, model, data)
+        with _named_as_sent(_object(data)):
+            model = _validated(data)
+            group_id = model.group_id or actor.default_group_id
+            self._check(actor, model, group_id, data)
         channel_id, inbound_key, now = new_id(), secrets.token_urlsafe(32), utc_now()
         with self.store.transaction() as conn:
             conn.execute(
                 "INSERT INTO channels (id, group_id, title, channel_code, inbound_key_hash, provider_api_key_hash, "
-                "is_active, inserted_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (channel_id, model.group_id or actor.default_group_id, model.title, model.channel_code,
-                 hash_secret(inbound_key), _key_hash(model.provider_api_key), int(model.is_active), now, now))
-            self._connect(conn, channel_id, model)
+                "is_active, settings, inserted_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (channel_id, group_id, model.title, model.channel, hash_secret(inbound_key),
+                 _key_hash(model.provider_api_key), int(model.is_active), json.dumps(model.settings), now, now))
+            self._connect(conn, channel_id, model, {})
         self.events.publish("channel.changed", channel_id, action="created")
         return {**self.get(actor, channel_id), "inbound_key": inbound_key}
 
     def update(self, actor: Actor, channel_id: str, data: Any) -> dict[str, Any]:
         current = self.get(actor, channel_id)
-        if not isinstance(data, dict):
-            raise BadRequest(["the channel must be a JSON object"])
-        stored = {k: current[k] for k in ("title", "channel_code", "property_ids", "rate_plan_ids", "is_active",
-                                          "group_id")}
-        merged = {**stored, **{k: v for k, v in data.items() if k not in {"id", "inserted_at", "updated_at",
-                                                                           "has_provider_api_key"}}}
-        model = validate(ChannelInput, merged)
-        if model.channel_code != current["channel_code"]:
-            raise ValidationFailed.one("channel_code", "can't be changed; create a new channel instead")
-        self._check(actor, model, data)
+        _managed(current["channel"])
+        changes = {k: v for k, v in _object(data).items() if k not in READ_ONLY}
+        with _named_as_sent(changes):
+            model = _validated(changes, {k: current[k] for k in EDITABLE})
+            if model.channel != current["channel"]:
+                raise ValidationFailed.one("channel", "can't be changed; create a new channel instead")
+            group_id = model.group_id or current["group_id"]
+            self._check(actor, model, group_id, changes)
         with self.store.transaction() as conn:
-            conn.execute("UPDATE channels SET title = ?, group_id = ?, is_active = ?, updated_at = ? WHERE id = ?",
-                         (model.title, model.group_id or current["group_id"], int(model.is_active), utc_now(),
-                          channel_id))
-            if "provider_api_key" in data:
+            conn.execute("UPDATE channels SET title = ?, group_id = ?, is_active = ?, settings = ?, updated_at = ? "
+                         "WHERE id = ?", (model.title, group_id, int(model.is_active), json.dumps(model.settings),
+                                          utc_now(), channel_id))
+            if "provider_api_key" in changes:
                 conn.execute("UPDATE channels SET provider_api_key_hash = ? WHERE id = ?",
                              (_key_hash(model.provider_api_key), channel_id))
             conn.execute("DELETE FROM channel_properties WHERE channel_id = ?", (channel_id,))
             conn.execute("DELETE FROM channel_rate_plans WHERE channel_id = ?", (channel_id,))
-            self._connect(conn, channel_id, model)
+            self._connect(conn, channel_id, model, {m["rate_plan_id"]: m for m in current["rate_plans"]})
         self.events.publish("channel.changed", channel_id, action="updated")
         return self.get(actor, channel_id)
 
     def delete(self, actor: Actor, channel_id: str) -> None:
-        self._row(actor, channel_id)
+        _managed(self._row(actor, channel_id)["channel_code"])
         with self.store.transaction() as conn:
             conn.execute("DELETE FROM channels WHERE id = ?", (channel_id,))
         self.events.publish("channel.changed", channel_id, action="deleted")
 
     def connect(self, actor: Actor, channel_id: str, property_id: str) -> dict[str, Any]:
-        ids = self.get(actor, channel_id)["property_ids"]
-        return self.update(actor, channel_id, {"property_ids": [*ids, property_id] if property_id not in ids else ids})
+        ids = self.get(actor, channel_id)["properties"]
+        return self.update(actor, channel_id, {"properties": [*ids, property_id] if property_id not in ids else ids})
 
     def disconnect(self, actor: Actor, channel_id: str, property_id: str) -> dict[str, Any]:
         """Disconnecting a property also unmaps its rate plans."""
         current = self.get(actor, channel_id)
         plans = {r[0] for r in self.store.query("SELECT id FROM rate_plans WHERE property_id = ?", (property_id,))}
-        return self.update(actor, channel_id, {"property_ids": [i for i in current["property_ids"] if i != property_id],
-                                               "rate_plan_ids": [i for i in current["rate_plan_ids"] if i not in plans]})
+        return self.update(actor, channel_id, {
+            "properties": [i for i in current["properties"] if i != property_id],
+            "rate_plans": [{"rate_plan_id": i} for i in mapped_plan_ids(current) if i not in plans]})
 
     def map_rate_plan(self, actor: Actor, channel_id: str, rate_plan_id: str, mapped: bool) -> dict[str, Any]:
-        ids = [i for i in self.get(actor, channel_id)["rate_plan_ids"] if i != rate_plan_id]
-        return self.update(actor, channel_id, {"rate_plan_ids": [*ids, rate_plan_id] if mapped else ids})
+        ids = [i for i in mapped_plan_ids(self.get(actor, channel_id)) if i != rate_plan_id]
+        if mapped:
+            ids.append(rate_plan_id)
+        return self.update(actor, channel_id, {"rate_plans": [{"rate_plan_id": i} for i in ids]})
 
     def adapter_view(self, channel) -> dict[str, Any]:
         """What a channel's adapter may know of its channel: its properties and mapped rooms and rates."""
@@ -169,37 +243,109 @@ class Channels:
         return {"id": channel["id"], "title": channel["title"], "channel_code": channel["channel_code"],
                 "property_ids": [r[0] for r in properties], "rate_plans": [dict(r) for r in plans]}
 
-    def _check(self, actor: Actor, model: ChannelInput, data: dict[str, Any]) -> None:
+    def _check(self, actor: Actor, model: ChannelInput, group_id: str, data: dict[str, Any]) -> None:
         errors = Errors()
         if model.group_id is not None and model.group_id not in actor.group_ids:
             errors.add("group_id", "is not a group of yours")
-        if data.get("provider_api_key") is not None and model.channel_code not in SHOPPING_CODES:
+        if data.get("provider_api_key") is not None and model.channel not in SHOPPING_CODES:
             errors.add("provider_api_key", "only shopping channels take a provider API key")
+        group_title = self.store.scalar("SELECT title FROM groups WHERE id = ?", (group_id,))
         marks, groups = actor.group_params()
-        for index, property_id in enumerate(model.property_ids):
-            row = self.store.one(f"SELECT * FROM properties WHERE id = ? AND group_id IN ({marks})",
+        for index, property_id in enumerate(model.properties):
+            row = self.store.one(f"SELECT p.*, g.title AS group_title FROM properties p JOIN groups g ON "
+                                 f"g.id = p.group_id WHERE p.id = ? AND p.group_id IN ({marks})",
                                  [property_id, *groups])
             if row is None:
-                errors.add(f"property_ids.{index}", "is not a property of yours")
+                errors.add(f"properties.{index}", "is not a property of yours")
                 continue
+            if row["group_id"] != group_id:
+                errors.add(f"properties.{index}.group_id",
+                           f"of {row['title']!r} is {row['group_title']!r}, not this channel's group {group_title!r}: "
+                           "a channel takes properties of its own group only")
             for name in CONTACT_FIELDS:
                 if row[name] is None:
-                    errors.add(f"property_ids.{index}.{name}",
-                               f"is required to connect {row['title']!r} to a channel")
-        connected = set(model.property_ids)
-        for index, plan_id in enumerate(model.rate_plan_ids):
-            owner = self.store.scalar("SELECT property_id FROM rate_plans WHERE id = ?", (plan_id,))
-            if owner not in connected:
-                errors.add(f"rate_plan_ids.{index}", "is not a rate plan of a property connected to this channel")
+                    errors.add(f"properties.{index}.{name}", f"is required to connect {row['title']!r} to a channel")
+        connected = set(model.properties)
+        for index, mapping in enumerate(model.rate_plans):
+            owner = self.store.scalar("SELECT property_id FROM rate_plans WHERE id = ?", (mapping.rate_plan_id,))
+            if owner not in connected and not _removes(mapping):
+                errors.add(f"rate_plans.{index}.rate_plan_id",
+                           "is not a rate plan of a property connected to this channel")
         errors.raise_if_any()
 
-    def _connect(self, conn, channel_id: str, model: ChannelInput) -> None:
+    def _connect(self, conn, channel_id: str, model: ChannelInput, kept: dict[str, dict[str, Any]]) -> None:
+        """The channel's properties and mappings; a rate plan mapped before keeps its mapping's ID, and its
+        settings unless new ones are sent."""
         conn.executemany("INSERT INTO channel_properties (channel_id, property_id) VALUES (?, ?)",
-                         [(channel_id, p) for p in dict.fromkeys(model.property_ids)])
-        conn.executemany("INSERT INTO channel_rate_plans (channel_id, rate_plan_id) VALUES (?, ?)",
-                         [(channel_id, p) for p in dict.fromkeys(model.rate_plan_ids)])
+                         [(channel_id, p) for p in dict.fromkeys(model.properties)])
+        rows = []
+        for mapping in model.rate_plans:
+            if _removes(mapping):
+                continue
+            before = kept.get(mapping.rate_plan_id, {"id": new_id(), "settings": {}})
+            settings = mapping.settings if "settings" in mapping.model_fields_set else before["settings"]
+            rows.append((before["id"], channel_id, mapping.rate_plan_id, json.dumps(settings)))
+        conn.executemany("INSERT INTO channel_rate_plans (id, channel_id, rate_plan_id, settings) VALUES (?, ?, ?, ?)",
+                         rows)
+
+
+def _object(data: Any) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise BadRequest(["the channel must be a JSON object"])
+    return data
+
+
+def _validated(data: dict[str, Any], stored: dict[str, Any] | None = None) -> ChannelInput:
+    """The request in the service's names, over what is stored (update); every problem at once, those of the
+    older names and of a rate plan mapped twice included."""
+    errors = Errors()
+    changes = dict(data)
+    for old, new in ALIASES.items():
+        if old in changes:
+            if new in changes:
+                errors.add(old, f"is the older name of {new}: send one of them")
+            value = changes.pop(old)
+            if old == "rate_plan_ids" and isinstance(value, list):
+                value = [{"rate_plan_id": plan_id} for plan_id in value]
+            changes.setdefault(new, value)
+    seen: set[str] = set()
+    for index, mapping in enumerate(changes.get("rate_plans") if isinstance(changes.get("rate_plans"), list) else []):
+        plan_id = mapping.get("rate_plan_id") if isinstance(mapping, dict) else None
+        if not isinstance(plan_id, str):
+            continue  # the model says what is wrong with it
+        if plan_id in seen:
+            errors.add(f"rate_plans.{index}", f"maps rate plan {plan_id} a second time")
+        seen.add(plan_id)
+    try:
+        model = validate(ChannelInput, {**(stored or {}), **changes})
+    except ValidationFailed as failed:
+        errors.merge(failed.details)
+    errors.raise_if_any()
+    return model
+
+
+@contextmanager
+def _named_as_sent(data: dict[str, Any]) -> Iterator[None]:
+    """Problems under the names the client sent: `property_ids.0` to one that sent `property_ids`."""
+    renames: dict[str, str] = {}
+    if "rate_plan_ids" in data and "rate_plans" not in data and isinstance(data["rate_plan_ids"], list):
+        for i in range(len(data["rate_plan_ids"])):
+            renames |= {f"rate_plans.{i}.rate_plan_id": f"rate_plan_ids.{i}", f"rate_plans.{i}": f"rate_plan_ids.{i}"}
+    renames |= {new: old for old, new in ALIASES.items() if old in data and new not in data}
+    try:
+        yield
+    except ValidationFailed as failed:
+        raise ValidationFailed(as_sent(failed.details, renames)) from None
+
+
+def _removes(mapping: Mapping) -> bool:
+    return "settings" in mapping.model_fields_set and mapping.settings is None
 
 
 def _key_hash(key: str | None) -> str | None:
     return None if key is None else hash_secret(key)
 
+
+def _managed(code: str) -> None:
+    if code == DIRECT:
+        raise NotSupported("this is a property's direct channel, which holds its own bookings: Frontdesk keeps it")

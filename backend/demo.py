@@ -1,9 +1,12 @@
 """A realistic small portfolio, built through the engine like any user would build it.
 
-Two groups, properties of different types in different countries, channels connected, the chat
-application on some, and a demo integrator whose API token is returned for trying `frontdesk serve`.
+Two groups: the portfolio, properties of different types in different countries sold on its channels, and new
+openings, where a hostel waits for its contact details before it can be connected (a channel sells only
+properties of its own group). The chat application on some, and a demo integrator whose API token is returned
+for trying `frontdesk serve`.
 Every connected property has rooms, rate plans, a hotel policy and a year of availability and
-rates (dearer at weekends, a few closed or restricted nights), and some bookings have come in.
+rates (dearer at weekends, a few closed or restricted nights), two derived rate plans that follow the
+flexible rate, and some bookings have come in.
 Dates count from the engine's clock, so a frozen clock gives the same demo every time.
 """
 
@@ -19,11 +22,11 @@ from backend.identity import Actor, IssuedToken
 
 INTEGRATOR_EMAIL = "integrator@example.com"
 
-ALPINE = "Alpine Collection"
-SEASIDE = "Sea & City Stays"
+PORTFOLIO = "Sea & Mountain Stays"
+NEW_OPENINGS = "New openings"
 
 PROPERTIES = [
-    (ALPINE, {
+    (PORTFOLIO, {
         "title": "Hotel Edelweiss", "currency": "CHF", "property_type": "hotel", "email": "desk@edelweiss.example",
         "phone": "+41 27 966 12 00", "zip_code": "3920", "country": "CH", "state": "Valais", "city": "Zermatt",
         "address": "Bahnhofstrasse 21", "longitude": "7.7491", "latitude": "46.0207", "timezone": "Europe/Zurich",
@@ -34,41 +37,41 @@ PROPERTIES = [
                     "photos": [{"url": "https://edelweiss.example/photos/front.jpg", "kind": "photo",
                                 "author": "Edelweiss", "description": "The hotel in winter"}]},
         "chat": True}),
-    (ALPINE, {
+    (PORTFOLIO, {
         "title": "Chalet Les Aiguilles", "currency": "EUR", "property_type": "chalet", "email": "bonjour@aiguilles.example",
         "phone": "+33 4 50 53 00 11", "zip_code": "74400", "country": "FR", "state": "Haute-Savoie",
         "city": "Chamonix-Mont-Blanc", "address": "12 Chemin des Praz", "longitude": "6.8694", "latitude": "45.9237",
         "timezone": "Europe/Paris", "facilities": ["Free WiFi", "Kitchen", "Hot tub", "Free parking"],
         "content": {"description": "A wooden chalet for ten, five minutes from the Flégère lift."}, "chat": True}),
-    (ALPINE, {
+    (PORTFOLIO, {
         "title": "Pension Alpenrose", "currency": "EUR", "property_type": "guest_house", "email": "info@alpenrose.example",
         "phone": "+43 6134 8222", "zip_code": "4830", "country": "AT", "state": "Upper Austria", "city": "Hallstatt",
         "address": "Seestrasse 104", "longitude": "13.6493", "latitude": "47.5622", "timezone": "Europe/Vienna",
         "facilities": ["Breakfast", "Free WiFi", "Garden"], "chat": False}),
-    (SEASIDE, {
+    (PORTFOLIO, {
         "title": "Casa do Mar", "currency": "EUR", "property_type": "villa", "email": "ola@casadomar.example",
         "phone": "+351 282 760 400", "zip_code": "8600-545", "country": "PT", "state": "Faro", "city": "Lagos",
         "address": "Rua da Praia 8", "longitude": "-8.6742", "latitude": "37.1028", "timezone": "Europe/Lisbon",
         "facilities": ["Outdoor pool", "Beachfront", "Free WiFi", "BBQ facilities"],
         "content": {"description": "Whitewashed villa above Praia Dona Ana, sleeps eight."}, "chat": True}),
-    (SEASIDE, {
+    (PORTFOLIO, {
         "title": "Harbour Lights Apartments", "currency": "AUD", "property_type": "apartment",
         "email": "stay@harbourlights.example", "phone": "+61 3 6234 5500", "zip_code": "7000", "country": "AU",
         "state": "Tasmania", "city": "Hobart", "address": "3 Hunter Street", "longitude": "147.3353",
         "latitude": "-42.8826", "timezone": "Australia/Hobart", "facilities": ["Kitchen", "Laundry", "Paid parking"],
         "chat": True}),
-    (SEASIDE, {
+    (PORTFOLIO, {
         "title": "Riad Yasmine", "currency": "MAD", "property_type": "riad", "email": "salam@riadyasmine.example",
         "phone": "+212 524 38 90 00", "zip_code": "40000", "country": "MA", "state": "Marrakesh-Safi",
         "city": "Marrakesh", "address": "17 Derb Sidi Bouloukat", "longitude": "-7.9892", "latitude": "31.6258",
         "timezone": "Africa/Casablanca", "facilities": ["Terrace", "Breakfast", "Airport shuttle"], "chat": False}),
-    (SEASIDE, {
+    (PORTFOLIO, {
         "title": "Ryokan Hanabi", "currency": "JPY", "property_type": "ryokan", "email": "yoyaku@hanabi.example",
         "phone": "+81 75 561 0000", "zip_code": "605-0862", "country": "JP", "state": "Kyoto", "city": "Kyoto",
         "address": "2-221 Kiyomizu, Higashiyama-ku", "longitude": "135.7850", "latitude": "34.9966",
         "timezone": "Asia/Tokyo", "facilities": ["Hot tub", "Breakfast", "Non-smoking rooms"], "chat": False}),
     # Contact details not filled in yet: it cannot be connected to a channel until they are.
-    (SEASIDE, {
+    (NEW_OPENINGS, {
         "title": "Northern Lights Hostel", "currency": "ISK", "property_type": "hostel", "city": "Reykjavík",
         "country": "IS", "timezone": "Atlantic/Reykjavik", "is_active": False, "chat": False}),
 ]
@@ -84,11 +87,22 @@ ROOMS = {
     "Riad Yasmine": [("Patio Room", 4, 2, 1, 1400), ("Royal Suite", 1, 3, 1, 2900)],
     "Ryokan Hanabi": [("Japanese-style Room", 8, 3, 1, 38000)],
 }
+# Derived rate plans, per (property, room): title, modifiers of the flexible rate, and what else they hold.
+DERIVED = {
+    ("Hotel Edelweiss", "Double Room Matterhorn View"): (
+        "Member rate", [["decrease_by_percent", "10.00"]],
+        {"inherit_stop_sell": True, "inherit_closed_to_arrival": True, "inherit_min_stay_arrival": True}),
+    ("Harbour Lights Apartments", "Studio"): (
+        "Weekly stay", [["decrease_by_percent", "15.00"], ["decrease_by_amount", "5.00"]],
+        {"inherit_stop_sell": True, "min_stay_arrival": 7}),
+}
 POLICY = {"checkin_from_time": "15:00", "checkin_to_time": "22:00", "checkout_from_time": "07:00",
           "checkout_to_time": "11:00", "internet_access_type": "wifi", "parking_type": "nearby",
-          "parking_reservation": "needed", "pets_policy": "by_arrangement", "smoking_policy": "no_smoking"}
+          "parking_reservation": "needed", "pets_policy": "by_arrangements", "smoking_policy": "no_smoking"}
 GUESTS = [("Müller", "Anna", "DE", "en"), ("Dubois", "Léa", "FR", "fr"), ("Smith", "Oliver", "GB", "en"),
           ("Tanaka", "Yui", "JP", "ja"), ("Rossi", "Marco", "IT", "it"), ("García", "Lucía", "ES", "es")]
+NOTES = ["Arriving late, around 22:00.", None, "Celebrating an anniversary: a quiet room with a view, please.", None,
+         "Travelling with a small dog.", None, "Needs breakfast before 7:00 on the day of departure."]
 # A public test card number (Visa): demo bookings never hold a real one.
 TEST_CARD = {"card_number": "4111111111111111", "cardholder_name": "Demo Guest", "card_type": "visa",
              "expiration_date": "12/2031", "cvv": "123"}
@@ -105,7 +119,8 @@ def load_demo(engine: Engine) -> IssuedToken:
     """Fill an empty database with the demo portfolio; returns the demo integrator's new API token."""
     operator = engine.identity.operator()
     _, token = engine.identity.add_user(INTEGRATOR_EMAIL)
-    groups = {title: engine.identity.add_group(title, [operator.email, INTEGRATOR_EMAIL]) for title in (ALPINE, SEASIDE)}
+    groups = {title: engine.identity.add_group(title, [operator.email, INTEGRATOR_EMAIL])
+              for title in (PORTFOLIO, NEW_OPENINGS)}
     operator = engine.identity.operator()
     ids: dict[str, str] = {}
     for group, spec in PROPERTIES:
@@ -119,8 +134,8 @@ def load_demo(engine: Engine) -> IssuedToken:
     channels = {}
     for title, code, titles in CHANNELS:
         channels[code] = engine.channels.create(operator, {
-            "title": title, "channel_code": code, "group_id": groups[SEASIDE], "property_ids": [ids[t] for t in titles],
-            "rate_plan_ids": [plan for t in titles for plan, _ in plans[t]]})
+            "title": title, "channel": code, "group_id": groups[PORTFOLIO], "properties": [ids[t] for t in titles],
+            "rate_plans": [{"rate_plan_id": plan} for t in titles for plan, _ in plans[t]]})
     _bookings(engine, channels, ids, plans)
     load_conversations(engine, channels, ids, plans)
     return token
@@ -142,14 +157,14 @@ def _inventory(engine: Engine, operator: Actor, property_id: str, title: str) ->
                    for n in range(1, adults + 1)]
         flexible = inventory.rate_plans.create(operator, {
             "property_id": property_id, "room_type_id": room["id"], "title": "Best Available Rate",
-            "meal_plan": "room_only", "options": options,
+            "meal_type": "room_only", "options": options,
             "cancellation_policy": {"title": "Free cancellation up to 2 days before arrival",
                                     "cancellation_policy_logic": "deadline", "cancellation_policy_deadline": 2,
                                     "cancellation_policy_penalty": "100"},
             "taxes": [{"title": "City tax", "mode": "per_person_per_night", "rate": "3", "inclusive": False}]})
         saver = inventory.rate_plans.create(operator, {
             "property_id": property_id, "room_type_id": room["id"], "title": "Non-refundable with breakfast",
-            "meal_plan": "breakfast", "options": options,
+            "meal_type": "breakfast", "options": options,
             "cancellation_policy": {"title": "Non-refundable", "cancellation_policy_logic": "non_refundable",
                                     "cancellation_policy_penalty": "100", "guarantee_payment_policy": "prepayment"}})
         end = (today + timedelta(days=364)).isoformat()
@@ -167,11 +182,23 @@ def _inventory(engine: Engine, operator: Actor, property_id: str, title: str) ->
                       "date_from": today.isoformat(), "date_to": end, "closed_to_arrival": True})
         inventory.ari.set_restrictions(operator, rates)
         made += [(flexible["id"], room["id"]), (saver["id"], room["id"])]
+        if (title, room_title) in DERIVED:  # priced from the flexible rate, live, with nothing of its own stored
+            name, rules, rest = DERIVED[(title, room_title)]
+            derived = inventory.rate_plans.create(operator, {
+                "property_id": property_id, "room_type_id": room["id"], "title": name, "rate_mode": "derived",
+                "parent_rate_plan_id": flexible["id"], "meal_type": "room_only", **rest,
+                "options": [{**option, "derived_option": {"rate": rules} if option["is_primary"] else None}
+                            for option in options],
+                "cancellation_policy": {"title": "Free cancellation up to 2 days before arrival",
+                                        "cancellation_policy_logic": "deadline", "cancellation_policy_deadline": 2,
+                                        "cancellation_policy_penalty": "100"}})
+            made.append((derived["id"], room["id"]))
     return made
 
 
 def _bookings(engine: Engine, channels: dict, ids: dict[str, str], plans: dict) -> None:
-    """A few bookings from OpenShopping (through push_booking) and from Booking.com (through its adapter)."""
+    """A few bookings from OpenShopping (through push_booking) and from Booking.com (through its adapter), one
+    of whose cards the hotel has reported invalid."""
     today = engine.config.clock().date()
     shopping = [("Hotel Edelweiss", 5, 3), ("Casa do Mar", 12, 7), ("Harbour Lights Apartments", 3, 2),
                 ("Hotel Edelweiss", 20, 2)]
@@ -189,9 +216,15 @@ def _bookings(engine: Engine, channels: dict, ids: dict[str, str], plans: dict) 
         body = {**_booking(engine, number, today + timedelta(days=start), nights, room, plan),
                 "reservation_id": f"40{number:02d}1187", "property_id": ids[title], "payment_collect": "ota",
                 "payment_type": "bank_transfer"}
-        del body["guarantee"]
-        engine.bookings.inbound(engine.bookings.channel_by_key(booking_com["id"], booking_com["inbound_key"]), body,
-                                secure=False)
+        declined = number == len(shopping)  # the guest pays the hotel, with a card that does not go through
+        if declined:
+            body.update(payment_collect="property", payment_type="credit_card")
+        else:
+            del body["guarantee"]
+        booking, _ = engine.bookings.inbound(engine.bookings.channel_by_key(booking_com["id"], booking_com["inbound_key"]),
+                                             body, secure=False)
+        if declined:
+            engine.bookings.reports.invalid_card(engine.identity.operator(), booking["id"])
     cancelled = made[-1]
     engine.bookings.push(channels["OpenShopping"]["id"], cancelled["property_id"],
                          {"status": "cancelled", "reservation_id": cancelled["reservation_id"]}, secure=True)
@@ -203,5 +236,6 @@ def _booking(engine: Engine, number: int, arrival, nights: int, room: str, plan:
             "departure_date": (arrival + timedelta(days=nights)).isoformat(), "arrival_hour": "16:00",
             "currency": engine.store.scalar("SELECT currency FROM rate_plans WHERE id = ?", (plan,)), "customer": {"name": name, "surname": surname, "country": country,
                                            "language": language, "mail": f"{name.lower()}@guest.example"},
-            "guarantee": TEST_CARD, "rooms": [{"room_type_code": room, "rate_plan_code": plan,
-                                               "occupancy": {"adults": 2 if number % 3 else 1}}]}
+            "guarantee": TEST_CARD, "notes": NOTES[number % len(NOTES)],
+            "rooms": [{"room_type_code": room, "rate_plan_code": plan, "occupancy": {"adults": 2 if number % 3 else 1},
+                       "guests": [{"name": name, "surname": surname}]}]}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from functools import cache
 
 from storage import Store
 
@@ -24,6 +25,13 @@ CATALOGUE: dict[str, tuple[str, ...]] = {
 
 def facility_id(title: str) -> str:
     return str(uuid.uuid5(NAMESPACE, title))
+
+
+@cache
+def by_id() -> dict[str, dict[str, str]]:
+    """The catalogue's facilities by ID, as `{id, category, title}`: what every database is seeded with."""
+    return {facility_id(t): {"id": facility_id(t), "category": c, "title": t} for c, titles in CATALOGUE.items()
+            for t in titles}
 
 
 class Facilities:

@@ -2,6 +2,11 @@
 
 A user belongs to groups; every property and channel belongs to one group. Tokens are random,
 shown once, and stored only as a SHA-256 hash.
+
+Groups over HTTP take the service's shape (https://docs.channex.io/api-v.1-documentation/groups-collection):
+a group with its properties as relationships. Only its members see or change a group (someone else's is a 401,
+as for every object); its creator is its first member. A group is not deleted while properties or channels
+are in it, nor while it is someone's default group (where their new properties go): a 422 names them.
 """
 
 from __future__ import annotations
@@ -9,9 +14,13 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass
+from typing import Any
 
-from backend.errors import NotFound, Unauthorized, ValidationFailed
-from backend.fields import email_error
+from pydantic import BaseModel, ConfigDict
+
+from backend.errors import BadRequest, Errors, NotFound, Unauthorized, ValidationFailed
+from backend.fields import RequiredText, email_error
+from backend.validation import validate
 from storage import Store, new_id, utc_now
 
 TOKEN_PREFIX = "fd_"
@@ -45,6 +54,16 @@ class Actor:
         """SQL placeholders and values for `group_id IN (...)`."""
         ids = sorted(self.group_ids)
         return ",".join("?" * len(ids)) or "NULL", ids
+
+
+class GroupInput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    title: RequiredText
+
+
+class GroupEnvelope(BaseModel):
+    group: GroupInput
 
 
 @dataclass(frozen=True)
@@ -115,10 +134,67 @@ class Identity:
                              [(group_id, m.user_id) for m in members])
         return group_id
 
-    def groups(self, actor: Actor) -> list[dict]:
+    def groups(self, actor: Actor) -> list[dict[str, Any]]:
+        """The actor's groups, each with its properties (`{id, title}`)."""
         marks, ids = actor.group_params()
         rows = self.store.query(f"SELECT id, title FROM groups WHERE id IN ({marks}) ORDER BY title", ids)
-        return [{"id": r["id"], "title": r["title"], "is_default": r["id"] == actor.default_group_id} for r in rows]
+        return self._groups(actor, rows)
+
+    def group(self, actor: Actor, group_id: str) -> dict[str, Any]:
+        return self._groups(actor, [self._group_row(actor, group_id)])[0]
+
+    def create_group(self, actor: Actor, data: Any) -> dict[str, Any]:
+        """A new group whose one member is its creator."""
+        model = validate(GroupInput, data)
+        group_id = new_id()
+        with self.store.transaction() as conn:
+            conn.execute("INSERT INTO groups (id, title, inserted_at) VALUES (?, ?, ?)",
+                         (group_id, model.title, utc_now()))
+            conn.execute("INSERT INTO group_members (group_id, user_id) VALUES (?, ?)", (group_id, actor.user_id))
+        return self._groups(actor, [{"id": group_id, "title": model.title}])[0]
+
+    def update_group(self, actor: Actor, group_id: str, data: Any) -> dict[str, Any]:
+        row = self._group_row(actor, group_id)
+        if not isinstance(data, dict):
+            raise BadRequest(["the group must be a JSON object"])
+        read_only = {"id", "is_default"}  # sent back by clients that PUT what they read
+        model = validate(GroupInput, {"title": row["title"], **{k: v for k, v in data.items() if k not in read_only}})
+        with self.store.transaction() as conn:
+            conn.execute("UPDATE groups SET title = ? WHERE id = ?", (model.title, group_id))
+        return self.group(actor, group_id)
+
+    def delete_group(self, actor: Actor, group_id: str) -> None:
+        self._group_row(actor, group_id)
+        errors = Errors()
+        for table, field in (("properties", "properties"), ("channels", "channels")):
+            titles = [r[0] for r in self.store.query(f"SELECT title FROM {table} WHERE group_id = ? ORDER BY title",
+                                                     (group_id,))]
+            if titles:
+                names = ", ".join(repr(t) for t in titles)
+                errors.add(field, f"{names} {'are' if len(titles) > 1 else 'is'} in this group: move or delete "
+                                  f"{'them' if len(titles) > 1 else 'it'} first")
+        if self.store.scalar("SELECT 1 FROM users WHERE default_group_id = ?", (group_id,)):
+            errors.add("group", "is a user's default group, where their new properties go")
+        errors.raise_if_any()
+        with self.store.transaction() as conn:
+            conn.execute("DELETE FROM groups WHERE id = ?", (group_id,))
+
+    def _group_row(self, actor: Actor, group_id: str):
+        row = self.store.one("SELECT id, title FROM groups WHERE id = ?", (group_id,))
+        if row is None:
+            raise NotFound(f"group {group_id} does not exist")
+        if group_id not in actor.group_ids:
+            raise Unauthorized("you are not a member of this group")
+        return row
+
+    def _groups(self, actor: Actor, rows) -> list[dict[str, Any]]:
+        ids = [r["id"] for r in rows]
+        properties: dict[str, list[dict[str, str]]] = {i: [] for i in ids}
+        for r in self.store.query(f"SELECT id, title, group_id FROM properties WHERE group_id IN "
+                                  f"({','.join('?' * len(ids))}) ORDER BY title, id", ids):
+            properties[r["group_id"]].append({"id": r["id"], "title": r["title"]})
+        return [{"id": r["id"], "title": r["title"], "is_default": r["id"] == actor.default_group_id,
+                 "properties": properties[r["id"]]} for r in rows]
 
     # --- tokens ------------------------------------------------------------------------------
 

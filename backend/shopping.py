@@ -27,8 +27,8 @@ from backend.errors import (
     ValidationFailed,
 )
 from backend.identity import Actor, hash_secret
-from backend.inventory.ari import Window, window_of
 from backend.inventory.calendar import Calendar, Scope
+from backend.inventory.models import MEAL_TYPES
 from backend.inventory.rooms import HotelPolicies
 from backend.inventory.stays import (
     R_CTA,
@@ -47,6 +47,7 @@ from backend.inventory.stays import (
     priced,
     taxes,
 )
+from backend.inventory.window import Window, window_of
 from backend.listing import Column, ListQuery, page, parse_bool, where
 from backend.money import format_minor
 from storage import Store
@@ -212,7 +213,7 @@ class Shopping:
         plans = self.calendar.mapped_plans(channel_ids, property_ids)
         scope = Scope(channel_ids=tuple(channel_ids)) if property_ids is None else Scope(tuple(p.id for p in plans))
         first, last = stay.arrival.isoformat(), stay.departure.isoformat()
-        restrictions = self.calendar.restrictions(scope, first, last)
+        restrictions = self.calendar.restrictions(scope, first, last, plans)
         rooms_scope = scope if property_ids is None else Scope(tuple({p.room_type_id for p in plans}))
         availability = self.calendar.availability(rooms_scope, first, last)
         rooms = self.calendar.rooms({p.room_type_id for p in plans})
@@ -220,7 +221,7 @@ class Shopping:
         best: dict[str, tuple[int, str]] = {}
         for plan in plans:
             window, min_stay_type = contexts[plan.property_id]
-            for _, found in _quotes(plan, rooms[plan.room_type_id], stay, window, restrictions.get(plan.id, {}),
+            for _, found in _quotes(plan, rooms[plan.room_type_id], stay, window, restrictions[plan.id],
                                     availability.get(plan.room_type_id, {}), min_stay_type):
                 current = best.get(plan.property_id)
                 if current is None or found.price < current[0]:
@@ -247,7 +248,7 @@ class Shopping:
         location = {"latitude": item.pop("latitude"), "longitude": item.pop("longitude")}
         policy = self.policies.read(property_id)
         if policy is not None:
-            policy.pop("property_id")
+            del policy["id"], policy["property_id"]  # the spec's policy fields only
         return {**item, "location": location, "facilities": facilities, "hotel_policy": policy}
 
     def closed_dates(self, channel_id: str, property_id: str) -> dict[str, Any]:
@@ -257,15 +258,15 @@ class Shopping:
         plans = self.calendar.mapped_plans([channel_id], [property_id])
         window, min_stay_type = self._contexts([property_id])[property_id]
         first, last = window.today.isoformat(), window.end.isoformat()
-        restrictions = self.calendar.restrictions(Scope(tuple(p.id for p in plans)), first, last)
+        restrictions = self.calendar.restrictions(Scope(tuple(p.id for p in plans)), first, last, plans)
         availability = self.calendar.availability(Scope(tuple({p.room_type_id for p in plans})), first, last)
         result: dict[str, Any] = {"closed": [], "closed_to_arrival": [], "closed_to_departure": [],
                                   "min_stay_arrival": {}, "min_stay_through": {}}
         for day in days(window.today, window.end):
             key = day.isoformat()
-            rows = {p.id: restrictions.get(p.id, {}).get(key) for p in plans}
+            rows = {p.id: restrictions[p.id][key] for p in plans}
             open_now = [p for p in plans if day >= window.first and _sellable(rows[p.id], availability.get(p.room_type_id, {}).get(key, 0))]
-            if plans and all(rows[p.id] is not None and rows[p.id][R_CTD] for p in plans):
+            if plans and all(rows[p.id][R_CTD] for p in plans):
                 result["closed_to_departure"].append(key)
             if not open_now:
                 result["closed"].append(key)
@@ -290,11 +291,11 @@ class Shopping:
         window, min_stay_type = self._contexts([property_id])[property_id]
         _check_window(stay, window)
         first, last = stay.arrival.isoformat(), stay.departure.isoformat()
-        restrictions = self.calendar.restrictions(Scope(tuple(p.id for p in plans)), first, last)
+        restrictions = self.calendar.restrictions(Scope(tuple(p.id for p in plans)), first, last, plans)
         availability = self.calendar.availability(Scope(tuple(rooms)), first, last)
         offers: dict[str, list[dict[str, Any]]] = {room_id: [] for room_id in rooms}
         for plan in plans:
-            for guests, found in _quotes(plan, rooms[plan.room_type_id], stay, window, restrictions.get(plan.id, {}),
+            for guests, found in _quotes(plan, rooms[plan.room_type_id], stay, window, restrictions[plan.id],
                                          availability.get(plan.room_type_id, {}), min_stay_type):
                 offers[plan.room_type_id].append(_rate_item(plan, found, guests))
         return [_room_item(room, offers[room_id]) for room_id, room in rooms.items() if offers[room_id]]
@@ -312,9 +313,9 @@ def _quotes(plan: Plan, room: Room, stay: Stay, window: Window, restrictions, av
         return []
     if stay.guests is not None:
         option = plan.option_for(stay.guests)
-        return [] if option is None else [(stay.guests, priced(plan, stay.nights, rates, *option, stay.guests.persons))]
+        return [] if option is None else [(stay.guests, priced(plan, stay.nights, rates, *option, stay.guests))]
     parties = [(_party(room, occupancy), occupancy, rate) for occupancy, rate in plan.options]
-    return [(guests, priced(plan, stay.nights, rates, occupancy, rate, occupancy)) for guests, occupancy, rate in parties]
+    return [(guests, priced(plan, stay.nights, rates, occupancy, rate, guests)) for guests, occupancy, rate in parties]
 
 
 def _party(room: Room, occupancy: int) -> Guests:
@@ -323,8 +324,8 @@ def _party(room: Room, occupancy: int) -> Guests:
     return Guests(adults, occupancy - adults)
 
 
-def _sellable(row: tuple | None, available: int) -> bool:
-    return row is not None and available > 0 and row[R_RATE] is not None and not row[R_STOP]
+def _sellable(row: tuple, available: int) -> bool:
+    return available > 0 and row[R_RATE] is not None and not row[R_STOP]
 
 
 def _check_window(stay: Stay, window: Window) -> None:
@@ -365,7 +366,8 @@ def _room_item(room, rate_plans: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def _rate_item(plan: Plan, found: Quote, guests: Guests) -> dict[str, Any]:
-    return {"id": plan.id, "title": plan.title, "meal_plan": plan.meal_plan, "sell_mode": plan.sell_mode,
+    return {"id": plan.id, "title": plan.title, "meal_plan": MEAL_TYPES[plan.meal_type], "meal_type": plan.meal_type,
+            "parent_rate_plan_id": plan.parent_id, "sell_mode": plan.sell_mode,
             "occupancy": {"adults": guests.adults, "children": guests.children, "infants": guests.infants},
             "currency": plan.currency, "price": format_minor(found.price, plan.currency),
             "days": {d: format_minor(p, plan.currency) for d, p in zip(found.nights, found.prices, strict=True)},

@@ -41,6 +41,19 @@ def as_input(model: type[BaseModel], record: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in record.items() if k in model.model_fields}
 
 
+def as_sent(details: dict[str, list[str]], renames: dict[str, str]) -> dict[str, list[str]]:
+    """Problems of an input alias under the name the client sent: `renames` maps a path the engine checks to the
+    one sent (`content.photos` → `photos`, so `content.photos.0.url` → `photos.0.url`); the first that fits wins."""
+    renamed: dict[str, list[str]] = {}
+    for field, messages in details.items():
+        for checked, sent in renames.items():
+            if field == checked or field.startswith(checked + "."):
+                field = sent + field[len(checked):]
+                break
+        renamed.setdefault(field, []).extend(messages)
+    return renamed
+
+
 def details_of(exc: ValidationError) -> dict[str, list[str]]:
     details: dict[str, list[str]] = {}
     for error in exc.errors(include_url=False):

@@ -38,11 +38,18 @@ FIELD_LABELS: dict[str, str] = {
     "kind": "Kind",
     "author": "Author",
     "description": "Description",
-    "channel_code": "Channel type",
+    "channel": "Channel type",
     "provider_api_key": "Provider API key",
     "file": "File",
     "file_name": "File name",
     "file_type": "File type",
+    "arrival_date": "Arrival date",
+    "status": "Status",
+    "guarantee": "Guarantee",
+    "is_overbooked": "Overbooked",
+    "no_show": "No-show",
+    "invalid_card": "Invalid card",
+    "cancel_due_invalid_card": "Cancellation for an invalid card",
 }
 
 

@@ -21,7 +21,7 @@ from backend.config import Config
 from backend.demo import load_demo
 from backend.engine import Engine
 from console.app import FrontdeskApp
-from tests.console.helpers import frozen_clock, select_row, settle, type_text
+from tests.console.helpers import add_hostel_channel, frozen_clock, select_row, settle, type_text
 
 SIZE = (120, 40)
 OUT = ROOT / "screenshots"
@@ -82,10 +82,11 @@ async def property_editor_errors(pilot: Pilot) -> None:
 
 
 async def property_channels(pilot: Pilot) -> None:
+    add_hostel_channel(pilot.app.engine)
     await select(pilot, "Northern Lights Hostel")
     await pilot.press("c")
     await settle(pilot)
-    await pilot.press("down", "space")
+    await pilot.press("space")
 
 
 async def confirm_delete(pilot: Pilot) -> None:
@@ -146,9 +147,13 @@ async def bookings(pilot: Pilot) -> None:
 
 
 async def booking_detail(pilot: Pilot) -> None:
+    """BDC-40041187: its notes, its guest by room, and its card reported invalid to Booking.com."""
     await pilot.press("5")
     await settle(pilot)
-    await pilot.press("down", "down", "down", "enter")  # OSH-MS-7304: booked, then cancelled
+    screen = pilot.app.screen
+    row = next(key for key, booking in screen.rows.items() if booking["unique_id"] == "BDC-40041187")
+    screen.table.move_cursor(row=screen.table.get_row_index(row))
+    await pilot.press("enter")
 
 
 async def inventory(pilot: Pilot, tab: str = "r") -> None:
@@ -170,6 +175,19 @@ async def inventory_rate_plan_editor(pilot: Pilot) -> None:
     await inventory(pilot, "p")
     await settle(pilot)
     await pilot.press("e")
+
+
+async def inventory_derived_rate_plan(pilot: Pilot) -> None:
+    """The Member rate: 10% off the Best Available Rate, following its stop sell, arrivals and min stay."""
+    await inventory(pilot, "p")
+    await settle(pilot)
+    screen = pilot.app.screen
+    plan = next(p for p in screen.data.plans if p["title"] == "Member rate")
+    screen.plans_table.move_cursor(row=screen.plans_table.get_row_index(plan["id"]))
+    await pilot.press("e")
+    await settle(pilot)
+    editor = pilot.app.screen
+    editor.query_one("#form").scroll_to_widget(editor.fields["rate_mode"], top=True, animate=False)
 
 
 async def inventory_calendar(pilot: Pilot) -> None:
@@ -239,6 +257,7 @@ SHOTS: dict[str, Steps] = {
     "inventory": inventory,
     "inventory-rate-plans": inventory_rate_plans,
     "inventory-rate-plan-editor": inventory_rate_plan_editor,
+    "inventory-derived-rate-plan": inventory_derived_rate_plan,
     "inventory-calendar": inventory_calendar,
     "inventory-range": inventory_range,
     "tokenisation-editor": tokenisation_editor,

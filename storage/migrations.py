@@ -17,6 +17,9 @@ STEPS: list[str] = [
     "0005_vault.sql",
     "0006_booking_cards_in_vault.sql",
     "0007_uploads_by_session.sql",
+    "0008_channex_shapes.sql",
+    "0009_booking_reports_and_direct_channels.sql",
+    "0010_derived_rate_plans.sql",
 ]
 
 

@@ -22,8 +22,10 @@ def test_demo_portfolio(engine):
     assert len({p["property_type"] for p in properties}) >= 5
     assert len({p["country"] for p in properties}) >= 5
     assert len({p["group_id"] for p in properties}) == 2
-    assert {c["channel_code"] for c in channels} == {"BookingCom", "AirBNB", "OpenShopping"}
-    assert all(c["property_ids"] for c in channels)
+    assert {c["channel"] for c in channels} == {"BookingCom", "AirBNB", "OpenShopping"}
+    assert all(c["properties"] for c in channels)
+    groups = {p["id"]: p["group_id"] for p in properties}
+    assert all(groups[p] == c["group_id"] for c in channels for p in c["properties"])  # each channel's own group
     chatting = [p for p in properties if engine.applications.is_installed(p["id"], "chat")]
     assert 0 < len(chatting) < len(properties)
     integrator = engine.identity.authenticate(token.token)
@@ -38,13 +40,13 @@ def test_demo_sells_rooms(engine):
     assert {b["status"] for b in bookings} >= {"new", "cancelled"}
     assert {b["ota_name"] for b in bookings} == {"OpenShopping", "Booking.com", "Airbnb"}
     assert all(b["guarantee"] is None or b["guarantee"]["cvv"] == "***" for b in bookings)
-    shopping = next(c for c in engine.channels.list(operator, ListQuery())[0] if c["channel_code"] == "OpenShopping")
-    assert shopping["rate_plan_ids"]
+    shopping = next(c for c in engine.channels.list(operator, ListQuery())[0] if c["channel"] == "OpenShopping")
+    assert shopping["rate_plans"]
     today = engine.config.clock().date()
     stay = [("checkin_date", str(today + timedelta(days=200))), ("checkout_date", str(today + timedelta(days=203))),
             ("filter[is_available]", "true")]
     offers, meta = engine.shopping.property_list([shopping["id"]], stay)
-    assert meta["total"] == len(shopping["property_ids"]) and all(o["best_offer"] for o in offers)
+    assert meta["total"] == len(shopping["properties"]) and all(o["best_offer"] for o in offers)
 
 
 def test_demo_inbox(engine):

@@ -2,6 +2,9 @@
 
 Dates, guests and codes that need the property (past dates, state_length, capacity, mappings)
 are checked by the service under the same dotted names. Card numbers never appear in a message.
+The service's booking names are accepted too (its Booking CRS API,
+https://docs.channex.io/api-v.1-documentation/booking-crs-api): `ota_reservation_code` for `reservation_id`,
+a room's `room_type_id` and `rate_plan_id` for its codes; problems are reported under our names.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from pydantic import (
     StrictInt,
     StrictStr,
     field_validator,
+    model_validator,
 )
 
 from backend.card_data import luhn_ok
@@ -32,14 +36,15 @@ from backend.fields import (
     RequiredText,
     Text32,
     Text255,
-    amount,
 )
 from backend.inventory.models import Time
+from backend.money import Money
 
 EXPIRY = re.compile(r"^(0[1-9]|1[0-2])/(\d{4})$")
 AGENT_CAMEL = {"codeContext": "code_context"}
 ADDRESS_CAMEL = {"addressLine": "address_line", "countryCode": "country_code", "stateCode": "state_code",
                  "postCode": "post_code"}
+ROOM_NAMES = {"room_type_id": "room_type_code", "rate_plan_id": "rate_plan_code"}
 Meta = dict[str, Any] | None
 
 
@@ -74,25 +79,24 @@ def _language(value: str) -> str:
     return value
 
 
-def camel_to_snake(names: dict[str, str]):
-    """Accept the camelCase spelling of some keys; both spellings at once is an error."""
+def rename(value: Any, names: dict[str, str]) -> Any:
+    """Another spelling of some keys (camelCase, the service's names) as ours; both spellings at once is an error."""
+    if not isinstance(value, dict):
+        return value
+    result = dict(value)
+    for other, ours in names.items():
+        if other in result:
+            if ours in result:
+                raise ValueError(f"give {ours} or {other}, not both")
+            result[ours] = result.pop(other)
+    return result
 
-    def convert(value: Any) -> Any:
-        if not isinstance(value, dict):
-            return value
-        result = dict(value)
-        for camel, snake in names.items():
-            if camel in result:
-                if snake in result:
-                    raise ValueError(f"give {snake} or {camel}, not both")
-                result[snake] = result.pop(camel)
-        return result
 
-    return BeforeValidator(convert)
+def renamed(names: dict[str, str]) -> BeforeValidator:
+    return BeforeValidator(lambda value: rename(value, names))
 
 
 DateText = Annotated[StrictStr, AfterValidator(_date)]
-Price = Annotated[str, BeforeValidator(lambda v: str(amount(v)))]
 Count = Annotated[StrictInt, Field(ge=0, le=100)]
 
 
@@ -104,6 +108,8 @@ class Occupancy(Strict):
     adults: Annotated[StrictInt, Field(ge=1, le=100)]
     children: Count = 0
     infants: Count = 0
+    ages: Annotated[list[Annotated[StrictInt, Field(ge=0, le=17)]], Field(max_length=200)] = Field(
+        [], description="the children's and infants' ages")
 
 
 class Guest(Strict):
@@ -117,7 +123,8 @@ class RoomIn(Strict):
     rate_plan_code: RequiredText
     occupancy: Occupancy
     guests: Annotated[list[Guest], Field(max_length=100)] = []
-    days: dict[DateText, Price] | None = Field(None, description="OTA bookings only: the price of each night")
+    days: dict[DateText, Money] | None = Field(
+        None, description="the price of each night (date → price); a push names one for every night of the stay")
     meta: Meta = None
 
 
@@ -157,8 +164,8 @@ class Guarantee(Strict):
 class Service(Strict):
     type: Literal["Meal", "Fee", "Extra"]
     name: RequiredText
-    total_price: Price
-    price_per_unit: Price
+    total_price: Money
+    price_per_unit: Money
     price_mode: Literal["Per stay", "Per night", "Per person", "Per person per night"]
     persons: Count
     nights: Annotated[StrictInt, Field(ge=0, le=730)]
@@ -179,7 +186,7 @@ class Agent(Strict):
     code_context: Text255 = None
     phone: Phone = None
     email: Email = None
-    address: Annotated[AgentAddress | None, camel_to_snake(ADDRESS_CAMEL)] = None
+    address: Annotated[AgentAddress | None, renamed(ADDRESS_CAMEL)] = None
 
 
 class BookingInput(Strict):
@@ -188,7 +195,8 @@ class BookingInput(Strict):
 
     status: Literal["new", "modified", "cancelled"]
     reservation_id: Text255 = None
-    property_id: StrictStr | None = Field(None, description="OTA inbound only: the property booked")
+    ota_reservation_code: Text255 = Field(None, exclude=True, description="the service's name of reservation_id")
+    property_id: StrictStr | None = Field(None, description="OTA inbound and POST /bookings only: the property booked")
     arrival_date: DateText | None = None
     departure_date: DateText | None = None
     arrival_hour: Time | None = None
@@ -197,11 +205,25 @@ class BookingInput(Strict):
     payment_type: Literal["bank_transfer", "credit_card"] | None = None
     customer: Customer | None = None
     guarantee: Guarantee | None = None
-    rooms: Annotated[list[RoomIn], Field(max_length=100)] = []
+    rooms: Annotated[list[Annotated[RoomIn, renamed(ROOM_NAMES)]], Field(max_length=100)] = []
     services: Annotated[list[Service], Field(max_length=200)] = []
-    agent: Annotated[Agent | None, camel_to_snake(AGENT_CAMEL)] = None
+    agent: Annotated[Agent | None, renamed(AGENT_CAMEL)] = None
+    ota_commission: Money | None = Field(None, description="what the channel keeps, in the booking's currency")
     notes: LongText = None
     meta: Meta = None
+
+    @field_validator("ota_reservation_code")
+    @classmethod
+    def _one_code(cls, value: str | None, info) -> str | None:
+        if value is not None and info.data.get("reservation_id") is not None:
+            raise ValueError("give reservation_id or ota_reservation_code, not both")
+        return value
+
+    @model_validator(mode="after")
+    def _as_reservation_id(self) -> BookingInput:
+        if self.ota_reservation_code is not None:
+            self.reservation_id = self.ota_reservation_code
+        return self
 
     @field_validator("departure_date")
     @classmethod

@@ -11,13 +11,17 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
+from dataclasses import replace
 from datetime import date
 from typing import Any
 
 from pydantic_core import from_json
 
 from backend.bookings.cards import BookingCards, Reveal, masked
+from backend.bookings.direct import DIRECT, direct_channel
 from backend.bookings.models import BookingInput
+from backend.bookings.reports import BookingReports, reports_of
+from backend.bookings.shape import feed_view, room_taxes
 from backend.card_data import mask_cards_in
 from backend.dates import days
 from backend.errors import (
@@ -29,15 +33,16 @@ from backend.errors import (
 )
 from backend.events import EventBus
 from backend.identity import Actor, hash_secret
-from backend.inventory.ari import Window, window_of
 from backend.inventory.calendar import Calendar, Scope
-from backend.inventory.stays import R_RATE, Guests, Nights, NotSellable, quote
+from backend.inventory.stays import R_RATE, Guests, Nights, NotSellable, Quote, quote
+from backend.inventory.stays import taxes as plan_taxes
+from backend.inventory.window import Window, window_of
 from backend.listing import Column, ListQuery, page
-from backend.money import format_minor, parse_price
+from backend.money import canonical, format_minor, in_currency, parse_money
 from backend.validation import validate
 from storage import Store, new_id, utc_now
 
-PREFIXES = {"OpenShopping": "OSH", "BookingCom": "BDC", "AirBNB": "ABB"}
+PREFIXES = {"OpenShopping": "OSH", "BookingCom": "BDC", "AirBNB": "ABB", DIRECT: "OFL"}
 OTA_CODES = ("BookingCom", "AirBNB")
 # A booking is acknowledged when none of its revisions waits in the feed.
 ACKED = "NOT EXISTS (SELECT 1 FROM booking_revisions w WHERE w.booking_id = b.id AND w.acked_at IS NULL)"
@@ -63,6 +68,7 @@ class Bookings:
         self.cards = cards
         self.calendar = Calendar(store)
         self.clock = clock
+        self.reports = BookingReports(store, self, clock)
 
     # --- writing -----------------------------------------------------------------------------
 
@@ -85,6 +91,19 @@ class Bookings:
             raise ValidationFailed.one("property_id", "is not a property connected to this channel")
         return self._write(channel_id, property_id, data, secure=secure, ota=True)
 
+    def take(self, actor: Actor, data: Any, *, secure: bool) -> tuple[dict[str, Any], bool]:
+        """A booking the property takes itself (`POST /bookings`, the service's CRS create), on its direct channel,
+        made on first use: `property_id` names the property; otherwise exactly a push_booking."""
+        property_id = data.get("property_id") if isinstance(data, dict) else None
+        prop = self.store.one("SELECT id, group_id FROM properties WHERE id = ?",
+                              (property_id,)) if isinstance(property_id, str) else None
+        if prop is None or not actor.reaches(prop["group_id"], prop["id"]):
+            validate(BookingInput, data)  # report the body's own problems first
+            raise ValidationFailed.one("property_id", "is not a property of yours")
+        with self.store.transaction() as conn:
+            channel_id = direct_channel(conn, prop)
+        return self._write(channel_id, prop["id"], data, secure=secure, ota=False)
+
     def channel_by_key(self, channel_id: str, inbound_key: str | None):
         row = self.store.one("SELECT * FROM channels WHERE id = ?", (channel_id,))
         if row is None or not inbound_key or hash_secret(inbound_key) != row["inbound_key_hash"]:
@@ -92,7 +111,8 @@ class Bookings:
         return row
 
     def _write(self, channel_id: str, property_id: str, data: Any, *, secure: bool, ota: bool):
-        model = validate(BookingInput, data)
+        # Prices come out in the booking's currency: 12000 is 120.00 EUR (backend/money.py).
+        model = validate(BookingInput, data, in_currency(data.get("currency") if isinstance(data, dict) else None))
         shown = _shown_input(model)
         body_hash = _hash(shown)
         with self.store.transaction():
@@ -141,7 +161,8 @@ class Bookings:
             "amount": _amount(rooms, model, model.currency), "payment_collect": model.payment_collect,
             "payment_type": model.payment_type, "rooms": rooms,
             "services": shown["services"], "customer": shown["customer"], "guarantee": shown["guarantee"],
-            "agent": shown["agent"], "notes": shown["notes"], "meta": shown["meta"],
+            "agent": shown["agent"], "ota_commission": shown["ota_commission"], "notes": shown["notes"],
+            "meta": shown["meta"],
             "is_overbooked": overbooked, "is_unmapped": unmapped,
         }
         if model.guarantee is not None:
@@ -156,12 +177,12 @@ class Bookings:
     def _price_rooms(self, model: BookingInput, shown_rooms: list[dict[str, Any]], prop, channel, window: Window,
                      arrival: date, departure: date, held: Counter, min_stay_type: str,
                      ota: bool) -> tuple[list[dict[str, Any]], bool, bool]:
-        """Each room of the booking with its nightly prices. A shopping push must be sellable (422 naming
-        the room otherwise); an OTA booking is taken as sent, flagged overbooked or unmapped."""
+        """Each room of the booking with its nightly prices. A shopping push or a booking of the property's own must
+        be sellable (422 naming the room otherwise), at the prices it names, if any, for each night, and carries
+        its rate plan's taxes; an OTA booking is taken as sent, flagged overbooked or unmapped."""
         plans = self.calendar.plans(r.rate_plan_code for r in model.rooms)
         rooms = self.calendar.rooms(p.room_type_id for p in plans.values())
-        mapped = {r[0] for r in self.store.query("SELECT rate_plan_id FROM channel_rate_plans WHERE channel_id = ?",
-                                                 (channel["id"],))}
+        mapped = self._sold(channel, prop)
         first, last = arrival.isoformat(), departure.isoformat()
         restrictions = self.calendar.restrictions(Scope(tuple(plans)), first, last)
         availability = self.calendar.availability(Scope(tuple(rooms)), first, last)
@@ -174,6 +195,7 @@ class Bookings:
             ok = plan is not None and plan.property_id == prop["id"] and plan.room_type_id == room.room_type_code
             if not ota and ok and plan.currency != model.currency:
                 errors.add("currency", f"must be {plan.currency}, the currency of the rate plan")
+                continue
             if not ok or (not ota and plan.id not in mapped):
                 if not ota:
                     errors.add(f"rooms.{index}.rate_plan_code" if plan is None or plan.room_type_id == room.room_type_code
@@ -197,10 +219,31 @@ class Bookings:
             if ota:  # taken as sent, but flagged when the rooms are not there
                 overbooked = overbooked or _lacks(availability.get(plan.room_type_id, {}), arrival, departure,
                                                   wanted[room.room_type_code])
-            priced.append(_room(index, room, shown_rooms[index], plan.room_type_id, plan.id, room.days or prices))
+                priced.append(_room(index, room, shown_rooms[index], plan.room_type_id, plan.id, room.days or prices))
+                continue
+            if room.days is not None:  # the prices the booking names
+                if set(room.days) != set(found.nights):
+                    errors.add(f"rooms.{index}.days", "must give the price of each night of the stay, and no other")
+                    continue
+                found = replace(found, prices=tuple(parse_money(room.days[night], plan.currency)
+                                                    for night in found.nights))
+            priced.append(_room(index, room, shown_rooms[index], plan.room_type_id, plan.id, room.days or prices,
+                                _taxes(plan, found, guests)))
         _check_services(model, errors)
         errors.raise_if_any()
         return priced, overbooked, unmapped
+
+    def _sold(self, channel, prop) -> set[str]:
+        """The rate plans a channel sells: those mapped to it; a property's direct channel, every plan of it."""
+        if channel["channel_code"] == DIRECT:
+            return {r[0] for r in self.store.query("SELECT id FROM rate_plans WHERE property_id = ?", (prop["id"],))}
+        return {r[0] for r in self.store.query("SELECT rate_plan_id FROM channel_rate_plans WHERE channel_id = ?",
+                                               (channel["id"],))}
+
+    def cancel_taken(self, existing) -> dict[str, Any]:
+        """Cancel a booking (its row, with its property's `settings`) in the caller's transaction: a cancellation
+        for an invalid card."""
+        return self._cancel({"services": []}, existing, existing)
 
     def _cancel(self, shown: dict[str, Any], existing, prop) -> dict[str, Any]:
         settings = from_json(prop["settings"])
@@ -209,8 +252,8 @@ class Bookings:
             self._give_back([tuple(u) for u in taken])
             taken = []
         attributes = {**from_json(self._revision_row(existing["revision_id"])["attributes"]), "status": "cancelled"}
-        if shown["services"]:
-            attributes["services"] = [*attributes["services"], *shown["services"]]
+        if shown["services"]:  # a cancellation fee, in the booking's currency whether or not the body names it
+            attributes["services"] = [*attributes["services"], *_priced(shown["services"], existing["currency"])]
         return self._save(attributes, existing, existing["body_hash"], taken,
                           self._carried_card(existing, attributes["departure_date"]))
 
@@ -263,7 +306,7 @@ class Bookings:
                      "inserted_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                      (revision_id, attributes["id"], attributes["property_id"], attributes["status"],
                       json.dumps(attributes), card_token, now))
-        return attributes
+        return feed_view(attributes)
 
     # --- reading -----------------------------------------------------------------------------
 
@@ -277,15 +320,18 @@ class Bookings:
                                  "JOIN booking_revisions r ON r.id = b.revision_id",
                           scope=f"p.group_id IN ({marks})", scope_params=groups,
                           default_order="b.inserted_at DESC, b.id")
-        return [{**booking, "is_acked": bool(r["is_acked"]), "message_thread_id": r["thread_id"]}
-                for r, booking in zip(rows, self._shown(rows, reveal), strict=True)], meta
+        shown = self._shown(rows, reveal)
+        reports = reports_of(self.store, [booking["id"] for booking in shown])
+        return [{**booking, "is_acked": bool(r["is_acked"]), "message_thread_id": r["thread_id"],
+                 "reports": reports[booking["id"]]} for r, booking in zip(rows, shown, strict=True)], meta
 
     def get(self, actor: Actor, booking_id: str, *, reveal: Reveal | None = None) -> dict[str, Any]:
         row = self.store.one(f"SELECT r.attributes, r.card_token, p.group_id, {ACKED} AS is_acked, {THREAD} AS thread_id "
                              "FROM bookings b JOIN properties p ON p.id = b.property_id "
                              "JOIN booking_revisions r ON r.id = b.revision_id WHERE b.id = ?", (booking_id,))
         _check_access(row, actor, f"booking {booking_id}")
-        return {**self._shown([row], reveal)[0], "is_acked": bool(row["is_acked"]), "message_thread_id": row["thread_id"]}
+        return {**self._shown([row], reveal)[0], "is_acked": bool(row["is_acked"]), "message_thread_id": row["thread_id"],
+                "reports": reports_of(self.store, [booking_id])[booking_id]}
 
     def revisions(self, actor: Actor, query: ListQuery, *, feed: bool = False,
                   reveal: Reveal | None = None) -> tuple[list[dict[str, Any]], dict]:
@@ -319,7 +365,7 @@ class Bookings:
     def _shown(self, rows: list, reveal: Reveal | None) -> list[dict[str, Any]]:
         """The stored attributes of revision rows; with `reveal`, each card the vault holds put back in
         clear, all in one transaction (the vault writes an audit entry for every reveal)."""
-        shown = [from_json(r["attributes"]) for r in rows]
+        shown = [feed_view(from_json(r["attributes"])) for r in rows]
         if reveal and any(r["card_token"] for r in rows):
             with self.store.transaction() as conn:
                 self.cards.reveal(conn, [(r["card_token"], booking) for r, booking in zip(rows, shown, strict=True)],
@@ -356,15 +402,6 @@ def _check_stay(model: BookingInput, window: Window, today: date, ota: bool) -> 
         errors.add("rooms", "must hold at least one room")
     if model.guarantee is not None and model.guarantee.expired(today):
         errors.add("guarantee.expiration_date", "the card has expired")
-    if model.currency:
-        prices = [(f"rooms.{i}.days.{d}", p) for i, r in enumerate(model.rooms) for d, p in (r.days or {}).items()]
-        prices += [(f"services.{i}.{name}", getattr(s, name)) for i, s in enumerate(model.services)
-                   for name in ("total_price", "price_per_unit")]
-        for field, price in prices:
-            try:
-                parse_price(price, model.currency)
-            except ValueError as exc:
-                errors.add(field, str(exc))
     if model.arrival_date and not ota:
         if date.fromisoformat(model.arrival_date) < window.today:
             errors.add("arrival_date", f"is in the past (today is {window.today.isoformat()} at the property)")
@@ -383,11 +420,15 @@ def _check_services(model: BookingInput, errors: Errors) -> None:
 
 
 def _room(index: int, room, shown: dict[str, Any], room_type_id: str | None, rate_plan_id: str | None,
-          prices: dict[str, str | None]):
+          prices: dict[str, str | None], taxes: list[dict[str, Any]] | None = None):
     return {"index": room.index if room.index is not None else index, "room_type_id": room_type_id,
             "rate_plan_id": rate_plan_id, "room_type_code": room.room_type_code, "rate_plan_code": room.rate_plan_code,
-            "occupancy": room.occupancy.model_dump(), "days": prices, "guests": shown["guests"], "meta": shown["meta"],
-            "is_mapped": rate_plan_id is not None}
+            "occupancy": room.occupancy.model_dump(), "days": prices, "guests": shown["guests"], "taxes": taxes or [],
+            "meta": shown["meta"], "is_mapped": rate_plan_id is not None}
+
+
+def _taxes(plan, booked: Quote, guests: Guests) -> list[dict[str, Any]]:
+    return room_taxes(plan_taxes(plan, booked, guests), len(booked.nights), guests.persons, plan.currency)
 
 
 def _rate_of(rows: dict[str, tuple], day: str, currency: str) -> str | None:
@@ -400,9 +441,24 @@ def _lacks(availability: dict[str, int], arrival: date, departure: date, count: 
 
 
 def _amount(rooms: list[dict[str, Any]], model: BookingInput, currency: str | None) -> str:
-    total = sum(parse_price(p, currency) for r in rooms for p in r["days"].values() if p is not None)  # type: ignore[arg-type]
-    total += sum(parse_price(s.total_price, currency) for s in model.services)  # type: ignore[arg-type]
+    total = sum(parse_money(p, currency) for r in rooms for p in r["days"].values() if p is not None)  # type: ignore[arg-type]
+    total += sum(parse_money(s.total_price, currency) for s in model.services)  # type: ignore[arg-type]
     return format_minor(total, currency)  # type: ignore[arg-type]
+
+
+def _priced(services: list[dict[str, Any]], currency: str) -> list[dict[str, Any]]:
+    """Services with their prices read in `currency`, each problem under its own field."""
+    errors, priced = Errors(), []
+    for index, service in enumerate(services):
+        service = dict(service)
+        for name in ("total_price", "price_per_unit"):
+            try:
+                service[name] = canonical(service[name], currency)
+            except ValueError as exc:
+                errors.add(f"services.{index}.{name}", str(exc))
+        priced.append(service)
+    errors.raise_if_any()
+    return priced
 
 
 def _shown_input(model: BookingInput) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 from pydantic_core import from_json
 
+from backend.bookings.access import booking_row
 from backend.card_data import mask_cards_in, mask_text
 from backend.chat.attachments import Attachments
 from backend.chat.inquiry import InquiryInput
@@ -29,6 +30,7 @@ from backend.errors import (
 from backend.events import EventBus
 from backend.identity import Actor
 from backend.listing import Column, ListQuery, page, parse_bool
+from backend.money import in_currency
 from backend.validation import validate
 from storage import Store, new_id
 
@@ -228,7 +230,8 @@ class Chat:
         `inquiry` message with its meta, then the guest's own words."""
         if channel["channel_code"] != "AirBNB":
             raise NotSupported("inquiries come from Airbnb channels only")
-        model = validate(InquiryInput, data)
+        details = data.get("booking_details") if isinstance(data, dict) else None
+        model = validate(InquiryInput, data, in_currency(details.get("currency") if isinstance(details, dict) else None))
         details = model.booking_details
         if not self.store.scalar("SELECT 1 FROM channel_properties WHERE channel_id = ? AND property_id = ?",
                                  (channel["id"], details.property_id)):
@@ -345,13 +348,7 @@ class Chat:
         return thread_id
 
     def _booking(self, actor: Actor, booking_id: str):
-        row = self.store.one("SELECT b.*, p.group_id, c.channel_code FROM bookings b "
-                             "JOIN properties p ON p.id = b.property_id LEFT JOIN channels c ON c.id = b.channel_id "
-                             "WHERE b.id = ?", (booking_id,))
-        if row is None:
-            raise NotFound(f"booking {booking_id} does not exist")
-        if not actor.reaches(row["group_id"], row["property_id"]):
-            raise Unauthorized("you have no access to this booking")
+        row = booking_row(self.store, actor, booking_id)
         self._require_chat(row["property_id"])
         if row["channel_code"] not in CHAT_PROVIDERS:
             raise NotSupported("the booking's channel does not support messages")

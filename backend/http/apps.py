@@ -38,8 +38,9 @@ API_ROUTERS = [system.api_router, properties.router, channels.router, applicatio
 def create_app(engine: Engine, listener: Listener = "main", gate: Gate | None = None) -> FastAPI:
     """`gate`: what this app shares with the other listeners of the process (`frontdesk serve` makes one);
     by default its own."""
+    # No redirect to the slashed or unslashed path: the guard answers both alike (backend/http/guard.py).
     app = FastAPI(title=f"Frontdesk {listener} API", version="1", description=DESCRIPTIONS[listener],
-                  openapi_url="/openapi.json", docs_url=None, redoc_url=None)
+                  openapi_url="/openapi.json", docs_url=None, redoc_url=None, redirect_slashes=False)
     app.state.engine = engine
     app.state.listener = listener
     errors.install(app)

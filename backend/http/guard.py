@@ -7,6 +7,8 @@ rather than a stack of five (each layer costs a call and closures on every reque
 - Bodies: each route's limit (backend/http/limits.py) while the body streams in (413), within
   `body_timeout` seconds (408); a large body waits briefly for one of the process's large-body slots (503).
 - Headers: JSON answers are not to be cached or sniffed; HSTS over TLS.
+- Paths: a trailing slash is dropped, so `/api/v1/properties/` is `/api/v1/properties`, as the service answers
+  it; never a redirect, whose address would be built from the Host header.
 - Failures: an exception no handler took is a 500 in the error shape, and only its type and the route
   template are logged — its text, its traceback or the path could quote request data. A client that
   went away is not an error.
@@ -69,6 +71,7 @@ class Guard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        scope = _without_trailing_slash(scope)
         exchange = _Exchange(self, scope, receive, send)
         refusal = self._refusal(exchange)
         if refusal is not None:
@@ -187,6 +190,16 @@ class _Exchange:
         """The error shape, unless an answer has begun (then the connection is closed with it unfinished)."""
         if not self.started:
             await error_response(error)(self.scope, self._receive, self.send)
+
+
+def _without_trailing_slash(scope: Scope) -> Scope:
+    path = scope["path"]
+    if len(path) < 2 or not path.endswith("/"):
+        return scope
+    trimmed = {**scope, "path": path.rstrip("/") or "/"}
+    if scope.get("raw_path"):
+        trimmed["raw_path"] = scope["raw_path"].rstrip(b"/") or b"/"
+    return trimmed
 
 
 def _route(scope: Scope) -> str:

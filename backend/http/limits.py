@@ -16,6 +16,7 @@ DEFAULT_BYTES = MiB  # a property with all its content, a rate plan, a message: 
 # rare huge one and channels' verbose `meta`, and keeps what hostile callers make the server parse small.
 BOOKING_BYTES = 512 * KiB
 ARI_BYTES = 10_000_000  # the service's own limit for ARI writes (reference/channex-api.md §2)
+EMPTY_BYTES = KiB  # calls the service documents without a body: a client's `{}` at most
 LARGE_BYTES = MiB
 LARGE_SLOTS = 2  # requests with a body over LARGE_BYTES in progress at once, per process
 SLOT_WAIT = 5.0  # seconds a large body waits for a slot before it is answered 503
@@ -25,6 +26,9 @@ def body_limits(config: Config) -> dict[str, int]:
     """The most each route reads, by its path template."""
     return {
         "/api/v1/meta/{channel_name}/{property_id}/push_booking": BOOKING_BYTES,
+        "/api/v1/bookings": BOOKING_BYTES,
+        "/api/v1/bookings/{booking_id}/invalid_card": EMPTY_BYTES,
+        "/api/v1/bookings/{booking_id}/cancel_due_invalid_card": EMPTY_BYTES,
         "/api/v1/inbound/{channel_id}/bookings": BOOKING_BYTES,
         "/api/v1/availability": ARI_BYTES,
         "/api/v1/restrictions": ARI_BYTES,

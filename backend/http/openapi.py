@@ -23,6 +23,7 @@ from starlette.staticfiles import StaticFiles
 
 from backend.applications import InstallationEnvelope
 from backend.bookings.models import BookingEnvelope
+from backend.bookings.reports import NoShowEnvelope
 from backend.channels import ChannelEnvelope
 from backend.chat.attachments import AttachmentEnvelope
 from backend.chat.embed import ChatSessionEnvelope, OneTimeTokenEnvelope
@@ -31,6 +32,7 @@ from backend.chat.service import MessageEnvelope
 from backend.http.deps import get_actor, get_api_key, get_chat_actor
 from backend.http.routes import embed, inbound, pci
 from backend.http.routes.inbound import InboundMessageEnvelope
+from backend.identity import GroupEnvelope
 from backend.inventory.ari import AriEnvelope
 from backend.inventory.models import HotelPolicyEnvelope, RatePlanEnvelope, RoomTypeEnvelope
 from backend.properties.models import PropertyEnvelope
@@ -38,8 +40,8 @@ from backend.vault.profiles import ProfileEnvelope
 
 ENVELOPES: dict[str, type[BaseModel]] = {model.__name__: model for model in (
     PropertyEnvelope, ChannelEnvelope, InstallationEnvelope, RoomTypeEnvelope, RatePlanEnvelope, HotelPolicyEnvelope,
-    AriEnvelope, BookingEnvelope, MessageEnvelope, InboundMessageEnvelope, AttachmentEnvelope, InquiryEnvelope,
-    OneTimeTokenEnvelope, ChatSessionEnvelope, ProfileEnvelope)}
+    AriEnvelope, BookingEnvelope, NoShowEnvelope, MessageEnvelope, InboundMessageEnvelope, AttachmentEnvelope,
+    InquiryEnvelope, OneTimeTokenEnvelope, ChatSessionEnvelope, ProfileEnvelope, GroupEnvelope)}
 
 SCHEMES = {
     "bearer": {"type": "http", "scheme": "bearer",

@@ -4,17 +4,61 @@ from __future__ import annotations
 
 from typing import Any
 
+from backend import facilities
 from backend.http.responses import entity
 
 
 def property_entity(p: dict[str, Any]) -> dict[str, Any]:
-    return entity("property", p, {"group": {"data": {"id": p["group_id"], "type": "group"}},
-                                  "facilities": {"data": [{"id": f, "type": "property_facility"}
-                                                          for f in p["facilities"]]}})
+    """The service's relationships: `groups` and `facilities`, each with its attributes (`group` is ours)."""
+    attributes = {k: v for k, v in p.items() if k != "groups"}
+    return entity("property", attributes, {
+        "group": {"data": {"id": p["group_id"], "type": "group"}},
+        "groups": {"data": [{"id": g["id"], "type": "group", "attributes": g} for g in p["groups"]]},
+        "facilities": {"data": [facility_entity(facilities.by_id()[f]) for f in p["facilities"]]}})
+
+
+def group_entity(g: dict[str, Any]) -> dict[str, Any]:
+    """The service's group: its properties as relationships that carry their attributes."""
+    attributes = {k: v for k, v in g.items() if k != "properties"}
+    return entity("group", attributes, {"properties": {"data": [{"id": p["id"], "type": "property", "attributes": p}
+                                                                for p in g["properties"]]}})
+
+
+def hotel_policy_entity(p: dict[str, Any]) -> dict[str, Any]:
+    """Also under the service's documented names `checkin_time` and `checkout_time`."""
+    attributes = {**p, "checkin_time": p["checkin_from_time"], "checkout_time": p["checkout_to_time"]}
+    return entity("hotel_policy", attributes, {"property": {"data": {"id": p["property_id"], "type": "property"}}})
+
+
+def facility_entity(f: dict[str, Any]) -> dict[str, Any]:
+    return entity("facility", f)
+
+
+def room_type_entity(r: dict[str, Any]) -> dict[str, Any]:
+    """The service's relationships. A room's facilities are titles: each is given the ID the catalogue gives
+    that title (a name-based UUID), so "Free WiFi" is the same facility on a room as on a property."""
+    return entity("room_type", r, {
+        "property": {"data": {"id": r["property_id"], "type": "property"}},
+        "facilities": {"data": [facility_entity({"id": facilities.facility_id(t), "title": t})
+                                for t in r["facilities"]]}})
+
+
+def rate_plan_entity(p: dict[str, Any]) -> dict[str, Any]:
+    """The service's relationships: its room type and property."""
+    return entity("rate_plan", p, {"room_type": {"data": {"id": p["room_type_id"], "type": "room_type"}},
+                                   "property": {"data": {"id": p["property_id"], "type": "property"}}})
 
 
 def channel_entity(c: dict[str, Any]) -> dict[str, Any]:
-    return entity("channel", c, {"properties": {"data": [{"id": p, "type": "property"} for p in c["property_ids"]]}})
+    return entity("channel", c, {"group": {"data": {"id": c["group_id"], "type": "group"}},
+                                 "properties": {"data": [{"id": p, "type": "property"} for p in c["properties"]]}})
+
+
+def mapping_entity(m: dict[str, Any], channel_id: str) -> dict[str, Any]:
+    return entity("mapping", m, {"channel": {"data": {"id": channel_id, "type": "channel"}},
+                                 "rate_plan": {"data": {"id": m["rate_plan_id"], "type": "rate_plan"}},
+                                 "room_type": {"data": {"id": m["room_type_id"], "type": "room_type"}},
+                                 "property": {"data": {"id": m["property_id"], "type": "property"}}})
 
 
 def installation_entity(i: dict[str, Any]) -> dict[str, Any]:
@@ -22,17 +66,23 @@ def installation_entity(i: dict[str, Any]) -> dict[str, Any]:
 
 
 def booking_entity(b: dict[str, Any]) -> dict[str, Any]:
-    """`relationships.message_thread` once the booking has a conversation."""
+    """`relationships.message_thread` as the service shows it (its channel-iframe page reads the thread's ID
+    there), `{"data": null}` until the booking has a conversation."""
     attributes = {k: v for k, v in b.items() if k != "message_thread_id"}
-    relationships = {"property": {"data": {"id": b["property_id"], "type": "property"}},
-                     "channel": {"data": {"id": b["channel_id"], "type": "channel"}}}
-    if b.get("message_thread_id"):
-        relationships["message_thread"] = {"data": {"id": b["message_thread_id"], "type": "message_thread"}}
-    return entity("booking", attributes, relationships)
+    thread = b.get("message_thread_id")
+    return entity("booking", attributes, {
+        "property": {"data": {"id": b["property_id"], "type": "property"}},
+        "channel": {"data": {"id": b["channel_id"], "type": "channel"}},
+        "message_thread": {"data": {"id": thread, "type": "message_thread"} if thread else None}})
 
 
 def revision_entity(r: dict[str, Any]) -> dict[str, Any]:
-    return entity("booking_revision", r, {"booking": {"data": {"id": r["booking_id"], "type": "booking"}}})
+    return entity("booking_revision", r, {"booking": {"data": {"id": r["booking_id"], "type": "booking"}},
+                                          "property": {"data": {"id": r["property_id"], "type": "property"}}})
+
+
+def report_entity(r: dict[str, Any]) -> dict[str, Any]:
+    return entity("booking_report", r, {"booking": {"data": {"id": r["booking_id"], "type": "booking"}}})
 
 
 def message_entity(m: dict[str, Any]) -> dict[str, Any]:
@@ -42,10 +92,19 @@ def message_entity(m: dict[str, Any]) -> dict[str, Any]:
     return entity("message", attributes, {"message_thread": {"data": {"id": m["thread_id"], "type": "message_thread"}}})
 
 
+def last_message(m: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A thread's last message as the service shows it (https://docs.channex.io/api-v.1-documentation/
+    messages-collection, the message thread): the message itself, flat, not a nested resource."""
+    if m is None:
+        return None
+    return {"message": m["message"], "sender": m["sender"], "attachments": [a["url"] for a in m["attachments"]],
+            "inserted_at": m["inserted_at"]}
+
+
 def thread_entity(t: dict[str, Any]) -> dict[str, Any]:
     attributes = {k: t[k] for k in ("id", "title", "is_closed", "provider", "message_count", "unread_count",
                                     "last_message_received_at", "inserted_at", "updated_at")}
-    attributes["last_message"] = message_entity(t["last_message"]) if t["last_message"] else None
+    attributes["last_message"] = last_message(t["last_message"])
     relationships: dict[str, Any] = {
         "property": {"data": {"id": t["property_id"], "type": "property", "title": t["property_title"]}},
         "channel": {"data": {"id": t["channel_id"], "type": "channel"} if t["channel_id"] else None}}

@@ -4,7 +4,11 @@ A write is a list of values, each for one date or a range (optionally only some 
 whole list is checked first: a malformed value (bad type, past or reversed dates, unknown room
 type or rate plan, a negative rate) is a 422 naming `values.N.field` and nothing is written.
 The values are then applied in order in one transaction; nights beyond the property's
-state_length are skipped and rates outside min_price/max_price are clamped, each with a warning.
+state_length are skipped, rates outside min_price/max_price are clamped, and a derived plan's values
+that follow its parent are not written, each with a warning.
+
+Reads give each night's values as the rules read them (backend/inventory/calendar.py): the night's own,
+else the plan's weekday default, and a derived plan's taken from its parent, computed on every read.
 """
 
 from __future__ import annotations
@@ -26,22 +30,29 @@ from pydantic import (
 )
 from pydantic_core import from_json
 
-from backend.dates import WEEKDAYS, days, local_now, parse_date
+from backend.dates import WEEKDAYS, days, parse_date
 from backend.errors import Errors, NotFound, Unauthorized, ValidationFailed
 from backend.events import EventBus
 from backend.identity import Actor
+from backend.inventory.calendar import Calendar, Scope
+from backend.inventory.models import INHERITS, complete
+from backend.inventory.stays import ROW_FIELDS
+from backend.inventory.window import Window, window_of
 from backend.listing import ListQuery
-from backend.money import format_minor, parse_price, to_minor
+from backend.money import format_minor, parse_money, to_minor
 from backend.validation import details_of
 from storage import Store
 
 MAX_VALUES = 10_000
 MAX_RANGE_DAYS = 731
-RESTRICTION_FIELDS = ("rate", "min_stay_arrival", "min_stay_through", "max_stay", "closed_to_arrival",
-                      "closed_to_departure", "stop_sell")
-DEFAULTS = {"rate": None, "min_stay_arrival": 1, "min_stay_through": 1, "max_stay": 0, "closed_to_arrival": False,
-            "closed_to_departure": False, "stop_sell": False}
+RESTRICTION_FIELDS = ROW_FIELDS  # what a restrictions write sets (besides min_stay, which names some of them)
 BOOLEANS = ("closed_to_arrival", "closed_to_departure", "stop_sell")
+FLAG_OF = {name: flag for flag, name in INHERITS.items()}
+# What a restrictions read answers (the service's list); without filter[restrictions], all of them. The last
+# three are the service's read-only settings, which Frontdesk does not have: no offset, no limits.
+READS = ("availability", "rate", "min_stay_arrival", "min_stay_through", "min_stay", "closed_to_arrival",
+         "closed_to_departure", "stop_sell", "max_stay", "availability_offset", "max_sell", "max_availability")
+NOT_KEPT = {"availability_offset": 0, "max_sell": None, "max_availability": None}
 Stay = Annotated[StrictInt, Field(ge=1, le=730)]
 
 
@@ -87,16 +98,6 @@ class AriEnvelope(BaseModel):
 
 
 @dataclass(frozen=True)
-class Window:
-    """The nights a property sells: from its first open night (today, or later after the cut-off)
-    up to, not including, today + state_length."""
-
-    today: date
-    first: date
-    end: date
-
-
-@dataclass(frozen=True)
 class Holder:
     """A property that a write touches, read once per write: its row, settings and selling window."""
 
@@ -105,23 +106,12 @@ class Holder:
     window: Window
 
 
-def window_of(prop, now) -> Window:
-    settings = from_json(prop["settings"])
-    local = local_now(prop["timezone"], now)
-    today = local.date()
-    first = today
-    # 00:00:00 is the "no cut-off" default: at midnight every day would otherwise close itself.
-    cut_off = settings["cut_off_time"]
-    if cut_off != "00:00:00" and local.strftime("%H:%M:%S") >= cut_off:
-        first = today + timedelta(days=settings["cut_off_days"] + 1)
-    return Window(today, first, today + timedelta(days=settings["state_length"]))
-
-
 class Ari:
     def __init__(self, store: Store, events: EventBus, clock) -> None:
         self.store = store
         self.events = events
         self.clock = clock
+        self.calendar = Calendar(store)
 
     # --- writing -----------------------------------------------------------------------------
 
@@ -146,13 +136,15 @@ class Ari:
             prepared.append((value, plan, dates, fields))
         errors.raise_if_any()
         warnings: list[dict[str, Any]] = []
+        parents: dict[str, str] = {}  # id → title, read once per write
         with self.store.transaction() as conn:
             for index, (value, plan, dates, fields) in enumerate(prepared):
                 holder = props[plan["property_id"]]
-                fields = self._clamp(index, fields, plan, holder, warnings)
-                kept = _within(index, holder, dates, warnings)
+                fields = self._own(index, fields, plan, parents, warnings)
                 if not fields:
                     continue
+                fields = self._clamp(index, fields, plan, holder, warnings)
+                kept = _within(index, holder, dates, warnings)
                 columns = ", ".join(fields)
                 updates = ", ".join(f"{c} = excluded.{c}" for c in fields)
                 conn.executemany(
@@ -199,7 +191,7 @@ class Ari:
         fields = {name: getattr(value, name) for name in RESTRICTION_FIELDS if getattr(value, name) is not None}
         if "rate" in value.model_fields_set:
             try:
-                fields["rate"] = parse_price(value.rate, plan["currency"])
+                fields["rate"] = parse_money(value.rate, plan["currency"])
             except ValueError as exc:
                 errors.add(prefix + "rate", str(exc))
         if value.min_stay is not None:
@@ -213,6 +205,22 @@ class Ari:
         if not fields:
             errors.add(prefix + "rate", "give at least one of rate, min_stay, " + ", ".join(RESTRICTION_FIELDS[1:]))
         return fields
+
+    def _own(self, index: int, fields: dict[str, Any], plan, parents: dict[str, str],
+             warnings: list) -> dict[str, Any]:
+        """A derived plan's values that follow its parent are the parent's to set: skipped, each with a warning."""
+        parent_id = plan["parent_rate_plan_id"]
+        if parent_id is None:
+            return fields
+        if parent_id not in parents:
+            parents[parent_id] = self.store.scalar("SELECT title FROM rate_plans WHERE id = ?", (parent_id,))
+        details = complete(from_json(plan["details"]), plan["currency"])
+        own = {name: value for name, value in fields.items() if not details[FLAG_OF[name]]}
+        warnings += [{"index": index, "field": name,
+                      "message": f"{name} of this derived rate plan follows its parent “{parents[parent_id]}” "
+                                 f"({FLAG_OF[name]}); set it there. Not written"}
+                     for name in fields if name not in own]
+        return own
 
     def _clamp(self, index: int, fields: dict[str, Any], plan, holder: Holder, warnings: list) -> dict[str, Any]:
         """min_price and max_price (in the property's currency) raise and lower a rate as it is stored."""
@@ -249,24 +257,23 @@ class Ari:
         return grid
 
     def restrictions(self, actor: Actor, query: ListQuery) -> dict[str, dict[str, dict[str, Any]]]:
+        """Per rate plan and night, the values filter[restrictions] names (all of READS without it)."""
         property_id, start, end = self._range(actor, query)
         wanted = self._fields(query)
-        plans = {r["id"]: r["currency"] for r in self.store.query(
-            "SELECT id, currency FROM rate_plans WHERE property_id = ? ORDER BY title, id", (property_id,))}
-        empty = {k: DEFAULTS[k] for k in wanted}
-        grid = {plan: {d.isoformat(): dict(empty) for d in days(start, end)} for plan in plans}
-        for row in self.store.query(
-                f"SELECT r.rate_plan_id, r.date, {', '.join('r.' + f for f in RESTRICTION_FIELDS)} FROM restrictions r "
-                "JOIN rate_plans p ON p.id = r.rate_plan_id WHERE p.property_id = ? AND r.date >= ? AND r.date < ?",
-                (property_id, start.isoformat(), end.isoformat())):
-            cell = grid[row[0]][row[1]]
-            for name in wanted:
-                value = row[name]
-                if name == "rate":
-                    value = None if value is None else format_minor(value, plans[row[0]])
-                elif name in BOOLEANS:
-                    value = bool(value)
-                cell[name] = value
+        min_stay_type = from_json(self.store.scalar("SELECT settings FROM properties WHERE id = ?",
+                                                    (property_id,)))["min_stay_type"]
+        plans = self.store.query("SELECT id, room_type_id, currency FROM rate_plans WHERE property_id = ? "
+                                 "ORDER BY title, id", (property_id,))
+        first, last = start.isoformat(), (end - timedelta(days=1)).isoformat()
+        nights = self.calendar.restrictions(Scope(tuple(p["id"] for p in plans)), first, last)
+        rooms = (self.calendar.availability(Scope(tuple({p["room_type_id"] for p in plans})), first, last)
+                 if "availability" in wanted else {})
+        keys = [d.isoformat() for d in days(start, end)]
+        grid = {}
+        for plan in plans:
+            plan_nights, available = nights[plan["id"]], rooms.get(plan["room_type_id"], {})
+            grid[plan["id"]] = {day: _cell(plan_nights[day], wanted, plan["currency"], available.get(day, 0),
+                                           min_stay_type) for day in keys}
         return grid
 
     def _range(self, actor: Actor, query: ListQuery) -> tuple[str, date, date]:
@@ -295,12 +302,24 @@ class Ari:
     def _fields(self, query: ListQuery) -> tuple[str, ...]:
         asked = next((f.value for f in query.filters if f.field == "restrictions"), None)
         if asked is None:
-            return RESTRICTION_FIELDS
+            return READS
         names = tuple(n.strip() for n in asked.split(",") if n.strip())
-        unknown = [n for n in names if n not in RESTRICTION_FIELDS]
+        unknown = [n for n in names if n not in READS]
         if unknown or not names:
-            raise ValidationFailed.one("filter[restrictions]", f"use some of {', '.join(RESTRICTION_FIELDS)}")
+            raise ValidationFailed.one("filter[restrictions]", f"use some of {', '.join(READS)}")
         return names
+
+
+def _cell(row: tuple, wanted: tuple[str, ...], currency: str, available: int, min_stay_type: str) -> dict[str, Any]:
+    """A night's values, by name: `min_stay` is the min stay that the property's min_stay_type enforces (the
+    higher of the two with both), `availability` the room type's."""
+    rate, arrival, through, most, cta, ctd, stop = row
+    values = {"availability": available, "rate": None if rate is None else format_minor(rate, currency),
+              "min_stay_arrival": arrival, "min_stay_through": through,
+              "min_stay": {"arrival": arrival, "through": through}.get(min_stay_type, max(arrival, through)),
+              "max_stay": most, "closed_to_arrival": bool(cta), "closed_to_departure": bool(ctd),
+              "stop_sell": bool(stop), **NOT_KEPT}
+    return {name: values[name] for name in wanted}
 
 
 def _within(index: int, holder: Holder, dates: list[date], warnings: list) -> list[date]:

@@ -1,8 +1,10 @@
 """The reads that pricing needs, in a few statements: rooms, plans, restrictions and availability.
 
-Rows come back as plain tuples keyed by plan or room and ISO date, the shape `stays.quote` reads.
-A plan's set can be given by ids or by the channels it is mapped to (a subquery rather than a long
-IN list, for the property list over thousands of properties).
+Rows come back as plain tuples keyed by plan or room and ISO date, the shape `stays.quote` reads. A plan's
+nights are its rows as the rules read them (`stays.Nightly`): weekday defaults filled in, and a derived
+plan's taken from its parent, whose rows are read with them. A plan's set can be given by ids or by the
+channels it is mapped to (a subquery rather than a long IN list, for the property list over thousands of
+properties).
 
 Parsed rate plans and room types are kept by (id, updated_at): every change stamps a new updated_at,
 so a kept one is never stale, and a list of thousands is not re-parsed from JSON on every call.
@@ -15,7 +17,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from backend.inventory.stays import RESTRICTION_SELECT, Plan, Room
+from backend.inventory.stays import RESTRICTION_SELECT, Nightly, Plan, Room, inherited, weekdays_between
 from storage import Store
 
 KEEP_AT_MOST = 100_000
@@ -72,15 +74,40 @@ class Calendar:
         cursor.row_factory = None
         return cursor.execute(sql, params)
 
-    def restrictions(self, plans: Scope, first: str, last: str) -> dict[str, dict[str, tuple]]:
-        """Rows of the plans from first to last (both included): plan → date → row tuple."""
-        found: dict[str, dict[str, tuple]] = defaultdict(dict)
-        condition, params = plans.plans()
-        rows = self._tuples(f"SELECT {RESTRICTION_SELECT} FROM restrictions WHERE rate_plan_id IN ({condition}) "
-                            "AND date >= ? AND date <= ?", [*params, first, last])
-        for row in rows:
-            found[row[0]][row[1]] = row[2:]
-        return found
+    def restrictions(self, scope: Scope, first: str, last: str,
+                     plans: Iterable[Plan] | None = None) -> dict[str, Nightly]:
+        """The nights of the scope's plans from first to last (both included), by plan id. `plans`: the scope's
+        plans when the caller has just read them, else they are read here."""
+        wanted = {plan.id: plan for plan in plans} if plans is not None else self._in_scope(scope)
+        outside = {p.parent_id for p in wanted.values() if p.parent_id} - wanted.keys()
+        parents = self.plans(outside) if outside else {}
+        nights = {plan_id: Nightly.of(plan.weekdays) for plan_id, plan in {**wanted, **parents}.items()}
+        self._nights(scope, first, last, nights)
+        if parents:
+            self._nights(Scope(tuple(parents)), first, last, nights)
+        for plan_id, plan in wanted.items():
+            if plan.parent_id:
+                nights[plan_id] = inherited(plan, nights[plan_id], nights[plan.parent_id])
+        return {plan_id: nights[plan_id] for plan_id in wanted}
+
+    def _in_scope(self, scope: Scope) -> dict[str, Plan]:
+        condition, params = scope.plans()
+        return self._parsed("rate_plans", f"id IN ({condition})", params, self._plans, Plan.of)
+
+    def _nights(self, scope: Scope, first: str, last: str, nights: dict[str, Nightly]) -> None:
+        """The stored rows, each NULL restriction (no value of its own) read from the weekday's default. Spelt out
+        for speed: this runs once per row of every shopping read."""
+        condition, params = scope.plans()
+        weekday = weekdays_between(first, last)
+        for plan_id, day, rate, msa, mst, most, cta, ctd, stop in self._tuples(
+                f"SELECT {RESTRICTION_SELECT} FROM restrictions WHERE rate_plan_id IN ({condition}) "
+                "AND date >= ? AND date <= ?", [*params, first, last]):
+            night = nights.get(plan_id)
+            if night is not None:
+                default = night.weekdays[weekday[day]]
+                night[day] = (rate, default[1] if msa is None else msa, default[2] if mst is None else mst,
+                              default[3] if most is None else most, default[4] if cta is None else cta,
+                              default[5] if ctd is None else ctd, default[6] if stop is None else stop)
 
     def availability(self, rooms: Scope, first: str, last: str) -> dict[str, dict[str, int]]:
         found: dict[str, dict[str, int]] = defaultdict(dict)

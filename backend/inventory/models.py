@@ -1,38 +1,75 @@
 """Room types, rate plans and hotel policies as create and update accept them.
 
 Rules that need the database (the property is the actor's, the room type belongs to the property,
-an occupancy fits the room) are checked by the services with the same dotted field names.
+an occupancy fits the room, a derived plan's parent) are checked by the services with the same dotted
+field names.
+
+Rate plans take the service's shape (https://docs.channex.io/api-v.1-documentation/rate-plans-collection):
+`rate_mode`, `meal_type`, `children_fee`/`infant_fee`, weekday defaults of the restrictions (one value, or
+seven from Monday), `parent_rate_plan_id` with `options[].derived_option` and the `inherit_*` flags.
 """
 
 from __future__ import annotations
 
 import re
 from decimal import Decimal
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     StrictBool,
     StrictInt,
     StrictStr,
+    TypeAdapter,
+    ValidationError,
+    ValidationInfo,
+    WithJsonSchema,
     field_validator,
 )
 
 from backend.fields import (
-    Amount,
     Currency,
+    DecimalNumber,
     LongText,
-    OptionalAmount,
     RequiredText,
     RequiredUrl,
     Text255,
+    decimal_number,
 )
+from backend.money import Money, format_minor
+from backend.validation import details_of
 
 HHMM = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
-MEAL_PLANS = ("room_only", "breakfast", "half_board", "full_board", "all_inclusive")
+# The service's `meal_type` values, as its rate plans page lists them (its spelling: "carribean"), with the
+# words guests and staff read. The page names the list without printing all of it; the last four are as the
+# service's own clients send them. `meal_plan`, this field's earlier name, took five of them and still works.
+MEAL_TYPES = {
+    "none": "No meals", "room_only": "Room only", "breakfast": "Breakfast", "lunch": "Lunch", "dinner": "Dinner",
+    "bed_and_breakfast": "Bed & breakfast", "buffet_breakfast": "Buffet breakfast",
+    "carribean_breakfast": "Caribbean breakfast", "continental_breakfast": "Continental breakfast",
+    "english_breakfast": "English breakfast", "full_breakfast": "Full breakfast", "half_board": "Half board",
+    "full_board": "Full board", "all_inclusive": "All inclusive", "american": "American plan",
+    "european_plan": "European plan", "family_plan": "Family plan", "self_catering": "Self catering",
+    "bermuda": "Bermuda plan", "dinner_bed_and_breakfast_plan": "Dinner, bed & breakfast",
+    "family_american": "Family American plan", "breakfast_and_lunch": "Breakfast & lunch",
+    "lunch_and_dinner": "Lunch & dinner",
+}
+RATE_MODES = ("manual", "derived")  # the service's "auto" and "cascade" are refused by name
+RATE_RULES = ("increase_by_percent", "increase_by_amount", "decrease_by_percent", "decrease_by_amount")
+# What a derived plan may take from its parent, and which night values each flag names. The last three are
+# the service's read-only settings, which Frontdesk does not have: their flags are kept and change nothing.
+INHERITS = {"inherit_rate": "rate", "inherit_min_stay_arrival": "min_stay_arrival",
+            "inherit_min_stay_through": "min_stay_through", "inherit_max_stay": "max_stay",
+            "inherit_closed_to_arrival": "closed_to_arrival", "inherit_closed_to_departure": "closed_to_departure",
+            "inherit_stop_sell": "stop_sell", "inherit_availability_offset": "availability_offset",
+            "inherit_max_sell": "max_sell", "inherit_max_availability": "max_availability"}
+# The restrictions with a default per weekday (Monday first), used on nights without a value of their own.
+WEEKLY = {"min_stay_arrival": 1, "min_stay_through": 1, "max_stay": 0, "closed_to_arrival": False,
+          "closed_to_departure": False, "stop_sell": False}
 TAX_MODES = ("percent", "per_room_per_night", "per_person_per_night", "per_booking")
 
 
@@ -59,12 +96,26 @@ class BedOption(Strict):
 
 
 class RoomPhoto(Strict):
+    """The service's photo (`url`, `position`, `author`, `kind`, `description`) and our `title`, its caption on the
+    shopping API."""
+
     url: RequiredUrl
     title: Text255 = None
     author: Text255 = None
+    description: LongText = None
+    kind: Literal["photo", "ad", "menu"] = "photo"
+    position: Annotated[StrictInt, Field(ge=0, le=10_000)] | None = None
+
+
+class RoomContent(Strict):
+    description: LongText = None
+    photos: Annotated[list[RoomPhoto], Field(max_length=100)] = []
 
 
 class RoomTypeInput(Strict):
+    """The service's room type (https://docs.channex.io/api-v.1-documentation/room-types-collection), with our
+    `bed_options` and `facilities` (their titles)."""
+
     property_id: StrictStr
     title: RequiredText
     count_of_rooms: Annotated[StrictInt, Field(ge=0, le=10_000)]
@@ -72,10 +123,11 @@ class RoomTypeInput(Strict):
     occ_children: Count = 0
     occ_infants: Count = 0
     default_occupancy: Annotated[StrictInt, Field(ge=1, le=200)] | None = None
-    description: LongText = None
+    room_kind: Literal["room", "dorm"] = "room"
+    capacity: Annotated[StrictInt, Field(ge=1, le=10_000)] | None = Field(None, description="dorms only: their beds")
+    content: RoomContent = RoomContent()
     bed_options: Annotated[list[BedOption], Field(max_length=20)] = []
     facilities: Annotated[list[RequiredText], Field(max_length=100)] = []
-    photos: Annotated[list[RoomPhoto], Field(max_length=100)] = []
 
     @field_validator("default_occupancy")
     @classmethod
@@ -85,17 +137,56 @@ class RoomTypeInput(Strict):
             raise ValueError("must not exceed occ_adults + occ_children")
         return value
 
+    @field_validator("capacity")
+    @classmethod
+    def _dorms_only(cls, value: int | None, info: ValidationInfo) -> int | None:
+        if value is not None and info.data.get("room_kind") == "room":
+            raise ValueError("applies to dorms only (room_kind dorm)")
+        return value
+
+
+class RoomTypeBody(RoomTypeInput):
+    """The request body as documented: our older top-level `description` and `photos` are input aliases of
+    `content.description` and `content.photos`."""
+
+    description: LongText = Field(None, deprecated=True, description="older name of content.description")
+    photos: list[RoomPhoto] | None = Field(None, deprecated=True, description="older name of content.photos")
+
 
 class RoomTypeEnvelope(BaseModel):
-    room_type: RoomTypeInput
+    room_type: RoomTypeBody
 
 
 # --- rate plans ----------------------------------------------------------------------------------
 
+def _rule(rule: tuple[str, object], info: ValidationInfo) -> tuple[str, str | int]:
+    """A modifier's value: a percentage (not money), or an amount of money in the plan's currency."""
+    name, value = rule
+    if name.endswith("_amount"):
+        return name, _MONEY.validate_python(value, context=info.context)
+    percent = decimal_number(value)
+    if name == "decrease_by_percent" and percent > 100:
+        raise ValueError("can't take off more than 100 percent")
+    return name, str(percent)
+
+
+# Read by _rule, which knows from the rule whether it is money: a decimal string, or a whole number.
+ModifierValue = Annotated[Any, WithJsonSchema({"type": ["string", "integer"]})]
+
+
+class DerivedOption(Strict):
+    """How a derived plan's rate comes from its parent's: the modifiers, applied in order."""
+
+    rate: Annotated[list[Annotated[tuple[Literal[RATE_RULES], ModifierValue],  # type: ignore[valid-type]
+                                   AfterValidator(_rule)]], Field(max_length=10)] = []
+
+
 class RateOption(Strict):
+    id: StrictStr | None = Field(None, description="read-only: the option's id, kept while its occupancy is")
     occupancy: Annotated[StrictInt, Field(ge=1, le=200)]
     is_primary: StrictBool = False
-    rate: Amount
+    rate: Money = 0
+    derived_option: DerivedOption | None = Field(None, description="a derived plan's primary option only")
 
 
 class CancellationPolicy(Strict):
@@ -104,9 +195,9 @@ class CancellationPolicy(Strict):
     cancellation_policy_deadline: Annotated[StrictInt, Field(ge=0, le=8760)] = 0
     cancellation_policy_deadline_type: Literal["hours", "days"] = "days"
     cancellation_policy_mode: Literal["percent", "nights", "fixed"] = "percent"
-    cancellation_policy_penalty: Amount = Decimal(0)
+    cancellation_policy_penalty: DecimalNumber = Decimal(0)  # nights, a percentage or an amount, by mode
     guarantee_payment_policy: Literal["none", "guarantee", "deposit", "prepayment"] = "none"
-    guarantee_payment_amount: OptionalAmount = None
+    guarantee_payment_amount: Money | None = None
     non_show_policy: Literal["full_stay", "first_night", "none"] = "full_stay"
     currency: Currency | None = None
 
@@ -114,9 +205,38 @@ class CancellationPolicy(Strict):
 class Tax(Strict):
     title: RequiredText
     mode: Literal[TAX_MODES]  # type: ignore[valid-type]
-    rate: Amount = Field(description="a percentage for mode percent, else an amount in the rate plan's currency")
+    rate: DecimalNumber = Field(description="a percentage for mode percent, else an amount in the rate plan's currency")
     inclusive: StrictBool = False
     amount: StrictStr | None = Field(None, description="read-only: the tax of a priced stay")
+
+
+def weekly(item: object, default: object):
+    """A weekday default: one value for every weekday, or a list of seven from Monday; stored as seven."""
+    one = TypeAdapter(item)
+
+    def seven(value: object) -> object:
+        if isinstance(value, list):
+            if len(value) != 7:
+                raise ValueError("must be one value, or a list of 7 (Monday first)")
+            return value
+        try:
+            return [one.validate_python(value)] * 7
+        except ValidationError as exc:
+            raise ValueError(next(iter(details_of(exc).values()))[0]) from None
+
+    seven_defaults = Field(default_factory=lambda: [default] * 7)
+    return Annotated[list[item], BeforeValidator(seven), seven_defaults]  # type: ignore[valid-type]
+
+
+def _supported(mode: object) -> object:
+    if mode in ("auto", "cascade"):
+        raise ValueError(f"{mode} is not supported: use manual, or derived with parent_rate_plan_id")
+    return mode
+
+
+MealType = Literal[tuple(MEAL_TYPES)]  # type: ignore[valid-type]
+MinStay = Annotated[StrictInt, Field(ge=1, le=730)]
+MaxStay = Annotated[StrictInt, Field(ge=0, le=730)]
 
 
 class RatePlanInput(Strict):
@@ -125,8 +245,31 @@ class RatePlanInput(Strict):
     title: RequiredText
     currency: Currency | None = Field(None, description="defaults to the property's currency")
     sell_mode: Literal["per_room", "per_person"] = "per_room"
-    meal_plan: Literal[MEAL_PLANS] = "room_only"  # type: ignore[valid-type]
+    rate_mode: Annotated[Literal[RATE_MODES], BeforeValidator(_supported)] = Field(  # type: ignore[valid-type]
+        "manual", description="manual, or derived (with parent_rate_plan_id); auto and cascade are not supported")
+    meal_type: MealType | None = Field(None, description="none when neither it nor meal_plan is given")
+    meal_plan: MealType | None = Field(None, description="the same as meal_type, its earlier name")
+    children_fee: Money = Field(0, description="added per child per night")
+    infant_fee: Money = Field(0, description="added per infant per night")
+    max_stay: weekly(MaxStay, 0)
+    min_stay_arrival: weekly(MinStay, 1)
+    min_stay_through: weekly(MinStay, 1)
+    closed_to_arrival: weekly(StrictBool, False)
+    closed_to_departure: weekly(StrictBool, False)
+    stop_sell: weekly(StrictBool, False)
     options: Annotated[list[RateOption], Field(min_length=1, max_length=20)]
+    parent_rate_plan_id: StrictStr | None = Field(None, description="the manual plan a derived plan follows")
+    inherit_rate: StrictBool | None = Field(None, description="as rate_mode says: a derived plan's rate follows its parent")
+    inherit_closed_to_arrival: StrictBool = False
+    inherit_closed_to_departure: StrictBool = False
+    inherit_stop_sell: StrictBool = False
+    inherit_min_stay_arrival: StrictBool = False
+    inherit_min_stay_through: StrictBool = False
+    inherit_max_stay: StrictBool = False
+    inherit_availability_offset: StrictBool = False
+    inherit_max_sell: StrictBool = False
+    inherit_max_availability: StrictBool = False
+    auto_rate_settings: None = Field(None, description="always null: the auto rate mode is not supported")
     cancellation_policy: CancellationPolicy = CancellationPolicy()
     taxes: Annotated[list[Tax], Field(max_length=20)] = []
 
@@ -148,6 +291,18 @@ class RatePlanEnvelope(BaseModel):
     rate_plan: RatePlanInput
 
 
+def complete(details: dict[str, Any], currency: str) -> dict[str, Any]:
+    """A stored plan's details with the defaults of what earlier versions did not store (fees, weekday
+    defaults, inherit flags, derived options)."""
+    zero = format_minor(0, currency)
+    return {"children_fee": zero, "infant_fee": zero, **{name: [value] * 7 for name, value in WEEKLY.items()},
+            **dict.fromkeys(INHERITS, False), **details,
+            "options": [{**option, "derived_option": option.get("derived_option")} for option in details["options"]]}
+
+
+_MONEY = TypeAdapter(Money)
+
+
 # --- hotel policy --------------------------------------------------------------------------------
 
 class HotelPolicyInput(Strict):
@@ -164,15 +319,26 @@ class HotelPolicyInput(Strict):
     internet_access_type: Literal["none", "wifi", "wired"] = "wifi"
     internet_access_coverage: Literal["entire_property", "public_areas", "all_rooms", "some_rooms",
                                       "business_centre"] = "entire_property"
-    internet_access_cost: OptionalAmount = None
+    internet_access_cost: Money | None = None
     parking_type: Literal["on_site", "nearby", "none"] = "none"
     parking_reservation: Literal["needed", "not_needed", "not_available"] = "not_available"
     parking_is_private: StrictBool = False
-    pets_policy: Literal["allowed", "not_allowed", "by_arrangement", "assistive_only"] = "not_allowed"
-    pets_non_refundable_fee: OptionalAmount = None
-    pets_refundable_deposit: OptionalAmount = None
+    pets_policy: Literal["allowed", "not_allowed", "by_arrangements", "assistive_only"] = Field(
+        "not_allowed", description="the service's values; our older by_arrangement is read as by_arrangements")
+    pets_non_refundable_fee: Money | None = None
+    pets_refundable_deposit: Money | None = None
     smoking_policy: Literal["no_smoking", "permitted_areas_only", "allowed"] = "no_smoking"
 
 
+class HotelPolicyBody(HotelPolicyInput):
+    """The request body as documented: the property (on POST /hotel_policies), and the service's documented
+    `checkin_time` and `checkout_time` (https://docs.channex.io/api-v.1-documentation/hotel-policy-collection),
+    which are our `checkin_from_time` and `checkout_to_time`."""
+
+    property_id: StrictStr | None = Field(None, description="required on POST /api/v1/hotel_policies; fixed after")
+    checkin_time: Time | None = Field(None, description="checkin_from_time under the service's documented name")
+    checkout_time: Time | None = Field(None, description="checkout_to_time under the service's documented name")
+
+
 class HotelPolicyEnvelope(BaseModel):
-    hotel_policy: HotelPolicyInput
+    hotel_policy: HotelPolicyBody

@@ -7,27 +7,38 @@ a missing one 404. Update takes the fields of create and changes only those sent
 from __future__ import annotations
 
 import json
+import uuid
 from typing import Any
 
 from pydantic_core import from_json
 
 from backend.errors import BadRequest, Errors, NotFound, Unauthorized, ValidationFailed
 from backend.events import EventBus
-from backend.fields import currency_minor_digits
 from backend.identity import Actor
-from backend.inventory.models import HotelPolicyInput, RatePlanInput, RoomTypeInput
-from backend.listing import Column, ListQuery, page
-from backend.money import format_amount
-from backend.validation import as_input, validate
+from backend.inventory.models import (
+    INHERITS,
+    WEEKLY,
+    DerivedOption,
+    HotelPolicyInput,
+    RatePlanInput,
+    RoomTypeInput,
+    complete,
+)
+from backend.listing import Column, ListQuery, order_by, page, where
+from backend.money import canonical, in_currency
+from backend.validation import as_input, as_sent, validate
 from storage import Store, new_id, utc_now
 
 READ_ONLY = frozenset({"id", "inserted_at", "updated_at"})
 ROOM_COLUMNS = {"id": Column("r.id", "id"), "property_id": Column("r.property_id", "id"), "title": Column("r.title"),
                 "count_of_rooms": Column("r.count_of_rooms", "number")}
+POLICY_COLUMNS = {"id": Column("h.id", "id"), "property_id": Column("h.property_id", "id")}
+POLICY_ALIASES = {"checkin_time": "checkin_from_time", "checkout_time": "checkout_to_time"}
 PLAN_COLUMNS = {"id": Column("r.id", "id"), "property_id": Column("r.property_id", "id"),
                 "room_type_id": Column("r.room_type_id", "id"), "title": Column("r.title"),
-                "currency": Column("r.currency", "enum"), "meal_plan": Column("r.meal_plan", "enum"),
-                "sell_mode": Column("r.sell_mode", "enum")}
+                "currency": Column("r.currency", "enum"), "meal_type": Column("r.meal_type", "enum"),
+                "meal_plan": Column("r.meal_type", "enum"), "sell_mode": Column("r.sell_mode", "enum"),
+                "parent_rate_plan_id": Column("r.parent_rate_plan_id", "id")}
 
 
 class Owned:
@@ -36,6 +47,7 @@ class Owned:
     table: str
     noun: str
     columns: dict[str, Column]
+    option_fields: tuple[str, ...]  # besides id and title, what an /options item shows
 
     def __init__(self, store: Store, events: EventBus) -> None:
         self.store = store
@@ -57,6 +69,16 @@ class Owned:
                           scope=f"p.group_id IN ({marks})", scope_params=groups, default_order="r.title, r.id")
         return [self._attributes(r) for r in rows], meta
 
+    def options(self, actor: Actor, query: ListQuery) -> list[dict[str, Any]]:
+        """Every one the actor may see, short and unpaginated (the service's `/options`): the list's filters and
+        order apply, its pagination does not."""
+        marks, groups = actor.group_params()
+        conditions, params = where(query, self.columns)
+        rows = self.store.query(
+            f"SELECT r.* FROM {self.table} r JOIN properties p ON p.id = r.property_id WHERE p.group_id IN ({marks})"
+            f"{conditions} ORDER BY {order_by(query, self.columns, 'r.title, r.id')}", [*groups, *params])
+        return [{"id": r["id"], "title": r["title"], **{name: r[name] for name in self.option_fields}} for r in rows]
+
     def for_property(self, actor: Actor, property_id: str) -> list[dict[str, Any]]:
         self._property(actor, property_id, "property_id", strict=False)
         rows = self.store.query(f"SELECT * FROM {self.table} WHERE property_id = ? ORDER BY title, id", (property_id,))
@@ -68,6 +90,7 @@ class Owned:
     def delete(self, actor: Actor, item_id: str) -> None:
         row = self._row(actor, item_id)
         with self.store.transaction() as conn:
+            self._check_delete(row)  # in the transaction: nothing can come to depend on it meanwhile
             conn.execute(f"DELETE FROM {self.table} WHERE id = ?", (item_id,))
         self.events.publish("inventory.changed", row["property_id"], item=self.noun, action="deleted")
 
@@ -107,18 +130,22 @@ class Owned:
     def _attributes(self, row) -> dict[str, Any]:
         raise NotImplementedError
 
+    def _check_delete(self, row) -> None:
+        """Refuses (a 422) when something else still needs the row."""
+
 
 class RoomTypes(Owned):
     table, noun, columns = "room_types", "room type", ROOM_COLUMNS
+    option_fields = ("property_id", "occ_adults", "occ_children", "occ_infants", "default_occupancy")
 
     def create(self, actor: Actor, data: Any) -> dict[str, Any]:
-        model = validate(RoomTypeInput, _writable(data, "room type"))
+        model = _room_model(_writable(data, "room type"))
         self._property(actor, model.property_id, "property_id")
         return self.get(actor, self._insert(_room_values(model)))
 
     def update(self, actor: Actor, room_id: str, data: Any) -> dict[str, Any]:
-        _, merged = self._merge(actor, room_id, data)
-        model = validate(RoomTypeInput, as_input(RoomTypeInput, merged))
+        current, _ = self._merge(actor, room_id, data)  # access, a JSON object, the same property
+        model = _room_model({k: v for k, v in data.items() if k not in READ_ONLY}, as_input(RoomTypeInput, current))
         capacity = model.occ_adults + model.occ_children
         too_big = self.store.query("SELECT title, details FROM rate_plans WHERE room_type_id = ?", (room_id,))
         for plan in too_big:
@@ -129,33 +156,61 @@ class RoomTypes(Owned):
         self._update(room_id, _room_values(model))
         return self.get(actor, room_id)
 
+    def _check_delete(self, row) -> None:
+        """Its rate plans go with it, but not one that a plan of another room type derives from."""
+        children = self.store.query("SELECT c.title FROM rate_plans c JOIN rate_plans p "
+                                    "ON p.id = c.parent_rate_plan_id WHERE p.room_type_id = ? AND c.room_type_id != ? "
+                                    "ORDER BY c.title", (row["id"], row["id"]))
+        if children:
+            raise ValidationFailed.one("room_type", f"sells the parent of derived rate plans of other room types "
+                                                    f"({_titles(children)}): delete them or make them manual first")
+
     def _attributes(self, row) -> dict[str, Any]:
+        details = from_json(row["details"])
         return {"id": row["id"], "property_id": row["property_id"], "title": row["title"],
                 "count_of_rooms": row["count_of_rooms"], "occ_adults": row["occ_adults"],
                 "occ_children": row["occ_children"], "occ_infants": row["occ_infants"],
-                "default_occupancy": row["default_occupancy"], **from_json(row["details"]),
+                "default_occupancy": row["default_occupancy"], "room_kind": details.get("room_kind", "room"),
+                "capacity": details.get("capacity"),
+                "content": {"description": details["description"], "photos": details["photos"]},
+                "bed_options": details["bed_options"], "facilities": details["facilities"],
                 "inserted_at": row["inserted_at"], "updated_at": row["updated_at"]}
 
 
 class RatePlans(Owned):
+    """Rate plans; a derived one (rate_mode "derived") follows a manual plan of its property, its parent: its
+    rate is the parent's through the primary option's modifiers, and each restriction its inherit_* flags
+    name is the parent's, both computed on every read (backend/inventory/stays.py). No chains: a parent is
+    manual. A parent can't be deleted while plans derive from it."""
+
     table, noun, columns = "rate_plans", "rate plan", PLAN_COLUMNS
+    option_fields = ("property_id", "room_type_id", "currency", "sell_mode")
 
     def create(self, actor: Actor, data: Any) -> dict[str, Any]:
-        model = validate(RatePlanInput, _writable(data, "rate plan"))
-        currency = self._check(actor, model)
+        model = self._validate(actor, _writable(data, "rate plan"))
+        currency = self._check(actor, model, None)
         return self.get(actor, self._insert(_plan_values(model, currency)))
 
     def update(self, actor: Actor, plan_id: str, data: Any) -> dict[str, Any]:
         current, merged = self._merge(actor, plan_id, data)
-        model = validate(RatePlanInput, as_input(RatePlanInput, merged))
+        model = self._validate(actor, as_input(RatePlanInput, _implied(merged, data)))
         if model.currency != current["currency"] and self.store.scalar(
                 "SELECT 1 FROM restrictions WHERE rate_plan_id = ? AND rate IS NOT NULL LIMIT 1", (plan_id,)):
             raise ValidationFailed.one("currency", "can't be changed once rates are stored; create a new rate plan")
-        currency = self._check(actor, model)
+        currency = self._check(actor, model, plan_id)
         self._update(plan_id, _plan_values(model, currency))
         return self.get(actor, plan_id)
 
-    def _check(self, actor: Actor, model: RatePlanInput) -> str:
+    def _validate(self, actor: Actor, data: dict[str, Any]) -> RatePlanInput:
+        """Amounts are read in the plan's currency: its own, else its property's (when the actor's)."""
+        currency = data.get("currency")
+        if currency is None and isinstance(data.get("property_id"), str):
+            marks, groups = actor.group_params()
+            currency = self.store.scalar(f"SELECT currency FROM properties WHERE id = ? AND group_id IN ({marks})",
+                                         (data["property_id"], *groups))
+        return validate(RatePlanInput, data, in_currency(currency))
+
+    def _check(self, actor: Actor, model: RatePlanInput, plan_id: str | None) -> str:
         """The cross-record rules; returns the plan's currency."""
         prop = self._property(actor, model.property_id, "property_id")
         room = self.store.one("SELECT * FROM room_types WHERE id = ?", (model.room_type_id,))
@@ -168,22 +223,75 @@ class RatePlans(Owned):
                 if option.occupancy > capacity:
                     errors.add(f"options.{index}.occupancy", f"must not exceed the room's capacity of {capacity}")
         currency = model.currency or prop["currency"]
-        digits = currency_minor_digits(currency)
-        for index, option in enumerate(model.options):
-            if option.rate != round(option.rate, digits):
-                errors.add(f"options.{index}.rate", f"must have at most {digits} decimals in {currency}")
+        if model.cancellation_policy.currency not in (None, currency):  # its amounts are read in the plan's
+            errors.add("cancellation_policy.currency", f"must be the rate plan's currency, {currency}")
+        if model.meal_type and model.meal_plan and model.meal_type != model.meal_plan:
+            errors.add("meal_plan", "must be the same as meal_type: it is that field's earlier name")
+        if model.rate_mode == "derived":
+            self._check_parent(model, plan_id, currency, errors)
+        else:
+            _check_manual(model, errors)
+        if plan_id is not None:
+            self._check_children(model, plan_id, currency, errors)
         errors.raise_if_any()
         return currency
 
+    def _check_parent(self, model: RatePlanInput, plan_id: str | None, currency: str, errors: Errors) -> None:
+        if model.inherit_rate is False:
+            errors.add("inherit_rate", "is always true for a derived rate plan: its rate follows its parent")
+        for index, option in enumerate(model.options):
+            if option.derived_option and option.derived_option.rate and not option.is_primary:
+                errors.add(f"options.{index}.derived_option", "only the primary option derives from the parent "
+                                                               "(cascade, deriving every option, is not supported)")
+        if model.parent_rate_plan_id is None:
+            errors.add("parent_rate_plan_id", "is required for a derived rate plan")
+            return
+        parent = self.store.one("SELECT title, property_id, currency, parent_rate_plan_id FROM rate_plans WHERE id = ?",
+                                (model.parent_rate_plan_id,))
+        if parent is None or parent["property_id"] != model.property_id:
+            errors.add("parent_rate_plan_id", "is not a rate plan of this property")
+        elif model.parent_rate_plan_id == plan_id:
+            errors.add("parent_rate_plan_id", "can't be the rate plan itself")
+        elif parent["parent_rate_plan_id"] is not None:
+            errors.add("parent_rate_plan_id", f"“{parent['title']}” is derived itself: a parent must be a manual "
+                                              "rate plan")
+        elif parent["currency"] != currency:
+            errors.add("parent_rate_plan_id", f"“{parent['title']}” is in {parent['currency']}: a derived rate "
+                                              "plan is in its parent's currency")
+
+    def _check_children(self, model: RatePlanInput, plan_id: str, currency: str, errors: Errors) -> None:
+        """A parent stays manual and in its children's currency."""
+        children = self._children(plan_id)
+        if children and model.rate_mode == "derived":
+            errors.add("rate_mode", f"must stay manual: {_titles(children)} derive(s) from this rate plan")
+        if children and any(child["currency"] != currency for child in children):
+            errors.add("currency", f"can't change while {_titles(children)} derive(s) from this rate plan")
+
+    def _children(self, plan_id: str) -> list:
+        return self.store.query("SELECT title, currency FROM rate_plans WHERE parent_rate_plan_id = ? ORDER BY title",
+                                (plan_id,))
+
+    def _check_delete(self, row) -> None:
+        if children := self._children(row["id"]):
+            raise ValidationFailed.one("rate_plan", f"has derived rate plans ({_titles(children)}): delete them or "
+                                                    "make them manual first")
+
     def _attributes(self, row) -> dict[str, Any]:
+        details = complete(from_json(row["details"]), row["currency"])
+        options = [{"id": _option_id(row["id"], option["occupancy"]), **option} for option in details.pop("options")]
         return {"id": row["id"], "property_id": row["property_id"], "room_type_id": row["room_type_id"],
                 "title": row["title"], "currency": row["currency"], "sell_mode": row["sell_mode"],
-                "meal_plan": row["meal_plan"], **from_json(row["details"]),
-                "inserted_at": row["inserted_at"], "updated_at": row["updated_at"]}
+                "rate_mode": "manual" if row["parent_rate_plan_id"] is None else "derived",
+                "meal_type": row["meal_type"], "meal_plan": row["meal_type"],
+                "parent_rate_plan_id": row["parent_rate_plan_id"], "options": options, **details,
+                "auto_rate_settings": None, "inserted_at": row["inserted_at"], "updated_at": row["updated_at"]}
 
 
 class HotelPolicies:
-    """One policy per property, shown by the shopping API's property_info."""
+    """One policy per property, shown by the shopping API's property_info. It is reached under its property
+    (ours) and by its own ID, as the service's Hotel Policy Collection has it
+    (https://docs.channex.io/api-v.1-documentation/hotel-policy-collection), where `checkin_time` and
+    `checkout_time` are our `checkin_from_time` and `checkout_to_time` (sent with a different value, an error)."""
 
     def __init__(self, store: Store, events: EventBus, rooms: RoomTypes) -> None:
         self.store = store
@@ -195,24 +303,89 @@ class HotelPolicies:
         return self.read(property_id)
 
     def read(self, property_id: str) -> dict[str, Any] | None:
-        row = self.store.one("SELECT policy FROM hotel_policies WHERE property_id = ?", (property_id,))
-        return None if row is None else {"property_id": property_id, **from_json(row["policy"])}
+        row = self.store.one("SELECT * FROM hotel_policies WHERE property_id = ?", (property_id,))
+        return None if row is None else _policy(row)
+
+    def list(self, actor: Actor, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        marks, groups = actor.group_params()
+        rows, meta = page(self.store, query, POLICY_COLUMNS, select="h.*",
+                          source="hotel_policies h JOIN properties p ON p.id = h.property_id",
+                          scope=f"p.group_id IN ({marks})", scope_params=groups, default_order="p.title, h.id")
+        return [_policy(r) for r in rows], meta
+
+    def by_id(self, actor: Actor, policy_id: str) -> dict[str, Any]:
+        return _policy(self._row(actor, policy_id))
+
+    def create(self, actor: Actor, data: Any) -> dict[str, Any]:
+        """A policy for a property that has none (`property_id`, required)."""
+        property_id = _writable(data, "hotel policy").get("property_id")
+        if not isinstance(property_id, str):
+            raise ValidationFailed.one("property_id", "is required: the property the policy is for")
+        self.rooms._property(actor, property_id, "property_id")
+        if existing := self.read(property_id):
+            raise ValidationFailed.one("property_id", f"already has a hotel policy ({existing['id']}): change it "
+                                                      f"with PUT /api/v1/hotel_policies/{existing['id']}")
+        return self.put(actor, property_id, data)
+
+    def update(self, actor: Actor, policy_id: str, data: Any) -> dict[str, Any]:
+        row = self._row(actor, policy_id)
+        if _writable(data, "hotel policy").get("property_id", row["property_id"]) != row["property_id"]:
+            raise ValidationFailed.one("property_id", "can't be changed: a policy belongs to its property")
+        return self.put(actor, row["property_id"], data)
+
+    def delete(self, actor: Actor, policy_id: str) -> None:
+        row = self._row(actor, policy_id)
+        with self.store.transaction() as conn:
+            conn.execute("DELETE FROM hotel_policies WHERE id = ?", (policy_id,))
+        self.events.publish("inventory.changed", row["property_id"], item="hotel policy", action="deleted")
+
+    def _row(self, actor: Actor, policy_id: str):
+        row = self.store.one("SELECT h.*, p.group_id FROM hotel_policies h JOIN properties p ON p.id = h.property_id "
+                             "WHERE h.id = ?", (policy_id,))
+        if row is None:
+            raise NotFound(f"hotel policy {policy_id} does not exist")
+        if row["group_id"] not in actor.group_ids:
+            raise Unauthorized("you have no access to this hotel policy")
+        return row
 
     def put(self, actor: Actor, property_id: str, data: Any) -> dict[str, Any]:
         prop = self.rooms._property(actor, property_id, "property_id", strict=False)
         current = self.read(property_id) or {}
-        model = validate(HotelPolicyInput, {**{k: v for k, v in current.items() if k != "property_id"},
-                                            **_writable(data, "hotel policy", {"property_id"})})
-        currency = model.currency or prop["currency"]
-        policy = {**model.model_dump(), "currency": currency}
-        for key in ("internet_access_cost", "pets_non_refundable_fee", "pets_refundable_deposit"):
-            policy[key] = format_amount(policy[key], currency)
+        sent, errors = _policy_aliases(_writable(data, "hotel policy", {"property_id"}))
+        merged = {**{k: v for k, v in current.items() if k not in {"id", "property_id"}}, **sent}
+        currency = merged.get("currency") or prop["currency"]
+        try:
+            model = validate(HotelPolicyInput, merged, in_currency(currency))  # its fees in its currency
+        except ValidationFailed as failed:
+            errors.merge(as_sent(failed.details, {name: short for short, name in POLICY_ALIASES.items()
+                                                  if short in data and name not in data}))
+        errors.raise_if_any()
+        policy = {**model.model_dump(), "currency": model.currency or prop["currency"]}
         with self.store.transaction() as conn:
-            conn.execute("INSERT INTO hotel_policies (property_id, policy, updated_at) VALUES (?, ?, ?) "
+            conn.execute("INSERT INTO hotel_policies (id, property_id, policy, updated_at) VALUES (?, ?, ?, ?) "
                          "ON CONFLICT(property_id) DO UPDATE SET policy = excluded.policy, updated_at = excluded.updated_at",
-                         (property_id, json.dumps(policy), utc_now()))
+                         (new_id(), property_id, json.dumps(policy), utc_now()))
         self.events.publish("inventory.changed", property_id, item="hotel policy", action="updated")
         return self.read(property_id)  # type: ignore[return-value]
+
+
+def _policy(row) -> dict[str, Any]:
+    return {"id": row["id"], "property_id": row["property_id"], **from_json(row["policy"])}
+
+
+def _policy_aliases(sent: dict[str, Any]) -> tuple[dict[str, Any], Errors]:
+    """The service's names for ours: `checkin_time` is `checkin_from_time`, `checkout_time` `checkout_to_time`
+    (both with different values is an error), and our older `by_arrangement` is its `by_arrangements`."""
+    errors, changes = Errors(), dict(sent)
+    for short, name in POLICY_ALIASES.items():
+        if short in changes:
+            value = changes.pop(short)
+            if name in changes and changes[name] != value:
+                errors.add(short, f"differs from {name}, the same time: send one of them")
+            changes.setdefault(name, value)
+    if changes.get("pets_policy") == "by_arrangement":
+        changes["pets_policy"] = "by_arrangements"
+    return changes, errors
 
 
 def _writable(data: Any, noun: str, extra: frozenset[str] | set[str] = frozenset()) -> dict[str, Any]:
@@ -221,25 +394,102 @@ def _writable(data: Any, noun: str, extra: frozenset[str] | set[str] = frozenset
     return {k: v for k, v in data.items() if k not in READ_ONLY | extra}
 
 
+def _room_model(sent: dict[str, Any], stored: dict[str, Any] | None = None) -> RoomTypeInput:
+    """The room type as sent over the stored one (update), `content` key by key. The older top-level
+    `description` and `photos` go into `content`; both spellings at once is an error. Every problem at once."""
+    errors = Errors()
+    changes = dict(sent)
+    for old in ("description", "photos"):
+        if old in changes:
+            content = changes.get("content", {})
+            if isinstance(content, dict) and old in content:
+                errors.add(old, f"is the older name of content.{old}: send one of them")
+            value = changes.pop(old)
+            if isinstance(content, dict):  # else the error on content says enough
+                changes["content"] = {old: value, **content}
+    record = {**(stored or {}), **changes}
+    if stored and isinstance(changes.get("content"), dict):
+        record["content"] = {**stored["content"], **changes["content"]}
+    try:
+        model = validate(RoomTypeInput, record)
+    except ValidationFailed as failed:
+        aliases = {f"content.{old}": old for old in ("description", "photos") if old in sent}
+        errors.merge(as_sent(failed.details, aliases))
+    errors.raise_if_any()
+    return model
+
+
 def _room_values(model: RoomTypeInput) -> dict[str, Any]:
-    details = model.model_dump(include={"description", "bed_options", "facilities", "photos"})
+    """Stored as before (`description` and `photos` beside the rest: the shopping API reads them there)."""
+    details = {**model.content.model_dump(), **model.model_dump(include={"bed_options", "facilities", "room_kind",
+                                                                         "capacity"})}
     return {"property_id": model.property_id, "title": model.title, "count_of_rooms": model.count_of_rooms,
             "occ_adults": model.occ_adults, "occ_children": model.occ_children, "occ_infants": model.occ_infants,
             "default_occupancy": model.default_occupancy or model.occ_adults, "details": json.dumps(details)}
+
+
+def _check_manual(model: RatePlanInput, errors: Errors) -> None:
+    """Only a derived plan has a parent, inherits and derives."""
+    if model.parent_rate_plan_id is not None:
+        errors.add("parent_rate_plan_id", "is only for a derived rate plan: set rate_mode to derived")
+    for flag in INHERITS:
+        if getattr(model, flag):
+            errors.add(flag, "is only for a derived rate plan: a manual one has no parent to inherit from")
+    for index, option in enumerate(model.options):
+        if option.derived_option and option.derived_option.rate:
+            errors.add(f"options.{index}.derived_option", "is only for a derived rate plan")
+
+
+def _implied(merged: dict[str, Any], sent: dict[str, Any]) -> dict[str, Any]:
+    """What a partial update leaves unsaid follows what it says: inherit_rate follows rate_mode, a meal name sent
+    stands for both, and a plan made manual drops its parent, flags and modifiers."""
+    implied = {k: v for k, v in merged.items() if k != "inherit_rate" or k in sent}
+    if sent.keys() & {"meal_type", "meal_plan"}:
+        implied = {k: v for k, v in implied.items() if k not in ("meal_type", "meal_plan") or k in sent}
+    if sent.get("rate_mode") == "manual":
+        implied = {k: v for k, v in implied.items() if k not in ("parent_rate_plan_id", *INHERITS) or k in sent}
+        if "options" not in sent:
+            implied["options"] = [{k: v for k, v in option.items() if k != "derived_option"}
+                                  for option in merged["options"]]
+    return implied
+
+
+def _titles(rows) -> str:
+    return ", ".join(f"“{row['title']}”" for row in rows)
+
+
+def _option_id(plan_id: str, occupancy: int) -> str:
+    """An option's id, the same for as long as its occupancy is: derived from the plan's own (a UUID)."""
+    return str(uuid.uuid5(uuid.UUID(plan_id), str(occupancy)))
 
 
 def _plan_values(model: RatePlanInput, currency: str) -> dict[str, Any]:
     policy = model.cancellation_policy.model_dump()
     policy["currency"] = policy["currency"] or currency
     policy["cancellation_policy_penalty"] = str(policy["cancellation_policy_penalty"])
-    policy["guarantee_payment_amount"] = format_amount(policy["guarantee_payment_amount"], policy["currency"])
+    amount = policy["guarantee_payment_amount"]
+    policy["guarantee_payment_amount"] = None if amount is None else canonical(amount, policy["currency"])
+    derived = model.rate_mode == "derived"
     details = {
-        "options": [{"occupancy": o.occupancy, "is_primary": o.is_primary, "rate": format_amount(o.rate, currency)}
+        "options": [{"occupancy": o.occupancy, "is_primary": o.is_primary, "rate": canonical(o.rate, currency),
+                     "derived_option": _modifiers(o.derived_option, currency) if derived and o.is_primary else None}
                     for o in model.options],
         "cancellation_policy": policy,
         "taxes": [{"title": t.title, "mode": t.mode, "rate": str(t.rate), "inclusive": t.inclusive, "amount": None}
                   for t in model.taxes],
+        "children_fee": canonical(model.children_fee, currency),
+        "infant_fee": canonical(model.infant_fee, currency),
+        **{name: getattr(model, name) for name in WEEKLY},
+        **{flag: getattr(model, flag) for flag in INHERITS}, "inherit_rate": derived,
     }
     return {"property_id": model.property_id, "room_type_id": model.room_type_id, "title": model.title,
-            "currency": currency, "sell_mode": model.sell_mode, "meal_plan": model.meal_plan,
-            "details": json.dumps(details)}
+            "currency": currency, "sell_mode": model.sell_mode,
+            "meal_type": model.meal_type or model.meal_plan or "none",
+            "parent_rate_plan_id": model.parent_rate_plan_id if derived else None, "details": json.dumps(details)}
+
+
+def _modifiers(option: DerivedOption | None, currency: str) -> dict[str, Any]:
+    """The primary option's modifiers, amounts in the plan's currency."""
+    rules = option.rate if option else []
+    return {"rate": [[rule, canonical(value, currency) if rule.endswith("_amount") else value]
+                     for rule, value in rules]}

@@ -8,26 +8,35 @@ For a rate plan and a stay [arrival, departure):
   every night's; the property's min_stay_type says which min stay kinds are enforced;
 - the guests pick the smallest option whose occupancy holds adults + children (above the largest
   option: not sold); a non-primary option costs the night's rate plus its difference from the
-  primary option's rate; per_person plans multiply by adults + children.
+  primary option's rate; per_person plans multiply by adults + children; each child adds the plan's
+  children_fee and each infant its infant_fee, per night.
 
-The price is the sum of the nightly prices. Shopping and push_booking both ask here.
+A night's values are the plan's own, else its default for the weekday (`Nightly`); a derived plan takes
+its rate from its parent's through its modifiers, and the restrictions its flags name from its parent
+(`inherited`), computed on every read. The price is the sum of the nightly prices. Shopping,
+push_booking and the ARI reads all ask here.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import date
-from decimal import Decimal
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from decimal import ROUND_HALF_UP, Decimal
+from functools import lru_cache
+from operator import itemgetter
 from typing import Any
 
 from pydantic_core import from_json
 
 from backend.dates import days
 from backend.fields import currency_minor_digits
-from backend.inventory.ari import Window
-from backend.money import format_minor, parse_price
+from backend.inventory.models import INHERITS, complete
+from backend.inventory.window import Window
+from backend.money import format_minor, parse_money
 
-# Column order of the restriction rows that the evaluator reads.
+# Column order of the restriction rows that the evaluator reads: a night's values, rate first.
+ROW_FIELDS = ("rate", "min_stay_arrival", "min_stay_through", "max_stay", "closed_to_arrival", "closed_to_departure",
+              "stop_sell")
 R_RATE, R_MSA, R_MST, R_MAX, R_CTA, R_CTD, R_STOP = range(7)
 RESTRICTION_SELECT = ("rate_plan_id, date, rate, min_stay_arrival, min_stay_through, max_stay, closed_to_arrival, "
                       "closed_to_departure, stop_sell")
@@ -80,24 +89,96 @@ class Plan:
     title: str
     currency: str
     sell_mode: str
-    meal_plan: str
+    meal_type: str
     options: tuple[tuple[int, int], ...]  # (occupancy, rate in minor units), smallest occupancy first
     primary_rate: int
     details: dict[str, Any]
+    weekdays: tuple[tuple, ...]  # Monday first: the row of a night without values of its own (no rate)
+    children_fee: int
+    infant_fee: int
+    parent_id: str | None = None
+    modifiers: tuple[tuple[str, Decimal], ...] = ()  # a derived plan's, in order; amounts in minor units
+    takes: tuple[int, ...] = ()  # a derived plan's: per restriction, its own row's (0) or its parent's (1)
+    _rates: dict[int, int] = field(default_factory=dict, compare=False, repr=False)  # parent rate → derived
 
     @classmethod
     def of(cls, row) -> Plan:
-        details = from_json(row["details"])
-        options = tuple((o["occupancy"], parse_price(o["rate"], row["currency"])) for o in details["options"])
-        primary = next(parse_price(o["rate"], row["currency"]) for o in details["options"] if o["is_primary"])
-        return cls(row["id"], row["property_id"], row["room_type_id"], row["title"], row["currency"],
-                   row["sell_mode"], row["meal_plan"], options, primary, details)
+        currency = row["currency"]
+        details = complete(from_json(row["details"]), currency)
+        options = tuple((o["occupancy"], parse_money(o["rate"], currency)) for o in details["options"])
+        primary = next(o for o in details["options"] if o["is_primary"])
+        weekdays = tuple((None, *(details[name][day] for name in ROW_FIELDS[1:])) for day in range(7))
+        modifiers = tuple((rule, Decimal(parse_money(value, currency)) if rule.endswith("_amount") else Decimal(value))
+                          for rule, value in (primary["derived_option"] or {}).get("rate", []))
+        taken = {name for flag, name in INHERITS.items() if details[flag]}
+        return cls(row["id"], row["property_id"], row["room_type_id"], row["title"], currency, row["sell_mode"],
+                   row["meal_type"], options, parse_money(primary["rate"], currency), details, weekdays,
+                   parse_money(details["children_fee"], currency), parse_money(details["infant_fee"], currency),
+                   row["parent_rate_plan_id"], modifiers, tuple(int(name in taken) for name in ROW_FIELDS[1:]))
 
     def option_for(self, guests: Guests) -> tuple[int, int] | None:
         for occupancy, rate in self.options:
             if occupancy >= guests.persons:
                 return occupancy, rate
         return None
+
+    def derived(self, parent_rate: int | None) -> int | None:
+        """A night's rate from its parent's: the modifiers in order on the exact amount, then rounded once to
+        the currency's minor unit, half away from zero; never below zero. Remembered per parent rate."""
+        if parent_rate is None:
+            return None
+        rate = self._rates.get(parent_rate)
+        if rate is None:
+            amount = Decimal(parent_rate)
+            for rule, value in self.modifiers:
+                change = amount * value / 100 if rule.endswith("_percent") else value
+                amount = amount + change if rule.startswith("increase") else amount - change
+            rate = self._rates[parent_rate] = max(0, int(amount.to_integral_value(ROUND_HALF_UP)))
+        return rate
+
+
+@lru_cache(maxsize=4096)
+def weekday_of(day: str) -> int:
+    return date.fromisoformat(day).weekday()
+
+
+def weekdays_between(first: str, last: str) -> dict[str, int]:
+    """ISO date → weekday (Monday 0) of every date from first to last."""
+    start = date.fromisoformat(first)
+    return {d.isoformat(): d.weekday() for d in days(start, date.fromisoformat(last) + timedelta(days=1))}
+
+
+class Nightly(dict):
+    """One plan's nights, ISO date → row (ROW_FIELDS): a night without values of its own reads the plan's
+    weekday defaults, by `[]` and `get` alike."""
+
+    __slots__ = ("weekdays",)
+    weekdays: tuple[tuple, ...]
+
+    @classmethod
+    def of(cls, weekdays: tuple[tuple, ...]) -> Nightly:
+        nights = cls()
+        nights.weekdays = weekdays
+        return nights
+
+    def __missing__(self, day: str) -> tuple:
+        return self.weekdays[weekday_of(day)]
+
+    def get(self, day: str, default: object = None) -> tuple:  # type: ignore[override]
+        return self[day]
+
+
+def inherited(plan: Plan, own: Nightly, parent: Nightly) -> Nightly:
+    """A derived plan's nights: the rate from its parent's through its modifiers, each restriction from its
+    parent's night or its own, as its flags say."""
+    pick = itemgetter(*(1 + index + 7 * source for index, source in enumerate(plan.takes)))
+    nights = Nightly.of(tuple((None, *pick(mine + theirs)) for mine, theirs in zip(plan.weekdays, parent.weekdays,
+                                                                                  strict=True)))
+    derived = plan.derived
+    for day in own.keys() | parent.keys():
+        theirs = parent[day]
+        nights[day] = (derived(theirs[R_RATE]), *pick(own[day] + theirs))
+    return nights
 
 
 @dataclass(frozen=True)
@@ -133,26 +214,25 @@ class NotSellable(Exception):
     """Why a stay can't be sold: a sentence fit for a field error."""
 
 
-def open_rates(plan: Plan, stay: Nights, window: Window, restrictions: dict[str, tuple], availability: dict[str, int],
+def open_rates(plan: Plan, stay: Nights, window: Window, restrictions: Nightly, availability: dict[str, int],
                min_stay_type: str, rooms: int = 1) -> list[int]:
-    """The primary occupancy's rate of each night, or NotSellable. Rows are keyed by ISO date."""
+    """The primary occupancy's rate of each night, or NotSellable."""
     arrival, departure = stay.arrival, stay.departure
     if arrival < window.first:
         raise NotSellable(f"{arrival.isoformat()} is closed for sale (past or after the cut-off)")
     if departure > window.end:
         raise NotSellable(f"the stay goes beyond the property's state_length ({window.end.isoformat()})")
-    first = restrictions.get(stay.keys[0])
-    last = restrictions.get(departure.isoformat())
-    if first is not None and first[R_CTA]:
+    first = restrictions[stay.keys[0]]
+    if first[R_CTA]:
         raise NotSellable(f"{stay.keys[0]} is closed to arrival")
-    if last is not None and last[R_CTD]:
+    if restrictions[departure.isoformat()][R_CTD]:
         raise NotSellable(f"{departure.isoformat()} is closed to departure")
     rates, through = [], 1
     for key in stay.keys:
-        row = restrictions.get(key)
+        row = restrictions[key]
         if availability.get(key, 0) < rooms:
             raise NotSellable(f"no availability on {key}")
-        if row is None or row[R_RATE] is None:
+        if row[R_RATE] is None:
             raise NotSellable(f"no rate on {key}")
         if row[R_STOP]:
             raise NotSellable(f"stop sell on {key}")
@@ -160,17 +240,18 @@ def open_rates(plan: Plan, stay: Nights, window: Window, restrictions: dict[str,
             through = row[R_MST]
         rates.append(row[R_RATE])
     nights = len(stay.keys)
-    if min_stay_type != "through" and first[R_MSA] > nights:  # type: ignore[index]
-        raise NotSellable(f"arrivals on {stay.keys[0]} need at least {first[R_MSA]} nights")  # type: ignore[index]
+    if min_stay_type != "through" and first[R_MSA] > nights:
+        raise NotSellable(f"arrivals on {stay.keys[0]} need at least {first[R_MSA]} nights")
     if min_stay_type != "arrival" and through > nights:
         raise NotSellable(f"the stay needs at least {through} nights")
-    if first[R_MAX] and nights > first[R_MAX]:  # type: ignore[index]
-        raise NotSellable(f"arrivals on {stay.keys[0]} allow at most {first[R_MAX]} nights")  # type: ignore[index]
+    if first[R_MAX] and nights > first[R_MAX]:
+        raise NotSellable(f"arrivals on {stay.keys[0]} allow at most {first[R_MAX]} nights")
     return rates
 
 
-def priced(plan: Plan, stay: Nights, rates: list[int], occupancy: int, option_rate: int, persons: int) -> Quote:
-    """An option's nightly prices: the night's rate plus the option's difference from the primary option."""
+def priced(plan: Plan, stay: Nights, rates: list[int], occupancy: int, option_rate: int, guests: Guests) -> Quote:
+    """An option's nightly prices: the night's rate plus the option's difference from the primary option, times
+    the guests when sold per person, plus the fees of the children and infants."""
     offset = option_rate - plan.primary_rate
     if offset == 0:  # the primary option, the common case: no arithmetic at all
         prices = tuple(rates)
@@ -179,11 +260,14 @@ def priced(plan: Plan, stay: Nights, rates: list[int], occupancy: int, option_ra
     else:
         prices = tuple(r + offset if r + offset > 0 else 0 for r in rates)
     if plan.sell_mode == "per_person":
-        prices = tuple(p * persons for p in prices)
+        prices = tuple(p * guests.persons for p in prices)
+    if plan.children_fee or plan.infant_fee:
+        fees = guests.children * plan.children_fee + guests.infants * plan.infant_fee
+        prices = tuple(p + fees for p in prices)
     return Quote(plan, occupancy, stay.keys, prices)
 
 
-def quote(plan: Plan, room: Room, guests: Guests, stay: Nights, window: Window, restrictions: dict[str, tuple],
+def quote(plan: Plan, room: Room, guests: Guests, stay: Nights, window: Window, restrictions: Nightly,
           availability: dict[str, int], min_stay_type: str, rooms: int = 1) -> Quote:
     """The price of the stay for these guests, or NotSellable."""
     problem = room.holds(guests)
@@ -193,7 +277,7 @@ def quote(plan: Plan, room: Room, guests: Guests, stay: Nights, window: Window, 
     if option is None:
         raise NotSellable(f"the rate plan sells at most {plan.options[-1][0]} guests")
     rates = open_rates(plan, stay, window, restrictions, availability, min_stay_type, rooms)
-    return priced(plan, stay, rates, option[0], option[1], guests.persons)
+    return priced(plan, stay, rates, option[0], option[1], guests)
 
 
 def taxes(plan: Plan, quote: Quote, guests: Guests) -> list[dict[str, Any]]:

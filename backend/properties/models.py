@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from decimal import Decimal
 from typing import Annotated, Literal
 
 from pydantic import (
@@ -32,7 +31,9 @@ from backend.fields import (
     Text255,
     Timezone,
     Url,
+    is_currency,
 )
+from backend.money import Money, parse_money
 
 PROPERTY_TYPES = (
     "apart_hotel", "apartment", "boat", "camping", "capsule_hotel", "chalet", "country_house", "farm_stay",
@@ -48,22 +49,6 @@ CONTACT_FIELDS = ("email", "phone", "zip_code", "country", "state", "city", "add
 READ_ONLY_FIELDS = frozenset({"id", "acc_cannels_count", "inserted_at", "updated_at"})
 
 CUT_OFF_TIME = re.compile(r"^([01]\d|2[0-3]):(00|30):00$")
-
-
-def _price(value: object) -> Decimal | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int | float | str):
-        raise ValueError("must be a number or null")
-    try:
-        price = Decimal(str(value).strip())
-    except ArithmeticError:
-        raise ValueError("must be a number or null") from None
-    if not price.is_finite() or price < 0:
-        raise ValueError("must be a number of zero or more")
-    if price >= Decimal("1e12"):
-        raise ValueError("must be below 1000000000000")
-    return price
 
 
 def _cut_off_time(value: str) -> str:
@@ -92,22 +77,18 @@ class Settings(BaseModel):
     allow_availability_autoupdate_on_modification: StrictBool = True
     allow_availability_autoupdate_on_cancellation: StrictBool = True
     min_stay_type: Literal["both", "arrival", "through"] = "both"
-    min_price: Decimal | None = None
-    max_price: Decimal | None = None
+    min_price: Money | None = None  # in the property's currency (the validation context's)
+    max_price: Money | None = None
     state_length: Annotated[StrictInt, Field(ge=100, le=730)] = 500
     cut_off_time: Annotated[StrictStr, AfterValidator(_cut_off_time)] = "00:00:00"
     cut_off_days: Annotated[StrictInt, Field(ge=0, le=30)] = 0
 
-    @field_validator("min_price", "max_price", mode="before")
-    @classmethod
-    def _prices(cls, value: object) -> Decimal | None:
-        return _price(value)
-
     @field_validator("max_price")
     @classmethod
-    def _max_not_below_min(cls, value: Decimal | None, info: ValidationInfo) -> Decimal | None:
-        low = info.data.get("min_price")
-        if value is not None and low is not None and value < low:
+    def _max_not_below_min(cls, value: Money | None, info: ValidationInfo) -> Money | None:
+        low, currency = info.data.get("min_price"), (info.context or {}).get("currency")
+        if value is not None and low is not None and is_currency(currency) and \
+                parse_money(value, currency) < parse_money(low, currency):
             raise ValueError("must be greater than or equal to min_price")
         return value
 

@@ -20,7 +20,7 @@ from backend.facilities import Facilities
 from backend.identity import Actor
 from backend.listing import Column, ListQuery, page
 from backend.media import Media
-from backend.money import format_amount
+from backend.money import format_amount, in_currency
 from backend.properties.models import CONTACT_FIELDS, READ_ONLY_FIELDS, PropertyInput
 from backend.validation import as_input, validate
 from storage import Store, new_id, utc_now
@@ -39,7 +39,8 @@ COLUMNS: dict[str, Column] = {
 }
 PLAIN_FIELDS = ("title", "currency", "email", "phone", "zip_code", "country", "state", "city", "address",
                 "longitude", "latitude", "timezone", "property_type", "website")
-SELECT_COLUMNS = "p.*, (SELECT count(*) FROM channel_properties cp WHERE cp.property_id = p.id) AS acc_cannels_count"
+SELECT_COLUMNS = ("p.*, (SELECT count(*) FROM channel_properties cp WHERE cp.property_id = p.id) AS acc_cannels_count, "
+                  "(SELECT title FROM groups g WHERE g.id = p.group_id) AS group_title")
 
 
 class Properties:
@@ -61,10 +62,11 @@ class Properties:
         """Every property of the account, without details or pagination."""
         marks, groups = actor.group_params()
         rows = self.store.query(
-            f"SELECT id, title, currency, is_active FROM properties WHERE group_id IN ({marks}) ORDER BY title, id",
-            groups,
+            f"SELECT id, title, currency, is_active, group_id FROM properties WHERE group_id IN ({marks}) "
+            "ORDER BY title, id", groups,
         )
-        return [{**dict(r), "is_active": bool(r["is_active"])} for r in rows]
+        return [{"id": r["id"], "title": r["title"], "currency": r["currency"], "is_active": bool(r["is_active"]),
+                 "group_ids": [r["group_id"]]} for r in rows]
 
     def get(self, actor: Actor, property_id: str) -> dict[str, Any]:
         return self._serialise([self._row(actor, property_id)])[0]
@@ -105,6 +107,7 @@ class Properties:
             **{name: row[name] for name in PLAIN_FIELDS},
             "facilities": facilities,
             "group_id": row["group_id"],
+            "groups": [{"id": row["group_id"], "title": row["group_title"]}],  # relationships.groups on the wire
             "settings": settings,
             "content": from_json(row["content"]),
             "logo_url": self.media.url(row["logo_media_id"]),
@@ -141,6 +144,14 @@ class Properties:
             for name in CONTACT_FIELDS:
                 if getattr(model, name) is None:
                     errors.add(name, "is required while the property is connected to a channel")
+            group_id = model.group_id or current["group_id"]
+            elsewhere = [] if group_id == current["group_id"] else [r[0] for r in self.store.query(
+                "SELECT c.title FROM channels c JOIN channel_properties cp ON cp.channel_id = c.id "
+                "WHERE cp.property_id = ? AND c.group_id != ? ORDER BY c.title", (property_id, group_id))]
+            if elsewhere:  # the other side of the channels' rule (backend/channels.py)
+                errors.add("group_id", f"can't change while the property is connected to "
+                                       f"{', '.join(repr(t) for t in elsewhere)}: a channel takes properties of "
+                                       "its own group only")
             errors.raise_if_any()
         new_logo = changes.get("logo_url", current["logo_url"]) != current["logo_url"]
         logo = self.media.fetch_image(model.logo_url, "logo_url") if new_logo and model.logo_url else None
@@ -166,14 +177,11 @@ class Properties:
         self.events.publish("property.changed", property_id, action="deleted")
 
     def _validate(self, actor: Actor, data: dict[str, Any]) -> PropertyInput:
-        context = {"group_ids": actor.group_ids, "facility_ids": self.facilities.ids()}
+        context = {"group_ids": actor.group_ids, "facility_ids": self.facilities.ids(), **in_currency(data.get("currency"))}
         return validate(PropertyInput, data, context)
 
     def _row_values(self, model: PropertyInput, group_id: str, logo_id: str | None) -> dict[str, Any]:
-        settings = model.settings.model_dump()
-        for key in ("min_price", "max_price"):
-            if settings[key] is not None:
-                settings[key] = str(settings[key])
+        settings = model.settings.model_dump()  # min_price and max_price are decimal strings of the currency
         content = model.content.model_dump()
         for position, photo in enumerate(content["photos"]):
             if photo["position"] is None:

@@ -3,7 +3,8 @@
 Blank fields are left as they are; the engine judges the rest. A refusal (a past or reversed
 date, a negative number) comes back as `values.0.<field>` and shows beside that field; what the
 engine did but warned about (a rate clamped to min_price, nights beyond state_length) is returned
-to the calendar to show.
+to the calendar to show. A derived plan's values that follow its parent can't be typed here: their
+fields say which plan sets them.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from textual.widgets import Button, Input, Label, Select, Static
 from backend.errors import FrontdeskError
 from console.forms import int_or_raw
 from console.messages import ActionFailed
+from console.screens.inventory_data import inherits
 from console.widgets.ari_grid import GridRow
 from console.widgets.field import Field
 
@@ -56,7 +58,7 @@ class RangeEditDialog(ModalScreen[list[dict[str, Any]] | None]):
 
     app: FrontdeskApp
 
-    def __init__(self, property_id: str, row: GridRow, day: date) -> None:
+    def __init__(self, property_id: str, row: GridRow, day: date, parent: dict[str, Any] | None = None) -> None:
         super().__init__(classes="dialog-screen")
         self.property_id = property_id
         self.row = row
@@ -73,14 +75,19 @@ class RangeEditDialog(ModalScreen[list[dict[str, Any]] | None]):
             self.fields["availability"] = Field("Rooms to sell", Input(id="range-availability", compact=True),
                                                 path="availability", required=True)
         else:
-            self.fields["rate"] = Field("Rate", Input(placeholder="unchanged", id="range-rate", compact=True),
-                                        path="rate")
+            names = ("rate", *(name for name, _ in STAYS), *(name for name, *_ in FLAGS))
+            follows = {name: inherits(row.plan, name) for name in names}  # type: ignore[arg-type]
+            unset = {name: f"from {parent['title'] if parent else 'its parent'}" if follows[name] else "unchanged"
+                     for name in names}
+            self.fields["rate"] = Field("Rate", Input(placeholder=unset["rate"], id="range-rate", compact=True,
+                                                      disabled=follows["rate"]), path="rate")
             for name, label in STAYS:
-                self.fields[name] = Field(label, Input(placeholder="unchanged", id=f"range-{name}", compact=True),
-                                          path=name)
+                self.fields[name] = Field(label, Input(placeholder=unset[name], id=f"range-{name}", compact=True,
+                                                       disabled=follows[name]), path=name)
             for name, label, yes, no in FLAGS:
-                self.fields[name] = Field(label, Select([(yes, True), (no, False)], prompt="unchanged",
-                                                        id=f"range-{name}", compact=True), path=name)
+                self.fields[name] = Field(label, Select([(yes, True), (no, False)], prompt=unset[name],
+                                                        id=f"range-{name}", compact=True, disabled=follows[name]),
+                                          path=name)
 
     def compose(self) -> ComposeResult:
         if self.is_availability:
@@ -98,7 +105,8 @@ class RangeEditDialog(ModalScreen[list[dict[str, Any]] | None]):
                 yield Button("Save (ctrl+s)", id="save", variant="primary")
 
     def on_mount(self) -> None:
-        self.fields[FIRST_FIELD[self.row.kind]].control.focus()
+        first = self.fields[FIRST_FIELD[self.row.kind]].control
+        (self.fields["date_from"].control if first.disabled else first).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "save":

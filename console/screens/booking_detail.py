@@ -1,4 +1,6 @@
-"""One booking: its stay, rooms night by night, services, guest, masked card and revisions.
+"""One booking: its stay, rooms night by night with their guests, notes, services, guest, masked card, revisions
+and the reports made to its channel, which staff make here too (a no-show, an invalid card, a cancellation for
+an invalid card: Booking.com's, under its rules, which the engine checks).
 
 The card shows as the engine stores it for display — first 6 and last 4 digits, CVV `***`. The
 console never asks the engine to reveal a card."""
@@ -8,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from rich.columns import Columns
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -25,6 +28,8 @@ from backend.errors import FrontdeskError
 from backend.listing import MAX_LIMIT, Filter, ListQuery
 from console.messages import ActionDone, ActionFailed, DataChanged
 from console.screens.area import describe
+from console.screens.booking_reports import WORDS, NoShowDialog, reports_view
+from console.screens.confirm import ConfirmDialog
 from console.screens.party import party
 from console.widgets.app_bar import AppBar
 from console.widgets.status_line import StatusLine
@@ -91,11 +96,12 @@ def rooms_view(view: BookingView) -> RenderableType:
         room_title = view.room_titles.get(room["room_type_id"] or "", f"unmapped code {room['room_type_code']}")
         plan_title = view.plan_titles.get(room["rate_plan_id"] or "", f"unmapped code {room['rate_plan_code']}")
         parts.append(Text.assemble((room_title, "bold"), f" · {plan_title} · {party(room['occupancy'])}"))
-        nights = Table.grid(padding=(0, 3))
-        days = list(room["days"].items())
-        for start in range(0, len(days), 4):  # four nights a line
-            nights.add_row(*(Text.assemble((day, "dim"), f" {price or '—'}") for day, price in days[start:start + 4]))
-        parts.append(nights)
+        names = [name for name in map(full_name, room.get("guests") or []) if name]
+        if names:
+            parts.append(Text.assemble(("Guests ", "dim"), ", ".join(names)))
+        # As many nights a line as the width holds, in columns.
+        parts.append(Columns([Text.assemble((day, "dim"), f" {price or '—'}") for day, price in room["days"].items()],
+                             padding=(0, 3)))
     return Group(*parts) if parts else Text("none", style="dim")
 
 
@@ -106,11 +112,14 @@ def services_view(services: list[dict[str, Any]], currency: str) -> RenderableTy
                    for s in services))
 
 
+def full_name(person: dict[str, Any]) -> str:
+    return " ".join(part for part in (person.get("name"), person.get("surname")) if part)
+
+
 def customer_view(customer: dict[str, Any] | None) -> RenderableType:
     if not customer:
         return Text("none", style="dim")
-    name = " ".join(part for part in (customer.get("name"), customer.get("surname")) if part)
-    return pairs([("Name", name), ("E-mail", customer.get("mail")), ("Phone", customer.get("phone")),
+    return pairs([("Name", full_name(customer)), ("E-mail", customer.get("mail")), ("Phone", customer.get("phone")),
                   ("Country", customer.get("country")), ("Language", customer.get("language"))])
 
 
@@ -134,6 +143,9 @@ def revisions_view(revisions: list[dict[str, Any]]) -> RenderableType:
 class BookingDetailScreen(Screen):
     BINDINGS = [
         Binding("a", "ack", "Acknowledge"),
+        Binding("n", "no_show", "No-show"),
+        Binding("i", "invalid_card", "Card invalid"),
+        Binding("x", "cancel_invalid_card", "Cancel: card"),
         Binding("escape", "app.pop_screen", "Back"),
     ]
 
@@ -151,7 +163,9 @@ class BookingDetailScreen(Screen):
             with Horizontal(classes="detail-row"):
                 yield Static(id="bk-overview", classes="detail-section")
                 yield Static(id="bk-customer", classes="detail-section")
+            yield Static(id="bk-reports", classes="detail-section")  # shown once there are some
             yield Static(id="bk-rooms", classes="detail-section")
+            yield Static(id="bk-notes", classes="detail-section")  # shown when the booking has notes
             with Horizontal(classes="detail-row"):
                 yield Static(id="bk-services", classes="detail-section")
                 yield Static(id="bk-guarantee", classes="detail-section")
@@ -160,8 +174,9 @@ class BookingDetailScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
-        for section, title in (("overview", "Booking"), ("customer", "Guest"), ("rooms", "Rooms"),
-                               ("services", "Services"), ("guarantee", "Guarantee"), ("revisions", "Revisions")):
+        for section, title in (("overview", "Booking"), ("customer", "Guest"), ("reports", "Reported to the channel"),
+                               ("rooms", "Rooms"), ("notes", "Notes"), ("services", "Services"),
+                               ("guarantee", "Guarantee"), ("revisions", "Revisions")):
             self.query_one(f"#bk-{section}", Static).border_title = title
         self.query_one("#booking-detail").focus()
         self.load()
@@ -193,6 +208,11 @@ class BookingDetailScreen(Screen):
         self.query_one("#bk-overview", Static).update(overview(booking, view.property_title))
         self.query_one("#bk-customer", Static).update(customer_view(booking["customer"]))
         self.query_one("#bk-rooms", Static).update(rooms_view(view))
+        notes, reports = self.query_one("#bk-notes", Static), self.query_one("#bk-reports", Static)
+        notes.update(Text(booking["notes"] or ""))  # as typed: never read as markup
+        notes.display = bool(booking["notes"])
+        reports.update(reports_view(booking["reports"], booking["ota_name"]))
+        reports.display = bool(booking["reports"])
         self.query_one("#bk-services", Static).update(services_view(booking["services"], booking["currency"]))
         self.query_one("#bk-guarantee", Static).update(guarantee_view(booking["guarantee"]))
         self.query_one("#bk-revisions", Static).update(revisions_view(view.revisions))
@@ -218,6 +238,39 @@ class BookingDetailScreen(Screen):
         else:
             count = len(revision_ids)
             self.post_message(ActionDone(f"Acknowledged {count} revision{'s' if count != 1 else ''}"))
+
+    def action_no_show(self) -> None:
+        if self.view is not None:
+            guest = full_name(self.view.booking["customer"] or {}) or "The guest"
+            self.app.push_screen(NoShowDialog(guest, self.view.booking["ota_name"]),
+                                 lambda waived: waived is None or self.report("no_show", waived))
+
+    def action_invalid_card(self) -> None:
+        self._confirm("invalid_card", "Report the card as invalid?",
+                      "{channel} asks the guest for another card. If none comes in time, x cancels the booking.",
+                      "Report")
+
+    def action_cancel_invalid_card(self) -> None:
+        self._confirm("cancel_due_invalid_card", "Cancel the booking: card invalid?",
+                      "The booking is cancelled, its rooms given back, and {channel} is told.", "Cancel booking")
+
+    def _confirm(self, kind: str, question: str, detail: str, confirm: str) -> None:
+        if self.view is not None:
+            self.app.push_screen(ConfirmDialog(question, detail.format(channel=self.view.booking["ota_name"]), confirm),
+                                 lambda yes: yes and self.report(kind))
+
+    @work(thread=True, group="report")
+    def report(self, kind: str, waived_fees: bool | None = None) -> None:
+        actor, reports = self.app.actor(), self.app.engine.bookings.reports
+        try:
+            if kind == "no_show":
+                reports.no_show(actor, self.booking_id, {"waived_fees": waived_fees})
+            else:
+                getattr(reports, kind)(actor, self.booking_id)
+        except FrontdeskError as error:
+            self.post_message(ActionFailed(error))
+        else:
+            self.post_message(ActionDone(f"Reported: {WORDS[kind]}"))
 
     def on_action_done(self, message: ActionDone) -> None:
         message.stop()

@@ -32,7 +32,9 @@ class ChannelSaved(Message):
 
 
 class ChannelDialog(ModalScreen[dict[str, Any] | None]):
-    """Create a channel (title, type, active) or edit one (title, active; the type is fixed).
+    """Create a channel (title, type, group, active) or edit one (title, group, active; the type is fixed).
+
+    The group says which properties the channel may sell: only those of its own group, as the engine checks.
 
     A shopping channel may require a provider API key: switched on with a new key typed, it is set;
     switched on with the box left empty, the current key stays; switched off, the channel is public.
@@ -46,17 +48,21 @@ class ChannelDialog(ModalScreen[dict[str, Any] | None]):
 
     app: FrontdeskApp
 
-    def __init__(self, channel: dict[str, Any] | None) -> None:
+    def __init__(self, channel: dict[str, Any] | None, groups: list[dict[str, Any]]) -> None:
         super().__init__(classes="dialog-screen")
         self.channel = channel
-        code = channel["channel_code"] if channel else "BookingCom"
+        code = channel["channel"] if channel else "BookingCom"
+        group = channel["group_id"] if channel else next((g["id"] for g in groups if g["is_default"]), groups[0]["id"])
         self.fields = {
             "title": Field("Title", Input(channel["title"] if channel else "", placeholder="e.g. Booking.com",
                                           id="channel-title", compact=True), path="title", required=True),
-            "channel_code": Field("Channel type", Select([(CODE_NAMES[c], c) for c in CHANNEL_CODES], value=code,
-                                                         allow_blank=False, disabled=channel is not None,
-                                                         id="channel-code", compact=True),
-                                  path="channel_code", hint="fixed once created" if channel else ""),
+            "channel": Field("Channel type", Select([(CODE_NAMES[c], c) for c in CHANNEL_CODES], value=code,
+                                                    allow_blank=False, disabled=channel is not None,
+                                                    id="channel-code", compact=True),
+                             path="channel", hint="fixed once created" if channel else ""),
+            "group_id": Field("Group (the channel sells only this group's properties)",
+                              Select([(g["title"], g["id"]) for g in groups], value=group, allow_blank=False,
+                                     id="channel-group", compact=True), path="group_id"),
             "is_active": Field("Active", Switch(channel["is_active"] if channel else True, id="channel-active"),
                                path="is_active"),
             "keyed": Field("Require a provider API key (header api-key)",
@@ -87,7 +93,7 @@ class ChannelDialog(ModalScreen[dict[str, Any] | None]):
         self.show_key_fields()
 
     def show_key_fields(self) -> None:
-        shopping = self.fields["channel_code"].value in SHOPPING_CODES
+        shopping = self.fields["channel"].value in SHOPPING_CODES
         for field in self.query(".shopping-only"):
             field.display = shopping
 
@@ -103,13 +109,13 @@ class ChannelDialog(ModalScreen[dict[str, Any] | None]):
     def action_save(self) -> None:
         data = {name: field.value for name, field in self.fields.items()}
         keyed, key = data.pop("keyed"), data.pop("provider_api_key")
-        if data["channel_code"] in SHOPPING_CODES:
+        if data["channel"] in SHOPPING_CODES:
             if not keyed:
                 data["provider_api_key"] = None
             elif key or not (self.channel and self.channel["has_provider_api_key"]):
                 data["provider_api_key"] = key  # a new key, or an empty one that the engine refuses
         if self.channel is not None:
-            del data["channel_code"]
+            del data["channel"]
         self.save(data)
 
     @work(thread=True, exclusive=True, group="save")

@@ -17,7 +17,7 @@ from console.screens.channel_dialogs import ChannelDialog, InboundKeyDialog
 
 def access(channel: dict[str, Any]) -> Text:
     """Shopping channels without a provider key answer anyone: say so."""
-    if channel["channel_code"] not in SHOPPING_CODES:
+    if channel["channel"] not in SHOPPING_CODES:
         return Text("—", style="dim")
     if channel["has_provider_api_key"]:
         return Text("provider key")
@@ -46,7 +46,7 @@ class ChannelsScreen(AreaScreen):
 
     def cells(self, row: dict[str, Any]) -> tuple[Any, ...]:
         title = Text(row["title"], style="" if row["is_active"] else "dim")
-        return (title, row["channel_code"], Text(str(len(row["property_ids"])), justify="right"),
+        return (title, row["channel"], Text(str(len(row["properties"])), justify="right"),
                 mark(row["is_active"]), access(row))
 
     def on_data_table_row_selected(self, _: DataTable.RowSelected) -> None:
@@ -58,7 +58,7 @@ class ChannelsScreen(AreaScreen):
                 self.status.news(f"Created “{channel['title']}”")
                 self.app.push_screen(InboundKeyDialog(channel["title"], channel["inbound_key"]))
 
-        self.app.push_screen(ChannelDialog(None), created)
+        self.app.push_screen(ChannelDialog(None, self.groups()), created)
 
     def action_edit(self) -> None:
         def saved(channel: dict[str, Any] | None) -> None:
@@ -66,13 +66,16 @@ class ChannelsScreen(AreaScreen):
                 self.status.news(f"Saved “{channel['title']}”")
 
         if row := self.current_row():
-            self.app.push_screen(ChannelDialog(row), saved)
+            self.app.push_screen(ChannelDialog(row, self.groups()), saved)
+
+    def groups(self) -> list[dict[str, Any]]:
+        return self.app.engine.identity.groups(self.app.actor())
 
     def action_delete(self) -> None:
         row = self.current_row()
         if row is None:
             return
-        count = len(row["property_ids"])
+        count = len(row["properties"])
         detail = (f"{count} propert{'ies are' if count != 1 else 'y is'} connected to it and will no longer be "
                   "sold there. Its adapter's inbound key stops working. This can't be undone.")
         self.confirm_then_act(f"Delete channel “{row['title']}”?", detail, lambda: self.delete(row))

@@ -12,6 +12,7 @@ from textual.widgets import Label, Static
 
 from console.screens.ari_dialog import RangeEditDialog
 from console.screens.booking_detail import BookingDetailScreen
+from console.screens.booking_reports import NoShowDialog
 from console.screens.bookings import BookingsScreen
 from console.screens.channel_dialogs import ChannelDialog, InboundKeyDialog
 from console.screens.channels import ChannelsScreen
@@ -52,6 +53,7 @@ SECTIONS: tuple[tuple[str, list[Binding]], ...] = (
     ("Test booking", BookStayDialog.BINDINGS),
     ("Bookings", BookingsScreen.BINDINGS),
     ("Booking", BookingDetailScreen.BINDINGS),
+    ("A no-show", NoShowDialog.BINDINGS),
     ("Tokenisation", [*TokenisationScreen.BINDINGS, Binding("enter", "", "Edit"),
                       Binding("escape", "", "Leave a text box")]),
     ("Tokenisation profile editor", ProfileEditor.BINDINGS),

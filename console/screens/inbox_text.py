@@ -131,7 +131,8 @@ def inquiry_card(message: dict[str, Any]) -> RenderableType:
     if details.get("checkin_date") and details.get("checkout_date"):
         grid.add_row("Dates", f"{day(details['checkin_date'])} → {day(details['checkout_date'])}"
                               f" · {details.get('nights', '?')} nights")
-    grid.add_row("Guests", guests(details))
+    if details.get("number_of_guests") is not None:  # an inquiry may leave its party out
+        grid.add_row("Guests", guests(details))
     if details.get("expected_payout_amount_accurate"):
         grid.add_row("Payout", f"{details['expected_payout_amount_accurate']} {details.get('currency', '')}".strip())
     if details.get("listing_name"):

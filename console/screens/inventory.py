@@ -21,17 +21,18 @@ from textual.widgets import DataTable, Label, Select, Static, TabbedContent, Tab
 from textual.worker import get_current_worker
 
 from backend.errors import FrontdeskError
+from backend.inventory.models import MEAL_TYPES
 from console.messages import ActionFailed
 from console.screens.area import AreaScreen
 from console.screens.ari_dialog import RangeEditDialog
-from console.screens.inventory_data import InventoryData, load_inventory
+from console.screens.inventory_data import InventoryData, load_inventory, modifiers
 from console.screens.rate_plan_channels import RatePlanChannelsDialog
 from console.screens.rate_plan_editor import RatePlanEditor
 from console.screens.room_type_editor import RoomTypeEditor
 from console.widgets.ari_grid import LEGEND, AriGrid
 
-PLAN_COLUMNS = (("Rate plan", 28), ("Room type", 20), ("Meal plan", 12), ("Sold", 10), ("Rate", 12),
-                ("Cancellation", 14), ("Channels", 8))
+PLAN_COLUMNS = (("Rate plan", 26), ("Room type", 20), ("Meal", 12), ("Sold", 9), ("Rate", 16),
+                ("Cancellation", 12), ("Channels", 8))
 # Actions that only make sense on some tabs; the footer shows them only there.
 TAB_ACTIONS = {"new": {"rooms", "plans"}, "delete": {"rooms", "plans"}, "channels": {"plans"},
                "shift": {"calendar"}, "today": {"calendar"}}
@@ -158,9 +159,11 @@ class InventoryScreen(AreaScreen):
         for plan in data.plans:
             primary = next(option for option in plan["options"] if option["is_primary"])
             policy = plan["cancellation_policy"]["cancellation_policy_logic"].replace("_", " ")
-            table.add_row(plan["title"], rooms.get(plan["room_type_id"], ""), plan["meal_plan"].replace("_", " "),
-                          plan["sell_mode"].replace("_", " "),
-                          Text(f"{primary['rate']} {plan['currency']}", justify="right"), policy,
+            parent = data.parent_of(plan)
+            rate = (f"{modifiers(plan)} of {parent['title'] if parent else '?'}" if plan["rate_mode"] == "derived"
+                    else f"{primary['rate']} {plan['currency']}")
+            table.add_row(plan["title"], rooms.get(plan["room_type_id"], ""), MEAL_TYPES[plan["meal_type"]],
+                          plan["sell_mode"].replace("_", " "), Text(rate, justify="right"), policy,
                           Text(str(len(data.channels_of(plan["id"]))), justify="right"), key=plan["id"])
         ids = [plan["id"] for plan in data.plans]
         if current in ids:
@@ -241,7 +244,7 @@ class InventoryScreen(AreaScreen):
             self.notify("Add a room type first: a rate plan sells one", severity="warning")
         else:
             plan = self.current_plan()
-            self.app.push_screen(RatePlanEditor(data.property, data.rooms, None,
+            self.app.push_screen(RatePlanEditor(data.property, data.rooms, data.plans, None,
                                                 plan["room_type_id"] if plan else None))
 
     def action_edit(self) -> None:
@@ -251,10 +254,11 @@ class InventoryScreen(AreaScreen):
         if self.tab == "rooms" and (room := self.current_row()):
             self.app.push_screen(RoomTypeEditor(data.property, room))
         elif self.tab == "plans" and (plan := self.current_plan()):
-            self.app.push_screen(RatePlanEditor(data.property, data.rooms, plan))
+            self.app.push_screen(RatePlanEditor(data.property, data.rooms, data.plans, plan))
         elif self.tab == "calendar" and (chosen := self.grid.current()):
             row, day = chosen
-            self.app.push_screen(RangeEditDialog(data.property["id"], row, day), self.range_saved)
+            parent = data.parent_of(row.plan) if row.plan else None
+            self.app.push_screen(RangeEditDialog(data.property["id"], row, day, parent), self.range_saved)
 
     def range_saved(self, warnings: list[dict[str, Any]] | None) -> None:
         if warnings is None:

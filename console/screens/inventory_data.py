@@ -12,12 +12,15 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
 
+from backend.channels import mapped_plan_ids
 from backend.dates import local_now
 from backend.engine import Engine
 from backend.identity import Actor
 from backend.listing import ListQuery
 
 DAYS_SHOWN = 14
+SIGNS = {"increase_by_percent": ("+", "%"), "decrease_by_percent": ("−", "%"), "increase_by_amount": ("+", ""),
+         "decrease_by_amount": ("−", "")}
 
 
 @dataclass(frozen=True)
@@ -39,8 +42,11 @@ class InventoryData:
     def plans_of(self, room_id: str) -> list[dict[str, Any]]:
         return [plan for plan in self.plans if plan["room_type_id"] == room_id]
 
+    def parent_of(self, plan: dict[str, Any]) -> dict[str, Any] | None:
+        return next((p for p in self.plans if p["id"] == plan["parent_rate_plan_id"]), None)
+
     def channels_of(self, plan_id: str) -> list[dict[str, Any]]:
-        return [channel for channel in self.channels if plan_id in channel["rate_plan_ids"]]
+        return [channel for channel in self.channels if plan_id in mapped_plan_ids(channel)]
 
 
 def property_today(engine: Engine, prop: dict[str, Any]) -> date:
@@ -70,3 +76,15 @@ def load_inventory(engine: Engine, actor: Actor, property_id: str | None, start:
     return InventoryData(properties, prop, today, start, rooms, plans, channels,
                          engine.inventory.ari.availability(actor, query),
                          engine.inventory.ari.restrictions(actor, query))
+
+
+def inherits(plan: dict[str, Any], name: str) -> bool:
+    """Whether a night's `name` (rate, stop_sell, …) of this plan is its parent's."""
+    return plan["rate_mode"] == "derived" and plan[f"inherit_{name}"]
+
+
+def modifiers(plan: dict[str, Any]) -> str:
+    """A derived plan's modifiers, briefly: "−10% +5.00" ("as is" without any)."""
+    primary = next(option for option in plan["options"] if option["is_primary"])
+    rules = (primary["derived_option"] or {}).get("rate", [])
+    return " ".join(f"{SIGNS[rule][0]}{value}{SIGNS[rule][1]}" for rule, value in rules) or "as is"

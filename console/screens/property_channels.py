@@ -1,4 +1,5 @@
-"""The channels a property is sold on: connect or disconnect it, one channel at a time.
+"""The channels a property is sold on: connect or disconnect it, one channel at a time. The channels
+listed are those of the property's group, the only ones it can be connected to.
 
 A channel refuses a property whose contact details are missing; the engine names each missing
 field, and the dialog lists those messages so the user knows what to fill in."""
@@ -17,7 +18,7 @@ from textual.widgets import DataTable, Label, Static
 from backend.errors import FrontdeskError, ValidationFailed
 from console.labels import label_for
 from console.messages import ActionDone, ActionFailed
-from console.screens.channel_toggles import ChannelTogglesDialog
+from console.screens.channel_toggles import ChannelsLoaded, ChannelTogglesDialog
 
 
 class PropertyChannelsDialog(ChannelTogglesDialog):
@@ -39,14 +40,21 @@ class PropertyChannelsDialog(ChannelTogglesDialog):
             table.add_columns("Connected", "Channel", "Type", "Channel active")
             yield table
             yield Static("", id="connect-problems", markup=False)
-            yield Static("space or enter connects or disconnects · esc closes", classes="dialog-hint", markup=False)
+            yield Static("Channels of its group · space or enter connects or disconnects · esc closes",
+                         classes="dialog-hint", markup=False)
 
     def read(self) -> list[dict[str, Any]]:
         return self.app.engine.channels.for_property(self.app.actor(), self.property_id)
 
+    def on_channels_loaded(self, message: ChannelsLoaded) -> None:
+        """Said when there is none; the list itself is the base class's."""
+        if not message.channels:
+            self.news("No channel sells this property's group yet: add one in Channels (2) with the property's "
+                      "group.", error=False)
+
     def cells(self, channel: dict[str, Any]) -> tuple[Any, ...]:
         state = Text("● connected", "bold green") if channel["connected"] else Text("○ not connected", "dim")
-        return (state, channel["title"], channel["channel_code"],
+        return (state, channel["title"], channel["channel"],
                 "yes" if channel["is_active"] else Text("no", style="dim"))
 
     @work(thread=True, group="toggle")

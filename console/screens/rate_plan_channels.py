@@ -12,6 +12,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import DataTable, Label, Static
 
+from backend.channels import mapped_plan_ids
 from backend.errors import FrontdeskError
 from console.messages import ActionDone, ActionFailed
 from console.screens.area import describe
@@ -44,13 +45,13 @@ class RatePlanChannelsDialog(ChannelTogglesDialog):
         return [c for c in channels if c["connected"]]
 
     def cells(self, channel: dict[str, Any]) -> tuple[Any, ...]:
-        mapped = self.plan["id"] in channel["rate_plan_ids"]
+        mapped = self.plan["id"] in mapped_plan_ids(channel)
         return (Text("● mapped", "bold green") if mapped else Text("○ not mapped", "dim"), channel["title"],
-                channel["channel_code"])
+                channel["channel"])
 
     @work(thread=True, group="toggle")
     def toggle(self, channel: dict[str, Any]) -> None:
-        mapped = self.plan["id"] not in channel["rate_plan_ids"]
+        mapped = self.plan["id"] not in mapped_plan_ids(channel)
         try:
             self.app.engine.channels.map_rate_plan(self.app.actor(), channel["id"], self.plan["id"], mapped)
         except FrontdeskError as error:

@@ -1,4 +1,6 @@
-"""The room type editor: size and occupancy, description, beds, facilities and photos."""
+"""The room type editor: size and occupancy, description, beds, facilities and photos.
+
+The form shows the room's `content` (description and photos) beside the rest, as fields of their own."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from backend.inventory.rooms import RoomTypes
 from backend.validation import as_input
 from console.forms import blank_to_none, int_or_raw
 from console.screens.inventory_editor import InventoryEditor, section
+from console.screens.record_editor import Problem
 from console.widgets.item_list import Column, ItemList
 
 NUMBERS = ("count_of_rooms", "occ_adults", "occ_children", "occ_infants")
@@ -21,6 +24,7 @@ BED_COLUMNS = (Column("title", "Bed", placeholder="e.g. Double bed", width="2fr"
                Column("size", "Size", placeholder="e.g. 160×200 cm"))
 PHOTO_COLUMNS = (Column("url", "Photo URL", placeholder="https://…", width="2fr"), Column("title", "Caption"),
                  Column("author", "Author"))
+PHOTO_KEYS = {column.key for column in PHOTO_COLUMNS}
 
 
 class RoomTypeEditor(InventoryEditor):
@@ -33,7 +37,12 @@ class RoomTypeEditor(InventoryEditor):
         self.property_id = prop["id"]
         values = as_input(RoomTypeInput, room) if room else {"count_of_rooms": 1, "occ_adults": 2, "occ_children": 0,
                                                                "occ_infants": 0}
-        super().__init__(room, values, f"{prop['title']} › {room['title'] if room else 'New room type'}")
+        content = values.pop("content", {})
+        # What the photo columns don't show (the service's kind, position, description) stays as it was.
+        self.photo_extras = {p["url"]: {k: v for k, v in p.items() if k not in PHOTO_KEYS}
+                             for p in content.get("photos", [])}
+        crumb = f"{prop['title']} › {room['title'] if room else 'New room type'}"
+        super().__init__(room, {**values, **content}, crumb)
 
     def service(self) -> RoomTypes:
         return self.app.engine.inventory.room_types
@@ -63,8 +72,13 @@ class RoomTypeEditor(InventoryEditor):
             "title": f["title"].value,
             **{path: int_or_raw(f[path].value) for path in NUMBERS},
             "default_occupancy": int_or_raw(occupancy) if occupancy.strip() else None,
-            "description": blank_to_none(f["description"].value),
+            "content": {"description": blank_to_none(f["description"].value),
+                        "photos": [{**self.photo_extras.get(p.get("url"), {}), **p}
+                                   for p in self.lists["photos"].value]},
             "bed_options": self.lists["bed_options"].value,
             "facilities": [line.strip() for line in f["facilities"].value.splitlines() if line.strip()],
-            "photos": self.lists["photos"].value,
         }
+
+    def target_for(self, path: str) -> tuple[Problem | None, str]:
+        """The engine names `content.description` and `content.photos.N`: this form's description and photos."""
+        return super().target_for(path.removeprefix("content."))

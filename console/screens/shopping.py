@@ -78,7 +78,7 @@ class ShoppingScreen(AreaScreen):
 
     def fetch(self, number: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         engine, actor = self.app.engine, self.app.actor()
-        query = ListQuery(limit=100, filters=[Filter("channel_code", "eq", ",".join(SHOPPING_CODES))])
+        query = ListQuery(limit=100, filters=[Filter("channel", "eq", ",".join(SHOPPING_CODES))])
         channels, _ = engine.channels.list(actor, query)
         self.post_message(ChannelsFound(channels))
         stay = self.stay

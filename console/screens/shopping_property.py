@@ -61,6 +61,9 @@ def plan_details(plan: dict[str, Any]) -> Text:
                          ("Policy  ", "dim"), plan["cancellation_policy"]["title"] or "—")
 
 
+PETS = {"by_arrangements": "by arrangement"}  # the service's code, in plain words
+
+
 def words(code: str | None) -> str:
     return (code or "—").replace("_", " ")
 
@@ -71,7 +74,7 @@ def policy_line(info: dict[str, Any]) -> str:
         return "No house rules set"
     return (f"Check-in {policy['checkin_from_time']}–{policy['checkin_to_time']} · "
             f"check-out {policy['checkout_from_time']}–{policy['checkout_to_time']} · "
-            f"{words(policy['smoking_policy'])} · pets {words(policy['pets_policy'])}")
+            f"{words(policy['smoking_policy'])} · pets {PETS.get(policy['pets_policy'], words(policy['pets_policy']))}")
 
 
 class ShoppingPropertyScreen(Screen):

@@ -70,7 +70,9 @@ def test_a_conversation_from_guest_to_staff_and_back(desk):
     assert threads["meta"]["order_direction"] == "desc"
     assert thread["attributes"]["title"] == "Jane Doe" and thread["attributes"]["provider"] == "BookingCom"
     assert thread["attributes"]["unread_count"] == 1 and thread["attributes"]["message_count"] == 1
-    assert thread["attributes"]["last_message"]["attributes"]["message"] == "Hello, can we check in early?"
+    # The last message as the reference shows it (§5): flat, not a nested message resource.
+    assert thread["attributes"]["last_message"] == {"message": "Hello, can we check in early?", "sender": "guest",
+                                                    "attachments": [], "inserted_at": said["attributes"]["inserted_at"]}
     assert thread["relationships"]["property"]["data"]["id"] == desk.shop.property_id
     assert thread["relationships"]["booking"]["data"]["id"] == desk.booking_id
     linked = check(desk.client.get(f"/api/v1/bookings/{desk.booking_id}"))["data"]["relationships"]
@@ -211,6 +213,8 @@ def test_guest_attachments_come_through_the_adapter(desk):
                               file_type="application/pdf", file_name="menu.pdf"))["data"]
     said = desk.guest_says("", attachments=[attachment["id"]])
     assert len(said["attributes"]["attachments"]) == 1
+    last = check(desk.client.get(f"/api/v1/message_threads/{desk.thread_id()}"))["data"]["attributes"]["last_message"]
+    assert last["attachments"] == said["attributes"]["attachments"] and last["attachments"][0].endswith(attachment["id"])
     assert desk.client.get(f"/api/v1/attachments/{attachment['id']}").content == b"%PDF-1.4 menu"
 
 
@@ -237,6 +241,28 @@ def test_airbnb_inquiry_is_a_thread_without_a_booking(user, live):
     bad["booking_details"].update(nights=5, non_response_at="tomorrow")
     details = check(desk.adapter.post(f"{desk.inbound}/inquiries", json={"inquiry": bad}), 422)["errors"]["details"]
     assert "booking_details.non_response_at" in details
+    desk.adapter.close()
+
+
+def test_an_inquiry_needs_only_the_guest_the_dates_and_the_property(user, live):
+    desk = Desk(user, live, code="AirBNB")
+    least = {"guest_name": "Maya Lin", "booking_details": {
+        "property_id": desk.shop.property_id, "checkin_date": day(30), "checkout_date": day(33)}}
+    thread = check(desk.adapter.post(f"{desk.inbound}/inquiries", json={"inquiry": least}), 201)["data"]
+    assert thread["attributes"]["title"] == "Maya Lin"
+    messages = check(desk.client.get(f"/api/v1/message_threads/{thread['id']}/messages"))["data"]
+    details = messages[0]["attributes"]["meta"]["booking_details"]
+    assert details["guest_name"] == "Maya Lin" and details["nights"] == 3  # from the inquiry, from the dates
+    assert details["listing_id"] is None and details["expected_payout_amount_accurate"] is None
+    assert details["number_of_guests"] is None and details["number_of_children"] == 0
+    missing = check(desk.adapter.post(f"{desk.inbound}/inquiries", json={"inquiry": {
+        "guest_name": "Maya Lin", "booking_details": {"checkin_date": day(33), "checkout_date": day(30)}}}),
+        422)["errors"]["details"]
+    assert set(missing) == {"booking_details.property_id", "booking_details.checkout_date"}
+    payout = {**least["booking_details"], "expected_payout_amount_accurate": "612.40"}
+    unpriced = check(desk.adapter.post(f"{desk.inbound}/inquiries", json={"inquiry": {**least, "booking_details": payout}}),
+                     422)["errors"]["details"]
+    assert unpriced == {"booking_details.expected_payout_amount_accurate": ["needs the currency it is in"]}
     desk.adapter.close()
 
 

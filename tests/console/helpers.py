@@ -10,6 +10,8 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.worker import WorkerCancelled
 
+from backend.engine import Engine
+
 from console.screens.area import AreaScreen
 from console.widgets.field import Field
 
@@ -87,3 +89,11 @@ def select_row(screen: AreaScreen, title: str) -> dict[str, Any]:
 
 def titles(screen: AreaScreen) -> list[str]:
     return [row["title"] for row in screen.rows.values()]
+
+
+def add_hostel_channel(engine: Engine) -> None:
+    """A channel in the demo hostel's group (New openings), as staff would add one in the Channels area: the
+    only kind of channel the hostel can be connected to."""
+    group = engine.store.scalar("SELECT id FROM groups WHERE title = 'New openings'")
+    engine.channels.create(engine.identity.operator(), {"title": "Hostelworld via Booking.com", "channel": "BookingCom",
+                                                        "group_id": group})

@@ -1,31 +1,46 @@
-"""Bookings: the list and its filters, one booking in detail (card masked), acknowledging revisions."""
+"""Bookings: the list and its filters, one booking in detail (card masked, notes, guests, reports to the channel),
+acknowledging revisions, reporting a no-show or an invalid card."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import pytest
+from rich.console import Console
 from textual.pilot import Pilot
+from textual.widgets import Static
 
 from backend.bookings.cards import Reveal
+from backend.dates import local_now
+from backend.demo import TEST_CARD as CARD
 from backend.demo_chat import GUESTS
 from backend.engine import Engine
 from backend.listing import Filter, ListQuery
 from console.screens.booking_detail import BookingDetailScreen
+from console.screens.booking_reports import NoShowDialog
 from console.screens.bookings import BookingsScreen
+from console.screens.confirm import ConfirmDialog
 from tests.console.helpers import SIZE, frozen_clock, press_for, settle, type_text
 
 pytestmark = pytest.mark.anyio
 
 # The demo's bookings from Booking.com and OpenShopping, oldest last; the demo's conversations come after them.
 DEMO = ["BDC-40061187", "BDC-40051187", "BDC-40041187", "OSH-MS-7304", "OSH-MS-7303", "OSH-MS-7302", "OSH-MS-7301"]
+DECLINED = "BDC-40041187"  # whose card the demo hotel has reported invalid
 CONVERSATIONS = len(GUESTS)  # each with a booking of its own
 
 
 @pytest.fixture
 def clock() -> Callable[[], datetime]:
     return frozen_clock  # the demo builds its dates from the clock: frozen, the snapshots' dates keep still
+
+
+def words(screen, selector: str) -> str:
+    """A section's words as the console prints them."""
+    console = Console(width=SIZE[0], record=True)
+    console.print(screen.query_one(selector, Static).content)
+    return console.export_text()
 
 
 def numbers(screen: BookingsScreen) -> list[str]:
@@ -50,6 +65,82 @@ def test_snapshot_bookings(snap_compare, make_app) -> None:
 
 def test_snapshot_booking_detail(snap_compare, make_app) -> None:
     assert snap_compare(make_app(), terminal_size=SIZE, run_before=open_booking)
+
+
+async def open_declined(pilot: Pilot) -> None:
+    await open_booking(pilot, DECLINED)
+
+
+def test_snapshot_a_reported_booking(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=open_declined)
+
+
+def test_snapshot_a_reported_booking_80x24(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(), terminal_size=(80, 24), run_before=open_declined)
+
+
+async def test_the_detail_shows_notes_guests_and_reports(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        detail = await open_booking(pilot, DECLINED)
+        assert words(detail, "#bk-notes").strip() == "Travelling with a small dog."
+        assert "Guests Marco Rossi" in words(detail, "#bk-rooms")
+        reports = words(detail, "#bk-reports")
+        assert "Card invalid" in reports and "waiting for Booking.com" in reports
+
+
+async def test_staff_report_to_the_channel_and_hear_why_not(make_app, engine: Engine) -> None:
+    actor = engine.identity.operator()
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        detail = await open_booking(pilot, DECLINED)
+        await pilot.press("x")  # the guest still has time to send another card
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("y")
+        await settle(pilot)
+        assert "the guest may send another card until" in str(detail.query_one("#status-news").render())
+        assert engine.bookings.get(actor, detail.booking_id)["status"] == "new"
+        await pilot.press("n")  # arriving in nine days: no no-show yet
+        assert isinstance(app.screen, NoShowDialog)
+        await pilot.press("w")
+        await settle(pilot)
+        assert "allows a no-show from its 00:00 for 48 hours" in str(detail.query_one("#status-news").render())
+        await pilot.press("escape")
+        await settle(pilot)
+        other = await open_booking(pilot, "BDC-40051187")  # no card: nothing to report, said in plain words
+        await pilot.press("i", "y")
+        await settle(pilot)
+        assert "Guarantee holds no card to report" in str(other.query_one("#status-news").render())
+        await pilot.press("n", "escape")  # changed one's mind: nothing is reported
+        await settle(pilot)
+        assert engine.bookings.get(actor, other.booking_id)["reports"] == []
+
+
+async def test_staff_report_a_no_show_and_a_declined_card(make_app, engine: Engine) -> None:
+    actor = engine.identity.operator()
+    riad = engine.bookings.get(actor, engine.store.scalar("SELECT id FROM bookings WHERE unique_id = 'BDC-40051187'"))
+    today = local_now(engine.properties.get(actor, riad["property_id"])["timezone"], frozen_clock()).date()
+    room = riad["rooms"][0]
+    engine.bookings.inbound(engine.store.one("SELECT * FROM channels WHERE id = ?", (riad["channel_id"],)), {
+        "status": "new", "reservation_id": "NOSHOW", "property_id": riad["property_id"], "currency": riad["currency"],
+        "arrival_date": today.isoformat(), "departure_date": (today + timedelta(days=2)).isoformat(),
+        "customer": {"name": "Ines", "surname": "Alaoui"}, "guarantee": CARD,
+        "rooms": [{"room_type_code": room["room_type_code"], "rate_plan_code": room["rate_plan_code"],
+                   "occupancy": {"adults": 2}}]}, secure=False)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        detail = await open_booking(pilot, "BDC-NOSHOW")
+        await pilot.press("n")
+        assert "Ines Alaoui did not arrive?" in str(app.screen.query_one(".dialog-title").render())
+        await pilot.press("c")
+        await settle(pilot)
+        assert "Reported: No-show" in str(detail.query_one("#status-news").render())
+        await pilot.press("i", "y")
+        await settle(pilot)
+        reports = words(detail, "#bk-reports")
+        assert "No-show, fee charged" in reports and "Card invalid" in reports
+    made = engine.bookings.get(actor, detail.booking_id)["reports"]
+    assert [(r["report"], r["waived_fees"]) for r in made] == [("no_show", False), ("invalid_card", None)]
 
 
 async def test_filters_the_list(make_app) -> None:

@@ -5,12 +5,23 @@ from __future__ import annotations
 import pytest
 
 from backend.engine import Engine
+from backend.errors import ValidationFailed
 from backend.identity import hash_secret
 from console.screens.channel_dialogs import ChannelDialog, InboundKeyDialog
 from console.screens.channels import ChannelsScreen
 from console.screens.confirm import ConfirmDialog
 from console.screens.property_channels import PropertyChannelsDialog
-from tests.console.helpers import SIZE, error_text, press_for, save_refused, select_row, settle, titles, type_text
+from tests.console.helpers import (
+    SIZE,
+    add_hostel_channel,
+    error_text,
+    press_for,
+    save_refused,
+    select_row,
+    settle,
+    titles,
+    type_text,
+)
 
 pytestmark = pytest.mark.anyio
 
@@ -42,17 +53,37 @@ async def test_connects_and_disconnects_a_channel(make_app, engine: Engine) -> N
         assert app.screen.rows[row["id"]]["acc_cannels_count"] == 1
 
 
+def group_of(engine: Engine, title: str) -> str:
+    return engine.store.scalar("SELECT id FROM groups WHERE title = ?", (title,))
+
+
+async def test_a_property_lists_only_the_channels_of_its_group(make_app, engine: Engine) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        select_row(app.screen, "Northern Lights Hostel")
+        dialog = await press_for(pilot, "c", PropertyChannelsDialog)
+        assert dialog.channels == {}
+        assert str(dialog.query_one("#connect-problems").render()).startswith("No channel sells this property's group")
+        await pilot.press("escape")
+        add_hostel_channel(engine)
+        select_row(app.screen, "Pension Alpenrose")
+        dialog = await press_for(pilot, "c", PropertyChannelsDialog)
+        assert [c["title"] for c in dialog.channels.values()] == ["Airbnb", "Booking.com", "OpenShopping"]
+
+
 async def test_a_refused_connect_names_the_missing_contact_fields(make_app, engine: Engine) -> None:
+    add_hostel_channel(engine)
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         row = select_row(app.screen, "Northern Lights Hostel")
         await pilot.press("c")
         await settle(pilot)
-        await pilot.press("down", "space")  # Booking.com
+        await pilot.press("space")  # the one channel of its group
         await settle(pilot)
         problems = str(app.screen.query_one("#connect-problems").render())
-        assert problems.startswith("Not connected to Booking.com:\n")
+        assert problems.startswith("Not connected to Hostelworld via Booking.com:\n")
         for label in ("E-mail", "Phone", "ZIP / postal code", "State / region", "Address", "Longitude", "Latitude"):
             assert f"• {label} is required to connect 'Northern Lights Hostel' to a channel" in problems
         assert "City" not in problems  # the hostel has a city
@@ -108,8 +139,8 @@ async def test_edits_a_channels_title_and_active_flag(make_app, engine: Engine) 
         await settle(pilot)
         assert app.screen is screen
     channel = engine.channels.get(engine.identity.operator(), row["id"])
-    assert (channel["title"], channel["is_active"], channel["channel_code"]) == ("Airbnb EU", False, "AirBNB")
-    assert len(channel["property_ids"]) == 3
+    assert (channel["title"], channel["is_active"], channel["channel"]) == ("Airbnb EU", False, "AirBNB")
+    assert len(channel["properties"]) == 3
 
 
 async def test_deletes_a_channel_after_asking(make_app, engine: Engine) -> None:
@@ -175,3 +206,47 @@ async def test_the_key_fields_show_only_for_shopping_channels(make_app) -> None:
         await pilot.press("e")
         await settle(pilot)
         assert app.screen.fields["provider_api_key"].display
+
+
+async def test_a_new_channel_goes_to_the_group_chosen(make_app, engine: Engine) -> None:
+    """The New channel dialog asks for the group; a property of another group can't be connected to it."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_channels(pilot)
+        await pilot.press("n")
+        dialog = app.screen
+        assert isinstance(dialog, ChannelDialog)
+        assert dialog.fields["group_id"].value == engine.identity.operator().default_group_id
+        await type_text(pilot, "Hostelworld")
+        dialog.fields["group_id"].value = group_of(engine, "New openings")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, InboundKeyDialog)
+        await pilot.press("escape")
+        await settle(pilot)
+        row = select_row(screen, "Hostelworld")
+    operator = engine.identity.operator()
+    assert engine.channels.get(operator, row["id"])["group_id"] == group_of(engine, "New openings")
+    alpenrose = engine.store.scalar("SELECT id FROM properties WHERE title = 'Pension Alpenrose'")
+    with pytest.raises(ValidationFailed) as refused:
+        engine.channels.connect(operator, row["id"], alpenrose)
+    assert refused.value.details == {"properties.0.group_id": [
+        "of 'Pension Alpenrose' is 'Sea & Mountain Stays', not this channel's group 'New openings': a channel takes "
+        "properties of its own group only"]}
+
+
+async def test_moving_a_channel_to_another_group_is_refused_while_it_sells_this_ones(make_app, engine: Engine) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_channels(pilot)
+        row = select_row(screen, "Airbnb")
+        await pilot.press("e")
+        dialog = app.screen
+        assert dialog.fields["group_id"].value == group_of(engine, "Sea & Mountain Stays")
+        dialog.fields["group_id"].value = group_of(engine, "New openings")
+        await save_refused(pilot, dialog)
+        problems = str(dialog.query_one("#channel-problems").render())
+        assert ("Group of 'Casa do Mar' is 'Sea & Mountain Stays', not this channel's group 'New openings': a channel "
+                "takes properties of its own group only") in problems
+    channel = engine.channels.get(engine.identity.operator(), row["id"])
+    assert channel["group_id"] == group_of(engine, "Sea & Mountain Stays")

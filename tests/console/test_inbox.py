@@ -7,13 +7,14 @@ from collections.abc import Callable
 from datetime import datetime
 
 import pytest
+from rich.console import Console
 from textual.pilot import Pilot
 
 from backend.engine import Engine
 from backend.listing import ListQuery
 from console.screens.area import PAGE_SIZE
 from console.screens.inbox import InboxScreen
-from console.screens.inbox_text import age, guests, preview
+from console.screens.inbox_text import age, guests, inquiry_card, preview
 from tests.console.helpers import (
     NOW,
     SIZE,
@@ -116,6 +117,16 @@ def test_ages_and_party() -> None:
         ["now", "5m", "3h", "2d", "7w", ""]
     assert guests({"number_of_guests": 3, "number_of_adults": 2, "number_of_children": 1}) == "3 (2 adults, 1 child)"
     assert preview({"last_message": {"message": "Hi\nthere", "sender": "property", "attachments": []}}) == "You: Hi there"
+
+
+def test_an_inquiry_that_leaves_out_its_party_shows_only_what_it_says() -> None:
+    details = {"checkin_date": "2026-12-01", "checkout_date": "2026-12-04", "nights": 3, "number_of_guests": None,
+               "number_of_adults": None, "expected_payout_amount_accurate": None, "listing_name": None}
+    console = Console(width=80, record=True)
+    console.print(inquiry_card({"inserted_at": "2026-11-22T09:00:00.000000", "meta": {"booking_details": details}}))
+    shown = console.export_text()
+    assert "1 Dec 2026 → 4 Dec 2026 · 3 nights" in shown
+    assert "Guests" not in shown and "None" not in shown and "Payout" not in shown
 
 
 # --- the list -------------------------------------------------------------------------------------

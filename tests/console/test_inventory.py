@@ -10,6 +10,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Select
 
+from backend.channels import mapped_plan_ids
 from backend.engine import Engine
 from backend.listing import ListQuery
 from console.screens.ari_dialog import RangeEditDialog
@@ -107,6 +108,32 @@ async def test_creates_a_room_type(make_app, engine: Engine) -> None:
     assert room["bed_options"] == [{"title": "Bunk bed", "count": 2, "size": None}]
 
 
+async def test_room_type_editor_keeps_the_content_it_does_not_show(make_app, engine: Engine) -> None:
+    """The room's `content` shows as its description and photos; a photo's kind and description (the service's
+    fields, set over HTTP) survive a save, and a bad photo shows its message beside the photo."""
+    operator, room_id = engine.identity.operator(), ids(engine)["Single Room"]
+    photo = {"url": "https://cdn.example/single.jpg", "title": "Garden side", "kind": "ad", "description": "Garden"}
+    engine.inventory.room_types.update(operator, room_id, {"content": {"description": "Cosy.", "photos": [photo]}})
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_inventory(pilot)
+        screen.table.move_cursor(row=screen.table.get_row_index(room_id))
+        editor = await press_for(pilot, "e", RoomTypeEditor)
+        assert editor.fields["description"].value == "Cosy."
+        [row] = editor.lists["photos"].query(ItemRow)
+        assert row.fields["title"].value == "Garden side"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, InventoryScreen)
+        assert engine.inventory.room_types.get(operator, room_id)["content"]["photos"][0] == {
+            **photo, "author": None, "position": None}
+        editor = await press_for(pilot, "e", RoomTypeEditor)
+        [row] = editor.lists["photos"].query(ItemRow)
+        row.fields["url"].value = "ftp://single.jpg"
+        await save_refused(pilot, editor)
+        assert row.fields["url"].has_errors
+
+
 async def test_refused_room_type_shows_the_messages_beside_the_fields(make_app, engine: Engine) -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -148,14 +175,15 @@ async def test_edits_a_rate_plan_option(make_app, engine: Engine) -> None:
         single, _ = editor.lists["options"].query(ItemRow)
         assert single.fields["rate"].value == "252.00"
         single.fields["rate"].value = "240.50"
-        editor.fields["meal_plan"].value = "breakfast"
+        editor.fields["meal_type"].value = "bed_and_breakfast"
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert isinstance(app.screen, InventoryScreen)
     plan = engine.inventory.rate_plans.get(engine.identity.operator(), ids(engine)[f"{DOUBLE} / Best Available Rate"])
-    assert plan["options"] == [{"occupancy": 1, "is_primary": False, "rate": "240.50"},
-                               {"occupancy": 2, "is_primary": True, "rate": "280.00"}]
-    assert plan["meal_plan"] == "breakfast"
+    assert [(o["occupancy"], o["is_primary"], o["rate"]) for o in plan["options"]] == [(1, False, "240.50"),
+                                                                                      (2, True, "280.00")]
+    assert plan["meal_type"] == "bed_and_breakfast"
+    assert plan["closed_to_arrival"] == [False] * 7  # the weekday defaults, sent back as they were
     assert plan["taxes"][0]["title"] == "City tax"  # untouched rows are sent back as they were
 
 
@@ -183,7 +211,53 @@ async def test_maps_a_rate_plan_to_a_channel(make_app, engine: Engine) -> None:
         await settle(pilot)
     channel = next(c for c in engine.channels.for_property(engine.identity.operator(), ids(engine)[HOTEL])
                    if c["title"] == "Booking.com")
-    assert ids(engine)[key] not in channel["rate_plan_ids"]
+    assert ids(engine)[key] not in mapped_plan_ids(channel)
+
+
+async def test_creates_a_derived_rate_plan_with_its_modifiers(make_app, engine: Engine) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_inventory(pilot, "plans")
+        editor = await press_for(pilot, "n", RatePlanEditor)
+        assert not editor.query_one("#derived-pricing").display  # a manual plan shows no parent or modifiers
+        fill(editor, {"title": "Early bird", "room_type_id": ids(engine)["Single Room"], "rate_mode": "derived"})
+        await settle(pilot)
+        assert editor.query_one("#derived-pricing").display
+        fill(editor, {"parent_rate_plan_id": ids(engine)["Single Room / Best Available Rate"],
+                      "inherit_stop_sell": True, "min_stay_arrival": "1 1 1 1 2 2 1"})
+        [option] = editor.lists["options"].query(ItemRow)
+        option.fields["occupancy"].value = "1"
+        modifiers = editor.lists["derived"]
+        for rule, value in (("decrease_by_percent", "20"), ("increase_by_amount", "4.50")):
+            await pilot.click(modifiers.control)
+            await settle(pilot)
+            row = list(modifiers.query(ItemRow))[-1]
+            row.fields["rule"].value, row.fields["value"].value = rule, value
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, InventoryScreen), str(editor.query_one("#summary").render())
+        table = app.screen.plans_table
+        row = table.get_row(ids(engine)["Single Room / Early bird"])
+        assert str(row[4]) == "−20% +4.50 of Best Available Rate"
+    plan = engine.inventory.rate_plans.get(engine.identity.operator(), ids(engine)["Single Room / Early bird"])
+    assert plan["rate_mode"] == "derived" and plan["inherit_stop_sell"] and not plan["inherit_closed_to_arrival"]
+    assert plan["options"][0]["derived_option"] == {"rate": [["decrease_by_percent", "20"],
+                                                             ["increase_by_amount", "4.50"]]}
+    assert plan["min_stay_arrival"] == [1, 1, 1, 1, 2, 2, 1]
+    nights = engine.inventory.ari.restrictions(engine.identity.operator(), week(engine, ids(engine)[HOTEL]))
+    assert nights[plan["id"]]["2026-11-23"]["rate"] == "132.50"  # 160.00 less 20%, plus 4.50
+
+
+async def test_a_refused_modifier_shows_beside_its_row(make_app, engine: Engine) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        editor = await open_plan(pilot, f"{DOUBLE} / Member rate")
+        [modifier] = editor.lists["derived"].query(ItemRow)
+        modifier.fields["value"].value = "150"  # more than all of it
+        await save_refused(pilot, editor)
+        assert "can't take off more than 100 percent" in error_text(modifier, "value"), str(
+            editor.query_one("#summary").render())
+        assert "Modifier 1" in str(editor.query_one("#summary").render())
 
 
 # --- the calendar --------------------------------------------------------------------------------
@@ -232,8 +306,10 @@ async def test_range_edit_of_restrictions_shows_the_engines_warning(make_app, en
         news = str(app.screen.query_one("#status-news").render())
         assert "99.00 is beyond min_price 120.00; stored as min_price" in news
     nights = engine.inventory.ari.restrictions(engine.identity.operator(), week(engine, ids(engine)[HOTEL]))[plan]
-    assert nights["2026-11-24"] == {"rate": "120.00", "min_stay_arrival": 3, "min_stay_through": 1, "max_stay": 0,
-                                    "closed_to_arrival": False, "closed_to_departure": False, "stop_sell": True}
+    assert {k: v for k, v in nights["2026-11-24"].items() if k != "availability"} == {
+        "rate": "120.00", "min_stay_arrival": 3, "min_stay_through": 1, "min_stay": 3, "max_stay": 0,
+        "closed_to_arrival": False, "closed_to_departure": False, "stop_sell": True, "availability_offset": 0,
+        "max_sell": None, "max_availability": None}
     assert nights["2026-11-25"]["rate"] == "280.00"
 
 
@@ -248,6 +324,39 @@ async def test_refused_range_edit_shows_the_message_and_changes_nothing(make_app
         assert dialog.fields["date_from"].has_errors
         assert "is in the past (today is 2026-11-22 at the property)" in error_text(dialog, "date_from")
     assert engine.inventory.ari.availability(engine.identity.operator(), week(engine, ids(engine)[HOTEL])) == before
+
+
+async def test_the_calendar_marks_what_a_derived_plan_takes_from_its_parent(make_app, engine: Engine) -> None:
+    app = make_app()
+    member, parent = ids(engine)[f"{DOUBLE} / Member rate"], ids(engine)[f"{DOUBLE} / Best Available Rate"]
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_inventory(pilot, "calendar")
+        grid = screen.query_one(AriGrid)
+        label = {key: str(grid.get_row(key)[0]) for key in (f"rate:{member}", f"closed:{member}", f"stay:{member}")}
+        assert label == {f"rate:{member}": "   Member rate ← Best Available Rate",
+                         f"closed:{member}": "     closed (S A inherited)", f"stay:{member}": "     stay (a inherited)"}
+        rate = grid.get_row(f"rate:{member}")[1]
+        assert str(rate) == "252" and any("underline" in str(span.style) for span in rate.spans)  # 280 less 10%
+        assert not grid.get_row(f"rate:{parent}")[1].spans
+        sunday = grid.get_row(f"closed:{member}")[1]  # 22 Nov, a Sunday: the parent's closed to arrival
+        assert str(sunday) == "A" and any("underline" in str(span.style) for span in sunday.spans)
+        assert "underlined: from the parent rate plan" in str(screen.query_one("#ari-legend").render())
+
+
+async def test_the_range_dialog_of_a_derived_plan_leaves_its_parents_values_alone(make_app, engine: Engine) -> None:
+    app = make_app()
+    member = ids(engine)[f"{DOUBLE} / Member rate"]
+    async with app.run_test(size=SIZE) as pilot:
+        dialog = await open_range(pilot, f"rate:{member}", "2026-11-24")
+        assert dialog.fields["rate"].control.disabled and dialog.fields["stop_sell"].control.disabled
+        assert dialog.fields["rate"].control.placeholder == "from Best Available Rate"
+        assert not dialog.fields["min_stay_through"].control.disabled
+        fill(dialog, {"min_stay_through": "3"})
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, InventoryScreen)
+    nights = engine.inventory.ari.restrictions(engine.identity.operator(), week(engine, ids(engine)[HOTEL]))[member]
+    assert nights["2026-11-24"]["min_stay_through"] == 3
 
 
 # --- snapshots -----------------------------------------------------------------------------------
@@ -280,3 +389,26 @@ def test_snapshot_range_dialog_with_an_error(snap_compare, make_app) -> None:
         await settle(pilot)
 
     assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)
+
+
+async def open_derived_plan(pilot: Pilot) -> None:
+    await open_plan(pilot, f"{DOUBLE} / Member rate")
+
+
+def test_snapshot_derived_rate_plan_editor(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=open_derived_plan)
+
+
+def test_snapshot_derived_rate_plan_editor_80x24(snap_compare, make_app) -> None:
+    async def run_before(pilot: Pilot) -> None:
+        editor = await open_plan(pilot, f"{DOUBLE} / Member rate")
+        editor.query_one("#form").scroll_to_widget(editor.fields["rate_mode"], top=True, animate=False)
+
+    assert snap_compare(make_app(), terminal_size=(80, 24), run_before=run_before)
+
+
+def test_snapshot_calendar_80x24(snap_compare, make_app) -> None:
+    async def run_before(pilot: Pilot) -> None:
+        await open_inventory(pilot, "calendar")
+
+    assert snap_compare(make_app(), terminal_size=(80, 24), run_before=run_before)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from textual.pilot import Pilot
 
-from tests.console.helpers import SIZE, select_row, settle, type_text
+from tests.console.helpers import SIZE, add_hostel_channel, select_row, settle, type_text
 
 
 async def open_editor_with_errors(pilot: Pilot) -> None:
@@ -23,12 +23,22 @@ async def open_editor_with_errors(pilot: Pilot) -> None:
 
 
 async def open_refused_connect(pilot: Pilot) -> None:
+    add_hostel_channel(pilot.app.engine)
     await settle(pilot)
     select_row(pilot.app.screen, "Northern Lights Hostel")
     await pilot.press("c")
     await settle(pilot)
     await pilot.press("space")
     await settle(pilot)
+
+
+async def open_new_channel(pilot: Pilot) -> None:
+    await settle(pilot)
+    await pilot.press("2")
+    await settle(pilot)
+    await pilot.press("n")
+    await settle(pilot)
+    await type_text(pilot, "Expedia")
 
 
 def test_properties_list(snap_compare, make_app) -> None:
@@ -63,6 +73,14 @@ def test_channels(snap_compare, make_app) -> None:
         await settle(pilot)
 
     assert snap_compare(make_app(), terminal_size=SIZE, run_before=open_channels)
+
+
+def test_channel_new(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=open_new_channel)
+
+
+def test_channel_new_80x24(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(), terminal_size=(80, 24), run_before=open_new_channel)
 
 
 def test_help(snap_compare, make_app) -> None:

@@ -103,7 +103,8 @@ def test_options_lists_everything_without_pagination(portfolio):
 
     assert len(body["data"]) == 25 and "meta" not in body
     first = body["data"][0]
-    assert first["type"] == "property" and set(first["attributes"]) == {"id", "title", "currency", "is_active"}
+    assert first["type"] == "properties"
+    assert set(first["attributes"]) == {"id", "title", "currency", "is_active", "group_ids"}
 
 
 @pytest.mark.parametrize("term,expected", [

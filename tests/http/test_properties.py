@@ -9,7 +9,7 @@ FULL = {
     "title": "Grand Hotel Example", "currency": "EUR", **CONTACT, "timezone": "Europe/London",
     "facilities": [facility_id("Free WiFi"), facility_id("Spa")], "property_type": "hotel",
     "settings": {"allow_availability_autoupdate_on_confirmation": False, "min_stay_type": "arrival",
-                 "min_price": 49.5, "max_price": "900", "state_length": 730, "cut_off_time": "18:30:00",
+                 "min_price": 4950, "max_price": "900", "state_length": 730, "cut_off_time": "18:30:00",
                  "cut_off_days": 1},
     "content": {"description": "By the river.", "important_information": "Late check-in by the side door.",
                 "photos": [{"url": "https://cdn.example/b.jpg", "position": 1, "kind": "menu"},
@@ -116,7 +116,7 @@ def test_facility_catalogue_is_listed(user):
 
     titles = {f["attributes"]["title"] for f in data}
     assert {"Free WiFi", "Spa", "Free parking"} <= titles
-    assert all(f["type"] == "property_facility" and f["id"] == f["attributes"]["id"] for f in data)
+    assert all(f["type"] == "facility" and f["id"] == f["attributes"]["id"] for f in data)  # the service's type
 
 
 def test_null_group_on_update_keeps_the_group(make_user, live_engine):

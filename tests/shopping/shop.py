@@ -60,6 +60,12 @@ class Shop:
         data = check(self.rooms(client, checkin, checkout, **params))["data"]
         return [p["price"] for room in data for p in room["attributes"]["rate_plans"] if p["id"] == self.plan_id]
 
+    def sell(self, plan_id: str) -> None:
+        """Map another rate plan of the property to the shop's channel."""
+        channel = check(self.user.client.get(f"/api/v1/channels/{self.channel_id}"))["data"]["attributes"]
+        check(self.user.client.put(f"/api/v1/channels/{self.channel_id}", json={"channel": {
+            "rate_plans": [*channel["rate_plans"], {"rate_plan_id": plan_id}]}}))
+
     def settings(self, **settings) -> None:
         check(self.user.client.put(f"/api/v1/properties/{self.property_id}", json={"property": {"settings": settings}}))
 

@@ -60,13 +60,13 @@ def test_rate_plan_rules(shop):
 def test_rate_plan_shape(shop):
     plan = check(shop.user.client.post("/api/v1/rate_plans", json={"rate_plan": {
         "property_id": shop.property_id, "room_type_id": shop.room_id, "title": "Half board", "meal_plan": "half_board",
-        "options": [{"occupancy": 1, "rate": "80"}, {"occupancy": 2, "rate": 95, "is_primary": True}],
+        "options": [{"occupancy": 1, "rate": "80"}, {"occupancy": 2, "rate": 9500, "is_primary": True}],  # minor units
         "cancellation_policy": {"cancellation_policy_logic": "deadline", "cancellation_policy_deadline": 48,
                                 "cancellation_policy_deadline_type": "hours", "guarantee_payment_amount": "20"},
         "taxes": [{"title": "VAT", "mode": "percent", "rate": "7.7", "inclusive": True}]}}), 201)["data"]["attributes"]
     assert plan["currency"] == "EUR"
-    assert plan["options"] == [{"occupancy": 1, "is_primary": False, "rate": "80.00"},
-                               {"occupancy": 2, "is_primary": True, "rate": "95.00"}]
+    assert [{k: o[k] for k in ("occupancy", "is_primary", "rate")} for o in plan["options"]] == [
+        {"occupancy": 1, "is_primary": False, "rate": "80.00"}, {"occupancy": 2, "is_primary": True, "rate": "95.00"}]
     assert plan["cancellation_policy"]["guarantee_payment_amount"] == "20.00"
     assert plan["cancellation_policy"]["currency"] == "EUR"
     assert plan["taxes"][0]["rate"] == "7.7"

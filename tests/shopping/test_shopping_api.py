@@ -20,7 +20,7 @@ def add_property(shop, title: str, city: str, latitude: str, rate: str | None = 
         201)["data"]["id"]
     channel = check(client.get(f"/api/v1/channels/{shop.channel_id}"))["data"]["attributes"]
     check(client.put(f"/api/v1/channels/{shop.channel_id}", json={"channel": {
-        "property_ids": [*channel["property_ids"], pid], "rate_plan_ids": [*channel["rate_plan_ids"], plan]}}))
+        "properties": [*channel["properties"], pid], "rate_plans": [*channel["rate_plans"], {"rate_plan_id": plan}]}}))
     check(client.post("/api/v1/availability", json={"values": [{
         "property_id": pid, "room_type_id": room, "date_from": day(0), "date_to": day(20), "availability": 1}]}))
     if rate:

@@ -1,4 +1,5 @@
-"""Bookings, their revisions and the revision feed.
+"""Bookings, their revisions and the revision feed; bookings the property takes itself (the service's CRS create)
+and its reports about a booking to the channel (no-show, invalid card).
 
 Card data leaves in clear only on the secure listener, to the tokenisation service (see deps.reveal_for);
 everyone else sees the masked guarantee.
@@ -6,23 +7,39 @@ everyone else sees the masked guarantee.
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends
+from typing import Any
 
+from fastapi import APIRouter, Depends, Request
+
+from backend.bookings.models import BookingEnvelope
+from backend.bookings.reports import NoShowEnvelope
 from backend.http.deps import (
     ActorDep,
     EngineDep,
     ListQueryDep,
     RevealEntityDep,
     RevealListDep,
+    SecureDep,
+    body_doc,
     envelope,
 )
-from backend.http.responses import many, one, success
+from backend.http.responses import entity, many, one, success
 from backend.http.routes.params import list_params
 from backend.http.serialise import booking_entity, revision_entity
 
 router = APIRouter(prefix="/api/v1", tags=["bookings"])
 Booking = Depends(envelope("booking"))
 FILTERS = ("property_id", "status", "unique_id", "arrival_date", "departure_date", "inserted_at")
+
+
+async def no_body(request: Request) -> None:
+    """The service documents these calls without a body: a client's `{}` is ignored, anything over the route's
+    tiny limit (backend/http/limits.py) is a 413, as on every route. A route takes it after its credential, so
+    that a caller without one is answered before any body is read."""
+    await request.body()
+
+
+NoBody = Depends(no_body)
 
 
 @router.get("/bookings", openapi_extra=list_params(*FILTERS))
@@ -32,9 +49,42 @@ async def list_bookings(engine: EngineDep, actor: ActorDep, query: ListQueryDep,
     return many([booking_entity(b) for b in items], meta)
 
 
+@router.post("/bookings", openapi_extra=body_doc(BookingEnvelope))
+def take_booking(engine: EngineDep, actor: ActorDep, secure: SecureDep, data: Any = Booking):
+    """A booking the property takes itself, with `property_id`: new (201), modified or cancelled (200), numbered
+    `OFL-<reservation_id>`, checked against availability and restrictions as push_booking is. Send card data to
+    the secure listener: on the main one it is masked at once and can't be restored."""
+    booking, created = engine.bookings.take(actor, data, secure=secure)
+    return one(entity("booking", {"id": booking["id"], "status": booking["status"], "booking_id": booking["id"],
+                                  "unique_id": booking["unique_id"], "revision_id": booking["revision_id"]}),
+               201 if created else 200)
+
+
 @router.get("/bookings/{booking_id}")
 async def get_booking(booking_id: str, engine: EngineDep, actor: ActorDep, reveal: RevealEntityDep):
     return one(booking_entity(engine.bookings.get(actor, booking_id, reveal=reveal)))
+
+
+@router.post("/bookings/{booking_id}/no_show", openapi_extra=body_doc(NoShowEnvelope))
+def report_no_show(booking_id: str, engine: EngineDep, actor: ActorDep,
+                   data: Any = Depends(envelope("no_show_report"))):
+    """Booking.com bookings, from 00:00 of the arrival date for 48 hours: `{"no_show_report": {"waived_fees"}}`."""
+    engine.bookings.reports.no_show(actor, booking_id, data)
+    return success()
+
+
+@router.post("/bookings/{booking_id}/invalid_card")
+def report_invalid_card(booking_id: str, engine: EngineDep, actor: ActorDep, _: None = NoBody):
+    """Booking.com bookings with a card, until the end of the arrival date. No body."""
+    engine.bookings.reports.invalid_card(actor, booking_id)
+    return success()
+
+
+@router.post("/bookings/{booking_id}/cancel_due_invalid_card")
+def cancel_due_invalid_card(booking_id: str, engine: EngineDep, actor: ActorDep, _: None = NoBody):
+    """After an invalid-card report and the guest's time to send another card: cancels the booking. No body."""
+    engine.bookings.reports.cancel_due_invalid_card(actor, booking_id)
+    return success()
 
 
 @router.get("/booking_revisions", openapi_extra=list_params("booking_id", "property_id", "status", "inserted_at"))

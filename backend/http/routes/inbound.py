@@ -1,6 +1,7 @@
 """The inbound surface of channel adapters: OTA bookings, guest messages, inquiries and attachments in,
-property replies out through an outbox. Each call names its channel and carries its inbound key in
-the header `api-key`, checked before the body is read."""
+property replies out through an outbox and the property's reports about bookings (no-show, invalid card)
+through a report feed. Each call names its channel and carries its inbound key in the header `api-key`,
+checked before the body is read."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from backend.http.deps import (
 )
 from backend.http.responses import entity, many, one, success
 from backend.http.routes.chat import file_response
-from backend.http.serialise import booking_entity, message_entity, thread_entity
+from backend.http.serialise import booking_entity, message_entity, report_entity, thread_entity
 
 router = APIRouter(prefix="/api/v1/inbound/{channel_id}", tags=["inbound"])
 
@@ -88,4 +89,18 @@ async def outbox(engine: EngineDep, query: ListQueryDep, channel: Any = Channel)
 @router.post("/outbox/{message_id}/ack")
 def ack_outbox(message_id: str, engine: EngineDep, channel: Any = Channel):
     engine.chat.delivered(channel, message_id)
+    return success()
+
+
+@router.get("/reports")
+async def reports(engine: EngineDep, query: ListQueryDep, channel: Any = Channel):
+    """The property's reports about the channel's bookings (`no_show` with `waived_fees`, `invalid_card`,
+    `cancel_due_invalid_card`) not yet acknowledged, oldest first: tell the channel, then ack each."""
+    items, meta = engine.bookings.reports.feed(channel, query)
+    return many([report_entity(r) for r in items], meta)
+
+
+@router.post("/reports/{report_id}/ack")
+def ack_report(report_id: str, engine: EngineDep, channel: Any = Channel):
+    engine.bookings.reports.delivered(channel, report_id)
     return success()

@@ -7,7 +7,7 @@ from fastapi import APIRouter, Depends
 from backend.http.deps import ActorDep, EngineDep, ListQueryDep, body_doc, envelope
 from backend.http.responses import entity, many, one, success
 from backend.http.routes.params import list_params
-from backend.http.serialise import property_entity
+from backend.http.serialise import facility_entity, property_entity
 from backend.properties.models import PropertyEnvelope
 
 router = APIRouter(prefix="/api/v1", tags=["properties"])
@@ -24,7 +24,7 @@ async def list_properties(engine: EngineDep, actor: ActorDep, query: ListQueryDe
 @router.get("/properties/options")
 async def property_options(engine: EngineDep, actor: ActorDep):
     """Every property of the account, without details and without pagination."""
-    return many([entity("property", p) for p in engine.properties.options(actor)])
+    return many([entity("properties", p) for p in engine.properties.options(actor)])  # plural, as the service
 
 
 @router.post("/properties", status_code=201, openapi_extra=body_doc(PropertyEnvelope))
@@ -52,4 +52,12 @@ def delete_property(property_id: str, engine: EngineDep, actor: ActorDep):
 @router.get("/property_facilities")
 async def list_facilities(engine: EngineDep, actor: ActorDep):
     """The facility catalogue: the IDs that a property's `facilities` may hold."""
-    return many([entity("property_facility", f) for f in engine.facilities.list()])
+    return many([facility_entity(f) for f in engine.facilities.list()])
+
+
+@router.get("/facilities/options")
+@router.get("/property_facilities/options")
+async def facility_options(engine: EngineDep, actor: ActorDep):
+    """The whole catalogue, without pagination, as the service's facility options
+    (https://docs.channex.io/api-v.1-documentation/facilities-collection)."""
+    return many([facility_entity(f) for f in engine.facilities.list()])

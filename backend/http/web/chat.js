@@ -159,8 +159,7 @@ function threadItem(thread) {
   const top = el("div", "row");
   top.append(el("span", "mark", a.unread_count > 0 ? "●" : ""), el("strong", "title", a.title),
              el("span", "provider", provider(a.provider)), el("time", "age", age(a.last_message_received_at)));
-  const last = a.last_message && a.last_message.attributes;
-  const preview = el("p", "preview", last ? previewText(last) : "");
+  const preview = el("p", "preview", a.last_message ? previewText(a.last_message) : "");
   if (a.unread_count > 0) preview.prepend(el("span", "count", `${a.unread_count} new · `));
   item.append(top, preview);
   item.addEventListener("click", () => openThread(thread));

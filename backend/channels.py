@@ -101,6 +101,19 @@ class ChannelEnvelope(BaseModel):
     channel: ChannelBody
 
 
+class ShoppingSettings(BaseModel):
+    """What a shopping channel's `settings` tell a booking engine through property_info (the channel's other keys
+    stay as sent). `facilities_format`: `list`, the spec's titles, or `grouped` by category as Channex's booking
+    engine reads them, `[{"category_code", "facilities"}]` (ChannexIO/instant_booking_page,
+    src/components/facility_group/facility_group.js; a list of strings breaks it). `request_credit_card`: whether
+    the engine asks the guest for a card (its src/components/payment_form/payment_form.js, which asks when unset)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    facilities_format: Literal["list", "grouped"] = "list"
+    request_credit_card: StrictBool = True
+
+
 def mapped_plan_ids(channel: dict[str, Any]) -> list[str]:
     return [mapping["rate_plan_id"] for mapping in channel["rate_plans"]]
 
@@ -320,6 +333,12 @@ def _validated(data: dict[str, Any], stored: dict[str, Any] | None = None) -> Ch
         model = validate(ChannelInput, {**(stored or {}), **changes})
     except ValidationFailed as failed:
         errors.merge(failed.details)
+    else:
+        if model.channel in SHOPPING_CODES:
+            try:
+                validate(ShoppingSettings, model.settings)
+            except ValidationFailed as failed:
+                errors.merge(failed.details, "settings.")
     errors.raise_if_any()
     return model
 

@@ -36,6 +36,9 @@ class Config:
     capture_allow_list: tuple[str, ...] = ()
     capture_timeout: float = 30.0  # seconds per connect/read of a captured endpoint  # URL prefixes beyond the secure API that capture may fetch
     pci_docs: bool = False  # the interactive docs (/docs) on the pci listener too; its /openapi.json is always served
+    # Origins whose pages may call the shopping API and frame the card capture form from a browser (backend/http/cors.py);
+    # "*" for any. Empty: none.
+    cors_origins: tuple[str, ...] = ()
     # HTTP mode under load, per listener (`frontdesk serve` options): what a slow, idle or greedy client may hold.
     header_timeout: float = 10.0  # seconds to send a request's headers, from connecting or from the last answer
     body_timeout: float = 60.0  # seconds for a request's body to arrive in full (14 MiB needs ~2 Mbit/s)

@@ -97,7 +97,7 @@ DERIVED = {
         {"inherit_stop_sell": True, "min_stay_arrival": 7}),
 }
 POLICY = {"checkin_from_time": "15:00", "checkin_to_time": "22:00", "checkout_from_time": "07:00",
-          "checkout_to_time": "11:00", "internet_access_type": "wifi", "parking_type": "nearby",
+          "checkout_to_time": "11:00", "internet_access_type": "wifi", "parking_type": "location_nearby",
           "parking_reservation": "needed", "pets_policy": "by_arrangements", "smoking_policy": "no_smoking"}
 GUESTS = [("Müller", "Anna", "DE", "en"), ("Dubois", "Léa", "FR", "fr"), ("Smith", "Oliver", "GB", "en"),
           ("Tanaka", "Yui", "JP", "ja"), ("Rossi", "Marco", "IT", "it"), ("García", "Lucía", "ES", "es")]

@@ -27,6 +27,7 @@ from storage import Store
 
 if TYPE_CHECKING:
     from backend.vault.capture import Capture
+    from backend.vault.card_form import CardForm
     from backend.vault.pci_keys import PciKeys
     from backend.vault.service import Tokenisation
     from backend.vault.store import Vault
@@ -48,7 +49,8 @@ class Engine:
         self.keys = Keys(self.config.keys_path or store.path.with_name(store.path.name + ".keys"))
         self.inventory = Inventory(store, self.events, self.config.clock)
         self.shopping = Shopping(store, self.inventory.hotel_policies, self.config.clock)
-        self.bookings = Bookings(store, self.events, BookingCards(lambda: self.vault), self.config.clock)
+        self.bookings = Bookings(store, self.events, BookingCards(lambda: self.vault, lambda: self.card_form),
+                                 self.config.clock)
         if store.scalar("SELECT 1 FROM booking_cards LIMIT 1"):  # kept per revision before the vault held them
             self.bookings.cards.move_legacy(store, self.keys)
         self.chat = Chat(store, self.events, Attachments(store, self.config.base_url, self.config.attachment_max_bytes),
@@ -76,6 +78,12 @@ class Engine:
         from backend.vault.service import Tokenisation
 
         return Tokenisation(self.store, self.vault, self.config.clock, self.config.tokenise_max_bytes)
+
+    @cached_property
+    def card_form(self) -> CardForm:
+        from backend.vault.card_form import CardForm
+
+        return CardForm(self.store, self.vault, self.config.pci_url)
 
     @cached_property
     def capture(self) -> Capture:

@@ -53,7 +53,7 @@ class _TryLater(FrontdeskError):
 
 
 class TooManyRequests(_TryLater):
-    """Too many failed credentials from one client address; the service's own code."""
+    """Too many failed credentials from one client address, or card forms opened; the service's own code."""
 
     status, code, title = 429, "http_too_many_requests", "Too Many Requests"
 

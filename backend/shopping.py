@@ -6,21 +6,27 @@ only calls that carry it in the header `api-key`; a channel without one is publi
 
 `channels`/`channel_for` resolve a name and key as the HTTP API does; `own_channel` lets a user
 (the console's operator) preview a channel of theirs without its key. The reads take channel ids.
+
+The answers carry what Channex's own booking engine reads besides the spec's fields (ChannexIO/instant_booking_page:
+src/utils/calculate_summary_params.js reads a rate plan's `total_price` and `net_price`, rate_plan.js and
+room_info.js its and its room's `availability`, rate_plan_policies.js `meal_type` and `length_of_stay`,
+cancellation_policy.js `after_reservation_cancellation_logic`, min_price_panel.js best_offer's `offer` and
+`currency`, payment_form.js property_info's `request_credit_card`; daviesevan-svg/channex-booking-page,
+app/lib/channex/types.ts, the same per rate plan and `email`, `phone`). The search parameters are read by
+backend/stay_query.py.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import date, timedelta
-from functools import cached_property
 from typing import Any
 
 from pydantic_core import from_json
 
-from backend.channels import SHOPPING_CODES
-from backend.dates import days, parse_date
+from backend.channels import SHOPPING_CODES, ShoppingSettings
+from backend.dates import days
 from backend.errors import (
-    Errors,
     NotFound,
     NotSupported,
     Unauthorized,
@@ -29,7 +35,7 @@ from backend.errors import (
 from backend.identity import Actor, hash_secret
 from backend.inventory.calendar import Calendar, Scope
 from backend.inventory.models import MEAL_TYPES
-from backend.inventory.rooms import HotelPolicies
+from backend.inventory.rooms import HotelPolicies, with_service_names
 from backend.inventory.stays import (
     R_CTA,
     R_CTD,
@@ -45,84 +51,30 @@ from backend.inventory.stays import (
     Room,
     open_rates,
     priced,
-    taxes,
+    tax_amounts,
 )
 from backend.inventory.window import Window, window_of
 from backend.listing import Column, ListQuery, page, parse_bool, where
 from backend.money import format_minor
+from backend.stay_query import SPEC_BANDS, Bands, Stay, parse_stay
 from storage import Store
 
 TEXT = ("title", "city", "country", "zip_code", "state", "address")
 LIST_COLUMNS = {**{name: Column(f"p.{name}") for name in TEXT},
                 "latitude": Column("CAST(p.latitude AS REAL)", "number"),
                 "longitude": Column("CAST(p.longitude AS REAL)", "number")}
-MAX_GUESTS = 200
+# A facility category's code in the grouped facilities: its name in snake case ("Food & drink" → food_and_drink).
+CATEGORY_CODES = str.maketrans({" ": "_", "&": "and", "-": "_"})
+Params = Mapping[str, str] | Iterable[tuple[str, str]]  # a query's parameters, as a dict or as (name, value) pairs
 
 
 @dataclass(frozen=True)
-class Stay:
-    arrival: date
-    departure: date
-    guests: Guests | None  # None: every option at its own occupancy
+class Context:
+    """What selling at a property depends on besides the plan: its window, min stay rule and age bands."""
 
-    @cached_property
-    def nights(self) -> Nights:
-        return Nights.of(self.arrival, self.departure)
-
-
-def parse_stay(params: dict[str, str], *, length_allowed: bool = False) -> Stay | None:
-    """checkin_date with checkout_date (or length_of_stay), and optional adults/children/infants."""
-    errors = Errors()
-    guests = _guests(params, errors)
-    checkin, checkout, length = (params.get(k) for k in ("checkin_date", "checkout_date", "length_of_stay"))
-    if checkin is None and checkout is None and length is None:
-        errors.raise_if_any()
-        return None
-    arrival = departure = None
-    try:
-        arrival = parse_date(checkin)
-    except ValueError as exc:
-        errors.add("checkin_date", str(exc) if checkin is not None else "is required with checkout_date")
-    if length is not None and not length_allowed:
-        errors.add("length_of_stay", "is not a parameter of this call")
-    elif length is not None:
-        nights = int(length) if length.isascii() and length.isdigit() and len(length) <= 3 else 0
-        if not 1 <= nights <= 730:
-            errors.add("length_of_stay", "must be a whole number of nights from 1 to 730")
-        elif arrival:
-            departure = arrival + timedelta(days=nights)
-    if checkout is not None:
-        try:
-            stated = parse_date(checkout)
-            if departure is not None and stated != departure:
-                errors.add("checkout_date", "does not match checkin_date + length_of_stay")
-            departure = stated
-        except ValueError as exc:
-            errors.add("checkout_date", str(exc))
-    elif length is None:
-        errors.add("checkout_date", "is required with checkin_date" + (" (or give length_of_stay)" if length_allowed else ""))
-    if arrival and departure and departure <= arrival:
-        errors.add("checkout_date", "must be after checkin_date")
-    errors.raise_if_any()
-    return Stay(arrival, departure, guests)  # type: ignore[arg-type]
-
-
-def _guests(params: dict[str, str], errors: Errors) -> Guests | None:
-    counts = {}
-    for name in ("adults", "children", "infants"):
-        raw = params.get(name)
-        if raw is None:
-            continue
-        if not (raw.isascii() and raw.isdigit() and int(raw) <= MAX_GUESTS):
-            errors.add(name, f"must be a whole number from 0 to {MAX_GUESTS}")
-        else:
-            counts[name] = int(raw)
-    if not counts:
-        return None
-    if counts.get("adults", 0) < 1:
-        errors.add("adults", "at least one adult is needed")
-        return None
-    return Guests(**counts)
+    window: Window
+    min_stay_type: str
+    bands: Bands
 
 
 class Shopping:
@@ -185,8 +137,7 @@ class Shopping:
     # --- property list -----------------------------------------------------------------------
 
     def property_list(self, channel_ids: list[str], params: list[tuple[str, str]]) -> tuple[list, dict]:
-        single = dict(params)
-        stay = parse_stay(single)
+        stay = parse_stay(params)
         query = ListQuery.from_params(params)
         available = [f for f in query.filters if f.field == "is_available"]
         query.filters = [f for f in query.filters if f.field != "is_available"]
@@ -204,10 +155,11 @@ class Shopping:
             offers = self.best_offers(channel_ids, stay, None)  # type: ignore[arg-type]
             matching = [r for r in every if (r["id"] in offers) == wanted]
             rows, meta = matching[query.offset:query.offset + query.limit], query.meta(len(matching))
-        return [_list_item(r, offers.get(r["id"]) if stay else None) for r in rows], meta
+        return [_list_item(r, offers[r["id"]][0] if r["id"] in offers else None) for r in rows], meta
 
-    def best_offers(self, channel_ids: list[str], stay: Stay, property_ids: list[str] | None) -> dict[str, str]:
-        """The lowest price of the stay per property that can sell it, as a decimal string."""
+    def best_offers(self, channel_ids: list[str], stay: Stay,
+                    property_ids: list[str] | None) -> dict[str, tuple[str, str]]:
+        """The lowest price of the stay per property that can sell it, as a decimal string with its currency."""
         if property_ids == []:
             return {}
         plans = self.calendar.mapped_plans(channel_ids, property_ids)
@@ -217,46 +169,61 @@ class Shopping:
         rooms_scope = scope if property_ids is None else Scope(tuple({p.room_type_id for p in plans}))
         availability = self.calendar.availability(rooms_scope, first, last)
         rooms = self.calendar.rooms({p.room_type_id for p in plans})
-        contexts = self._contexts({p.property_id for p in plans})
+        contexts = self._contexts({p.property_id for p in plans}, bands=bool(stay.party and stay.party.ages))
+        parties = {pid: stay.party and stay.party.guests(context.bands) for pid, context in contexts.items()}
         best: dict[str, tuple[int, str]] = {}
         for plan in plans:
-            window, min_stay_type = contexts[plan.property_id]
-            for _, found in _quotes(plan, rooms[plan.room_type_id], stay, window, restrictions[plan.id],
-                                    availability.get(plan.room_type_id, {}), min_stay_type):
+            if stay.currency not in (None, plan.currency):
+                continue
+            context = contexts[plan.property_id]
+            for _, found in _quotes(plan, rooms[plan.room_type_id], stay.nights, parties[plan.property_id],
+                                    context, restrictions[plan.id], availability.get(plan.room_type_id, {})):
                 current = best.get(plan.property_id)
                 if current is None or found.price < current[0]:
                     best[plan.property_id] = (found.price, plan.currency)
-        return {pid: format_minor(price, currency) for pid, (price, currency) in best.items()}
+        return {pid: (format_minor(price, currency), currency) for pid, (price, currency) in best.items()}
 
-    def _contexts(self, property_ids) -> dict[str, tuple[Window, str]]:
+    def _contexts(self, property_ids: Iterable[str], *, bands: bool = False) -> dict[str, Context]:
+        """Each property's context; its age bands only with `bands` (children's ages were sent), else the spec's."""
         ids = list(property_ids)
-        now = self.clock()
-        rows = self.store.query(f"SELECT id, timezone, settings FROM properties WHERE id IN ({','.join('?' * len(ids))})",
-                                ids) if ids else []
-        return {r["id"]: (window_of(r, now), from_json(r["settings"])["min_stay_type"]) for r in rows}
+        marks, now = ",".join("?" * len(ids)), self.clock()
+        rows = self.store.query(f"SELECT id, timezone, settings FROM properties WHERE id IN ({marks})", ids) if ids else []
+        policies = {r[0]: Bands.of(from_json(r[1])) for r in self.store.query(
+            f"SELECT property_id, policy FROM hotel_policies WHERE property_id IN ({marks})", ids)} if bands and ids else {}
+        return {r["id"]: Context(window_of(r, now), from_json(r["settings"])["min_stay_type"],
+                                 policies.get(r["id"], SPEC_BANDS)) for r in rows}
 
     # --- one property ------------------------------------------------------------------------
 
     def property_info(self, channel_id: str, property_id: str) -> dict[str, Any]:
+        """The spec's fields, with the property's `email` and `phone`, and the channel's word to a booking engine on
+        asking for a card (`request_credit_card`) and on the form of `facilities` (ShoppingSettings)."""
         self._require_connected(channel_id, property_id)
+        settings = ShoppingSettings.model_validate(from_json(self.store.scalar(
+            "SELECT settings FROM channels WHERE id = ?", (channel_id,))))
         row = self.store.one("SELECT * FROM properties WHERE id = ?", (property_id,))
-        facilities = [r[0] for r in self.store.query(
-            "SELECT f.title FROM property_facilities pf JOIN facilities f ON f.id = pf.facility_id "
-            "WHERE pf.property_id = ? ORDER BY pf.position", (property_id,))]
+        facilities = self.store.query(
+            "SELECT f.category, f.title FROM property_facilities pf JOIN facilities f ON f.id = pf.facility_id "
+            "WHERE pf.property_id = ? ORDER BY pf.position", (property_id,))
         item = _list_item(row, None)
         del item["best_offer"]
         location = {"latitude": item.pop("latitude"), "longitude": item.pop("longitude")}
         policy = self.policies.read(property_id)
-        if policy is not None:
-            del policy["id"], policy["property_id"]  # the spec's policy fields only
-        return {**item, "location": location, "facilities": facilities, "hotel_policy": policy}
+        if policy is not None:  # the spec's policy fields, and the documented check-in and check-out times
+            del policy["id"], policy["property_id"]
+            policy = with_service_names(policy)
+        return {**item, "email": row["email"], "phone": row["phone"], "location": location,
+                "facilities": _grouped(facilities) if settings.facilities_format == "grouped" else
+                [f["title"] for f in facilities],
+                "request_credit_card": settings.request_credit_card, "hotel_policy": policy}
 
     def closed_dates(self, channel_id: str, property_id: str) -> dict[str, Any]:
         """Property-level: a night is closed when no mapped plan can sell it; an open date is closed to
         arrival when every plan open on it is; a date is closed to departure when every plan is."""
         self._require_connected(channel_id, property_id)
         plans = self.calendar.mapped_plans([channel_id], [property_id])
-        window, min_stay_type = self._contexts([property_id])[property_id]
+        context = self._contexts([property_id])[property_id]
+        window, min_stay_type = context.window, context.min_stay_type
         first, last = window.today.isoformat(), window.end.isoformat()
         restrictions = self.calendar.restrictions(Scope(tuple(p.id for p in plans)), first, last, plans)
         availability = self.calendar.availability(Scope(tuple({p.room_type_id for p in plans})), first, last)
@@ -281,41 +248,66 @@ class Shopping:
                     result["min_stay_through"][key] = through
         return result
 
-    def rooms(self, channel_id: str, property_id: str, params: dict[str, str]) -> list[dict[str, Any]]:
-        stay = parse_stay(params, length_allowed=True)
+    def rooms(self, channel_id: str, property_id: str, params: Params) -> list[dict[str, Any]]:
+        """Rooms with the stay's offers: one per rate plan for the party, or one per occupancy option without one;
+        only plans in the `currency` asked for. Without dates, the rooms alone."""
+        stay = parse_stay(_pairs(params), length_allowed=True)
         self._require_connected(channel_id, property_id)
         plans = self.calendar.mapped_plans([channel_id], [property_id])
         rooms = self.calendar.rooms(p.room_type_id for p in plans)
         if stay is None:
-            return [_room_item(room, []) for room in rooms.values()]
-        window, min_stay_type = self._contexts([property_id])[property_id]
-        _check_window(stay, window)
+            return [_room_item(room, [], None) for room in rooms.values()]
+        context = self._contexts([property_id], bands=bool(stay.party and stay.party.ages))[property_id]
+        _check_window(stay, context.window)
+        guests = stay.party and stay.party.guests(context.bands)
+        plans = [p for p in plans if stay.currency in (None, p.currency)]
         first, last = stay.arrival.isoformat(), stay.departure.isoformat()
         restrictions = self.calendar.restrictions(Scope(tuple(p.id for p in plans)), first, last, plans)
         availability = self.calendar.availability(Scope(tuple(rooms)), first, last)
+        left = {room_id: min(availability.get(room_id, {}).get(night, 0) for night in stay.nights.keys)
+                for room_id in rooms}
         offers: dict[str, list[dict[str, Any]]] = {room_id: [] for room_id in rooms}
         for plan in plans:
-            for guests, found in _quotes(plan, rooms[plan.room_type_id], stay, window, restrictions[plan.id],
-                                         availability.get(plan.room_type_id, {}), min_stay_type):
-                offers[plan.room_type_id].append(_rate_item(plan, found, guests))
-        return [_room_item(room, offers[room_id]) for room_id, room in rooms.items() if offers[room_id]]
+            quotes = _quotes(plan, rooms[plan.room_type_id], stay.nights, guests, context, restrictions[plan.id],
+                             availability.get(plan.room_type_id, {}))
+            if quotes:
+                shown = _plan_item(plan, stay.nights, left[plan.room_type_id])
+                offers[plan.room_type_id] += [_rate_item(shown, plan, found, party) for party, found in quotes]
+        return [_room_item(room, offers[room_id], left[room_id]) for room_id, room in rooms.items() if offers[room_id]]
+
+    def best_offer(self, channel_id: str, property_id: str, params: Params) -> dict[str, Any]:
+        """The lowest price of the stay at the property (`rooms`' cheapest offer for the party), or none: `offer`, as
+        Channex's booking engine reads it, and `best_offer`, as property_list names it. Without dates, none."""
+        stay = parse_stay(_pairs(params))
+        self._require_connected(channel_id, property_id)
+        if stay is not None:
+            _check_window(stay, self._contexts([property_id])[property_id].window)
+        found = self.best_offers([channel_id], stay, [property_id]).get(property_id) if stay else None
+        currency = found[1] if found else (stay and stay.currency) or self.store.scalar(
+            "SELECT currency FROM properties WHERE id = ?", (property_id,))
+        offer = found[0] if found else None
+        return {"offer": offer, "best_offer": offer, "currency": currency}
 
 
-def _quotes(plan: Plan, room: Room, stay: Stay, window: Window, restrictions, availability,
-            min_stay_type) -> list[tuple[Guests, Quote]]:
-    """The plan's sellable quotes: for the stay's guests, or one per option when none are given. The
-    nights are checked once per plan; each option's price is then arithmetic."""
-    if stay.guests is not None and room.holds(stay.guests):
+def _pairs(params: Params) -> Iterable[tuple[str, str]]:
+    return params.items() if isinstance(params, Mapping) else params
+
+
+def _quotes(plan: Plan, room: Room, nights: Nights, guests: Guests | None, context: Context, restrictions,
+            availability) -> list[tuple[Guests, Quote]]:
+    """The plan's sellable quotes: for the guests, or one per option when none are given. The nights are checked
+    once per plan; each option's price is then arithmetic."""
+    if guests is not None and room.holds(guests):
         return []
     try:
-        rates = open_rates(plan, stay.nights, window, restrictions, availability, min_stay_type)
+        rates = open_rates(plan, nights, context.window, restrictions, availability, context.min_stay_type)
     except NotSellable:
         return []
-    if stay.guests is not None:
-        option = plan.option_for(stay.guests)
-        return [] if option is None else [(stay.guests, priced(plan, stay.nights, rates, *option, stay.guests))]
+    if guests is not None:
+        option = plan.option_for(guests)
+        return [] if option is None else [(guests, priced(plan, nights, rates, *option, guests))]
     parties = [(_party(room, occupancy), occupancy, rate) for occupancy, rate in plan.options]
-    return [(guests, priced(plan, stay.nights, rates, occupancy, rate, guests)) for guests, occupancy, rate in parties]
+    return [(party, priced(plan, nights, rates, occupancy, rate, party)) for party, occupancy, rate in parties]
 
 
 def _party(room: Room, occupancy: int) -> Guests:
@@ -330,9 +322,11 @@ def _sellable(row: tuple, available: int) -> bool:
 
 def _check_window(stay: Stay, window: Window) -> None:
     if stay.arrival < window.today:
-        raise ValidationFailed.one("checkin_date", f"is in the past (today is {window.today.isoformat()} at the property)")
+        raise ValidationFailed.one(stay.sent_as("checkin_date"),
+                                   f"is in the past (today is {window.today.isoformat()} at the property)")
     if stay.departure > window.end:
-        raise ValidationFailed.one("checkout_date", f"is beyond the property's inventory ({window.end.isoformat()})")
+        raise ValidationFailed.one(stay.sent_as("checkout_date"),
+                                   f"is beyond the property's inventory ({window.end.isoformat()})")
 
 
 def _is_available(filters: list, stay: Stay | None) -> bool | None:
@@ -358,17 +352,46 @@ def _list_item(row, best_offer: str | None) -> dict[str, Any]:
     }
 
 
-def _room_item(room, rate_plans: list[dict[str, Any]]) -> dict[str, Any]:
+def _grouped(facilities: list) -> list[dict[str, Any]]:
+    """The property's facilities by category, categories in the order of their first facility."""
+    groups: dict[str, list[str]] = {}
+    for facility in facilities:
+        groups.setdefault(facility["category"].lower().translate(CATEGORY_CODES), []).append(facility["title"])
+    return [{"category_code": code, "facilities": titles} for code, titles in groups.items()]
+
+
+def _room_item(room, rate_plans: list[dict[str, Any]], available: int | None) -> dict[str, Any]:
+    """`availability`: the rooms left on every night of the stay (none without one)."""
     details = room.details
     return {"id": room.id, "title": room.title, "description": details["description"],
             "bed_options": details["bed_options"], "facilities": details["facilities"], "photos": details["photos"],
-            "rate_plans": rate_plans}
+            "availability": available, "rate_plans": rate_plans}
 
 
-def _rate_item(plan: Plan, found: Quote, guests: Guests) -> dict[str, Any]:
+def _plan_item(plan: Plan, nights: Nights, available: int) -> dict[str, Any]:
+    """What every offer of a plan shares, made once per plan: its room's availability is its own (a rate plan has
+    no allotment of its own)."""
     return {"id": plan.id, "title": plan.title, "meal_plan": MEAL_TYPES[plan.meal_type], "meal_type": plan.meal_type,
-            "parent_rate_plan_id": plan.parent_id, "sell_mode": plan.sell_mode,
-            "occupancy": {"adults": guests.adults, "children": guests.children, "infants": guests.infants},
-            "currency": plan.currency, "price": format_minor(found.price, plan.currency),
-            "days": {d: format_minor(p, plan.currency) for d, p in zip(found.nights, found.prices, strict=True)},
-            "cancellation_policy": plan.details["cancellation_policy"], "taxes": taxes(plan, found, guests)}
+            "parent_rate_plan_id": plan.parent_id, "sell_mode": plan.sell_mode, "currency": plan.currency,
+            "length_of_stay": len(nights.keys), "availability": available,
+            "cancellation_policy": plan.cancellation_policy}
+
+
+def _rate_item(shown: dict[str, Any], plan: Plan, found: Quote, guests: Guests) -> dict[str, Any]:
+    """An offer: `price` is the nights' sum (taxes marked inclusive are in it), `net_price` that without any tax,
+    `total_price` what the guest pays, the taxes on top added. A plan without taxes, the common case, has the three
+    alike."""
+    currency = plan.currency
+    price = format_minor(found.price, currency)
+    item = {**shown, "occupancy": {"adults": guests.adults, "children": guests.children, "infants": guests.infants},
+            "price": price, "net_price": price, "total_price": price,
+            "days": {d: format_minor(p, currency) for d, p in zip(found.nights, found.prices, strict=True)},
+            "taxes": []}
+    if plan.details["taxes"]:
+        taxes = tax_amounts(plan, found, guests)
+        inside = sum(minor for tax, minor in taxes if tax["inclusive"])
+        on_top = sum(minor for tax, minor in taxes if not tax["inclusive"])
+        item.update(net_price=format_minor(found.price - inside, currency),
+                    total_price=format_minor(found.price + on_top, currency),
+                    taxes=[{**tax, "amount": format_minor(minor, currency)} for tax, minor in taxes])
+    return item

@@ -104,6 +104,14 @@ def _prefixes(_ctx: click.Context, _param: click.Parameter, values: tuple[str, .
     return values
 
 
+def _origins(_ctx: click.Context, _param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ...]:
+    """Origins as a browser sends them (scheme, host, port; no path), or `*`: anything else would never match."""
+    for value in values:
+        if value != "*" and not re.fullmatch(r"https?://[^/\s@]+", value):
+            raise click.BadParameter(f"{value!r} is not an origin such as https://book.hotel.example, or *")
+    return values
+
+
 SECONDS = click.FloatRange(min=0, min_open=True)
 COUNT = click.IntRange(min=1)
 
@@ -134,6 +142,9 @@ def _address(ctx: click.Context, param: click.Parameter, value: str | None) -> s
 @click.option("--public-pci-url", metavar="URL", callback=_address,
               help="The pci listener's address as clients reach it. Default: where it listens.")
 @click.option("--pci-docs", is_flag=True, help="Serve the interactive docs (/docs) on the pci listener too.")
+@click.option("--cors-origin", "cors_origins", multiple=True, metavar="ORIGIN", callback=_origins,
+              help="A site whose pages may call the shopping API and frame the card capture form, e.g. "
+                   "https://book.hotel.example, or * for any (repeatable; none by default).")
 @click.option("--header-timeout", type=SECONDS, default=Config.header_timeout, show_default=True,
               help="Seconds a connection has to send a request's headers (from connecting, or from the last answer).")
 @click.option("--body-timeout", type=SECONDS, default=Config.body_timeout, show_default=True,
@@ -149,7 +160,7 @@ def _address(ctx: click.Context, param: click.Parameter, value: str | None) -> s
 def serve(host: str, port: int, secure_port: int, pci_port: int, ssl_certfile: str | None,
           ssl_keyfile: str | None, fetch_private_addresses: bool, chat_frame_ancestors: str,
           capture_allow_list: tuple[str, ...], public_url: str | None, public_secure_url: str | None,
-          public_pci_url: str | None, pci_docs: bool, **load: float) -> None:
+          public_pci_url: str | None, pci_docs: bool, cors_origins: tuple[str, ...], **load: float) -> None:
     """Run the main, secure and pci HTTP listeners over one engine."""
     from backend.http.server import Listeners
     from backend.http.server import serve as run
@@ -157,7 +168,8 @@ def serve(host: str, port: int, secure_port: int, pci_port: int, ssl_certfile: s
     run(click.get_current_context().obj["db_path"],
         Listeners(host, port, secure_port, pci_port, ssl_certfile, ssl_keyfile, fetch_private_addresses,
                   chat_frame_ancestors, capture_allow_list, public_url=public_url,
-                  public_secure_url=public_secure_url, public_pci_url=public_pci_url, pci_docs=pci_docs, **load))
+                  public_secure_url=public_secure_url, public_pci_url=public_pci_url, pci_docs=pci_docs,
+                  cors_origins=cors_origins, **load))
 
 
 @command(main)

@@ -20,6 +20,8 @@ STEPS: list[str] = [
     "0008_channex_shapes.sql",
     "0009_booking_reports_and_direct_channels.sql",
     "0010_derived_rate_plans.sql",
+    "0011_card_form_sessions.sql",
+    "0012_parking_location_nearby.sql",
 ]
 
 

@@ -7,6 +7,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import httpx
@@ -63,6 +64,35 @@ class LiveServer:
     def __exit__(self, *_: object) -> None:
         self.server.should_exit = True
         self.thread.join(5)
+
+
+@dataclass
+class Site:
+    """The three listeners of one `frontdesk serve`, over one engine, as a test of its own runs them."""
+
+    engine: Engine
+    main: LiveServer
+    secure: LiveServer
+    pci: LiveServer
+
+    def user(self) -> User:
+        actor, issued = self.engine.identity.add_user(f"site{next(_emails)}-{time.monotonic_ns()}@example.com")
+        return User(actor, issued.token, httpx.Client(base_url=self.main.url, timeout=10,
+                                                      headers={"Authorization": f"Bearer {issued.token}"}))
+
+
+@contextmanager
+def serve_site(folder, **config) -> Iterator[Site]:
+    """`frontdesk serve`'s three listeners on free ports, with these Config settings (throttling off, as `live`)."""
+    ports = free_port(), free_port(), free_port()
+    main, secure, pci = (f"http://127.0.0.1:{port}" for port in ports)
+    engine = Engine.open(folder / "frontdesk.db", Config(base_url=main, secure_url=secure, pci_url=pci,
+                                                         failed_auth_per_minute=UNTHROTTLED, **config))
+    gate = Gate(UNTHROTTLED)
+    with LiveServer(engine, "main", ports[0], gate) as main_server, \
+            LiveServer(engine, "secure", ports[1], gate) as secure_server, \
+            LiveServer(engine, "pci", ports[2], gate) as pci_server:
+        yield Site(engine, main_server, secure_server, pci_server)
 
 
 @pytest.fixture

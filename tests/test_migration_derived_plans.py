@@ -4,19 +4,11 @@ get their parent column and the service's name for the meal."""
 
 from __future__ import annotations
 
-import sqlite3
-
-from storage.migrations import STEPS, _statements
+from tests.old_database import apply, migrated_up_to
 
 
 def test_old_default_values_become_the_weekday_defaults_own(tmp_path):
-    conn = sqlite3.connect(tmp_path / "old.db", isolation_level=None)
-    conn.execute("PRAGMA foreign_keys = ON")
-    step = STEPS.index("0010_derived_rate_plans.sql")
-    for name in STEPS[:step]:
-        for statement in _statements(name):
-            conn.execute(statement)
-    conn.execute("INSERT INTO groups (id, title, inserted_at) VALUES ('g', 'G', '2026-01-01T00:00:00.000000')")
+    conn = migrated_up_to(tmp_path / "old.db", "0010_derived_rate_plans.sql")
     conn.execute("INSERT INTO properties (id, group_id, title, currency, settings, content, inserted_at, updated_at) "
                  "VALUES ('p', 'g', 'P', 'EUR', '{}', '{}', 'now', 'now')")
     conn.execute("INSERT INTO room_types (id, property_id, title, count_of_rooms, occ_adults, occ_children, occ_infants, "
@@ -28,8 +20,7 @@ def test_old_default_values_become_the_weekday_defaults_own(tmp_path):
     conn.executemany("INSERT INTO restrictions (rate_plan_id, date, rate, min_stay_arrival, min_stay_through, max_stay, "
                      "closed_to_arrival, closed_to_departure, stop_sell) VALUES ('bar', ?, ?, ?, 1, 0, ?, 0, 0)",
                      [("2026-12-01", 10000, 1, 0), ("2026-12-02", 12000, 3, 1), ("2026-12-03", None, 1, 0)])
-    for statement in _statements(STEPS[step]):
-        conn.execute(statement)
+    apply(conn, "0010_derived_rate_plans.sql")
     rows = conn.execute("SELECT date, rate, min_stay_arrival, min_stay_through, max_stay, closed_to_arrival, "
                         "closed_to_departure, stop_sell FROM restrictions ORDER BY date").fetchall()
     assert rows == [("2026-12-01", 10000, None, None, None, None, None, None),

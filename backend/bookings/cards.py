@@ -20,6 +20,7 @@ from backend.keys import Keys
 from backend.vault.cards import CardData
 
 if TYPE_CHECKING:
+    from backend.vault.card_form import CardForm
     from backend.vault.store import Vault
 
 PROFILE = "booking"  # what the vault's audit log and browser call a booking's card
@@ -36,16 +37,20 @@ class Reveal:
 
 
 def masked(guarantee: dict[str, Any] | None) -> dict[str, Any] | None:
-    """The guarantee as a booking shows it: number first 6 and last 4, CVV starred, meta masked."""
+    """The guarantee as a booking shows it: number first 6 and last 4, CVV starred, meta masked. One that names a
+    card of the card form is kept as sent (its token, no card data) until the booking takes that card (`take`)."""
     if guarantee is None:
         return None
-    return {**mask_cards_in({k: v for k, v in guarantee.items() if k not in ("card_number", "cvv")}),
+    if guarantee.get("token"):
+        return mask_cards_in({k: v for k, v in guarantee.items() if v is not None})
+    return {**mask_cards_in({k: v for k, v in guarantee.items() if k not in ("card_number", "cvv", "token")}),
             "card_number": mask_number(guarantee["card_number"]), "cvv": MASKED_CVV}
 
 
 class BookingCards:
-    def __init__(self, vault: Callable[[], Vault]) -> None:
+    def __init__(self, vault: Callable[[], Vault], card_form: Callable[[], CardForm]) -> None:
         self._vault = vault  # built on first use, as the engine builds the vault
+        self._card_form = card_form
 
     def keep(self, conn, guarantee: dict[str, Any], departure: str | None, *, kept_at: datetime | None = None) -> str:
         """Seal a validated guarantee (number digits only, expiry MM/YYYY) in the caller's transaction."""
@@ -55,6 +60,14 @@ class BookingCards:
         return self._vault().keep(conn, [card], [date.fromisoformat(departure) if departure else None],
                                   profile_name=PROFILE, actor="bookings", extras=[guarantee.get("meta")],
                                   kept_at=kept_at)[0]
+
+    def take(self, conn, sent: dict[str, Any], channel_id: str, booking_id: str, departure: str | None) -> dict[str, Any]:
+        """The booking takes the card the card form kept (`sent` is its masked guarantee with the token): what it
+        shows of it, from the vault, with the holder and type the page sent."""
+        card = self._card_form().take(conn, sent["token"], channel_id, booking_id, departure)
+        return {"card_number": card["card_number"], "cardholder_name": sent.get("cardholder_name"),
+                "card_type": sent.get("card_type") or card["card_type"], "expiration_date": card["expiration_date"],
+                "cvv": MASKED_CVV, "meta": sent.get("meta")}
 
     def carry(self, conn, token: str, departure: str | None) -> None:
         """A new revision keeps the card of the one before; the vault counts from the stay's new end."""

@@ -15,12 +15,14 @@ from typing import Annotated, Any, Literal
 
 from pydantic import (
     AfterValidator,
+    AliasChoices,
     BaseModel,
     BeforeValidator,
     ConfigDict,
     Field,
     StrictInt,
     StrictStr,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
@@ -41,10 +43,14 @@ from backend.inventory.models import Time
 from backend.money import Money
 
 EXPIRY = re.compile(r"^(0[1-9]|1[0-2])/(\d{4})$")
+VAULT_TOKEN = re.compile(r"[0-9a-f]{32}")
+SEALED = frozenset({"card_number", "expiration_date", "cvv"})  # with a token, the vault's alone
 AGENT_CAMEL = {"codeContext": "code_context"}
 ADDRESS_CAMEL = {"addressLine": "address_line", "countryCode": "country_code", "stateCode": "state_code",
                  "postCode": "post_code"}
-ROOM_NAMES = {"room_type_id": "room_type_code", "rate_plan_id": "rate_plan_code"}
+# A room's other names: the service's codes, and the `guest` list that Channex's booking engine sends
+# (ChannexIO/instant_booking_page, src/components/payment_form/utils/builld_booking.js).
+ROOM_NAMES = {"room_type_id": "room_type_code", "rate_plan_id": "rate_plan_code", "guest": "guests"}
 Meta = dict[str, Any] | None
 
 
@@ -55,6 +61,12 @@ def _card_number(value: str) -> str:
     if not luhn_ok(digits):
         raise ValueError("is not a valid card number (check digit)")
     return digits
+
+
+def _vault_token(value: str) -> str:
+    if not VAULT_TOKEN.fullmatch(value):
+        raise ValueError("must be the token the card capture form gave (32 hexadecimal characters)")
+    return value
 
 
 def _cvv(value: str) -> str:
@@ -123,6 +135,9 @@ class RoomIn(Strict):
     rate_plan_code: RequiredText
     occupancy: Occupancy
     guests: Annotated[list[Guest], Field(max_length=100)] = []
+    guests_ages: Annotated[list[Annotated[StrictInt, Field(ge=0, le=17)] | None], Field(max_length=100)] = Field(
+        [], description="the children's ages as a booking engine sends them, 0 to 17 (null: not given); kept as "
+                        "sent, beside occupancy, which prices the room")
     days: dict[DateText, Money] | None = Field(
         None, description="the price of each night (date → price); a push names one for every night of the stay")
     meta: Meta = None
@@ -139,6 +154,7 @@ class Customer(Strict):
     surname: RequiredText
     country: Country = None
     city: Text255 = None
+    state: Text255 = Field(None, description="the billing address's state, as Channex's booking engine sends it")
     address: Text255 = None
     zip: Text32 = None
     mail: Email = None
@@ -149,14 +165,34 @@ class Customer(Strict):
 
 
 class Guarantee(Strict):
-    card_number: Annotated[StrictStr, AfterValidator(_card_number)]
-    cardholder_name: RequiredText
-    card_type: RequiredText
-    expiration_date: Annotated[StrictStr, AfterValidator(_expiry)]
-    cvv: Annotated[StrictStr, AfterValidator(_cvv)]
+    """A card as such, or a card that the card capture form put in the vault: its `token` (`card_token`, as the
+    service's form names it). The vault then holds the number, expiry and CVV, and what a page echoes of them
+    (masked) is not read; the holder's name and the card's type may still be sent for the booking to show."""
+
+    model_config = ConfigDict(extra="forbid", validate_default=True)
+
+    token: Annotated[StrictStr, AfterValidator(_vault_token)] | None = Field(
+        None, validation_alias=AliasChoices("token", "card_token"))
+    card_number: Annotated[StrictStr, AfterValidator(_card_number)] | None = None
+    cardholder_name: RequiredText | None = None
+    card_type: RequiredText | None = None
+    expiration_date: Annotated[StrictStr, AfterValidator(_expiry)] | None = None
+    cvv: Annotated[StrictStr, AfterValidator(_cvv)] | None = None
     meta: Meta = None
 
+    @field_validator("card_number", "expiration_date", "cvv", "cardholder_name", "card_type", mode="wrap")
+    @classmethod
+    def _the_card_or_its_token(cls, value: Any, handler: Any, info: ValidationInfo) -> Any:
+        if info.data.get("token") is not None:
+            return None if info.field_name in SEALED else handler(value) if value is not None else None
+        if value is None:
+            raise ValueError("is required")
+        return handler(value)
+
     def expired(self, today: date) -> bool:
+        """A card of the form was checked when the guest typed it; the vault holds its expiry."""
+        if self.expiration_date is None:
+            return False
         month, year = (int(part) for part in self.expiration_date.split("/"))
         return (year, month) < (today.year, today.month)
 

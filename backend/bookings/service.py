@@ -165,7 +165,11 @@ class Bookings:
             "meta": shown["meta"],
             "is_overbooked": overbooked, "is_unmapped": unmapped,
         }
-        if model.guarantee is not None:
+        if model.guarantee is not None and model.guarantee.token is not None:  # a card of the card form
+            attributes["guarantee"] = self.cards.take(self.store.conn, shown["guarantee"], channel["id"], booking_id,
+                                                      model.departure_date)
+            card_token = model.guarantee.token
+        elif model.guarantee is not None:
             card_token = (self.cards.keep(self.store.conn, model.guarantee.model_dump(), model.departure_date)
                           if secure else None)
         else:
@@ -423,7 +427,8 @@ def _room(index: int, room, shown: dict[str, Any], room_type_id: str | None, rat
           prices: dict[str, str | None], taxes: list[dict[str, Any]] | None = None):
     return {"index": room.index if room.index is not None else index, "room_type_id": room_type_id,
             "rate_plan_id": rate_plan_id, "room_type_code": room.room_type_code, "rate_plan_code": room.rate_plan_code,
-            "occupancy": room.occupancy.model_dump(), "days": prices, "guests": shown["guests"], "taxes": taxes or [],
+            "occupancy": room.occupancy.model_dump(), "days": prices, "guests": shown["guests"],
+            "guests_ages": shown["guests_ages"], "taxes": taxes or [],
             "meta": shown["meta"], "is_mapped": rate_plan_id is not None}
 
 

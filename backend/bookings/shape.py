@@ -4,9 +4,9 @@
 What follows from what a revision stores is worked out as it is read, so every revision shows it, those
 stored before these fields existed too: `system_id` (the revision's own ID: Frontdesk is where the message
 is kept), `ota_reservation_code` (the reservation's code at its source, our `reservation_id`), the total
-`occupancy`, and each room's `checkin_date`, `checkout_date`, `amount` and `booking_room_id` (the same for
-a room of a booking in every revision). What only the write knows is stored with it: `ota_commission`
-and each room's `taxes`.
+`occupancy`, and each room's `checkin_date`, `checkout_date`, `amount`, `booking_room_id` (the same for
+a room of a booking in every revision) and `guests_ages` (none in revisions stored before it was taken). What
+only the write knows is stored with it: `ota_commission` and each room's `taxes`.
 """
 
 from __future__ import annotations
@@ -34,7 +34,8 @@ def _room(room: dict[str, Any], booking: dict[str, Any]) -> dict[str, Any]:
     amount = sum(parse_money(price, currency) for price in room["days"].values() if price is not None)
     return {**room, "booking_room_id": str(uuid.uuid5(ROOMS, f"{booking['id']}/{room['index']}")),
             "checkin_date": booking["arrival_date"], "checkout_date": booking["departure_date"],
-            "amount": format_minor(amount, currency), "taxes": room.get("taxes", [])}
+            "amount": format_minor(amount, currency), "taxes": room.get("taxes", []),
+            "guests_ages": room.get("guests_ages", [])}
 
 
 def room_taxes(plan_taxes: list[dict[str, Any]], nights: int, persons: int, currency: str) -> list[dict[str, Any]]:

@@ -12,6 +12,7 @@ from backend.http import errors, openapi
 from backend.http.guard import Gate, Guard
 from backend.http.routes import (
     applications,
+    card_form,
     bookings,
     channels,
     chat,
@@ -46,7 +47,7 @@ def create_app(engine: Engine, listener: Listener = "main", gate: Gate | None = 
     errors.install(app)
     app.add_middleware(Guard, config=engine.config, gate=gate or Gate(engine.config.failed_auth_per_minute),
                        is_internal=engine.keys.is_internal if listener == "secure" else None)
-    routers = [system.router, *(API_ROUTERS if listener in ("main", "secure") else [pci.router])]
+    routers = [system.router, *(API_ROUTERS if listener in ("main", "secure") else [pci.router, card_form.router])]
     for router in routers:
         app.include_router(router)
     # Every operation, flat (an included router is one opaque route of the app): for a 405's `Allow` and

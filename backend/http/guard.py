@@ -32,6 +32,7 @@ from backend.errors import (
     ServiceUnavailable,
     TooManyRequests,
 )
+from backend.http.cors import Cors
 from backend.http.errors import error_response
 from backend.http.limits import DEFAULT_BYTES, LARGE_BYTES, LargeBodies, body_limits
 from backend.http.throttle import Throttle
@@ -62,6 +63,7 @@ class Guard:
         self.limits = body_limits(config)
         self.body_timeout = config.body_timeout
         self.max_requests = config.max_requests
+        self.cors = Cors(config.cors_origins)
         self.in_flight = 0
         # The tokenisation service calls the secure listener from this very host on behalf of its own callers:
         # its requests are neither counted nor throttled (the pci listener counts its callers' failures).
@@ -76,6 +78,11 @@ class Guard:
         refusal = self._refusal(exchange)
         if refusal is not None:
             await exchange.answer(refusal)
+            return
+        if exchange.cors is not None and scope["method"] == "OPTIONS":  # a browser asking before it calls
+            await exchange.send({"type": "http.response.start", "status": 204,
+                                 "headers": Cors.preflight(exchange.cors)})
+            await exchange.send({"type": "http.response.body", "body": b""})
             return
         self.in_flight += 1
         try:
@@ -115,7 +122,7 @@ class _Exchange:
     """One request and its answer, as the guard sees them."""
 
     __slots__ = ("guard", "scope", "_receive", "_send", "address", "started", "close", "limit", "received",
-                 "body_done", "slot", "since")
+                 "body_done", "slot", "since", "cors")
 
     def __init__(self, guard: Guard, scope: Scope, receive: Receive, send: Send) -> None:
         self.guard = guard
@@ -131,6 +138,9 @@ class _Exchange:
         self.body_done = False
         self.slot = False
         self.since = time.monotonic()
+        # The Access-Control-Allow-Origin this request's answer carries: only where the operator allowed CORS.
+        self.cors = guard.cors.allows(scope["path"], next(
+            (value for name, value in scope["headers"] if name == b"origin"), None)) if guard.cors.origins else None
 
     async def send(self, message: Message) -> None:
         if message["type"] == "http.response.start":
@@ -146,6 +156,8 @@ class _Exchange:
     def _headers(self, headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
         names = {name for name, _ in headers}
         extra = [header for header in DEFAULT_HEADERS if header[0] not in names]
+        if self.cors is not None and b"access-control-allow-origin" not in names:
+            extra += Cors.headers(self.cors)
         if self.scope["scheme"] == "https":
             extra.append(HSTS)
         if self.close:

@@ -17,6 +17,7 @@ DEFAULT_BYTES = MiB  # a property with all its content, a rate plan, a message: 
 BOOKING_BYTES = 512 * KiB
 ARI_BYTES = 10_000_000  # the service's own limit for ARI writes (reference/channex-api.md §2)
 EMPTY_BYTES = KiB  # calls the service documents without a body: a client's `{}` at most
+CARD_BYTES = 4 * KiB  # one card from the card form: a few hundred bytes
 LARGE_BYTES = MiB
 LARGE_SLOTS = 2  # requests with a body over LARGE_BYTES in progress at once, per process
 SLOT_WAIT = 5.0  # seconds a large body waits for a slot before it is answered 503
@@ -35,6 +36,7 @@ def body_limits(config: Config) -> dict[str, int]:
         "/api/v1/attachments": config.max_body_bytes,
         "/api/v1/inbound/{channel_id}/attachments": config.max_body_bytes,
         "/api/v1/tokenize": config.tokenise_max_bytes,
+        "/api/v1/capture_form/cards": CARD_BYTES,
     }
 
 

@@ -30,18 +30,19 @@ from backend.chat.embed import ChatSessionEnvelope, OneTimeTokenEnvelope
 from backend.chat.inquiry import InquiryEnvelope
 from backend.chat.service import MessageEnvelope
 from backend.http.deps import get_actor, get_api_key, get_chat_actor
-from backend.http.routes import embed, inbound, pci
+from backend.http.routes import card_form, embed, inbound, pci
 from backend.http.routes.inbound import InboundMessageEnvelope
 from backend.identity import GroupEnvelope
 from backend.inventory.ari import AriEnvelope
 from backend.inventory.models import HotelPolicyEnvelope, RatePlanEnvelope, RoomTypeEnvelope
 from backend.properties.models import PropertyEnvelope
+from backend.vault.card_form import CardFormEnvelope
 from backend.vault.profiles import ProfileEnvelope
 
 ENVELOPES: dict[str, type[BaseModel]] = {model.__name__: model for model in (
     PropertyEnvelope, ChannelEnvelope, InstallationEnvelope, RoomTypeEnvelope, RatePlanEnvelope, HotelPolicyEnvelope,
     AriEnvelope, BookingEnvelope, NoShowEnvelope, MessageEnvelope, InboundMessageEnvelope, AttachmentEnvelope,
-    InquiryEnvelope, OneTimeTokenEnvelope, ChatSessionEnvelope, ProfileEnvelope, GroupEnvelope)}
+    InquiryEnvelope, OneTimeTokenEnvelope, ChatSessionEnvelope, ProfileEnvelope, GroupEnvelope, CardFormEnvelope)}
 
 SCHEMES = {
     "bearer": {"type": "http", "scheme": "bearer",
@@ -57,6 +58,8 @@ SCHEMES = {
                "description": "A key from `frontdesk pci-keys add`."},
     "pciKeyHeader": {"type": "apiKey", "in": "header", "name": "api-key",
                      "description": "The same key in a header, which keeps it out of URLs."},
+    "cardFormSession": {"type": "apiKey", "in": "query", "name": "session_token",
+                        "description": "The card capture form's single-use session, from card_capture_form_url."},
 }
 USER = [{"bearer": []}, {"userApiKey": []}]
 # The dependency that checks a route's credential and the alternatives it takes (`{}`: none needed). The
@@ -64,6 +67,7 @@ USER = [{"bearer": []}, {"userApiKey": []}]
 CREDENTIALS: list[tuple[Callable[..., Any], list[dict[str, list[str]]]]] = [
     (inbound.get_inbound_channel, [{"inboundKey": []}]),
     (pci.get_key, [{"pciKey": []}, {"pciKeyHeader": []}]),
+    (card_form.get_session_token, [{"cardFormSession": []}]),
     (get_actor, USER),
     (get_chat_actor, USER),
     (get_api_key, [{"providerKey": []}, {}]),

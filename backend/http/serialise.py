@@ -6,6 +6,7 @@ from typing import Any
 
 from backend import facilities
 from backend.http.responses import entity
+from backend.inventory.rooms import with_service_names
 
 
 def property_entity(p: dict[str, Any]) -> dict[str, Any]:
@@ -26,8 +27,8 @@ def group_entity(g: dict[str, Any]) -> dict[str, Any]:
 
 def hotel_policy_entity(p: dict[str, Any]) -> dict[str, Any]:
     """Also under the service's documented names `checkin_time` and `checkout_time`."""
-    attributes = {**p, "checkin_time": p["checkin_from_time"], "checkout_time": p["checkout_to_time"]}
-    return entity("hotel_policy", attributes, {"property": {"data": {"id": p["property_id"], "type": "property"}}})
+    return entity("hotel_policy", with_service_names(p),
+                  {"property": {"data": {"id": p["property_id"], "type": "property"}}})
 
 
 def facility_entity(f: dict[str, Any]) -> dict[str, Any]:

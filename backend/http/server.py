@@ -32,6 +32,7 @@ class Listeners:
     public_secure_url: str | None = None
     public_pci_url: str | None = None
     pci_docs: bool = False
+    cors_origins: tuple[str, ...] = ()  # who may call the shopping API and frame the card form from a browser
     header_timeout: float = Config.header_timeout  # what a client may hold, per listener: see Config
     body_timeout: float = Config.body_timeout
     idle_timeout: float = Config.idle_timeout
@@ -48,7 +49,8 @@ class Listeners:
         return Config(base_url=(self.public_url or f"http://{self.host}:{self.port}").rstrip("/"),
                       secure_url=(self.public_secure_url or secure).rstrip("/"), secure_listen_url=secure,
                       pci_url=(self.public_pci_url or f"{self.scheme}://{self.host}:{self.pci_port}").rstrip("/"),
-                      pci_docs=self.pci_docs, fetch_private_addresses=self.fetch_private_addresses,
+                      pci_docs=self.pci_docs, cors_origins=self.cors_origins,
+                      fetch_private_addresses=self.fetch_private_addresses,
                       chat_frame_ancestors=self.chat_frame_ancestors, capture_allow_list=self.capture_allow_list,
                       header_timeout=self.header_timeout, body_timeout=self.body_timeout,
                       idle_timeout=self.idle_timeout, max_connections=self.max_connections,

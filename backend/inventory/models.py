@@ -202,6 +202,13 @@ class CancellationPolicy(Strict):
     currency: Currency | None = None
 
 
+def after_reservation(policy: dict[str, Any]) -> str:
+    """What cancelling costs right after booking, in the service's `after_reservation_cancellation_logic` (which its
+    booking engine pairs with `cancellation_policy_logic`): nothing until a deadline, or all of a non-refundable
+    plan. Frontdesk's policies have no charge of their own between booking and the deadline."""
+    return "non_refundable" if policy["cancellation_policy_logic"] == "non_refundable" else "free"
+
+
 class Tax(Strict):
     title: RequiredText
     mode: Literal[TAX_MODES]  # type: ignore[valid-type]
@@ -320,7 +327,8 @@ class HotelPolicyInput(Strict):
     internet_access_coverage: Literal["entire_property", "public_areas", "all_rooms", "some_rooms",
                                       "business_centre"] = "entire_property"
     internet_access_cost: Money | None = None
-    parking_type: Literal["on_site", "nearby", "none"] = "none"
+    parking_type: Literal["on_site", "location_nearby", "none"] = Field(
+        "none", description="the service's values; our older nearby is read as location_nearby")
     parking_reservation: Literal["needed", "not_needed", "not_available"] = "not_available"
     parking_is_private: StrictBool = False
     pets_policy: Literal["allowed", "not_allowed", "by_arrangements", "assistive_only"] = Field(

@@ -34,6 +34,8 @@ ROOM_COLUMNS = {"id": Column("r.id", "id"), "property_id": Column("r.property_id
                 "count_of_rooms": Column("r.count_of_rooms", "number")}
 POLICY_COLUMNS = {"id": Column("h.id", "id"), "property_id": Column("h.property_id", "id")}
 POLICY_ALIASES = {"checkin_time": "checkin_from_time", "checkout_time": "checkout_to_time"}
+# Our older values of a policy's fields, read as the service's (storage/0008 and 0012 rewrote the stored ones).
+OLDER_VALUES = {"pets_policy": ("by_arrangement", "by_arrangements"), "parking_type": ("nearby", "location_nearby")}
 PLAN_COLUMNS = {"id": Column("r.id", "id"), "property_id": Column("r.property_id", "id"),
                 "room_type_id": Column("r.room_type_id", "id"), "title": Column("r.title"),
                 "currency": Column("r.currency", "enum"), "meal_type": Column("r.meal_type", "enum"),
@@ -373,9 +375,15 @@ def _policy(row) -> dict[str, Any]:
     return {"id": row["id"], "property_id": row["property_id"], **from_json(row["policy"])}
 
 
+def with_service_names(policy: dict[str, Any]) -> dict[str, Any]:
+    """A policy with its times also under the service's documented names (`checkin_time`, `checkout_time`)."""
+    return {**policy, **{short: policy[name] for short, name in POLICY_ALIASES.items()}}
+
+
 def _policy_aliases(sent: dict[str, Any]) -> tuple[dict[str, Any], Errors]:
     """The service's names for ours: `checkin_time` is `checkin_from_time`, `checkout_time` `checkout_to_time`
-    (both with different values is an error), and our older `by_arrangement` is its `by_arrangements`."""
+    (both with different values is an error), and our older `by_arrangement` and `nearby` are its
+    `by_arrangements` and `location_nearby`."""
     errors, changes = Errors(), dict(sent)
     for short, name in POLICY_ALIASES.items():
         if short in changes:
@@ -383,8 +391,9 @@ def _policy_aliases(sent: dict[str, Any]) -> tuple[dict[str, Any], Errors]:
             if name in changes and changes[name] != value:
                 errors.add(short, f"differs from {name}, the same time: send one of them")
             changes.setdefault(name, value)
-    if changes.get("pets_policy") == "by_arrangement":
-        changes["pets_policy"] = "by_arrangements"
+    for name, (older, value) in OLDER_VALUES.items():
+        if changes.get(name) == older:
+            changes[name] = value
     return changes, errors
 
 

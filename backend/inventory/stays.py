@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from operator import itemgetter
 from typing import Any
 
@@ -30,7 +30,7 @@ from pydantic_core import from_json
 
 from backend.dates import days
 from backend.fields import currency_minor_digits
-from backend.inventory.models import INHERITS, complete
+from backend.inventory.models import INHERITS, after_reservation, complete
 from backend.inventory.window import Window
 from backend.money import format_minor, parse_money
 
@@ -115,6 +115,12 @@ class Plan:
                    row["meal_type"], options, parse_money(primary["rate"], currency), details, weekdays,
                    parse_money(details["children_fee"], currency), parse_money(details["infant_fee"], currency),
                    row["parent_rate_plan_id"], modifiers, tuple(int(name in taken) for name in ROW_FIELDS[1:]))
+
+    @cached_property
+    def cancellation_policy(self) -> dict[str, Any]:
+        """As the shopping API shows it: with `after_reservation_cancellation_logic`. Made once per plan version."""
+        policy = self.details["cancellation_policy"]
+        return {**policy, "after_reservation_cancellation_logic": after_reservation(policy)}
 
     def option_for(self, guests: Guests) -> tuple[int, int] | None:
         for occupancy, rate in self.options:
@@ -280,8 +286,8 @@ def quote(plan: Plan, room: Room, guests: Guests, stay: Nights, window: Window, 
     return priced(plan, stay, rates, option[0], option[1], guests)
 
 
-def taxes(plan: Plan, quote: Quote, guests: Guests) -> list[dict[str, Any]]:
-    """The plan's taxes with the amount each comes to for the quoted stay."""
+def tax_amounts(plan: Plan, quote: Quote, guests: Guests) -> list[tuple[dict[str, Any], int]]:
+    """The plan's taxes, each with what it comes to for the quoted stay, in minor units."""
     currency, price, nights = plan.currency, Decimal(quote.price), len(quote.nights)
     result = []
     for tax in plan.details["taxes"]:
@@ -293,5 +299,10 @@ def taxes(plan: Plan, quote: Quote, guests: Guests) -> list[dict[str, Any]]:
             units = {"per_room_per_night": nights, "per_person_per_night": nights * guests.persons,
                      "per_booking": 1}[tax["mode"]]
             minor = rate * units * 10 ** currency_minor_digits(currency)
-        result.append({**tax, "amount": format_minor(int(minor.to_integral_value()), currency)})
+        result.append((tax, int(minor.to_integral_value())))
     return result
+
+
+def taxes(plan: Plan, quote: Quote, guests: Guests) -> list[dict[str, Any]]:
+    """The plan's taxes with the amount each comes to for the quoted stay."""
+    return [{**tax, "amount": format_minor(minor, plan.currency)} for tax, minor in tax_amounts(plan, quote, guests)]

@@ -101,6 +101,16 @@ class Vault:
         """A booking's stay changed: its card leaves the vault counting from the new departure."""
         conn.execute("UPDATE vault_cards SET departure_date = ? WHERE token = ?", (departure.isoformat(), token))
 
+    def describe(self, token: str) -> dict[str, str]:
+        """What a booking shows of a card the vault holds, as its guarantee does (nothing unsealed, so no audit
+        entry); LookupError when the vault does not hold it."""
+        row = self.store.one("SELECT card_mask, card_type, expiration_month, expiration_year FROM vault_cards "
+                             "WHERE token = ?", (token,))
+        if row is None:
+            raise LookupError(token)
+        return {"card_number": row["card_mask"], "card_type": row["card_type"],
+                "expiration_date": f"{row['expiration_month']:02d}/{row['expiration_year']}"}
+
     def card(self, token: str, actor: str) -> dict[str, Any]:
         """What may be shown of a card: masked number, type, holder, expiry, whether a CVV is held."""
         with self.store.transaction() as conn:

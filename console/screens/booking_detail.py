@@ -1,6 +1,6 @@
-"""One booking: its stay, rooms night by night with their guests, notes, services, guest, masked card, revisions
-and the reports made to its channel, which staff make here too (a no-show, an invalid card, a cancellation for
-an invalid card: Booking.com's, under its rules, which the engine checks).
+"""One booking: its stay, rooms night by night with their guests and children's ages, notes, services, guest, masked
+card, revisions and the reports made to its channel, which staff make here too (a no-show, an invalid card, a
+cancellation for an invalid card: Booking.com's, under its rules, which the engine checks).
 
 The card shows as the engine stores it for display — first 6 and last 4 digits, CVV `***`. The
 console never asks the engine to reveal a card."""
@@ -99,6 +99,9 @@ def rooms_view(view: BookingView) -> RenderableType:
         names = [name for name in map(full_name, room.get("guests") or []) if name]
         if names:
             parts.append(Text.assemble(("Guests ", "dim"), ", ".join(names)))
+        ages = children_ages(room)
+        if ages:
+            parts.append(Text.assemble(("Children's ages ", "dim"), ages))
         # As many nights a line as the width holds, in columns.
         parts.append(Columns([Text.assemble((day, "dim"), f" {price or '—'}") for day, price in room["days"].items()],
                              padding=(0, 3)))
@@ -110,6 +113,13 @@ def services_view(services: list[dict[str, Any]], currency: str) -> RenderableTy
         return Text("none", style="dim")
     return Group(*(Text(f"{s['name']} ({s['type']}, {s['price_mode'].lower()}) · {s['total_price']} {currency}")
                    for s in services))
+
+
+def children_ages(room: dict[str, Any]) -> str:
+    """As a booking engine sent them (`guests_ages`, where one left blank is not given), else as the room's
+    occupancy has them."""
+    ages = room.get("guests_ages") or room["occupancy"].get("ages") or []
+    return ", ".join("not given" if age is None else str(age) for age in ages)
 
 
 def full_name(person: dict[str, Any]) -> str:

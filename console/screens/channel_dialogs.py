@@ -7,12 +7,12 @@ from typing import TYPE_CHECKING, Any
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static, Switch
 
-from backend.channels import CHANNEL_CODES, SHOPPING_CODES
+from backend.channels import CHANNEL_CODES, SHOPPING_CODES, ShoppingSettings
 from backend.errors import FrontdeskError
 from console.labels import label_for
 from console.messages import ActionFailed
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 CODE_NAMES = {"BookingCom": "Booking.com (OTA, chat)", "AirBNB": "Airbnb (OTA, chat)",
               "OpenShopping": "OpenShopping (meta search)"}
+FACILITY_FORMATS = [("a plain list of names", "list"), ("grouped by kind (Channex's booking engine)", "grouped")]
 
 
 class ChannelSaved(Message):
@@ -38,7 +39,9 @@ class ChannelDialog(ModalScreen[dict[str, Any] | None]):
 
     A shopping channel may require a provider API key: switched on with a new key typed, it is set;
     switched on with the box left empty, the current key stays; switched off, the channel is public.
-    The key is write-only, so the box never shows it. Properties are connected from the Properties
+    The key is write-only, so the box never shows it. It also says what its booking engine shows: the
+    facilities as a list or grouped by kind, and whether guests are asked for a card (the channel's
+    `settings`, whose other keys stay as they are). Properties are connected from the Properties
     screen (`c`), where missing contact details show."""
 
     BINDINGS = [
@@ -53,6 +56,7 @@ class ChannelDialog(ModalScreen[dict[str, Any] | None]):
         self.channel = channel
         code = channel["channel"] if channel else "BookingCom"
         group = channel["group_id"] if channel else next((g["id"] for g in groups if g["is_default"]), groups[0]["id"])
+        shown = ShoppingSettings.model_validate(channel["settings"] if channel else {})
         self.fields = {
             "title": Field("Title", Input(channel["title"] if channel else "", placeholder="e.g. Booking.com",
                                           id="channel-title", compact=True), path="title", required=True),
@@ -73,14 +77,23 @@ class ChannelDialog(ModalScreen[dict[str, Any] | None]):
                                       path="provider_api_key", classes="shopping-only",
                                       hint="empty keeps the current key" if channel and channel["has_provider_api_key"]
                                       else "without a key the channel answers anyone"),
+            "settings.facilities_format": Field(
+                "Booking engines get the facilities as", Select(FACILITY_FORMATS, value=shown.facilities_format,
+                                                                allow_blank=False, id="channel-facilities",
+                                                                compact=True),
+                path="settings.facilities_format", classes="shopping-only"),
+            "settings.request_credit_card": Field(
+                "Booking engines ask guests for a card", Switch(shown.request_credit_card, id="channel-card"),
+                path="settings.request_credit_card", classes="shopping-only"),
         }
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label("New channel" if self.channel is None else f"Edit “{self.channel['title']}”",
                         classes="dialog-title", markup=False)
-            yield from self.fields.values()
-            yield Static("", id="channel-problems", markup=False)
+            with VerticalScroll(id="channel-fields", can_focus=False):  # a shopping channel's run long at 80×24
+                yield from self.fields.values()
+                yield Static("", id="channel-problems", markup=False)
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Cancel", id="cancel")
                 yield Button("Save (ctrl+s)", id="save", variant="primary")
@@ -88,6 +101,8 @@ class ChannelDialog(ModalScreen[dict[str, Any] | None]):
     def on_mount(self) -> None:
         self.fields["title"].control.focus()
         self.show_key_fields()
+        fields = self.query_one("#channel-fields", VerticalScroll)
+        self.call_after_refresh(fields.scroll_home, animate=False)  # the title's label in view too, at 80×24
 
     def on_select_changed(self) -> None:
         self.show_key_fields()
@@ -109,7 +124,9 @@ class ChannelDialog(ModalScreen[dict[str, Any] | None]):
     def action_save(self) -> None:
         data = {name: field.value for name, field in self.fields.items()}
         keyed, key = data.pop("keyed"), data.pop("provider_api_key")
+        shown = {name.removeprefix("settings."): data.pop(name) for name in list(data) if name.startswith("settings.")}
         if data["channel"] in SHOPPING_CODES:
+            data["settings"] = {**(self.channel["settings"] if self.channel else {}), **shown}
             if not keyed:
                 data["provider_api_key"] = None
             elif key or not (self.channel and self.channel["has_provider_api_key"]):

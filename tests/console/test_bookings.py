@@ -79,6 +79,46 @@ def test_snapshot_a_reported_booking_80x24(snap_compare, make_app) -> None:
     assert snap_compare(make_app(), terminal_size=(80, 24), run_before=open_declined)
 
 
+def family_booking(engine: Engine) -> None:
+    """A family's booking as Channex's booking engine pushes it: its guests as `guest`, the children's ages (one
+    left blank), a special request as notes."""
+    operator = engine.identity.operator()
+    alpenrose = engine.store.scalar("SELECT id FROM properties WHERE title = 'Pension Alpenrose'")
+    room, plan = engine.store.one("SELECT r.id, p.id FROM room_types r JOIN rate_plans p ON p.room_type_id = r.id "
+                                  "WHERE r.title = 'Family Room' ORDER BY p.title LIMIT 1")
+    arrival = engine.config.clock().date() + timedelta(days=40)
+    engine.bookings.take(operator, {
+        "property_id": alpenrose, "status": "new", "reservation_id": "FAMILY-1", "currency": "EUR",
+        "arrival_date": arrival.isoformat(), "departure_date": (arrival + timedelta(days=2)).isoformat(),
+        "customer": {"name": "Léa", "surname": "Dubois", "country": "FR", "state": "Île-de-France"},
+        "notes": "A cot for the baby, please",
+        "rooms": [{"room_type_code": room, "rate_plan_code": plan, "occupancy": {"adults": 2, "children": 2},
+                   "guest": [{"name": "Léa", "surname": "Dubois"}, {"name": "Tom", "surname": "Dubois"}],
+                   "guests_ages": [7, None]}]}, secure=False)
+
+
+async def open_family_booking(pilot: Pilot) -> BookingDetailScreen:
+    family_booking(pilot.app.engine)
+    return await open_booking(pilot, "OFL-FAMILY-1")
+
+
+async def test_the_detail_shows_the_childrens_ages(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        detail = await open_family_booking(pilot)
+        rooms = words(detail, "#bk-rooms")
+        assert "Guests Léa Dubois, Tom Dubois" in rooms and "Children's ages 7, not given" in rooms
+        assert words(detail, "#bk-notes").strip() == "A cot for the baby, please"
+
+
+def test_snapshot_a_family_booking(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=open_family_booking)
+
+
+def test_snapshot_a_family_booking_80x24(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(), terminal_size=(80, 24), run_before=open_family_booking)
+
+
 async def test_the_detail_shows_notes_guests_and_reports(make_app) -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:

@@ -250,3 +250,48 @@ async def test_moving_a_channel_to_another_group_is_refused_while_it_sells_this_
                 "takes properties of its own group only") in problems
     channel = engine.channels.get(engine.identity.operator(), row["id"])
     assert channel["group_id"] == group_of(engine, "Sea & Mountain Stays")
+
+
+async def test_a_shopping_channel_says_what_its_booking_engine_shows(make_app, engine: Engine) -> None:
+    """The facilities as a list or grouped by kind, and whether guests are asked for a card: the channel's settings,
+    whose other keys stay; Channex's booking engine reads them from property_info."""
+    operator = engine.identity.operator()
+    shopping = engine.store.scalar("SELECT id FROM channels WHERE title = 'OpenShopping'")
+    engine.channels.update(operator, shopping, {"settings": {"theme": "dark"}})
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_channels(pilot)
+        select_row(screen, "OpenShopping")
+        dialog = await press_for(pilot, "e", ChannelDialog)
+        assert (dialog.fields["settings.facilities_format"].value, dialog.fields["settings.request_credit_card"].value
+                ) == ("list", True)
+        dialog.fields["settings.facilities_format"].value = "grouped"
+        dialog.query_one("#channel-card").toggle()
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.screen is screen
+        select_row(screen, "Airbnb")
+        dialog = await press_for(pilot, "e", ChannelDialog)
+        assert not dialog.fields["settings.request_credit_card"].display  # an OTA has no booking engine of ours
+    settings = engine.channels.get(operator, shopping)["settings"]
+    assert settings == {"theme": "dark", "facilities_format": "grouped", "request_credit_card": False}
+    edelweiss = engine.store.scalar("SELECT id FROM properties WHERE title = 'Hotel Edelweiss'")
+    info = engine.shopping.property_info(shopping, edelweiss)
+    assert info["request_credit_card"] is False and info["facilities"][0].keys() == {"category_code", "facilities"}
+
+
+async def open_shopping_channel(pilot) -> None:
+    """Its dialog, on its last field: at 80×24 the fields scroll, the buttons stay in view."""
+    screen = await open_channels(pilot)
+    select_row(screen, "OpenShopping")
+    dialog = await press_for(pilot, "e", ChannelDialog)
+    dialog.fields["settings.request_credit_card"].control.focus()
+    await settle(pilot)
+
+
+def test_snapshot_shopping_channel(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=open_shopping_channel)
+
+
+def test_snapshot_shopping_channel_80x24(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(), terminal_size=(80, 24), run_before=open_shopping_channel)

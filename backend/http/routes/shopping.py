@@ -1,5 +1,6 @@
-"""The shopping API of meta channels, exactly the spec's five endpoints. No user token: a channel
-with a provider API key needs it in the header `api-key`; one without is public."""
+"""The shopping API of meta channels: the spec's five endpoints, and those that Channex's booking engine calls
+beside them (best_offer, card_capture_form_url). No user token: a channel with a provider API key needs it in the
+header `api-key`; one without is public."""
 
 from __future__ import annotations
 
@@ -16,18 +17,41 @@ router = APIRouter(prefix="/api/v1/meta/{channel_name}", tags=["shopping"])
 Booking = Depends(envelope("booking"))
 STAY = [{"name": n, "in": "query", "schema": {"type": "string", "format": "date"}} for n in ("checkin_date", "checkout_date")]
 GUESTS = [{"name": n, "in": "query", "schema": {"type": "integer", "minimum": 0}} for n in ("adults", "children", "infants")]
+# What a booking engine sends beside (backend/stay_query.py): the camelCase spellings, the children's ages (a
+# comma-separated list, or repeated with []), and the currency of the rate plans wanted.
+AGES = {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 17}}
+SEARCH = [*({"name": n, "in": "query", "schema": {"type": "string", "format": "date"}, "description": f"= {ours}"}
+            for n, ours in (("checkinDate", "checkin_date"), ("checkoutDate", "checkout_date"))),
+          *({"name": n, "in": "query", "schema": AGES, "style": "form", "explode": n.endswith("[]"),
+             "description": "the children's ages, 0 to 17: they count as infants, children or adults by the "
+                            "property's hotel policy"} for n in ("children_age", "childrenAge", "children_age[]",
+                                                                 "childrenAge[]")),
+          {"name": "currency", "in": "query", "schema": {"type": "string", "pattern": "^[A-Z]{3}$"},
+           "description": "only the rate plans sold in this currency (nothing is converted)"}]
+LENGTH = [{"name": n, "in": "query", "schema": {"type": "integer", "minimum": 1}} for n in ("length_of_stay", "lengthOfStay")]
 LIST_FILTERS = [{"name": f"filter[{f}]", "in": "query", "schema": {"type": "string"}}
                 for f in ("title", "city", "country", "zip_code", "state", "address", "latitude", "longitude",
                           "is_available")]
 
 
-@router.get("/property_list", openapi_extra={"parameters": [*STAY, *GUESTS, *LIST_FILTERS]})
+@router.get("/property_list", openapi_extra={"parameters": [*STAY, *GUESTS, *SEARCH, *LIST_FILTERS]})
 async def property_list(channel_name: str, request: Request, engine: EngineDep, api_key: ApiKeyDep):
     """Properties on the channel; with checkin_date and checkout_date each has `best_offer`, and
     `filter[is_available]=true` keeps those that can sell the stay."""
     channels = engine.shopping.channels(channel_name, api_key)
     items, meta = engine.shopping.property_list(channels, request.query_params.multi_items())
     return many([entity("property", p) for p in items], meta)
+
+
+@router.get("/card_capture_form_url")
+def card_capture_form_url(channel_name: str, engine: EngineDep, api_key: ApiKeyDep):
+    """The address of a card form for a booking engine's page to frame: the pci listener serves it behind a
+    single-use session token (30 minutes). The card goes from the form to the vault only; the page gets its token
+    to send as `guarantee.token` in push_booking. `card_capture_form_url` as the service's booking engine reads it."""
+    session = engine.card_form.session(engine.shopping.channels(channel_name, api_key))
+    return one({"id": session["id"], "type": "card_capture_form_url",
+                "attributes": {"card_capture_form_url": session["card_capture_form_url"],
+                               "expires_at": session["expires_at"]}})
 
 
 async def get_channel(channel_name: str, property_id: str, engine: EngineDep, api_key: ApiKeyDep) -> Any:
@@ -49,12 +73,20 @@ async def closed_dates(property_id: str, engine: EngineDep, channel: Any = Chann
                 "attributes": engine.shopping.closed_dates(channel, property_id)})
 
 
-@router.get("/{property_id}/rooms", openapi_extra={"parameters": [
-    *STAY, {"name": "length_of_stay", "in": "query", "schema": {"type": "integer", "minimum": 1}}, *GUESTS]})
+@router.get("/{property_id}/rooms", openapi_extra={"parameters": [*STAY, *LENGTH, *GUESTS, *SEARCH]})
 async def rooms(property_id: str, request: Request, engine: EngineDep, channel: Any = Channel):
-    """Rooms with the stay's rate plans and prices; without dates, the rooms alone."""
-    found = engine.shopping.rooms(channel, property_id, dict(request.query_params))
+    """Rooms with the stay's rate plans and prices (each with `total_price`, `net_price`, `length_of_stay` and
+    `availability`); without dates, the rooms alone."""
+    found = engine.shopping.rooms(channel, property_id, request.query_params.multi_items())
     return FastJSON({"data": [entity("room_with_rates", r) for r in found]})
+
+
+@router.get("/{property_id}/best_offer", openapi_extra={"parameters": [*STAY, *GUESTS, *SEARCH]})
+async def best_offer(property_id: str, request: Request, engine: EngineDep, channel: Any = Channel):
+    """The lowest price of the stay for the party (`offer`, also as `best_offer`), with its currency; none
+    without dates or when nothing sells."""
+    found = engine.shopping.best_offer(channel, property_id, request.query_params.multi_items())
+    return one({"id": property_id, "type": "best_offer", "attributes": found})
 
 
 @router.post("/{property_id}/push_booking", openapi_extra=body_doc(BookingEnvelope))

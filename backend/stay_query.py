@@ -1,0 +1,196 @@
+"""What a shopping call asks for — the stay, the party and the currency — read from its query parameters.
+
+Two spellings are read: the spec's snake_case (`checkin_date`, `children_age`) and the camelCase of Channex's own
+booking engine and its typed clients (`checkinDate`, `checkoutDate`, `childrenAge[]`: ChannexIO/instant_booking_page,
+src/api_actions/actions.js and src/containers/data_context/utils/get_booking_params_from_url.js;
+daviesevan-svg/channex-booking-page, app/lib/channex/types.ts `RoomsQuery`). Either may be sent; the same
+parameter under two names with different values is a 422. A list is comma-joined (`children_age=5,7`, as the engine's
+src/api_actions/utils/stringify_arguments.js writes an array) or repeated (`childrenAge[]=5&childrenAge[]=7`).
+What else a page sends (`withVirtualRatePlans`, its own state) means nothing here and is left alone.
+
+Children's ages are 0 to 17, the choices the engine offers (children_age_settings.js). They make the party by the
+property's hotel policy (`Bands`): a child up to `infant_max_age` is an infant, up to `children_max_age` a child,
+older an adult — both ages included, as Booking.com reads a max age; a property without a policy has the spec's
+bands (infants under 2, children 2 to 16, adults over 16). `children`, sent beside the ages, must count them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from functools import cached_property
+from typing import Any
+
+from backend.dates import parse_date
+from backend.errors import Errors
+from backend.fields import is_currency
+from backend.inventory.stays import Guests, Nights
+
+MAX_GUESTS = 200
+MAX_CHILD_AGE = 17
+MAX_NIGHTS = 730
+# Our name → the other names a page may send it under.
+SPELLINGS: dict[str, tuple[str, ...]] = {
+    "checkin_date": ("checkinDate",), "checkout_date": ("checkoutDate",), "length_of_stay": ("lengthOfStay",),
+    "children_age": ("children_age[]", "childrenAge", "childrenAge[]"),
+}
+OURS = {name: ours for ours, others in SPELLINGS.items() for name in (ours, *others)}
+LISTS = frozenset({"children_age"})
+
+
+@dataclass(frozen=True)
+class Bands:
+    """Who counts as an infant, a child or an adult, by age (each bound included)."""
+
+    infant_max_age: int | None  # None: nobody is an infant
+    children_max_age: int
+
+    @classmethod
+    def of(cls, policy: Mapping[str, Any] | None) -> Bands:
+        return SPEC_BANDS if policy is None else cls(policy.get("infant_max_age"), policy["children_max_age"])
+
+
+SPEC_BANDS = Bands(1, 16)  # the spec's: infants under 2, children 2 to 16, adults over 16
+
+
+@dataclass(frozen=True)
+class Party:
+    adults: int
+    children: int = 0
+    infants: int = 0
+    ages: tuple[int, ...] = ()  # the children's, when sent: the property's bands say what each counts as
+
+    def guests(self, bands: Bands) -> Guests:
+        adults, children, infants = self.adults, 0 if self.ages else self.children, self.infants
+        for age in self.ages:
+            if bands.infant_max_age is not None and age <= bands.infant_max_age:
+                infants += 1
+            elif age <= bands.children_max_age:
+                children += 1
+            else:
+                adults += 1
+        return Guests(adults, children, infants)
+
+
+@dataclass(frozen=True)
+class Stay:
+    arrival: date
+    departure: date
+    party: Party | None  # None: every option at its own occupancy
+    currency: str | None  # only the rate plans sold in it; Frontdesk converts nothing
+    names: Mapping[str, str] = field(default_factory=dict)  # our name → the name it was sent under
+
+    @cached_property
+    def nights(self) -> Nights:
+        return Nights.of(self.arrival, self.departure)
+
+    def sent_as(self, name: str) -> str:
+        return self.names.get(name, name)
+
+
+def read(params: Iterable[tuple[str, str]], errors: Errors) -> dict[str, tuple[str, str]]:
+    """Each parameter under our name, with the name it came under: `{"checkin_date": ("checkinDate", "2027-…")}`.
+    A list's values are joined with commas; another parameter sent twice keeps its last value."""
+    sent: dict[str, dict[str, list[str]]] = {}
+    for name, value in params:
+        sent.setdefault(OURS.get(name, name), {}).setdefault(name, []).append(value)
+    found = {}
+    for ours, spellings in sent.items():
+        values = {name: ",".join(v) if ours in LISTS else v[-1] for name, v in spellings.items()}
+        (first, value), *others = values.items()
+        for name, other in others:
+            if other != value:
+                errors.add(name, f"differs from {first}, the same parameter under another name: send one of them")
+        found[ours] = (first, value)
+    return found
+
+
+def parse_stay(params: Iterable[tuple[str, str]], *, length_allowed: bool = False) -> Stay | None:
+    """checkin_date with checkout_date (or length_of_stay); optionally adults, children (or their ages), infants and
+    currency. None without dates; every problem at once, under the names sent."""
+    errors = Errors()
+    found = read(params, errors)
+    names = {ours: sent for ours, (sent, _) in found.items()}
+    party, currency = _party(found, errors), _currency(found, errors)
+    checkin, checkout, length = (found[k][1] if k in found else None for k in ("checkin_date", "checkout_date",
+                                                                                "length_of_stay"))
+
+    def name(ours: str) -> str:
+        return names.get(ours, ours)
+
+    if checkin is None and checkout is None and length is None:
+        errors.raise_if_any()
+        return None
+    arrival = departure = None
+    try:
+        arrival = parse_date(checkin)
+    except ValueError as exc:
+        errors.add(name("checkin_date"), str(exc) if checkin is not None else "is required with checkout_date")
+    if length is not None and not length_allowed:
+        errors.add(name("length_of_stay"), "is not a parameter of this call")
+    elif length is not None:
+        nights = int(length) if length.isascii() and length.isdigit() and len(length) <= 3 else 0
+        if not 1 <= nights <= MAX_NIGHTS:
+            errors.add(name("length_of_stay"), f"must be a whole number of nights from 1 to {MAX_NIGHTS}")
+        elif arrival:
+            departure = arrival + timedelta(days=nights)
+    if checkout is not None:
+        try:
+            stated = parse_date(checkout)
+            if departure is not None and stated != departure:
+                errors.add(name("checkout_date"), "does not match checkin_date + length_of_stay")
+            departure = stated
+        except ValueError as exc:
+            errors.add(name("checkout_date"), str(exc))
+    elif length is None:
+        errors.add("checkout_date", "is required with checkin_date" + (" (or give length_of_stay)" if length_allowed else ""))
+    if arrival and departure and departure <= arrival:
+        errors.add(name("checkout_date"), "must be after checkin_date")
+    errors.raise_if_any()
+    return Stay(arrival, departure, party, currency, names)  # type: ignore[arg-type]
+
+
+def _party(found: dict[str, tuple[str, str]], errors: Errors) -> Party | None:
+    counts = {}
+    for name in ("adults", "children", "infants"):
+        if name in found:
+            raw = found[name][1]
+            if raw.isascii() and raw.isdigit() and int(raw) <= MAX_GUESTS:
+                counts[name] = int(raw)
+            else:
+                errors.add(name, f"must be a whole number from 0 to {MAX_GUESTS}")
+    ages = _ages(*found["children_age"], errors) if "children_age" in found else ()
+    if ages is None:
+        return None
+    if ages and counts.get("children", len(ages)) != len(ages):
+        errors.add("children", f"must count the children whose ages are given ({len(ages)})")
+    if not counts and not ages:
+        return None
+    if counts.get("adults", 0) < 1:
+        errors.add("adults", "at least one adult is needed")
+        return None
+    return Party(counts["adults"], len(ages) or counts.get("children", 0), counts.get("infants", 0), ages)
+
+
+def _ages(name: str, raw: str, errors: Errors) -> tuple[int, ...] | None:
+    """Comma-separated whole numbers from 0 to 17 (an empty list is no ages); None when any is not one."""
+    parts = raw.split(",") if raw else []
+    if len(parts) > MAX_GUESTS:
+        errors.add(name, f"may give at most {MAX_GUESTS} ages")
+        return None
+    bad = [index for index, part in enumerate(parts)
+           if not (part.isascii() and part.isdigit() and int(part) <= MAX_CHILD_AGE)]
+    for index in bad:
+        errors.add(f"{name}.{index}", f"must be a child's age, a whole number from 0 to {MAX_CHILD_AGE}")
+    return None if bad else tuple(int(part) for part in parts)
+
+
+def _currency(found: dict[str, tuple[str, str]], errors: Errors) -> str | None:
+    if "currency" not in found:
+        return None
+    value = found["currency"][1]
+    if not is_currency(value):
+        errors.add("currency", "must be an ISO 4217 currency code in capitals, e.g. EUR")
+        return None
+    return value

@@ -1,0 +1,129 @@
+"""The card capture form: how a booking engine takes a guest's card without its page ever seeing the number.
+
+1. The page asks the shopping API for its form (`GET /api/v1/meta/:channel/card_capture_form_url`, as the service's
+   booking engine does): a single-use session for the channels of that name, good for SESSION_TTL, in the address
+   of the form that the pci listener serves (`/api/v1/capture_form?session_token=…`).
+2. The page frames the form and, when its guest books, asks it to submit (`postMessage("submit")`). The form posts
+   the card to the pci listener itself (`POST /api/v1/capture_form/cards?session_token=…`, never to the main or
+   secure listener): the vault keeps it (profile `card_form`), the session is spent, and the form hands the page the
+   card masked and its vault token, by postMessage to the page's own origin.
+3. The page pushes its booking with that token in `guarantee.token` (or `card_token`, the service's form's name)
+   instead of card data. The booking takes that very vault card (no copy), once, on a channel the session was made
+   for; the card then leaves the vault as a booking's does, after the guest's departure. A card never taken leaves
+   it counted from the day it came in, and its CVV after the vault's usual hours.
+
+The session token is the form's only credential: it is kept as a hash, spent by its card, and dies unused after
+SESSION_TTL. Expiry follows the wall clock, as a security rule does.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, StrictStr
+
+from backend.errors import TooManyRequests, Unauthorized, ValidationFailed
+from backend.identity import hash_secret
+from backend.validation import validate
+from backend.vault.cards import CardData
+from backend.vault.store import Vault
+from storage import Store, new_id
+
+PROFILE = "card_form"  # what the vault's browser and audit log call a card the form kept
+TOKEN_PREFIX = "fdcf_"
+SESSION_TTL = timedelta(minutes=30)  # enough to fill in a booking page; the page asks again after that
+# Sessions made in the last SESSION_TTL, at most: a public channel lets anyone ask for forms, and each may keep a card.
+MAX_RECENT = 1000
+FIELDS = ("card_number", "cardholder_name", "expiration_month", "expiration_year", "service_code")
+NOT_TAKEN = "is not a card from this channel's card form, or another booking has it already"
+
+
+class CardFormInput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    card_number: StrictStr
+    cardholder_name: StrictStr
+    expiration_month: StrictStr
+    expiration_year: StrictStr
+    service_code: StrictStr
+
+
+class CardFormEnvelope(BaseModel):
+    card: CardFormInput
+
+
+class CardForm:
+    def __init__(self, store: Store, vault: Vault, pci_url: str) -> None:
+        self.store = store
+        self.vault = vault
+        self.pci_url = pci_url.rstrip("/")
+
+    def session(self, channel_ids: list[str]) -> dict[str, Any]:
+        """A single-use session for the form, for these channels; its token is shown here only. Beyond MAX_RECENT
+        sessions in SESSION_TTL, a 429: the forms anyone may open, and the cards they keep, stay bounded."""
+        token, now = TOKEN_PREFIX + secrets.token_urlsafe(32), datetime.now(UTC)
+        session = {"id": new_id(), "expires_at": _stamp(now + SESSION_TTL)}
+        with self.store.transaction() as conn:
+            if conn.execute("SELECT count(*) FROM card_form_sessions WHERE inserted_at > ?",
+                            (_stamp(now - SESSION_TTL),)).fetchone()[0] >= MAX_RECENT:
+                raise TooManyRequests(60, ["too many card forms were opened lately; try again in a minute"])
+            # Sessions that expired without a card are swept whenever one is made, so the table holds live ones.
+            conn.execute("DELETE FROM card_form_sessions WHERE expires_at <= ? AND card_token IS NULL", (_stamp(now),))
+            conn.execute("INSERT INTO card_form_sessions (id, token_hash, channel_ids, expires_at, inserted_at) "
+                         "VALUES (?, ?, ?, ?, ?)", (session["id"], hash_secret(token), json.dumps(channel_ids),
+                                                    session["expires_at"], _stamp(now)))
+        return {**session, "card_capture_form_url": f"{self.pci_url}/api/v1/capture_form?session_token={token}"}
+
+    def keep(self, session_token: str | None, data: Any) -> dict[str, Any]:
+        """The card the guest typed, into the vault: every problem at once (422), else the card masked and its
+        token. The session is spent by it; a refused card leaves it for the guest to try again."""
+        model = validate(CardFormInput, data)
+        card = CardData(**{name: getattr(model, name).strip() or None for name in FIELDS})
+        _check(card)
+        with self.store.transaction() as conn:
+            session = conn.execute("SELECT id FROM card_form_sessions WHERE token_hash = ? AND expires_at > ? "
+                                   "AND card_token IS NULL", (hash_secret(session_token or ""), _stamp(datetime.now(UTC)))
+                                   ).fetchone()
+            if session is None:
+                raise Unauthorized("the card form's session is unknown, used or expired; open the form again")
+            token = self.vault.keep(conn, [card.normalised()], [None], profile_name=PROFILE,
+                                    actor=f"card form {session['id']}")[0]
+            conn.execute("UPDATE card_form_sessions SET card_token = ? WHERE id = ?", (token, session["id"]))
+        return {"card_token": token, **card.normalised().masked(), "card_type": self.vault.describe(token)["card_type"]}
+
+    def take(self, conn, token: str, channel_id: str, booking_id: str, departure: str | None) -> dict[str, Any]:
+        """A booking takes the form's card, in the caller's transaction: what it shows of it (masked). A 422 on
+        `guarantee.token` for a card of another channel's form, one another booking has, or one gone from the vault."""
+        row = conn.execute("SELECT channel_ids, booking_id FROM card_form_sessions WHERE card_token = ?",
+                           (token,)).fetchone()
+        if row is None or row["booking_id"] not in (None, booking_id) or channel_id not in json.loads(row["channel_ids"]):
+            raise ValidationFailed.one("guarantee.token", NOT_TAKEN)
+        try:
+            card = self.vault.describe(token)
+        except LookupError:
+            raise ValidationFailed.one("guarantee.token", NOT_TAKEN) from None
+        conn.execute("UPDATE card_form_sessions SET booking_id = ? WHERE card_token = ?", (booking_id, token))
+        if departure:
+            self.vault.move(conn, token, date.fromisoformat(departure))
+        return card
+
+
+def _check(card: CardData) -> None:
+    """The card's problems under the names of the form's fields (CardData names them first in each message)."""
+    details: dict[str, list[str]] = {}
+    problems = card.problems() + [f"{name} is missing" for name in ("cardholder_name", "service_code")
+                                  if getattr(card, name) is None]  # a guarantee needs both
+    if not problems and card.normalised().expired(datetime.now(UTC).date()):
+        problems = ["expiration_year the card has expired"]
+    for problem in problems:
+        field, _, message = problem.partition(" ")
+        details.setdefault(field, []).append(message)
+    if details:
+        raise ValidationFailed(details)
+
+
+def _stamp(moment: datetime) -> str:
+    return moment.replace(tzinfo=None).isoformat(timespec="microseconds")

@@ -1,0 +1,194 @@
+"""A booking engine on another site: CORS for the shopping API and the card form, and the card capture form
+that keeps a guest's card in the vault and hands the page a token that push_booking takes instead of the card.
+(The service's booking engine: ChannexIO/instant_booking_page, src/api_actions/actions.js and
+src/components/payment_form/card_capture_form/card_capture_form.js.)"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from backend.bookings.cards import Reveal
+from tests.conftest import Site, serve_site
+from tests.shopping.shop import booking, check, day, make_shop
+
+ENGINE_SITE = "https://book.hotel.example"
+GUEST_CARD = {"card_number": "4000 0566 5566 5556", "cardholder_name": "Ada Guest", "expiration_month": "9",
+              "expiration_year": "2031", "service_code": "737"}
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Iterator[Site]:
+    with serve_site(tmp_path_factory.mktemp("booking-engine"), cors_origins=(ENGINE_SITE,)) as served:
+        yield served
+
+
+@pytest.fixture(scope="module")
+def shop(site):
+    return make_shop(site.user(), rooms=3)
+
+
+@pytest.fixture
+def browser_client(site) -> Iterator[httpx.Client]:
+    """What the booking engine's page sends from a visitor's browser: its origin and JSON headers, no credential."""
+    with httpx.Client(base_url=site.main.url, timeout=10, headers={
+            "Origin": ENGINE_SITE, "Accept": "application/json", "Content-Type": "application/json"}) as client:
+        yield client
+
+
+def form_session(client: httpx.Client, shop) -> tuple[str, str]:
+    """The form's address and its session token, as the page gets them."""
+    url = check(client.get(f"/api/v1/meta/{shop.channel_name}/card_capture_form_url"))["data"]["attributes"][
+        "card_capture_form_url"]
+    return url, re.search(r"session_token=([^&]+)", url)[1]
+
+
+def keep(site: Site, token: str, card: dict) -> httpx.Response:
+    return httpx.post(f"{site.pci.url}/api/v1/capture_form/cards", params={"session_token": token},
+                      json={"card": card}, timeout=10)
+
+
+# --- CORS ------------------------------------------------------------------------------------------
+
+def test_the_shopping_api_answers_a_preflight_for_an_allowed_site(site, shop):
+    preflight = httpx.options(f"{site.main.url}/api/v1/meta/{shop.channel_name}/{shop.property_id}/rooms", headers={
+        "Origin": ENGINE_SITE, "Access-Control-Request-Method": "GET",
+        "Access-Control-Request-Headers": "content-type"})
+    assert preflight.status_code == 204
+    assert preflight.headers["access-control-allow-origin"] == ENGINE_SITE
+    assert "GET" in preflight.headers["access-control-allow-methods"]
+    assert "content-type" in preflight.headers["access-control-allow-headers"].lower()
+
+
+def test_a_shopping_answer_names_the_allowed_site_and_no_other(site, shop, browser_client):
+    allowed = browser_client.get(f"/api/v1/meta/{shop.channel_name}/{shop.property_id}/property_info")
+    assert allowed.status_code == 200 and allowed.headers["access-control-allow-origin"] == ENGINE_SITE
+    other = httpx.get(f"{site.main.url}/api/v1/meta/{shop.channel_name}/{shop.property_id}/property_info",
+                      headers={"Origin": "https://elsewhere.example"})
+    assert other.status_code == 200 and "access-control-allow-origin" not in other.headers
+    refused = httpx.options(f"{site.main.url}/api/v1/meta/{shop.channel_name}/property_list", headers={
+        "Origin": "https://elsewhere.example", "Access-Control-Request-Method": "GET"})
+    assert "access-control-allow-origin" not in refused.headers
+
+
+def test_nothing_else_gets_cors(site, shop):
+    for path in ("/api/v1/properties", f"/api/v1/bookings", "/api/v1/message_threads"):
+        preflight = httpx.options(f"{site.main.url}{path}", headers={
+            "Origin": ENGINE_SITE, "Access-Control-Request-Method": "GET"})
+        assert preflight.status_code == 405 and "access-control-allow-origin" not in preflight.headers
+    pci = httpx.options(f"{site.pci.url}/api/v1/tokenization_profiles", headers={
+        "Origin": ENGINE_SITE, "Access-Control-Request-Method": "GET"})
+    assert "access-control-allow-origin" not in pci.headers
+
+
+def test_without_cors_origins_a_server_answers_no_site(tmp_path):
+    with serve_site(tmp_path) as plain:
+        shop = make_shop(plain.user())
+        preflight = httpx.options(f"{plain.main.url}/api/v1/meta/{shop.channel_name}/property_list", headers={
+            "Origin": ENGINE_SITE, "Access-Control-Request-Method": "GET"})
+        assert preflight.status_code == 405 and "access-control-allow-origin" not in preflight.headers
+
+
+# --- the card form -------------------------------------------------------------------------------
+
+def test_the_form_is_served_by_the_pci_listener_for_the_allowed_sites_to_frame(site, shop, browser_client):
+    url, _ = form_session(browser_client, shop)
+    assert url.startswith(f"{site.pci.url}/api/v1/capture_form?session_token=fdcf_")
+    page = httpx.get(url)
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    policy = page.headers["content-security-policy"]
+    assert f"frame-ancestors {ENGINE_SITE}" in policy and "script-src 'self'" in policy
+    assert "connect-src 'self'" in policy and page.headers["referrer-policy"] == "no-referrer"
+    assert f'content="{ENGINE_SITE}"' in page.text
+    assert httpx.get(f"{site.pci.url}/api/v1/capture_form/card_form.js").headers["content-type"].startswith(
+        "text/javascript")
+    assert httpx.get(f"{site.pci.url}/api/v1/capture_form/secrets.txt").status_code == 404
+
+
+def test_the_form_keeps_the_card_and_answers_it_masked_with_its_token(site, shop, browser_client):
+    _, token = form_session(browser_client, shop)
+    kept = keep(site, token, GUEST_CARD)
+    assert kept.status_code == 201, kept.text
+    card = kept.json()["data"]["attributes"]
+    assert card["card_number"] == "400005******5556" and card["service_code"] == "***"
+    assert (card["expiration_month"], card["expiration_year"], card["cardholder_name"]) == ("09", "2031", "Ada Guest")
+    assert re.fullmatch(r"[0-9a-f]{32}", card["card_token"]) and "4000056655665556" not in kept.text
+    vaulted = site.engine.vault.card(card["card_token"], "tests")
+    assert vaulted["profile"] == "card_form" and vaulted["has_cvv"]
+    again = keep(site, token, GUEST_CARD)  # single use
+    assert again.status_code == 401 and again.json()["errors"]["code"] == "unauthorized"
+
+
+def test_a_refused_card_names_each_field_and_leaves_the_session_for_another_try(site, shop, browser_client):
+    _, token = form_session(browser_client, shop)
+    before = site.engine.store.scalar("SELECT count(*) FROM vault_cards")
+    bad = keep(site, token, {**GUEST_CARD, "card_number": "4000056655665557", "expiration_month": "13",
+                             "service_code": "12"})
+    assert bad.status_code == 422
+    assert set(bad.json()["errors"]["details"]) == {"card_number", "expiration_month", "service_code"}
+    assert "4000056655665557" not in bad.text
+    expired = keep(site, token, {**GUEST_CARD, "expiration_year": "2020"})
+    assert expired.status_code == 422 and "expiration_year" in expired.json()["errors"]["details"]
+    assert site.engine.store.scalar("SELECT count(*) FROM vault_cards") == before
+    assert keep(site, token, GUEST_CARD).status_code == 201
+
+
+@pytest.mark.parametrize("token", [None, "fdcf_nothing", "x" * 300])
+def test_no_card_without_a_live_session(site, token):
+    refused = keep(site, token, GUEST_CARD)
+    assert refused.status_code == 401 and "4000" not in refused.text
+
+
+def test_push_booking_takes_the_forms_card_by_its_token_and_holds_that_very_card(site, shop, browser_client):
+    _, session = form_session(browser_client, shop)
+    card = keep(site, session, GUEST_CARD).json()["data"]["attributes"]
+    # What the service's booking engine builds from the form's answer (build_booking.js): masked number, no CVV.
+    guarantee = {"card_token": card["card_token"], "card_number": card["card_number"], "card_type": "visa",
+                 "cardholder_name": card["cardholder_name"], "expiration_date": "09/2031", "cvv": "***"}
+    body = booking(shop, day(2), day(4), reservation_id="FORM-1", guarantee=guarantee)
+    made = check(browser_client.post(f"/api/v1/meta/{shop.channel_name}/{shop.property_id}/push_booking", json=body),
+                 201)["data"]
+    assert made["attributes"]["guarantee"] == {
+        "card_number": "400005******5556", "cardholder_name": "Ada Guest", "card_type": "visa",
+        "expiration_date": "09/2031", "cvv": "***", "meta": None}
+    engine = site.engine
+    revision = engine.store.scalar("SELECT card_token FROM booking_revisions WHERE id = ?",
+                                   (made["attributes"]["revision_id"],))
+    assert revision == card["card_token"]  # the vault's card itself: no copy
+    assert engine.store.scalar("SELECT count(*) FROM vault_cards WHERE token = ?", (revision,)) == 1
+    assert engine.vault.card(revision, "tests")["departure_date"] == day(4)
+    clear = engine.bookings.get(engine.identity.operator(), made["id"], reveal=Reveal("tests"))["guarantee"]
+    assert clear["card_number"] == "4000056655665556" and clear["cvv"] == "737"
+    # Once: another booking can't take it, nor can a repeat of this one take it twice.
+    second = booking(shop, day(5), day(6), reservation_id="FORM-2", guarantee=guarantee)
+    refused = browser_client.post(f"/api/v1/meta/{shop.channel_name}/{shop.property_id}/push_booking", json=second)
+    assert refused.status_code == 422 and "guarantee.token" in refused.json()["errors"]["details"]
+    assert browser_client.post(f"/api/v1/meta/{shop.channel_name}/{shop.property_id}/push_booking",
+                               json=body).status_code == 201
+
+
+def test_a_token_of_another_channels_form_or_no_form_is_refused(site, shop, browser_client):
+    other = make_shop(site.user(), rooms=1)
+    _, session = form_session(browser_client, other)
+    foreign = keep(site, session, GUEST_CARD).json()["data"]["attributes"]["card_token"]
+    for token in (foreign, "0" * 32):
+        body = booking(shop, day(2), day(3), reservation_id=f"T-{token[:4]}", guarantee={"token": token})
+        refused = browser_client.post(f"/api/v1/meta/{shop.channel_name}/{shop.property_id}/push_booking", json=body)
+        assert refused.status_code == 422 and list(refused.json()["errors"]["details"]) == ["guarantee.token"]
+    malformed = booking(shop, day(2), day(3), guarantee={"token": "not-a-token"})
+    assert browser_client.post(f"/api/v1/meta/{shop.channel_name}/{shop.property_id}/push_booking",
+                               json=malformed).status_code == 422
+
+
+def test_the_forms_anyone_may_open_are_bounded(site, shop, browser_client, monkeypatch):
+    from backend.vault import card_form
+
+    recent = site.engine.store.scalar("SELECT count(*) FROM card_form_sessions")
+    monkeypatch.setattr(card_form, "MAX_RECENT", recent + 1)
+    form_session(browser_client, shop)
+    refused = browser_client.get(f"/api/v1/meta/{shop.channel_name}/card_capture_form_url")
+    assert refused.status_code == 429 and refused.headers["retry-after"] == "60"
+    assert refused.json()["errors"]["code"] == "http_too_many_requests"

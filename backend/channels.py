@@ -12,7 +12,8 @@ stays mapped keeps its mapping's `id`.
 
 A channel takes only properties of its own group (a member of that group must be able to read the channel
 and save it back), each with every contact field filled in. Its `inbound_key` (what its adapter authenticates
-with) is shown once, in the create answer, and stored hashed.
+with) is shown once, in the create answer, and stored hashed. Its `settings` say how it takes ARI (pull, push or
+not at all; backend/distribution/settings.py), checked and followed in the transaction that writes them.
 
 A property's direct channel (`Offline`, backend/bookings/direct.py) holds the bookings the property takes
 itself: nobody manages it, so lists leave it out and it can't be changed or deleted; it reads by its ID, which
@@ -31,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 from pydantic_core import from_json
 
 from backend.bookings.direct import DIRECT
+from backend.distribution.settings import DistributionSettings, track, url_problem
 from backend.errors import BadRequest, Errors, NotFound, NotSupported, Unauthorized, ValidationFailed
 from backend.events import EventBus
 from backend.fields import RequiredText
@@ -46,7 +48,7 @@ SHOPPING_CODES = ("OpenShopping",)
 # Our older names, accepted as input only.
 ALIASES = {"channel_code": "channel", "property_ids": "properties", "rate_plan_ids": "rate_plans"}
 # Sent back by clients that PUT what they read (or what create answered); ignored.
-READ_ONLY = frozenset({"id", "inserted_at", "updated_at", "has_provider_api_key", "inbound_key"})
+READ_ONLY = frozenset({"id", "inserted_at", "updated_at", "has_provider_api_key", "inbound_key", "ari_secret", "sync"})
 EDITABLE = ("title", "channel", "group_id", "properties", "rate_plans", "settings", "is_active")
 
 COLUMNS: dict[str, Column] = {
@@ -119,9 +121,10 @@ def mapped_plan_ids(channel: dict[str, Any]) -> list[str]:
 
 
 class Channels:
-    def __init__(self, store: Store, events: EventBus) -> None:
+    def __init__(self, store: Store, events: EventBus, private_addresses: bool = False) -> None:
         self.store = store
         self.events = events
+        self.private_addresses = private_addresses  # may an ari_url point to a private address
 
     # --- reading -----------------------------------------------------------------------------
 
@@ -196,8 +199,9 @@ class Channels:
                 (channel_id, group_id, model.title, model.channel, hash_secret(inbound_key),
                  _key_hash(model.provider_api_key), int(model.is_active), json.dumps(model.settings), now, now))
             self._connect(conn, channel_id, model, {})
+            ari_secret = track(conn, channel_id, model.settings)
         self.events.publish("channel.changed", channel_id, action="created")
-        return {**self.get(actor, channel_id), "inbound_key": inbound_key}
+        return {**self.get(actor, channel_id), "inbound_key": inbound_key, **_shown_once(ari_secret)}
 
     def update(self, actor: Actor, channel_id: str, data: Any) -> dict[str, Any]:
         current = self.get(actor, channel_id)
@@ -219,13 +223,15 @@ class Channels:
             conn.execute("DELETE FROM channel_properties WHERE channel_id = ?", (channel_id,))
             conn.execute("DELETE FROM channel_rate_plans WHERE channel_id = ?", (channel_id,))
             self._connect(conn, channel_id, model, {m["rate_plan_id"]: m for m in current["rate_plans"]})
+            ari_secret = track(conn, channel_id, model.settings)
         self.events.publish("channel.changed", channel_id, action="updated")
-        return self.get(actor, channel_id)
+        return {**self.get(actor, channel_id), **_shown_once(ari_secret)}
 
     def delete(self, actor: Actor, channel_id: str) -> None:
         _managed(self._row(actor, channel_id)["channel_code"])
         with self.store.transaction() as conn:
             conn.execute("DELETE FROM channels WHERE id = ?", (channel_id,))
+            track(conn, channel_id, None)
         self.events.publish("channel.changed", channel_id, action="deleted")
 
     def connect(self, actor: Actor, channel_id: str, property_id: str) -> dict[str, Any]:
@@ -284,6 +290,9 @@ class Channels:
             if owner not in connected and not _removes(mapping):
                 errors.add(f"rate_plans.{index}.rate_plan_id",
                            "is not a rate plan of a property connected to this channel")
+        problem = url_problem(model.settings, self.private_addresses) if "settings" in data else None
+        if problem:
+            errors.add("settings.ari_url", problem)
         errors.raise_if_any()
 
     def _connect(self, conn, channel_id: str, model: ChannelInput, kept: dict[str, dict[str, Any]]) -> None:
@@ -334,9 +343,9 @@ def _validated(data: dict[str, Any], stored: dict[str, Any] | None = None) -> Ch
     except ValidationFailed as failed:
         errors.merge(failed.details)
     else:
-        if model.channel in SHOPPING_CODES:
+        for settings in (DistributionSettings, *((ShoppingSettings,) if model.channel in SHOPPING_CODES else ())):
             try:
-                validate(ShoppingSettings, model.settings)
+                validate(settings, model.settings)
             except ValidationFailed as failed:
                 errors.merge(failed.details, "settings.")
     errors.raise_if_any()
@@ -359,6 +368,11 @@ def _named_as_sent(data: dict[str, Any]) -> Iterator[None]:
 
 def _removes(mapping: Mapping) -> bool:
     return "settings" in mapping.model_fields_set and mapping.settings is None
+
+
+def _shown_once(ari_secret: str | None) -> dict[str, str]:
+    """A push channel's new signing secret, in the answer that made it (backend/distribution/settings.py)."""
+    return {"ari_secret": ari_secret} if ari_secret else {}
 
 
 def _key_hash(key: str | None) -> str | None:

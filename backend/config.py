@@ -46,6 +46,10 @@ class Config:
     max_connections: int = 1000  # open connections; one more is answered 503 and closed
     max_requests: int = 100  # requests in progress; one more is answered 503, never queued
     failed_auth_per_minute: int = 20  # 401 answers to one client address before it gets 429s (all listeners)
+    # Events out (backend/outbox/deliverer.py): attempts at one event before its destination is marked failing, and
+    # the first retry's wait in seconds (doubled each time).
+    delivery_max_attempts: int = 8
+    delivery_backoff: float = 1.0
     keys_path: Path | None = None  # the card key and internal secret; default <db>.keys beside the database
     clock: Callable[[], datetime] = utc_clock  # "now" for cut-off and past-date rules; tests set it
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 from functools import cached_property
 from pathlib import Path
@@ -26,11 +28,14 @@ from backend.shopping import Shopping
 from storage import Store
 
 if TYPE_CHECKING:
+    from backend.distribution.service import Distribution
+    from backend.outbox.deliverer import Deliverer, Route
     from backend.vault.capture import Capture
     from backend.vault.card_form import CardForm
     from backend.vault.pci_keys import PciKeys
     from backend.vault.service import Tokenisation
     from backend.vault.store import Vault
+    from backend.webhooks.service import Webhooks
 
 
 class Engine:
@@ -44,7 +49,7 @@ class Engine:
         self.media = Media(store, self.config.base_url, self.config.fetch_timeout, self.config.logo_max_bytes,
                            self.config.fetch_private_addresses)
         self.properties = Properties(store, self.events, self.media, self.facilities)
-        self.channels = Channels(store, self.events)
+        self.channels = Channels(store, self.events, self.config.fetch_private_addresses)
         self.applications = Applications(store, self.events, self.properties)
         self.keys = Keys(self.config.keys_path or store.path.with_name(store.path.name + ".keys"))
         self.inventory = Inventory(store, self.events, self.config.clock)
@@ -91,6 +96,44 @@ class Engine:
 
         return Capture(self.tokenisation, self.config.capture_url, self.config.capture_allow_list,
                        lambda: self.keys.internal_secret, self.config.capture_timeout, self.config.tokenise_max_bytes)
+
+    # --- events out ---------------------------------------------------------------------------
+
+    @cached_property
+    def webhooks(self) -> Webhooks:
+        from backend.webhooks.service import Webhooks
+
+        return Webhooks(self.store, self.events, self.properties, self.inventory.ari,
+                        self.config.fetch_private_addresses)
+
+    @cached_property
+    def distribution(self) -> Distribution:
+        from backend.distribution.service import Distribution
+
+        return Distribution(self.store, self.events, self.channels, self.inventory.ari.calendar, self.config.clock,
+                            self.config.fetch_private_addresses)
+
+    def routes(self) -> list[Route]:
+        """Where the outbox's events go: each kind of destination."""
+        return [self.webhooks.route, self.distribution.route]
+
+    @contextmanager
+    def delivering(self, kind: str) -> Iterator[Deliverer]:
+        """Run the deliverer while the block runs, if this process gets the lease (`serve`, or the `console` when no
+        server holds the database); any commit of this process wakes it at once."""
+        from backend.outbox.deliverer import Deliverer
+        from backend.outbox.lease import Lease
+
+        deliverer = Deliverer(self.store, self.routes(), Lease(self.store.path, kind), self.config.clock,
+                              max_attempts=self.config.delivery_max_attempts,
+                              backoff_base=self.config.delivery_backoff)
+        unsubscribe = self.events.subscribe(lambda _event: deliverer.wake.set())
+        deliverer.start()
+        try:
+            yield deliverer
+        finally:
+            unsubscribe()
+            deliverer.stop()
 
     @classmethod
     def open(cls, path: str | Path, config: Config | None = None) -> Engine:

@@ -43,15 +43,15 @@ class Fetched:
 def private_host_error(host: str) -> str | None:
     """Why a host may not be fetched from, or None when every address it resolves to is public.
 
-    A logo URL is the caller's choice: without this, it could make the server read its own
-    loopback services or the private network behind it. (The check and httpx resolve the name
+    A logo URL (a webhook's callback, a channel's ari_url) is the caller's choice: without this, it could make the
+    server reach its own loopback services or the private network behind it. (The check and httpx resolve the name
     separately, so a DNS answer that changes in between is not caught.)"""
     try:
         addresses = {info[4][0] for info in socket.getaddrinfo(host, None)}
     except (OSError, UnicodeError):
         return "could not be fetched: its host name does not resolve"
     if any(not ipaddress.ip_address(a.split("%")[0]).is_global for a in addresses):
-        return "points to a private or local address; images must come from the public internet"
+        return "points to a private or local address; it must be on the public internet"
     return None
 
 

@@ -133,10 +133,10 @@ class FrontdeskApp(App[None]):
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(self.HELP_BINDINGS))
 
-    def start_new(self, mode: str) -> None:
-        """"New property" / "New channel" from the palette: go to the area and start there."""
+    def start_in(self, mode: str, action: str = "new") -> None:
+        """"New property", "New channel", "Webhooks" from the palette: go to the area and start there."""
         self.switch_mode(mode)
-        self.screen_stack[0].action_new()  # type: ignore[attr-defined]
+        getattr(self.screen_stack[0], f"action_{action}")()
 
     def open_property_editor(self, property_id: str | None) -> None:
         """Open the editor on a property (None: a new one) once its data is read."""
@@ -176,4 +176,6 @@ class FrontdeskApp(App[None]):
 
 
 def run_console(engine: Engine) -> None:
-    FrontdeskApp(engine).run()
+    """The console, delivering the outbox's events while no `frontdesk serve` holds the database."""
+    with engine.delivering("console"):
+        FrontdeskApp(engine).run()

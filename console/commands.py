@@ -33,8 +33,10 @@ class FrontdeskCommands(Provider):
             ("Bookings", "Show the bookings and acknowledge new revisions", partial(app.switch_mode, "bookings")),
             ("Tokenisation", "Card vault profiles, the profile tester and the vault's masked cards",
              partial(app.switch_mode, "tokenisation")),
-            ("New property", "Open an empty property editor", partial(app.start_new, "properties")),
-            ("New channel", "Create a channel and get its inbound key", partial(app.start_new, "channels")),
+            ("New property", "Open an empty property editor", partial(app.start_in, "properties")),
+            ("New channel", "Create a channel and get its inbound key", partial(app.start_in, "channels")),
+            ("Webhooks", "The integrators' webhooks: pause, resume, test, read their deliveries",
+             partial(app.start_in, "channels", "webhooks")),
             ("Help", "Every key of every screen", app.action_help),
         ]
 

@@ -50,6 +50,11 @@ FIELD_LABELS: dict[str, str] = {
     "no_show": "No-show",
     "invalid_card": "Invalid card",
     "cancel_due_invalid_card": "Cancellation for an invalid card",
+    "callback_url": "Callback address",
+    "event_mask": "Events",
+    "settings.ari_distribution": "Sends ARI",
+    "settings.ari_url": "ARI address",
+    "settings.ari_format": "ARI format",
 }
 
 

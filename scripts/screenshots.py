@@ -22,6 +22,7 @@ from backend.demo import load_demo
 from backend.engine import Engine
 from console.app import FrontdeskApp
 from tests.console.helpers import add_hostel_channel, frozen_clock, select_row, settle, type_text
+from tests.console.outbox_scene import stage_events_out
 
 SIZE = (120, 40)
 OUT = ROOT / "screenshots"
@@ -95,7 +96,22 @@ async def confirm_delete(pilot: Pilot) -> None:
 
 
 async def channels(pilot: Pilot) -> None:
+    """Channels in every sync state, and webhooks, staged before the area first reads them."""
+    stage_events_out(pilot.app.engine)
     await pilot.press("2")
+
+
+async def channel_sync_log(pilot: Pilot) -> None:
+    await channels(pilot)
+    await settle(pilot)
+    await select(pilot, "Booking.com")
+    await pilot.press("l")
+
+
+async def webhooks(pilot: Pilot) -> None:
+    await channels(pilot)
+    await settle(pilot)
+    await pilot.press("w")
 
 
 async def channel_new(pilot: Pilot) -> None:
@@ -245,6 +261,8 @@ SHOTS: dict[str, Steps] = {
     "property-channels": property_channels,
     "confirm-delete": confirm_delete,
     "channels": channels,
+    "channel-sync-log": channel_sync_log,
+    "webhooks": webhooks,
     "channel-new": channel_new,
     "channel-inbound-key": channel_inbound_key,
     "help": help_screen,
@@ -286,7 +304,8 @@ async def main() -> None:
         for name, steps in SHOTS.items():
             if name not in wanted:
                 continue
-            engine = Engine.open("frontdesk.db", Config(clock=frozen_clock))  # same dates on every run
+            # Same dates on every run; the staged channels' and webhooks' example addresses are not looked up.
+            engine = Engine.open("frontdesk.db", Config(clock=frozen_clock, fetch_private_addresses=True))
             if engine.is_empty():
                 load_demo(engine)
             await shoot(engine, name, steps)

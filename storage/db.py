@@ -26,7 +26,7 @@ from storage.migrations import migrate
 BUSY_TIMEOUT_MS = 10_000
 
 
-def _owner_only(path: Path) -> None:
+def owner_only(path: Path) -> None:
     """The database and its -wal and -shm, 0600 like the key file: they hold bookings and guests'
     messages. SQLite gives -wal and -shm the mode of the database file, so it is made 0600 before SQLite
     first opens it; files of an earlier version, made with the umask, are narrowed."""
@@ -50,7 +50,7 @@ class Store:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        _owner_only(self.path)
+        owner_only(self.path)
         self._local = threading.local()
         migrate(self.conn)
 

@@ -22,6 +22,9 @@ STEPS: list[str] = [
     "0010_derived_rate_plans.sql",
     "0011_card_form_sessions.sql",
     "0012_parking_location_nearby.sql",
+    "0013_outbox.sql",
+    "0014_webhooks.sql",
+    "0015_channel_ari_secret.sql",
 ]
 
 

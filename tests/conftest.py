@@ -20,6 +20,7 @@ from backend.http.apps import Listener
 from backend.http.guard import Gate
 from backend.http.server import listener_config
 from backend.identity import Actor
+from tests.receiver import Receiver
 
 _emails = itertools.count(1)
 # The suite sends many deliberate 401s from 127.0.0.1: its servers don't throttle them (tests/http/test_throttle.py
@@ -93,6 +94,24 @@ def serve_site(folder, **config) -> Iterator[Site]:
             LiveServer(engine, "secure", ports[1], gate) as secure_server, \
             LiveServer(engine, "pci", ports[2], gate) as pci_server:
         yield Site(engine, main_server, secure_server, pci_server)
+
+
+@contextmanager
+def delivering_site(folder, max_attempts: int) -> Iterator[Site]:
+    """`serve_site` with its deliverer running as `frontdesk serve` runs it: retries a few hundredths of a second
+    apart (0.05 s, doubled), `max_attempts` before a destination is marked failing, and addresses on loopback
+    allowed (the receivers are there)."""
+    with serve_site(folder, fetch_private_addresses=True, delivery_backoff=0.05,
+                    delivery_max_attempts=max_attempts) as site, site.engine.delivering("serve"):
+        yield site
+
+
+@pytest.fixture
+def receiver() -> Iterator[Receiver]:
+    """A receiver on loopback for what Frontdesk sends out."""
+    made = Receiver()
+    yield made
+    made.close()
 
 
 @pytest.fixture

@@ -39,6 +39,7 @@ from backend.inventory.stays import taxes as plan_taxes
 from backend.inventory.window import Window, window_of
 from backend.listing import Column, ListQuery, page
 from backend.money import canonical, format_minor, in_currency, parse_money
+from backend.outbox import record as outbox
 from backend.validation import validate
 from storage import Store, new_id, utc_now
 
@@ -310,6 +311,8 @@ class Bookings:
                      "inserted_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                      (revision_id, attributes["id"], attributes["property_id"], attributes["status"],
                       json.dumps(attributes), card_token, now))
+        outbox.booking_changed(conn, attributes)
+        _availability_events(conn, attributes["property_id"], from_json(existing["taken"]) if existing else [], taken)
         return feed_view(attributes)
 
     # --- reading -----------------------------------------------------------------------------
@@ -439,6 +442,19 @@ def _taxes(plan, booked: Quote, guests: Guests) -> list[dict[str, Any]]:
 def _rate_of(rows: dict[str, tuple], day: str, currency: str) -> str | None:
     row = rows.get(day)
     return None if row is None or row[R_RATE] is None else format_minor(row[R_RATE], currency)
+
+
+def _availability_events(conn, property_id: str, before: list, after: list) -> None:
+    """An ARI event per room type whose availability the booking moved: the nights whose units it took or gave back
+    (given back and taken again is no change)."""
+    moved = Counter(tuple(unit) for unit in after)
+    moved.subtract(Counter(tuple(unit) for unit in before))
+    nights: dict[str, list[str]] = {}
+    for (room_type_id, day), count in moved.items():
+        if count:
+            nights.setdefault(room_type_id, []).append(day)
+    for room_type_id, changed in nights.items():
+        outbox.availability_changed(conn, property_id, room_type_id, changed)
 
 
 def _lacks(availability: dict[str, int], arrival: date, departure: date, count: int) -> bool:

@@ -31,6 +31,7 @@ from backend.events import EventBus
 from backend.identity import Actor
 from backend.listing import Column, ListQuery, page, parse_bool
 from backend.money import in_currency
+from backend.outbox import record as outbox
 from backend.validation import validate
 from storage import Store, new_id
 
@@ -194,6 +195,10 @@ class Chat:
         with self.store.transaction() as conn:
             conn.execute("UPDATE message_threads SET is_closed = ?, updated_at = ? WHERE id = ?",
                          (int(closed), self._now(), thread_id))
+            thread = conn.execute("SELECT property_id, booking_id FROM message_threads WHERE id = ?",
+                                  (thread_id,)).fetchone()
+            outbox.record(conn, "thread_closed" if closed else "thread_reopened", thread["property_id"],
+                          {"message_thread_id": thread_id, "booking_id": thread["booking_id"]})
         self.events.publish("thread.changed", thread_id, action="closed" if closed else "opened")
         return self.thread(actor, thread_id)
 
@@ -248,6 +253,9 @@ class Chat:
                          (thread_id, details.property_id, channel["id"], channel["channel_code"],
                           mask_text(model.guest_name), now, now))
             self._add(conn, thread_id, "system", "inquiry", meta=meta, at=now)
+            outbox.record(conn, "inquiry", details.property_id, {
+                "message_thread_id": thread_id, "channel_id": channel["id"], "guest_name": mask_text(model.guest_name),
+                "message": mask_text(model.message) if model.message else None, **meta})
             if model.message:
                 # A microsecond after the inquiry: same-stamp messages would list in the random order of their ids.
                 self._add(conn, thread_id, "guest", model.message, at=_microsecond_after(now))
@@ -329,7 +337,15 @@ class Chat:
                      "last_message_id = ?, last_message_received_at = ?, updated_at = ?, "
                      "is_closed = CASE WHEN ? THEN 0 ELSE is_closed END WHERE id = ?",
                      (guest, message_id, now, now, guest, thread_id))
-        return self._message_list([conn.execute("SELECT * FROM messages WHERE id = ?", (message_id,)).fetchone()])[0]
+        message = self._message_list([conn.execute("SELECT * FROM messages WHERE id = ?", (message_id,)).fetchone()])[0]
+        if guest:
+            thread = conn.execute("SELECT property_id, booking_id FROM message_threads WHERE id = ?", (thread_id,)).fetchone()
+            outbox.record(conn, "message", thread["property_id"], {
+                "booking_id": thread["booking_id"], "have_attachment": bool(message["attachments"]),
+                "attachments": [a["url"] for a in message["attachments"]], "id": message_id,
+                "message": message["message"], "message_thread_id": thread_id, "ota_message_id": None,
+                "sender": "guest"})
+        return message
 
     def _thread_of_booking(self, conn, booking) -> str:
         thread_id = conn.execute("SELECT id FROM message_threads WHERE booking_id = ?", (booking["id"],)).fetchone()

@@ -23,6 +23,7 @@ from backend.http.routes import (
     properties,
     shopping,
     system,
+    webhooks,
 )
 
 Listener = Literal["main", "secure", "pci"]
@@ -33,7 +34,7 @@ DESCRIPTIONS = {
     "pci": "The card tokenisation API: tokenisation profiles, capture and the card vault.",
 }
 API_ROUTERS = [system.api_router, properties.router, channels.router, applications.router, inventory.router,
-               bookings.router, shopping.router, chat.router, embed.router, inbound.router]
+               bookings.router, shopping.router, chat.router, embed.router, inbound.router, webhooks.router]
 
 
 def create_app(engine: Engine, listener: Listener = "main", gate: Gate | None = None) -> FastAPI:

@@ -29,6 +29,7 @@ from backend.chat.attachments import AttachmentEnvelope
 from backend.chat.embed import ChatSessionEnvelope, OneTimeTokenEnvelope
 from backend.chat.inquiry import InquiryEnvelope
 from backend.chat.service import MessageEnvelope
+from backend.distribution.pull import AckBody
 from backend.http.deps import get_actor, get_api_key, get_chat_actor
 from backend.http.routes import card_form, embed, inbound, pci
 from backend.http.routes.inbound import InboundMessageEnvelope
@@ -38,11 +39,13 @@ from backend.inventory.models import HotelPolicyEnvelope, RatePlanEnvelope, Room
 from backend.properties.models import PropertyEnvelope
 from backend.vault.card_form import CardFormEnvelope
 from backend.vault.profiles import ProfileEnvelope
+from backend.webhooks.models import WebhookEnvelope
 
 ENVELOPES: dict[str, type[BaseModel]] = {model.__name__: model for model in (
     PropertyEnvelope, ChannelEnvelope, InstallationEnvelope, RoomTypeEnvelope, RatePlanEnvelope, HotelPolicyEnvelope,
     AriEnvelope, BookingEnvelope, NoShowEnvelope, MessageEnvelope, InboundMessageEnvelope, AttachmentEnvelope,
-    InquiryEnvelope, OneTimeTokenEnvelope, ChatSessionEnvelope, ProfileEnvelope, GroupEnvelope, CardFormEnvelope)}
+    InquiryEnvelope, OneTimeTokenEnvelope, ChatSessionEnvelope, ProfileEnvelope, GroupEnvelope, CardFormEnvelope,
+    WebhookEnvelope, AckBody)}
 
 SCHEMES = {
     "bearer": {"type": "http", "scheme": "bearer",

@@ -91,7 +91,8 @@ def serve(db_path: Path, listeners: Listeners) -> None:
     print(f"Frontdesk serving {db_path}: main http://{listeners.host}:{listeners.port}, "
           f"secure {listeners.scheme}://{listeners.host}:{listeners.secure_port}, "
           f"pci {listeners.scheme}://{listeners.host}:{listeners.pci_port}", flush=True)
-    asyncio.run(_serve_all(servers))
+    with engine.delivering("serve"):
+        asyncio.run(_serve_all(servers))
 
 
 async def _serve_all(servers: list[uvicorn.Server]) -> None:

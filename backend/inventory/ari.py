@@ -40,6 +40,7 @@ from backend.inventory.stays import ROW_FIELDS
 from backend.inventory.window import Window, window_of
 from backend.listing import ListQuery
 from backend.money import format_minor, parse_money, to_minor
+from backend.outbox import record as outbox
 from backend.validation import details_of
 from storage import Store
 
@@ -97,6 +98,21 @@ class AriEnvelope(BaseModel):
     values: list[AvailabilityValue] | list[RestrictionValue]
 
 
+class Written:
+    """The nights a write touched, as one range per property and room type or rate plan: the outbox's event for it
+    (what the range holds is read when it is sent, so nights in between that did not change cost nothing)."""
+
+    def __init__(self) -> None:
+        self.ranges: dict[tuple[str, str], tuple[str, str]] = {}
+
+    def add(self, property_id: str, target_id: str, kept: list[date]) -> None:
+        if not kept:
+            return
+        first, last = min(kept).isoformat(), max(kept).isoformat()
+        known = self.ranges.get((property_id, target_id))
+        self.ranges[(property_id, target_id)] = (min(first, known[0]), max(last, known[1])) if known else (first, last)
+
+
 @dataclass(frozen=True)
 class Holder:
     """A property that a write touches, read once per write: its row, settings and selling window."""
@@ -118,6 +134,7 @@ class Ari:
     def set_availability(self, actor: Actor, values: Any) -> list[dict[str, Any]]:
         items, props = self._parse(actor, values, AvailabilityValue, "room_types", "room_type_id", "room type")
         warnings: list[dict[str, Any]] = []
+        written = Written()
         with self.store.transaction() as conn:
             for index, (value, target, dates) in enumerate(items):
                 kept = _within(index, props[target["property_id"]], dates, warnings)
@@ -125,6 +142,9 @@ class Ari:
                     "INSERT INTO availability (room_type_id, date, availability) VALUES (?, ?, ?) "
                     "ON CONFLICT(room_type_id, date) DO UPDATE SET availability = excluded.availability",
                     [(value.room_type_id, d.isoformat(), value.availability) for d in kept])
+                written.add(target["property_id"], value.room_type_id, kept)
+            for (property_id, room_type_id), (first, last) in written.ranges.items():
+                outbox.availability_changed(conn, property_id, room_type_id, (first, last))
         self._changed(props)
         return warnings
 
@@ -137,6 +157,7 @@ class Ari:
         errors.raise_if_any()
         warnings: list[dict[str, Any]] = []
         parents: dict[str, str] = {}  # id → title, read once per write
+        written = Written()
         with self.store.transaction() as conn:
             for index, (value, plan, dates, fields) in enumerate(prepared):
                 holder = props[plan["property_id"]]
@@ -151,6 +172,9 @@ class Ari:
                     f"INSERT INTO restrictions (rate_plan_id, date, {columns}) VALUES (?, ?{', ?' * len(fields)}) "
                     f"ON CONFLICT(rate_plan_id, date) DO UPDATE SET {updates}",
                     [(value.rate_plan_id, d.isoformat(), *fields.values()) for d in kept])
+                written.add(plan["property_id"], value.rate_plan_id, kept)
+            for (property_id, rate_plan_id), (first, last) in written.ranges.items():
+                outbox.rates_changed(conn, property_id, rate_plan_id, (first, last))
         self._changed(props)
         return warnings
 
@@ -248,22 +272,28 @@ class Ari:
         property_id, start, end = self._range(actor, query)
         rooms = [r[0] for r in self.store.query("SELECT id FROM room_types WHERE property_id = ? ORDER BY title, id",
                                                 (property_id,))]
-        grid = {room: dict.fromkeys((d.isoformat() for d in days(start, end)), 0) for room in rooms}
-        for room, day, value in self.store.query(
-                "SELECT a.room_type_id, a.date, a.availability FROM availability a JOIN room_types r "
-                "ON r.id = a.room_type_id WHERE r.property_id = ? AND a.date >= ? AND a.date < ?",
-                (property_id, start.isoformat(), end.isoformat())):
-            grid[room][day] = value
-        return grid
+        return self.room_values(rooms, start, end)
+
+    def room_values(self, room_ids: list[str], start: date, end: date) -> dict[str, dict[str, int]]:
+        """Per room type and night from start up to end, its availability (0 for a night without a row)."""
+        keys = [d.isoformat() for d in days(start, end)]
+        stored = self.calendar.availability(Scope(tuple(room_ids)), keys[0], keys[-1]) if keys else {}
+        return {room: {day: stored.get(room, {}).get(day, 0) for day in keys} for room in room_ids}
 
     def restrictions(self, actor: Actor, query: ListQuery) -> dict[str, dict[str, dict[str, Any]]]:
         """Per rate plan and night, the values filter[restrictions] names (all of READS without it)."""
         property_id, start, end = self._range(actor, query)
         wanted = self._fields(query)
-        min_stay_type = from_json(self.store.scalar("SELECT settings FROM properties WHERE id = ?",
-                                                    (property_id,)))["min_stay_type"]
         plans = self.store.query("SELECT id, room_type_id, currency FROM rate_plans WHERE property_id = ? "
                                  "ORDER BY title, id", (property_id,))
+        return self.plan_values(property_id, plans, start, end, wanted)
+
+    def plan_values(self, property_id: str, plans: list, start: date, end: date,
+                    wanted: tuple[str, ...]) -> dict[str, dict[str, dict[str, Any]]]:
+        """Per rate plan (rows of the property's with id, room_type_id and currency) and night from start up to
+        end, the values named in `wanted`, as a restrictions read answers them."""
+        min_stay_type = from_json(self.store.scalar("SELECT settings FROM properties WHERE id = ?",
+                                                    (property_id,)))["min_stay_type"]
         first, last = start.isoformat(), (end - timedelta(days=1)).isoformat()
         nights = self.calendar.restrictions(Scope(tuple(p["id"] for p in plans)), first, last)
         rooms = (self.calendar.availability(Scope(tuple({p["room_type_id"] for p in plans})), first, last)

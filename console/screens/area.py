@@ -26,6 +26,7 @@ from console.labels import label_for
 from console.messages import ActionDone, ActionFailed, DataChanged
 from console.screens.confirm import ConfirmDialog
 from console.widgets.app_bar import AppBar
+from console.widgets.fit_table import FitTable
 from console.widgets.status_line import StatusLine
 
 if TYPE_CHECKING:
@@ -94,6 +95,8 @@ class AreaScreen(Screen):
     AREA: ClassVar[str]
     NOUNS: ClassVar[tuple[str, str]]  # singular, plural
     COLUMNS: ClassVar[tuple[tuple[str, int], ...]]  # label, width
+    FLEX: ClassVar[str | None] = None  # the column that takes the width the others leave
+    CRUMB: ClassVar[str] = ""  # after the area's name in the bar: a screen opened from the area's own
     ROW_HEIGHT: ClassVar[int] = 1  # lines a row takes
 
     app: FrontdeskApp
@@ -108,7 +111,7 @@ class AreaScreen(Screen):
     # --- layout ------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield AppBar(self.AREA)
+        yield AppBar(self.AREA, self.CRUMB)
         yield from self.compose_body()
         yield StatusLine()
         yield Footer()
@@ -117,10 +120,7 @@ class AreaScreen(Screen):
         yield self.make_table()
 
     def make_table(self) -> DataTable:
-        table = DataTable(cursor_type="row", zebra_stripes=True, id="list")
-        for label, width in self.COLUMNS:
-            table.add_column(label, width=width, key=label)
-        return table
+        return FitTable(self.COLUMNS, self.FLEX, cursor_type="row", zebra_stripes=True, id="list")
 
     @property
     def table(self) -> DataTable:
@@ -227,14 +227,14 @@ class AreaScreen(Screen):
         else:
             self.post_message(ActionDone(text))
 
-    def confirm_then_act(self, question: str, detail: str, call: Callable[[], str]) -> None:
-        """Ask before a write that can't be undone; on yes, run it like any other action."""
+    def confirm_then_act(self, question: str, detail: str, call: Callable[[], str], confirm: str = "Delete") -> None:
+        """Ask before a write that can't be undone (or costs much); on yes, run it like any other action."""
 
         def confirmed(yes: bool | None) -> None:
             if yes:
                 self.act(call)
 
-        self.app.push_screen(ConfirmDialog(question, detail, confirm="Delete"), confirmed)
+        self.app.push_screen(ConfirmDialog(question, detail, confirm=confirm), confirmed)
 
     def on_action_done(self, message: ActionDone) -> None:
         message.stop()

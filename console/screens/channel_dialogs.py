@@ -1,4 +1,5 @@
-"""Dialogs of the channels area: create or edit a channel, and show a new channel's inbound key once."""
+"""Dialogs of the channels area: create or edit a channel, and show a new channel's inbound key, or a push channel's
+new signing secret, once."""
 
 from __future__ import annotations
 
@@ -24,6 +25,20 @@ if TYPE_CHECKING:
 CODE_NAMES = {"BookingCom": "Booking.com (OTA, chat)", "AirBNB": "Airbnb (OTA, chat)",
               "OpenShopping": "OpenShopping (meta search)"}
 FACILITY_FORMATS = [("a plain list of names", "list"), ("grouped by kind (Channex's booking engine)", "grouped")]
+ARI_MODES = [("not sent", "none"), ("pulled by its adapter", "pull"), ("pushed by Frontdesk", "push")]
+ARI_FORMATS = [("JSON (the service's own shapes)", "json"), ("OpenTravel XML", "ota")]
+SHOPPING_SETTINGS = ("facilities_format", "request_credit_card")
+ARI_SETTINGS = {"none": (), "pull": ("ari_distribution",), "push": ("ari_distribution", "ari_url", "ari_format")}
+
+
+def channel_settings(stored: dict[str, Any], shown: dict[str, Any], code: str) -> dict[str, Any]:
+    """The settings to save: those stored, which keeps the keys the dialog doesn't show, with the shown ones that
+    apply to the channel (a shopping channel's booking engine; the ARI keys of its distribution, none for a channel
+    that gets no ARI)."""
+    applies = {*ARI_SETTINGS[shown["ari_distribution"]], *(SHOPPING_SETTINGS if code in SHOPPING_CODES else ())}
+    kept = {name: value for name, value in stored.items() if name not in ARI_SETTINGS["push"]}
+    shown = {**shown, "ari_url": shown["ari_url"] or None}  # an empty box is no address
+    return kept | {name: value for name, value in shown.items() if name in applies}
 
 
 class ChannelSaved(Message):
@@ -41,8 +56,9 @@ class ChannelDialog(ModalScreen[dict[str, Any] | None]):
     switched on with the box left empty, the current key stays; switched off, the channel is public.
     The key is write-only, so the box never shows it. It also says what its booking engine shows: the
     facilities as a list or grouped by kind, and whether guests are asked for a card (the channel's
-    `settings`, whose other keys stay as they are). Properties are connected from the Properties
-    screen (`c`), where missing contact details show."""
+    `settings`, whose other keys stay as they are). Any channel may get the ARI of its mapped rate plans:
+    pulled by its adapter, or pushed by Frontdesk to its address in a format (`settings.ari_*`). Properties
+    are connected from the Properties screen (`c`), where missing contact details show."""
 
     BINDINGS = [
         Binding("ctrl+s", "save", "Save", priority=True),
@@ -56,7 +72,8 @@ class ChannelDialog(ModalScreen[dict[str, Any] | None]):
         self.channel = channel
         code = channel["channel"] if channel else "BookingCom"
         group = channel["group_id"] if channel else next((g["id"] for g in groups if g["is_default"]), groups[0]["id"])
-        shown = ShoppingSettings.model_validate(channel["settings"] if channel else {})
+        settings = channel["settings"] if channel else {}
+        shown = ShoppingSettings.model_validate(settings)
         self.fields = {
             "title": Field("Title", Input(channel["title"] if channel else "", placeholder="e.g. Booking.com",
                                           id="channel-title", compact=True), path="title", required=True),
@@ -85,6 +102,17 @@ class ChannelDialog(ModalScreen[dict[str, Any] | None]):
             "settings.request_credit_card": Field(
                 "Booking engines ask guests for a card", Switch(shown.request_credit_card, id="channel-card"),
                 path="settings.request_credit_card", classes="shopping-only"),
+            "settings.ari_distribution": Field(
+                "Availability and rates (ARI)", Select(ARI_MODES, value=settings.get("ari_distribution", "none"),
+                                                       allow_blank=False, id="channel-ari", compact=True),
+                path="settings.ari_distribution"),
+            "settings.ari_url": Field("Push to (the channel's address)",
+                                      Input(settings.get("ari_url") or "", placeholder="https://…",
+                                            id="channel-ari-url", compact=True),
+                                      path="settings.ari_url", classes="push-only"),
+            "settings.ari_format": Field("Push as", Select(ARI_FORMATS, value=settings.get("ari_format", "json"),
+                                                           allow_blank=False, id="channel-ari-format", compact=True),
+                                         path="settings.ari_format", classes="push-only"),
         }
 
     def compose(self) -> ComposeResult:
@@ -100,17 +128,21 @@ class ChannelDialog(ModalScreen[dict[str, Any] | None]):
 
     def on_mount(self) -> None:
         self.fields["title"].control.focus()
-        self.show_key_fields()
+        self.show_fields()
         fields = self.query_one("#channel-fields", VerticalScroll)
         self.call_after_refresh(fields.scroll_home, animate=False)  # the title's label in view too, at 80×24
 
     def on_select_changed(self) -> None:
-        self.show_key_fields()
+        self.show_fields()
 
-    def show_key_fields(self) -> None:
+    def show_fields(self) -> None:
+        """Only the fields that apply: a shopping channel's keys and booking engine, a push channel's address."""
         shopping = self.fields["channel"].value in SHOPPING_CODES
         for field in self.query(".shopping-only"):
             field.display = shopping
+        push = self.fields["settings.ari_distribution"].value == "push"
+        for field in self.query(".push-only"):
+            field.display = push
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "save":
@@ -125,8 +157,8 @@ class ChannelDialog(ModalScreen[dict[str, Any] | None]):
         data = {name: field.value for name, field in self.fields.items()}
         keyed, key = data.pop("keyed"), data.pop("provider_api_key")
         shown = {name.removeprefix("settings."): data.pop(name) for name in list(data) if name.startswith("settings.")}
+        data["settings"] = channel_settings(self.channel["settings"] if self.channel else {}, shown, data["channel"])
         if data["channel"] in SHOPPING_CODES:
-            data["settings"] = {**(self.channel["settings"] if self.channel else {}), **shown}
             if not keyed:
                 data["provider_api_key"] = None
             elif key or not (self.channel and self.channel["has_provider_api_key"]):
@@ -165,22 +197,23 @@ class ChannelDialog(ModalScreen[dict[str, Any] | None]):
         self.query_one("#channel-problems", Static).update("\n".join(unplaced))
 
 
-class InboundKeyDialog(ModalScreen[None]):
-    """The new channel's inbound key. The engine keeps only its hash, so this is the one time it shows."""
+class SecretDialog(ModalScreen[None]):
+    """A secret the engine answers once and keeps only for itself (a hash, or for signing): shown this one time."""
 
     BINDINGS = [Binding("escape", "dismiss", "Done"), Binding("ctrl+y", "copy", "Copy key")]
 
-    def __init__(self, title: str, key: str) -> None:
+    def __init__(self, heading: str, explanation: str, secret: str, secret_id: str) -> None:
         super().__init__(classes="dialog-screen")
-        self.channel_title = title
-        self.key = key
+        self.heading = heading
+        self.explanation = explanation
+        self.key = secret
+        self.secret_id = secret_id
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide-dialog"):
-            yield Label(f"Channel “{self.channel_title}” created", classes="dialog-title", markup=False)
-            yield Static("Give this inbound key to the channel's adapter. It is shown only now: "
-                         "Frontdesk keeps just a hash of it.", classes="dialog-text", markup=False)
-            yield Static(self.key, id="inbound-key", markup=False)
+            yield Label(self.heading, classes="dialog-title", markup=False)
+            yield Static(self.explanation, classes="dialog-text", markup=False)
+            yield Static(self.key, id=self.secret_id, classes="secret", markup=False)
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Copy (ctrl+y)", id="copy")
                 yield Button("Done", id="done", variant="primary")
@@ -196,4 +229,21 @@ class InboundKeyDialog(ModalScreen[None]):
 
     def action_copy(self) -> None:
         self.app.copy_to_clipboard(self.key)
-        self.notify("Inbound key copied to the clipboard")
+        self.notify("Copied to the clipboard")
+
+
+class InboundKeyDialog(SecretDialog):
+    """The new channel's inbound key. The engine keeps only its hash."""
+
+    def __init__(self, title: str, key: str) -> None:
+        super().__init__(f"Channel “{title}” created", "Give this inbound key to the channel's adapter. It is "
+                         "shown only now: Frontdesk keeps just a hash of it.", key, "inbound-key")
+
+
+class AriSecretDialog(SecretDialog):
+    """A push channel's signing secret, made when it first turns to push."""
+
+    def __init__(self, title: str, secret: str) -> None:
+        super().__init__(f"“{title}” now gets ARI pushed", "Every push is signed with this secret (Standard "
+                         "Webhooks headers), so the channel can check it came from Frontdesk. Give it to the "
+                         "channel: it is shown only now.", secret, "ari-secret")

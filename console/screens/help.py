@@ -14,8 +14,9 @@ from console.screens.ari_dialog import RangeEditDialog
 from console.screens.booking_detail import BookingDetailScreen
 from console.screens.booking_reports import NoShowDialog
 from console.screens.bookings import BookingsScreen
-from console.screens.channel_dialogs import ChannelDialog, InboundKeyDialog
+from console.screens.channel_dialogs import ChannelDialog, SecretDialog
 from console.screens.channels import ChannelsScreen
+from console.screens.delivery_log import DeliveryLogDialog
 from console.screens.inbox import InboxScreen
 from console.screens.inbox_files import FileDialog
 from console.screens.inventory import InventoryScreen
@@ -29,6 +30,7 @@ from console.screens.shopping_booking import BookStayDialog
 from console.screens.shopping_property import ShoppingPropertyScreen
 from console.screens.tokenisation import TokenisationScreen
 from console.screens.tokenisation_editor import ProfileEditor
+from console.screens.webhooks import WebhooksScreen
 
 INTRO = ("Frontdesk answers your guests and keeps your properties, their rooms, rates and availability, the "
          "channels they are sold on, the bookings those channels send and, tokenised in a vault, their cards. Every change goes straight to the database, and lists refresh "
@@ -43,7 +45,9 @@ SECTIONS: tuple[tuple[str, list[Binding]], ...] = (
     ("Channels of a property", [*PropertyChannelsDialog.BINDINGS, Binding("enter", "", "Connect / disconnect")]),
     ("Channels", [*ChannelsScreen.BINDINGS, Binding("enter", "", "Edit")]),
     ("Channel dialog", ChannelDialog.BINDINGS),
-    ("Inbound key of a new channel", InboundKeyDialog.BINDINGS),
+    ("Inbound key, signing secret", SecretDialog.BINDINGS),
+    ("Webhooks (w in Channels)", WebhooksScreen.BINDINGS),
+    ("Delivery log (l)", DeliveryLogDialog.BINDINGS),
     ("Inventory", InventoryScreen.BINDINGS),
     ("Room type and rate plan editors", InventoryEditor.BINDINGS),
     ("Range edit", RangeEditDialog.BINDINGS),

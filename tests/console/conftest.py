@@ -12,6 +12,7 @@ from backend.config import Config
 from backend.demo import load_demo
 from backend.engine import Engine
 from console.app import FrontdeskApp
+from tests.console.outbox_scene import stage_events_out
 
 
 @pytest.fixture
@@ -27,12 +28,27 @@ def clock() -> Callable[[], datetime] | None:
 
 
 @pytest.fixture
-def engine(tmp_path, monkeypatch, clock: Callable[[], datetime] | None) -> Engine:
+def config_options() -> dict[str, Any]:
+    """More engine settings; a module whose console runs the deliverer makes its retries quick here."""
+    return {}
+
+
+@pytest.fixture
+def engine(tmp_path, monkeypatch, clock: Callable[[], datetime] | None, config_options: dict[str, Any]) -> Engine:
     # A relative path, so that the app bar shows "frontdesk.db" in every snapshot, whatever tmp_path is.
     monkeypatch.chdir(tmp_path)
-    engine = Engine.open("frontdesk.db", Config(clock=clock) if clock else None)
+    # Private addresses allowed: webhooks and push channels are tested against a receiver on loopback, and the
+    # example addresses of staged ones are not looked up.
+    config = Config(fetch_private_addresses=True, **({"clock": clock} if clock else {}), **config_options)
+    engine = Engine.open("frontdesk.db", config)
     load_demo(engine)
     return engine
+
+
+@pytest.fixture
+def events_out(engine: Engine) -> None:
+    """Channels and webhooks in every state of events out, at fixed times (tests/console/outbox_scene.py)."""
+    stage_events_out(engine)
 
 
 @pytest.fixture

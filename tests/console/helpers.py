@@ -62,6 +62,15 @@ async def type_text(pilot: Pilot, text: str) -> None:
     await pilot.press(*("space" if char == " " else char for char in text))
 
 
+async def run_command(pilot: Pilot, text: str) -> None:
+    """Type into the command palette and take its first hit."""
+    await pilot.press("ctrl+p")
+    await type_text(pilot, text)
+    await pilot.pause(0.3)  # the palette searches as you type
+    await pilot.press("enter")
+    await settle(pilot)
+
+
 def fill(form: Form, values: dict[str, Any]) -> None:
     """Put values into several fields at once, as a paste would; the tests type key by key where it matters."""
     for path, value in values.items():

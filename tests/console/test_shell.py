@@ -10,7 +10,7 @@ from console.screens.help import HelpScreen
 from console.screens.properties import PropertiesScreen
 from console.screens.property_editor import PropertyEditor
 from console.widgets.app_bar import AreaTab
-from tests.console.helpers import SIZE, settle, type_text
+from tests.console.helpers import SIZE, run_command, settle
 
 pytestmark = pytest.mark.anyio
 
@@ -44,21 +44,13 @@ async def test_the_palette_goes_to_properties_and_areas(make_app) -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await pilot.press("ctrl+p")
-        await type_text(pilot, "edelw")
-        await pilot.pause(0.3)  # the palette searches as you type
-        await pilot.press("enter")
-        await settle(pilot)
+        await run_command(pilot, "edelw")
         editor = app.screen
         assert isinstance(editor, PropertyEditor)
         assert editor.fields["title"].value == "Hotel Edelweiss"
         await pilot.press("escape")  # nothing changed: closes without asking
         assert isinstance(app.screen, PropertiesScreen)
-        await pilot.press("ctrl+p")
-        await type_text(pilot, "channels")
-        await pilot.pause(0.3)
-        await pilot.press("enter")
-        await settle(pilot)
+        await run_command(pilot, "channels")
         assert isinstance(app.screen, ChannelsScreen)
 
 

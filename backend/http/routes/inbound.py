@@ -1,19 +1,20 @@
 """The inbound surface of channel adapters: OTA bookings, guest messages, inquiries and attachments in,
-property replies out through an outbox and the property's reports about bookings (no-show, invalid card)
-through a report feed. Each call names its channel and carries its inbound key in the header `api-key`,
-checked before the body is read."""
+property replies out through an outbox, the property's reports about bookings (no-show, invalid card)
+through a report feed, and a pull channel's ARI through a cursor feed. Each call names its channel and carries
+its inbound key in the header `api-key`, checked before the body is read."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Query
 from pydantic import BaseModel
 
 from backend.bookings.models import BookingEnvelope
 from backend.chat.attachments import AttachmentEnvelope
 from backend.chat.inquiry import InquiryEnvelope
 from backend.chat.service import InboundMessageInput
+from backend.distribution.pull import AckBody
 from backend.http.deps import (
     ApiKeyDep,
     EngineDep,
@@ -22,7 +23,7 @@ from backend.http.deps import (
     body_doc,
     envelope,
 )
-from backend.http.responses import entity, many, one, success
+from backend.http.responses import FastJSON, entity, many, one, success
 from backend.http.routes.chat import file_response
 from backend.http.serialise import booking_entity, message_entity, report_entity, thread_entity
 
@@ -104,3 +105,20 @@ async def reports(engine: EngineDep, query: ListQueryDep, channel: Any = Channel
 def ack_report(report_id: str, engine: EngineDep, channel: Any = Channel):
     engine.bookings.reports.delivered(channel, report_id)
     return success()
+
+
+@router.get("/ari")
+def ari_feed(engine: EngineDep, channel: Any = Channel,
+             cursor: int | None = Query(None, ge=0, description="read on from here (default: the acked cursor)")):
+    """A pull channel's ARI changes since the cursor, for its mapped room types and rate plans by their codes, values
+    read now, consecutive days collapsed: the service's availability and restriction values. `meta.cursor` is where
+    the page ends (read on from it, ack it once applied), `meta.has_more` whether more came after it."""
+    page = engine.distribution.feed(channel, cursor)
+    return many(page.values, {"cursor": page.cursor, "has_more": page.has_more})
+
+
+@router.post("/ari/ack", openapi_extra=body_doc(AckBody))
+def ari_ack(engine: EngineDep, channel: Any = Channel, cursor: Any = Depends(envelope("cursor"))):
+    """`{"cursor": N}`: the channel has applied everything up to N. The cursor never moves back; one beyond the
+    newest event is a 422."""
+    return FastJSON({"meta": {"message": "Success", "cursor": engine.distribution.ack(channel, cursor)}})

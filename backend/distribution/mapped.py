@@ -1,0 +1,85 @@
+"""What a channel is told about: the rate plans mapped to it and their room types, each by the channel's own code.
+
+A mapping's `settings` may name the channel's codes (`rate_plan_code`, `room_type_code`); without them a plan or
+room type goes by its ID, the code bookings use (GET /api/v1/inbound/:channel_id lists them). A room type takes the
+first `room_type_code` its mapped plans give. Only mapped plans and their room types are ever sent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic_core import from_json
+
+from backend.outbox.deliverer import Event
+from storage import Store
+
+
+@dataclass(frozen=True)
+class Target:
+    id: str
+    property_id: str
+    code: str
+    room_type_id: str  # a rate plan's room type; a room type's own ID
+
+
+@dataclass(frozen=True)
+class Mapped:
+    channel_id: str
+    title: str
+    settings: dict[str, Any]
+    plans: dict[str, Target]  # in mapping order
+    rooms: dict[str, Target]
+
+    @property
+    def mode(self) -> str:
+        return self.settings.get("ari_distribution", "none")
+
+    def hotel_code(self, property_id: str) -> str:
+        return self.settings.get("hotel_codes", {}).get(property_id, property_id)
+
+    def room_of(self, plan_id: str) -> Target:
+        return self.rooms[self.plans[plan_id].room_type_id]
+
+    def takes(self, event: Event) -> bool:
+        """An ARI event of a mapped plan or room type, not meant for another channel alone."""
+        if event.event != "ari" or event.channel_id not in (None, self.channel_id):
+            return False
+        return event.payload.get("rate_plan_id") in self.plans or event.payload.get("room_type_id") in self.rooms
+
+
+class MappedChannels:
+    """Each channel's mapping, read again only when the channel changed (every change stamps its updated_at): the
+    deliverer asks for every event it looks at."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._kept: dict[str, tuple[str, Mapped]] = {}
+
+    def get(self, channel_id: str) -> Mapped | None:
+        row = self.store.one("SELECT id, title, settings, updated_at FROM channels WHERE id = ?", (channel_id,))
+        if row is None:
+            return None
+        kept = self._kept.get(channel_id)
+        if kept is None or kept[0] != row["updated_at"]:
+            kept = self._kept[channel_id] = (row["updated_at"], self._read(row))
+        return kept[1]
+
+    def _read(self, channel) -> Mapped:
+        plans: dict[str, Target] = {}
+        rooms: dict[str, Target] = {}
+        for plan_id, settings, property_id, room_type_id in self.store.query(
+                "SELECT m.rate_plan_id, m.settings, p.property_id, p.room_type_id FROM channel_rate_plans m "
+                "JOIN rate_plans p ON p.id = m.rate_plan_id WHERE m.channel_id = ? ORDER BY m.rowid", (channel["id"],)):
+            codes = from_json(settings)
+            plans[plan_id] = Target(plan_id, property_id, _code(codes, "rate_plan_code", plan_id), room_type_id)
+            given = _code(codes, "room_type_code", "")
+            if room_type_id not in rooms or (given and rooms[room_type_id].code == room_type_id):
+                rooms[room_type_id] = Target(room_type_id, property_id, given or room_type_id, room_type_id)
+        return Mapped(channel["id"], channel["title"], from_json(channel["settings"]), plans, rooms)
+
+
+def _code(settings: dict[str, Any], name: str, default: str) -> str:
+    code = settings.get(name)
+    return code if isinstance(code, str) and code else default

@@ -1,0 +1,77 @@
+"""The pull feed: what changed for a pull channel since a cursor, a page at a time, and the ack that moves its
+cursor. The cursor is an outbox position (`events.seq`), kept in the channel's destination row.
+
+A page looks at the events after the cursor in order, takes the channel's own (as a push would: its mapped plans'
+and room types' `ari` events, and its full sync's) until their ranges hold `PAGE_NIGHTS` nights or `LOOK_AT` events
+were looked at, and answers their values read now, in the service's JSON shapes (backend/distribution/
+json_format.py), collapsed; `cursor` is the last event looked at, `has_more` whether any came after it. The adapter
+reads on from that cursor and acks what it has applied; an ack never moves the cursor back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from pydantic import BaseModel
+
+from backend.distribution import json_format
+from backend.distribution.mapped import Mapped
+from backend.distribution.reading import Changes, Reader
+from backend.distribution.settings import KIND
+from backend.errors import ValidationFailed
+from backend.outbox.deliverer import Event
+from storage import Store, utc_now
+
+PAGE_NIGHTS = 5000  # nights of changed ranges per page, so at most about this many values
+LOOK_AT = 2000  # events looked at per page
+
+
+@dataclass(frozen=True)
+class Page:
+    values: list[dict[str, Any]]
+    cursor: int
+    has_more: bool
+
+
+def page(store: Store, reader: Reader, mapped: Mapped, cursor: int) -> Page:
+    taken: list[Event] = []
+    nights, last = 0, cursor
+    for row in store.query("SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ?", (cursor, LOOK_AT)):
+        if nights >= PAGE_NIGHTS:
+            break
+        event = Event.of(row)
+        last = event.seq
+        if mapped.takes(event):
+            taken.append(event)
+            nights += (date.fromisoformat(event.payload["date_to"]) -
+                       date.fromisoformat(event.payload["date_from"])).days + 1
+    values = json_format.values(reader.read(mapped, Changes.of(taken, mapped)), mapped)
+    return Page(values, last, store.scalar("SELECT 1 FROM events WHERE seq > ? LIMIT 1", (last,)) is not None)
+
+
+def checked(store: Store, cursor: Any) -> int:
+    """A cursor the outbox has reached: a whole number from 0 to its newest event's."""
+    head = store.scalar("SELECT coalesce(max(seq), 0) FROM events")
+    if isinstance(cursor, bool) or not isinstance(cursor, int) or not 0 <= cursor <= head:
+        raise ValidationFailed.one("cursor", f"must be a whole number from 0 to {head}, the newest event")
+    return cursor
+
+
+def ack(store: Store, channel_id: str, cursor: Any) -> int:
+    """Move the channel's cursor up to `cursor` (never back; its destination row made if it had none); where it is
+    now."""
+    with store.transaction() as conn:
+        wanted = checked(store, cursor)
+        return conn.execute(
+            "INSERT INTO destinations (id, kind, cursor, last_delivered_at) VALUES (?, ?, ?, ?) ON CONFLICT(id) DO "
+            "UPDATE SET last_delivered_at = CASE WHEN excluded.cursor > cursor THEN excluded.last_delivered_at "
+            "ELSE last_delivered_at END, cursor = max(cursor, excluded.cursor) RETURNING cursor",
+            (channel_id, KIND, wanted, utc_now())).fetchone()[0]
+
+
+class AckBody(BaseModel):
+    """The body of an ack (documentation only): the cursor a page answered, once its values are applied."""
+
+    cursor: int

@@ -1,0 +1,81 @@
+"""The deliverer's route to push channels (destinations of kind `channel`; backend/outbox/deliverer.py).
+
+It serves the active channels whose `ari_distribution` is push. A channel wants the `ari` events of its mapped rate
+plans and their room types (a derived plan's own events included: its parent's change records one for it), and
+those recorded for it alone (its full sync) — never another channel's. Up to `batch` events go in one delivery:
+their ranges are merged per plan and room type, read as they are now, collapsed, and sent in calls of at most
+`PER_CALL` values each, every call signed with the channel's secret (Standard Webhooks headers). A call that fails
+fails the delivery, which the deliverer retries whole: values are read again, so a retry is never stale.
+
+A failed delivery records a `sync_error` event (one per property of the channel, `channel_id` set) on the first
+failure after a success and when the channel is marked failing, not on every retry in between.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from collections.abc import Iterator
+from itertools import count
+
+from backend.distribution import json_format, ota_format
+from backend.distribution.mapped import MappedChannels
+from backend.distribution.reading import Changes, Reader
+from backend.distribution.settings import KIND
+from backend.outbox.deliverer import Event
+from backend.outbox.record import record
+from backend.outbox.sending import Sender, SendFailed, signature_headers
+from storage import Store
+
+log = logging.getLogger("frontdesk.distribution")
+FORMATS = {"json": json_format, "ota": ota_format}
+
+
+class ChannelRoute:
+    kind = KIND
+    batch = 100  # events in one delivery: a 365-day change of 50 rate plans is one
+
+    def __init__(self, store: Store, mapped: MappedChannels, reader: Reader, sender: Sender) -> None:
+        self.store, self.mapped, self.reader, self.sender = store, mapped, reader, sender
+
+    def destinations(self) -> list[str]:
+        return [row[0] for row in self.store.query(
+            "SELECT c.id FROM channels c JOIN destinations d ON d.id = c.id WHERE c.is_active = 1 "
+            "AND json_extract(c.settings, '$.ari_distribution') = 'push'")]
+
+    def wants(self, destination_id: str, event: Event) -> bool:
+        mapped = self.mapped.get(destination_id)
+        return mapped is not None and mapped.takes(event)
+
+    def send(self, destination_id: str, events: list[Event]) -> int | None:
+        mapped = self.mapped.get(destination_id)
+        if mapped is None or mapped.mode != "push":
+            raise SendFailed("the channel no longer takes ARI by push")
+        read = self.reader.read(mapped, Changes.of(events, mapped))
+        secret = self.store.scalar("SELECT ari_secret FROM channels WHERE id = ?", (destination_id,))
+        form = FORMATS[mapped.settings.get("ari_format", "json")]
+        status = None  # every night already past: nothing to tell
+        for call in form.calls(read, mapped, _ids(events[-1].id)):
+            headers = {"content-type": call.content_type, **signature_headers(secret, call.id, call.body)}
+            answer = self.sender.post(mapped.settings["ari_url"], call.body, headers)
+            for warning in form.check(answer):
+                log.warning("channel %s took ARI with a warning: %s", destination_id, warning)
+            status = answer.status
+        return status
+
+    def failed(self, conn: sqlite3.Connection, destination_id: str, error: str, events: list[Event]) -> None:
+        row = conn.execute("SELECT d.attempts, d.failing_since, c.title FROM destinations d JOIN channels c "
+                           "ON c.id = d.id WHERE d.id = ?", (destination_id,)).fetchone()
+        if row is None or (row["attempts"] != 1 and row["failing_since"] is None):
+            return
+        properties = [r[0] for r in conn.execute(
+            "SELECT property_id FROM channel_properties WHERE channel_id = ? ORDER BY rowid", (destination_id,))]
+        payload = {"channel_id": destination_id, "channel_title": row["title"], "property_ids": properties,
+                   "error": error, "attempts": row["attempts"], "failing": row["failing_since"] is not None}
+        for property_id in properties or [None]:
+            record(conn, "sync_error", property_id, payload, channel_id=destination_id)
+
+
+def _ids(base: str) -> Iterator[str]:
+    """The ids of a delivery's calls: the last event's id and the call's number, the same on a retry."""
+    return (f"{base}-{number}" for number in count(1))

@@ -1,0 +1,328 @@
+"""The deliverer: sends the outbox's events to every destination that wants them, after commit, at least once.
+
+Each destination (a webhook, a channel that takes ARI by push) has a cursor: the last event it was sent or did not
+want. Its next events go in order, one call at a time, so order per destination — and so per destination and
+property — holds. A call that fails is retried with exponential backoff (`backoff · 2^(attempt-1)`, at most
+`MAX_BACKOFF`); after `max_attempts` the destination is marked failing and nothing more goes to it until it is
+resumed, so nothing is skipped. The cursor moves in the same transaction that logs the delivery, after the call
+answered: a `kill -9` between the two sends the event again (at least once; consumers de-duplicate by event id).
+
+What goes where is the business of each destination kind's `Route` (backend/webhooks, backend/distribution): which
+destinations it serves now, which events each wants, how many go in one call (ARI is coalesced), and the call.
+
+Only the holder of the lease (backend/outbox/lease.py) delivers. The same thread tells bookings not acknowledged
+in 30 minutes (`non_acked_booking`) and prunes what every destination has passed after `RETENTION`.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, Protocol
+
+from pydantic_core import from_json
+
+from backend.outbox.lease import Lease
+from backend.outbox.record import record
+from backend.outbox.sending import SendFailed
+from storage import Store, new_id, utc_now
+
+log = logging.getLogger("frontdesk.deliverer")
+
+MAX_ATTEMPTS = 8  # 1 + 2 + … + 64 s: about two minutes of a destination not answering before it is marked failing
+BACKOFF = 1.0
+MAX_BACKOFF = 300.0
+READ_AHEAD = 2000  # events read after a cursor per round
+CALLS_PER_STEP = 50  # calls sent before their cursor and log are committed: a crash resends at most these
+RETENTION = timedelta(days=7)  # events and the delivery log kept after every destination has passed them
+KEEP_OWED = timedelta(days=30)  # events kept at most, for a destination that stopped taking them
+NON_ACKED_AFTER = timedelta(minutes=30)
+COUNTED = 10_000  # events looked at to say how many wait for a destination
+POLL = 0.2  # seconds between looks at the outbox when nothing in this process said there was news
+SWEEP_EVERY = 10.0
+PRUNE_EVERY = 3600.0
+
+
+@dataclass(frozen=True)
+class Event:
+    seq: int
+    id: str
+    event: str
+    property_id: str | None
+    channel_id: str | None
+    payload: dict[str, Any]
+    inserted_at: str
+
+    @classmethod
+    def of(cls, row) -> Event:
+        return cls(row["seq"], row["id"], row["event"], row["property_id"], row["channel_id"],
+                   from_json(row["payload"]), row["inserted_at"])
+
+
+class Route(Protocol):
+    """One kind of destination."""
+
+    kind: str  # destinations.kind
+    batch: int  # events at most in one call
+
+    def destinations(self) -> list[str]:
+        """The ids of the destinations delivered to now (active webhooks, push channels)."""
+
+    def wants(self, destination_id: str, event: Event) -> bool: ...
+
+    def send(self, destination_id: str, events: list[Event]) -> int | None:
+        """Deliver the events in one call; the answer's status. Raises SendFailed."""
+
+    def failed(self, conn, destination_id: str, error: str, events: list[Event]) -> None:
+        """A call failed (in the transaction that logs it): a channel records its sync_error here."""
+
+
+def backoff(attempts: int, base: float) -> float:
+    return min(base * 2 ** (attempts - 1), MAX_BACKOFF)
+
+
+class Deliverer:
+    def __init__(self, store: Store, routes: list[Route], lease: Lease, clock: Callable[[], datetime], *,
+                 max_attempts: int = MAX_ATTEMPTS, backoff_base: float = BACKOFF, workers: int = 4) -> None:
+        self.store, self.lease, self.clock = store, lease, clock
+        self.routes = {route.kind: route for route in routes}
+        self.max_attempts, self.backoff_base = max_attempts, backoff_base
+        self.wake = threading.Event()
+        self._stop = threading.Event()
+        self._pool = ThreadPoolExecutor(workers, thread_name_prefix="deliver")
+        self._busy: dict[str, Future] = {}
+        self._thread: threading.Thread | None = None
+        self._swept = self._pruned = 0.0
+
+    # --- running -------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name="deliverer", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self.wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+        self._pool.shutdown(wait=True, cancel_futures=True)
+        self.lease.release()
+        self.lease.close()
+
+    def _run(self) -> None:
+        renewed = 0.0
+        holding = False
+        while not self._stop.is_set():
+            try:
+                if time.monotonic() - renewed > self.lease.ttl / 3:
+                    holding, renewed = self.lease.acquire(), time.monotonic()
+                if holding:
+                    self.round()
+            except Exception as exc:  # noqa: BLE001 — the deliverer outlives any one bad round
+                log.warning("deliverer round failed: %s", type(exc).__name__)
+            self.wake.wait(POLL)
+            self.wake.clear()
+
+    def round(self) -> None:
+        """One look: housekeeping when due, then every due destination not already being served."""
+        now = time.monotonic()
+        if now - self._swept > SWEEP_EVERY:
+            self._swept = now
+            tell_non_acked(self.store, self.clock())
+        if now - self._pruned > PRUNE_EVERY:
+            self._pruned = now
+            prune(self.store, self.clock())
+        for route in self.routes.values():
+            for destination_id in self.due(route):
+                running = self._busy.get(destination_id)
+                if running is None or running.done():
+                    self._busy[destination_id] = self._pool.submit(self.serve, route, destination_id)
+
+    def due(self, route: Route) -> list[str]:
+        ids = route.destinations()
+        if not ids:
+            return []
+        head = self.store.scalar("SELECT max(seq) FROM events") or 0
+        marks = ",".join("?" * len(ids))
+        now = utc_now()
+        return [row[0] for row in self.store.query(
+            f"SELECT d.id FROM destinations d WHERE d.id IN ({marks}) AND d.failing_since IS NULL "
+            "AND (d.next_attempt_at IS NULL OR d.next_attempt_at <= ?) "
+            "AND (d.cursor < ? OR EXISTS (SELECT 1 FROM redeliveries r WHERE r.destination_id = d.id))",
+            (*ids, now, head))]
+
+    # --- one destination -----------------------------------------------------------------------
+
+    def serve(self, route: Route, destination_id: str) -> None:
+        """Send the destination what it is owed until it is up to date, a call fails, or the deliverer stops."""
+        try:
+            self._redeliver(route, destination_id)
+            while not self._stop.is_set() and self._step(route, destination_id):
+                pass
+        except Exception as exc:  # noqa: BLE001 — one destination's trouble never stops the others
+            log.warning("delivery to %s failed: %s", destination_id, type(exc).__name__)
+
+    def _step(self, route: Route, destination_id: str) -> bool:
+        """Send the next calls (up to `CALLS_PER_STEP`, each of up to `route.batch` events, in order, stopping at the
+        first that fails) and commit those that went in one transaction; whether there may be more."""
+        row = self.store.one("SELECT cursor, attempts, failing_since FROM destinations WHERE id = ?", (destination_id,))
+        if row is None or row["failing_since"] is not None:
+            return False
+        events = [Event.of(r) for r in self.store.query(
+            "SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ?", (row["cursor"], READ_AHEAD))]
+        if not events:
+            return False
+        wanted = [event for event in events if route.wants(destination_id, event)][:route.batch * CALLS_PER_STEP]
+        if not wanted:  # nothing for it here: move past what was read
+            self._advance(destination_id, row["cursor"], events[-1].seq)
+            return len(events) == READ_AHEAD
+        sent: list[tuple[list[Event], int | None]] = []
+        for call in (wanted[at:at + route.batch] for at in range(0, len(wanted), route.batch)):
+            try:
+                sent.append((call, route.send(destination_id, call)))
+            except SendFailed as failed:  # the head of what is left: its first attempt unless nothing went
+                self._commit(destination_id, row["cursor"], row["attempts"] + 1, sent)
+                self._failed(route, destination_id, call, row["attempts"] + 1 if not sent else 1, failed)
+                return False
+            if self._stop.is_set():
+                break
+        return self._commit(destination_id, row["cursor"], row["attempts"] + 1, sent)
+
+    def _commit(self, destination_id: str, cursor: int, attempt: int, sent: list[tuple[list[Event], int | None]]) -> bool:
+        """Move the cursor past the calls that went and log them (the first took `attempt` attempts, the rest one);
+        False when nothing went or another process moved the cursor meanwhile."""
+        if not sent:
+            return False
+        with self.store.transaction() as conn:
+            moved = conn.execute("UPDATE destinations SET cursor = ?, attempts = 0, next_attempt_at = NULL, "
+                                 "last_error = NULL, last_delivered_at = ? WHERE id = ? AND cursor = ?",
+                                 (sent[-1][0][-1].seq, utc_now(), destination_id, cursor)).rowcount
+            if moved:
+                for number, (events, status) in enumerate(sent):
+                    self._log(conn, destination_id, events, "delivered", attempt if number == 0 else 1, status, None,
+                              None)
+        return bool(moved)
+
+    def _advance(self, destination_id: str, cursor: int, to: int) -> None:
+        with self.store.transaction() as conn:
+            conn.execute("UPDATE destinations SET cursor = ? WHERE id = ? AND cursor = ?", (to, destination_id, cursor))
+
+    def _failed(self, route: Route, destination_id: str, events: list, attempt: int, failed: SendFailed) -> None:
+        now = self.clock()
+        gives_up = attempt >= self.max_attempts
+        retry = None if gives_up else (now + timedelta(seconds=backoff(attempt, self.backoff_base)))
+        retry_at = retry.replace(tzinfo=None).isoformat(timespec="microseconds") if retry else None
+        with self.store.transaction() as conn:
+            conn.execute("UPDATE destinations SET attempts = ?, next_attempt_at = ?, last_error = ?, "
+                         "failing_since = CASE WHEN ? THEN ? ELSE failing_since END WHERE id = ?",
+                         (attempt, retry_at, failed.message, gives_up, utc_now(), destination_id))
+            self._log(conn, destination_id, events, "failed" if gives_up else "retrying", attempt, failed.status,
+                      failed.message, retry_at)
+            route.failed(conn, destination_id, failed.message, events)
+
+    def _redeliver(self, route: Route, destination_id: str) -> None:
+        """Events asked for again, one call each, outside the cursor's order; a failure is logged, not retried."""
+        for (seq,) in self.store.query("SELECT event_seq FROM redeliveries WHERE destination_id = ? ORDER BY event_seq",
+                                       (destination_id,)):
+            row = self.store.one("SELECT * FROM events WHERE seq = ?", (seq,))
+            events = [Event.of(row)] if row else []
+            status, error = None, None
+            if events:
+                try:
+                    status = route.send(destination_id, events)
+                except SendFailed as failed:
+                    status, error = failed.status, failed.message
+            with self.store.transaction() as conn:
+                conn.execute("DELETE FROM redeliveries WHERE destination_id = ? AND event_seq = ?", (destination_id, seq))
+                if events:
+                    attempts = conn.execute("SELECT attempts FROM deliveries WHERE destination_id = ? AND event_seq = ?",
+                                            (destination_id, seq)).fetchone()
+                    self._log(conn, destination_id, events, "failed" if error else "delivered",
+                              (attempts[0] if attempts else 0) + 1, status, error, None)
+
+    @staticmethod
+    def _log(conn, destination_id: str, events: list, status: str, attempts: int, response: int | None,
+             error: str | None, retry_at: str | None) -> None:
+        now = utc_now()
+        conn.executemany(
+            "INSERT INTO deliveries (id, destination_id, event_seq, status, attempts, response_status, last_error, "
+            "next_retry_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(destination_id, event_seq) DO "
+            "UPDATE SET status = excluded.status, attempts = excluded.attempts, response_status = "
+            "excluded.response_status, last_error = excluded.last_error, next_retry_at = excluded.next_retry_at, "
+            "updated_at = excluded.updated_at",
+            [(new_id(), destination_id, event.seq, status, attempts, response, error, retry_at, now) for event in events])
+
+
+# --- destinations, as their owners keep them ---------------------------------------------------
+
+
+def add_destination(conn, destination_id: str, kind: str) -> None:
+    """A new destination starts at the outbox's head: it gets what happens from now on."""
+    conn.execute("INSERT INTO destinations (id, kind, cursor) VALUES (?, ?, (SELECT coalesce(max(seq), 0) FROM events)) "
+                 "ON CONFLICT(id) DO NOTHING", (destination_id, kind))
+
+
+def drop_destination(conn, destination_id: str) -> None:
+    for table in ("deliveries", "redeliveries"):
+        conn.execute(f"DELETE FROM {table} WHERE destination_id = ?", (destination_id,))
+    conn.execute("DELETE FROM destinations WHERE id = ?", (destination_id,))
+
+
+def resume(conn, destination_id: str) -> None:
+    """A failing destination is tried again at once, from where it stopped."""
+    conn.execute("UPDATE destinations SET failing_since = NULL, attempts = 0, next_attempt_at = NULL WHERE id = ?",
+                 (destination_id,))
+
+
+def redeliver(conn, destination_id: str, event_seq: int) -> None:
+    conn.execute("INSERT INTO redeliveries (destination_id, event_seq) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                 (destination_id, event_seq))
+
+
+def state(store: Store, destination_id: str, wants: Callable[[Event], bool]) -> dict[str, Any] | None:
+    """What the console and the API say of a destination: the events waiting that it wants (counted up to
+    `COUNTED`), last delivered, failing since, last error."""
+    row = store.one("SELECT * FROM destinations WHERE id = ?", (destination_id,))
+    if row is None:
+        return None
+    waiting = sum(wants(Event.of(event)) for event in store.query(
+        "SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ?", (row["cursor"], COUNTED)))
+    return {"cursor": row["cursor"], "waiting": waiting, "attempts": row["attempts"],
+            "next_attempt_at": row["next_attempt_at"], "last_error": row["last_error"],
+            "failing_since": row["failing_since"], "last_delivered_at": row["last_delivered_at"]}
+
+
+# --- housekeeping --------------------------------------------------------------------------------
+
+
+def tell_non_acked(store: Store, now: datetime) -> int:
+    """A `non_acked_booking` event, once, for each revision not acknowledged `NON_ACKED_AFTER` after it came."""
+    before = (now - NON_ACKED_AFTER).replace(tzinfo=None).isoformat(timespec="microseconds")
+    with store.transaction() as conn:
+        rows = conn.execute("SELECT id, booking_id, property_id FROM booking_revisions WHERE acked_at IS NULL "
+                            "AND non_acked_told_at IS NULL AND inserted_at < ? LIMIT 1000", (before,)).fetchall()
+        for row in rows:
+            record(conn, "non_acked_booking", row["property_id"],
+                   {"booking_id": row["booking_id"], "property_id": row["property_id"], "revision_id": row["id"]})
+            conn.execute("UPDATE booking_revisions SET non_acked_told_at = ? WHERE id = ?", (utc_now(), row["id"]))
+    return len(rows)
+
+
+def prune(store: Store, now: datetime) -> None:
+    """Events every destination has passed, `RETENTION` after they happened, and the delivery log as old. Events a
+    destination still owes (a failing one, a pull channel that stopped reading) are kept up to `KEEP_OWED`; one that
+    far behind is brought up to date by a full sync (a channel) or misses them (a webhook)."""
+    def stamp(delta: timedelta) -> str:
+        return (now - delta).replace(tzinfo=None).isoformat(timespec="microseconds")
+
+    with store.transaction() as conn:
+        passed = conn.execute("SELECT coalesce(min(cursor), (SELECT max(seq) FROM events)) FROM destinations"
+                              ).fetchone()[0] or 0
+        conn.execute("DELETE FROM events WHERE ((seq <= ? AND inserted_at < ?) OR inserted_at < ?) AND seq NOT IN "
+                     "(SELECT event_seq FROM redeliveries)", (passed, stamp(RETENTION), stamp(KEEP_OWED)))
+        conn.execute("DELETE FROM deliveries WHERE updated_at < ?", (stamp(RETENTION),))

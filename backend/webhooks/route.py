@@ -1,0 +1,114 @@
+"""Webhooks as a kind of the outbox's destinations: an active webhook gets its property's events that its mask
+wants, one event a call, signed with its secret; the event's id is the `webhook-id` header. A webhook never gets
+the ARI of a channel's full sync (an event with a channel), which is that channel's alone."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlencode, urlsplit, urlunsplit
+
+from pydantic_core import from_json
+
+from backend.inventory.ari import Ari
+from backend.outbox.deliverer import Event
+from backend.outbox.sending import SendFailed, Sender, signature_headers
+from backend.webhooks import masks, payloads
+from storage import Store
+
+EXCERPT = 200  # characters of a receiver's answer kept in an error; the rest is never stored or shown
+USER_AGENT = "Frontdesk-Webhooks/1"
+
+
+@dataclass(frozen=True)
+class Hook:
+    """A webhook as it sends: where, how, and what it wants."""
+
+    id: str
+    property_id: str
+    callback_url: str
+    mask: masks.Mask
+    headers: dict[str, str]
+    request_params: dict[str, str]
+    send_data: bool
+    secret: str
+
+    @classmethod
+    def of(cls, row) -> Hook:
+        return cls(row["id"], row["property_id"], row["callback_url"], masks.parse(row["event_mask"]),
+                   from_json(row["headers"] or "{}"), from_json(row["request_params"] or "{}"),
+                   bool(row["send_data"]), row["secret"])
+
+
+def post(sender: Sender, hook: Hook, message_id: str, body: dict[str, Any]) -> int:
+    """POST one signed message; the receiver's status when it is a 2xx, else SendFailed saying what happened."""
+    text = json.dumps(body, separators=(",", ":"), ensure_ascii=False)
+    headers = {"Content-Type": "application/json", "User-Agent": USER_AGENT, **hook.headers,
+               **signature_headers(hook.secret, message_id, text)}
+    answer = sender.post(with_params(hook.callback_url, hook.request_params), text, headers)
+    if not 200 <= answer.status < 300:
+        said = excerpt(answer.text)
+        raise SendFailed(f"answered {answer.status}" + (f": {said}" if said else ""), answer.status)
+    return answer.status
+
+
+def with_params(url: str, params: dict[str, str]) -> str:
+    """The callback URL with the webhook's request_params added to its query."""
+    if not params:
+        return url
+    parts = urlsplit(url)
+    query = "&".join(filter(None, (parts.query, urlencode(params))))
+    return urlunsplit(parts._replace(query=query))
+
+
+def excerpt(text: str) -> str:
+    """The start of a receiver's answer, on one line: enough to tell what it said, never the whole of it."""
+    flat = " ".join("".join(c if c.isprintable() else " " for c in text[:EXCERPT * 2]).split())
+    return flat[:EXCERPT] + ("…" if len(flat) > EXCERPT else "")
+
+
+class WebhookRoute:
+    kind = "webhook"
+    batch = 1
+
+    def __init__(self, store: Store, ari: Ari, sender: Sender) -> None:
+        self.store, self.ari, self.sender = store, ari, sender
+
+    def destinations(self) -> list[str]:
+        return [row[0] for row in self.store.query("SELECT id FROM webhooks WHERE is_active = 1")]
+
+    def wants(self, destination_id: str, event: Event) -> bool:
+        hook = self._hook(destination_id)
+        if hook is None or event.property_id != hook.property_id:
+            return False
+        if event.event == "ari":
+            return event.channel_id is None and bool(self._ari_values(hook, event))
+        return hook.mask.wants(event.event)
+
+    def send(self, destination_id: str, events: list[Event]) -> int | None:
+        """None, without a call, when there is no one left to tell (the webhook was deleted meanwhile, and its
+        destination with it) or nothing (an ARI event's rate plan or room type is gone)."""
+        hook, event = self._hook(destination_id), events[0]
+        if hook is None:
+            return None
+        payload = event.payload
+        if event.event == "ari":
+            payload = payloads.ari_ranges(self.ari, event, self._ari_values(hook, event))
+            if not payload:
+                return None
+        return post(self.sender, hook, event.id, payloads.message(event, hook.send_data, payload))
+
+    def failed(self, conn, destination_id: str, error: str, events: list[Event]) -> None:
+        """Nothing to record: the delivery log and the webhook's state say it."""
+
+    def _hook(self, webhook_id: str) -> Hook | None:
+        row = self.store.one("SELECT * FROM webhooks WHERE id = ?", (webhook_id,))
+        return None if row is None else Hook.of(row)
+
+    def _ari_values(self, hook: Hook, event: Event) -> tuple[str, ...]:
+        target = masks.Target(event.payload.get("room_type_id"), event.payload.get("rate_plan_id"))
+        return hook.mask.ari_values(target, self._room_of)
+
+    def _room_of(self, rate_plan_id: str) -> str | None:
+        return self.store.scalar("SELECT room_type_id FROM rate_plans WHERE id = ?", (rate_plan_id,))

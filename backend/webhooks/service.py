@@ -1,0 +1,250 @@
+"""Webhooks as the service's Webhooks API has them, per property: whoever reaches the property manages its
+webhooks (someone else's is a 401, as every object). Beyond the service: a signing secret, shown once in the
+create answer and never again; each webhook's delivery state, its delivery log, redelivery and resume; and a
+test call that reports what the receiver answered."""
+
+from __future__ import annotations
+
+import json
+from functools import cached_property
+from typing import Any
+
+import httpx
+
+from backend.errors import BadRequest, Errors, NotFound, Unauthorized, ValidationFailed
+from backend.events import EventBus
+from backend.identity import Actor
+from backend.inventory.ari import Ari
+from backend.listing import Column, ListQuery, page
+from backend.media import private_host_error
+from backend.outbox import deliverer
+from backend.outbox.deliverer import Event
+from backend.outbox.sending import SendFailed, Sender, new_secret
+from backend.properties import Properties
+from backend.validation import validate
+from backend.webhooks import masks, payloads
+from backend.webhooks.models import WebhookInput
+from backend.webhooks.route import Hook, WebhookRoute, post
+from storage import Store, new_id, utc_now
+
+PER_PROPERTY = 20
+KIND = WebhookRoute.kind
+EDITABLE = tuple(name for name in WebhookInput.model_fields if name != "is_global")
+# Sent back by clients that PUT what they read (or what create answered); ignored.
+READ_ONLY = frozenset({"id", "inserted_at", "updated_at", "state", "secret"})
+TEST_PAYLOAD = {"message": "A test event from Frontdesk: your endpoint is reachable."}
+
+COLUMNS = {"id": Column("w.id", "id"), "property_id": Column("w.property_id", "id"),
+           "is_active": Column("w.is_active", "bool"), "inserted_at": Column("w.inserted_at")}
+DELIVERY_COLUMNS = {"status": Column("d.status", "enum"), "event": Column("e.event", "enum"),
+                    "updated_at": Column("d.updated_at")}
+
+
+class Webhooks:
+    def __init__(self, store: Store, events: EventBus, properties: Properties, ari: Ari,
+                 private_addresses: bool) -> None:
+        self.store, self.events, self.properties, self.ari = store, events, properties, ari
+        self.private_addresses = private_addresses  # may a callback URL point to a private address
+
+    @cached_property
+    def route(self) -> WebhookRoute:
+        """The deliverer's route, and its one pooled client, which the test calls share."""
+        return WebhookRoute(self.store, self.ari, Sender(self.private_addresses))
+
+    # --- reading -----------------------------------------------------------------------------
+
+    def list(self, actor: Actor, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        marks, groups = actor.group_params()
+        rows, meta = page(self.store, query, COLUMNS, select="w.*",
+                          source="webhooks w JOIN properties p ON p.id = w.property_id",
+                          scope=f"p.group_id IN ({marks})", scope_params=groups, default_order="w.inserted_at, w.id")
+        return [self._attributes(row) for row in rows], meta
+
+    def get(self, actor: Actor, webhook_id: str) -> dict[str, Any]:
+        return self._attributes(self._row(actor, webhook_id))
+
+    def deliveries(self, actor: Actor, webhook_id: str,
+                   query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        """The delivery log, latest first: each event sent or being retried, with its attempts and the last answer."""
+        self._row(actor, webhook_id)
+        rows, meta = page(self.store, query, DELIVERY_COLUMNS,
+                          select="d.*, e.id AS event_id, e.event, e.inserted_at AS event_at",
+                          source="deliveries d LEFT JOIN events e ON e.seq = d.event_seq",
+                          scope="d.destination_id = ?", scope_params=[webhook_id],
+                          default_order="d.updated_at DESC, d.event_seq DESC")
+        return [_delivery(row) for row in rows], meta
+
+    def _row(self, actor: Actor, webhook_id: str):
+        row = self.store.one("SELECT * FROM webhooks WHERE id = ?", (webhook_id,))
+        if row is None:
+            raise NotFound(f"webhook {webhook_id} does not exist")
+        self.properties.require(actor, row["property_id"])
+        return row
+
+    def _attributes(self, row) -> dict[str, Any]:
+        state = deliverer.state(self.store, row["id"], lambda event: self.route.wants(row["id"], event)) or {}
+        return {
+            "id": row["id"],
+            "property_id": row["property_id"],
+            "callback_url": row["callback_url"],
+            "event_mask": row["event_mask"],
+            "headers": _json(row["headers"]),
+            "request_params": _json(row["request_params"]),
+            "is_active": bool(row["is_active"]),
+            "send_data": bool(row["send_data"]),
+            "state": {name: state.get(name) for name in ("waiting", "last_delivered_at", "failing_since",
+                                                         "last_error", "attempts", "next_attempt_at")},
+            "inserted_at": row["inserted_at"],
+            "updated_at": row["updated_at"],
+        }
+
+    # --- writing -----------------------------------------------------------------------------
+
+    def create(self, actor: Actor, data: Any) -> dict[str, Any]:
+        model = validate(WebhookInput, data)
+        self._check(actor, model, set(EDITABLE))
+        webhook_id, secret, now = new_id(), new_secret(), utc_now()
+        with self.store.transaction() as conn:
+            self._room_for_one_more(conn, model.property_id)
+            conn.execute("INSERT INTO webhooks (id, property_id, user_id, callback_url, event_mask, headers, "
+                         "request_params, is_active, send_data, secret, inserted_at, updated_at) "
+                         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                         (webhook_id, model.property_id, actor.user_id, *_columns(model), secret, now, now))
+            deliverer.add_destination(conn, webhook_id, KIND)
+        self.events.publish("webhook.changed", webhook_id, action="created")
+        return {**self.get(actor, webhook_id), "secret": secret}
+
+    def update(self, actor: Actor, webhook_id: str, data: Any) -> dict[str, Any]:
+        """Only the fields sent change. `is_active: true` sent resumes a failing webhook too."""
+        current = self._attributes(self._row(actor, webhook_id))
+        if not isinstance(data, dict):
+            raise BadRequest(["the webhook must be a JSON object"])
+        changes = {name: value for name, value in data.items() if name not in READ_ONLY}
+        model = validate(WebhookInput, {**{name: current[name] for name in EDITABLE}, **changes})
+        self._check(actor, model, set(changes))
+        with self.store.transaction() as conn:
+            if model.property_id != current["property_id"]:
+                self._room_for_one_more(conn, model.property_id)
+            conn.execute("UPDATE webhooks SET property_id = ?, callback_url = ?, event_mask = ?, headers = ?, "
+                         "request_params = ?, is_active = ?, send_data = ?, updated_at = ? WHERE id = ?",
+                         (model.property_id, *_columns(model), utc_now(), webhook_id))
+            if changes.get("is_active") is True:
+                deliverer.resume(conn, webhook_id)
+        self.events.publish("webhook.changed", webhook_id, action="updated")
+        return self.get(actor, webhook_id)
+
+    def delete(self, actor: Actor, webhook_id: str) -> None:
+        """Its place in the outbox and its delivery log go with it (a trigger of storage/0014_webhooks.sql)."""
+        self._row(actor, webhook_id)
+        with self.store.transaction() as conn:
+            conn.execute("DELETE FROM webhooks WHERE id = ?", (webhook_id,))
+        self.events.publish("webhook.changed", webhook_id, action="deleted")
+
+    def resume(self, actor: Actor, webhook_id: str) -> dict[str, Any]:
+        """A failing webhook is tried again at once, from the event it stopped at."""
+        self._row(actor, webhook_id)
+        with self.store.transaction() as conn:
+            deliverer.resume(conn, webhook_id)
+        self.events.publish("webhook.changed", webhook_id, action="resumed")
+        return self.get(actor, webhook_id)
+
+    def redeliver(self, actor: Actor, webhook_id: str, delivery_id: str) -> None:
+        """The delivery's event is sent again, once, as soon as the webhook is active and not failing; the log says
+        how it went."""
+        self._row(actor, webhook_id)
+        row = self.store.one("SELECT d.event_seq, e.seq FROM deliveries d LEFT JOIN events e ON e.seq = d.event_seq "
+                             "WHERE d.id = ? AND d.destination_id = ?", (delivery_id, webhook_id))
+        if row is None:
+            raise NotFound(f"delivery {delivery_id} of this webhook does not exist")
+        if row["seq"] is None:
+            raise ValidationFailed.one("delivery_id", "its event is no longer kept, so it can't be sent again")
+        with self.store.transaction() as conn:
+            deliverer.redeliver(conn, webhook_id, row["event_seq"])
+        self.events.publish("webhook.changed", webhook_id, action="redelivery")
+
+    def _check(self, actor: Actor, model: WebhookInput, sent: set[str]) -> None:
+        """What takes the database or the network: the property is the caller's, the rooms and plans the mask
+        names are the property's, the callback is on a public address. Only for the fields sent (and those that
+        depend on them): a stored mask whose plan has since gone does not block a change of something else."""
+        errors = Errors()
+        try:
+            self.properties.require(actor, model.property_id)
+        except (NotFound, Unauthorized):
+            errors.add("property_id", "is not a property of yours")
+        if sent & {"event_mask", "property_id"}:
+            for message in self._unknown_ids(model):
+                errors.add("event_mask", message)
+        problem = self._address_problem(model.callback_url) if "callback_url" in sent else None
+        if problem:
+            errors.add("callback_url", problem)
+        errors.raise_if_any()
+
+    def _address_problem(self, url: str) -> str | None:
+        """Why the sender could not POST to it: a host the HTTP client can't encode, or one on a private address
+        (checked again by the sender at every call, since a name may resolve elsewhere later)."""
+        try:
+            host = httpx.URL(url).host
+        except httpx.InvalidURL:
+            return "is not an address an HTTP client can reach"
+        problem = None if self.private_addresses else private_host_error(host)
+        return problem and f"its host {problem}"
+
+    def _unknown_ids(self, model: WebhookInput) -> list[str]:
+        rooms, plans = masks.parse(model.event_mask).named_ids()
+        found = {row[0] for row in self.store.query(
+            f"SELECT id FROM room_types WHERE property_id = ? AND id IN ({','.join('?' * len(rooms))}) UNION ALL "
+            f"SELECT id FROM rate_plans WHERE property_id = ? AND id IN ({','.join('?' * len(plans))})",
+            (model.property_id, *rooms, model.property_id, *plans))}
+        return [f"names {item[:40]!r}, which is not a {noun} of this property"
+                for noun, ids in (("room type", rooms), ("rate plan", plans)) for item in sorted(ids - found)]
+
+    @staticmethod
+    def _room_for_one_more(conn, property_id: str) -> None:
+        if conn.execute("SELECT count(*) FROM webhooks WHERE property_id = ?", (property_id,)).fetchone()[0] >= \
+                PER_PROPERTY:
+            raise ValidationFailed.one("property_id", f"has {PER_PROPERTY} webhooks, the most a property may have")
+
+    # --- testing -----------------------------------------------------------------------------
+
+    def test(self, actor: Actor, data: Any) -> dict[str, Any]:
+        """A test event to a webhook not yet made (the create body), signed with a secret made for it, which the
+        answer shows so that the receiver's check of the signature can be tried."""
+        model = validate(WebhookInput, data)
+        self._check(actor, model, set(EDITABLE))
+        secret = new_secret()
+        hook = Hook(new_id(), model.property_id, model.callback_url, masks.parse(model.event_mask), model.headers or {},
+                    model.request_params or {}, model.send_data, secret)
+        return {**self._try(hook), "secret": secret}
+
+    def test_saved(self, actor: Actor, webhook_id: str) -> dict[str, Any]:
+        """A test event to a webhook as it is, signed with its own secret."""
+        return self._try(Hook.of(self._row(actor, webhook_id)))
+
+    def _try(self, hook: Hook) -> dict[str, Any]:
+        """One `test` event, sent now, not retried and not logged; a receiver that does not take it is a 422 on
+        callback_url saying what it answered (the start of it)."""
+        event = Event(0, new_id(), "test", hook.property_id, None, TEST_PAYLOAD, utc_now())
+        try:
+            status = post(self.route.sender, hook, event.id, payloads.message(event, hook.send_data, event.payload))
+        except SendFailed as failed:
+            raise ValidationFailed.one("callback_url", f"did not take the test event: {failed.message}") from None
+        return {"id": event.id, "event": event.event, "status": status}
+
+
+def _columns(model: WebhookInput) -> tuple[Any, ...]:
+    return (model.callback_url, model.event_mask, _dumps(model.headers), _dumps(model.request_params),
+            int(model.is_active), int(model.send_data))
+
+
+def _dumps(value: dict[str, str] | None) -> str | None:
+    return None if value is None else json.dumps(value)
+
+
+def _json(text: str | None) -> dict[str, str] | None:
+    return None if text is None else json.loads(text)
+
+
+def _delivery(row) -> dict[str, Any]:
+    return {"id": row["id"], "event_id": row["event_id"], "event": row["event"], "event_at": row["event_at"],
+            "status": row["status"], "attempts": row["attempts"], "response_status": row["response_status"],
+            "last_error": row["last_error"], "next_retry_at": row["next_retry_at"], "updated_at": row["updated_at"]}

@@ -1,0 +1,118 @@
+"""Every change that matters outside is an event written in the change's own transaction: one per written range
+and plan (a derived plan's too), none for a write that was refused or rolled back."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from backend.demo import load_demo
+from backend.errors import ValidationFailed
+from backend.outbox.deliverer import tell_non_acked
+
+
+def events(engine, after: int = 0) -> list[dict]:
+    return [{"event": r["event"], "property_id": r["property_id"], **json.loads(r["payload"])}
+            for r in engine.store.query("SELECT * FROM events WHERE seq > ? ORDER BY seq", (after,))]
+
+
+def head(engine) -> int:
+    return engine.store.scalar("SELECT coalesce(max(seq), 0) FROM events")
+
+
+@pytest.fixture
+def demo(engine):
+    load_demo(engine)
+    operator = engine.identity.operator()
+    parent = engine.store.one("SELECT p.id, p.property_id, p.room_type_id FROM rate_plans p WHERE EXISTS "
+                              "(SELECT 1 FROM rate_plans c WHERE c.parent_rate_plan_id = p.id)")
+    children = [r[0] for r in engine.store.query("SELECT id FROM rate_plans WHERE parent_rate_plan_id = ?",
+                                                 (parent["id"],))]
+    return engine, operator, parent, children
+
+
+def dates(first: int, last: int) -> tuple[str, str]:
+    today = datetime.now(UTC).date() + timedelta(days=1)  # tomorrow: today at every property of the demo
+    return (today + timedelta(days=first)).isoformat(), (today + timedelta(days=last)).isoformat()
+
+
+def test_a_year_of_rates_is_one_event_for_the_plan_and_one_for_each_child(demo):
+    engine, operator, parent, children = demo
+    start = head(engine)
+    date_from, date_to = dates(0, 300)
+    engine.inventory.ari.set_restrictions(operator, [{"property_id": parent["property_id"], "rate_plan_id": parent["id"],
+                                                      "date_from": date_from, "date_to": date_to, "rate": "120.00"}])
+    assert events(engine, start) == [
+        {"event": "ari", "property_id": parent["property_id"], "rate_plan_id": plan_id,
+         "date_from": date_from, "date_to": date_to} for plan_id in (parent["id"], *children)]
+
+
+def test_availability_written_in_pieces_is_one_event_over_their_range(demo):
+    engine, operator, parent, _ = demo
+    start = head(engine)
+    first, _ = dates(3, 3)
+    _, last = dates(9, 9)
+    engine.inventory.ari.set_availability(operator, [
+        {"property_id": parent["property_id"], "room_type_id": parent["room_type_id"], "date": day, "availability": 2}
+        for day in (last, first, dates(5, 5)[0])])
+    assert events(engine, start) == [{"event": "ari", "property_id": parent["property_id"],
+                                      "room_type_id": parent["room_type_id"], "date_from": first, "date_to": last}]
+
+
+def test_a_refused_write_records_nothing(demo):
+    engine, operator, parent, _ = demo
+    start = head(engine)
+    date_from, date_to = dates(0, 10)
+    with pytest.raises(ValidationFailed):
+        engine.inventory.ari.set_restrictions(operator, [
+            {"property_id": parent["property_id"], "rate_plan_id": parent["id"], "date_from": date_from,
+             "date_to": date_to, "rate": "120.00"},
+            {"property_id": parent["property_id"], "rate_plan_id": parent["id"], "date": date_from, "rate": "-1"}])
+    assert head(engine) == start
+
+
+def test_an_event_rolls_back_with_its_change(demo):
+    engine, operator, parent, _ = demo
+    start = head(engine)
+    date_from, date_to = dates(0, 10)
+    with pytest.raises(RuntimeError), engine.store.transaction():
+        engine.inventory.ari.set_availability(operator, [{"property_id": parent["property_id"], "room_type_id":
+                                                          parent["room_type_id"], "date_from": date_from,
+                                                          "date_to": date_to, "availability": 0}])
+        raise RuntimeError("the outer transaction fails after the write")
+    assert head(engine) == start
+
+
+def test_a_booking_is_its_event_and_the_availability_it_took(demo):
+    engine, operator, *_ = demo
+    start = head(engine)
+    room = engine.store.one("SELECT r.id, r.property_id, p.id AS plan_id FROM room_types r JOIN rate_plans p ON "
+                            "p.room_type_id = r.id AND p.parent_rate_plan_id IS NULL JOIN availability a ON "
+                            "a.room_type_id = r.id WHERE a.availability > 0 AND a.date = ? LIMIT 1", (dates(20, 20)[0],))
+    arrival, departure = dates(20, 22)
+    booking, _ = engine.bookings.take(operator, {
+        "property_id": room["property_id"], "status": "new", "arrival_date": arrival, "departure_date": departure,
+        "currency": engine.store.scalar("SELECT currency FROM rate_plans WHERE id = ?", (room["plan_id"],)),
+        "customer": {"name": "Ada", "surname": "Guest"},
+        "rooms": [{"room_type_code": room["id"], "rate_plan_code": room["plan_id"],
+                   "occupancy": {"adults": 1, "children": 0, "infants": 0}}]}, secure=False)
+    assert events(engine, start) == [
+        {"event": "booking_new", "property_id": room["property_id"], "booking_id": booking["id"],
+         "revision_id": booking["revision_id"]},
+        {"event": "ari", "property_id": room["property_id"], "room_type_id": room["id"],
+         "date_from": arrival, "date_to": dates(21, 21)[0]}]
+
+
+def test_a_revision_not_acknowledged_in_30_minutes_is_told_once(demo):
+    engine, *_ = demo
+    unacked = engine.store.scalar("SELECT count(*) FROM booking_revisions WHERE acked_at IS NULL")
+    assert unacked
+    start = head(engine)
+    assert tell_non_acked(engine.store, datetime.now(UTC)) == 0  # the demo's came just now
+    later = datetime.now(UTC) + timedelta(minutes=31)
+    assert tell_non_acked(engine.store, later) == unacked
+    assert tell_non_acked(engine.store, later) == 0
+    told = events(engine, start)
+    assert {e["event"] for e in told} == {"non_acked_booking"} and len(told) == unacked

@@ -19,13 +19,17 @@ from textual import events, work
 from textual.app import App
 from textual.binding import Binding
 from textual.screen import Screen
+from textual.widgets import DataTable
 
 from backend.engine import Engine
 from backend.errors import FrontdeskError
 from backend.identity import Actor
 from console.commands import FrontdeskCommands
 from console.messages import ActionFailed, DataChanged
+from console.screens.area import AreaScreen
+from console.screens.confirm import ConfirmDialog, Editing
 from console.screens.inbox import InboxScreen
+from console.settings import read_settings, remember, settings_path
 from console.themes import THEMES
 
 # Set only by tests/bench/bench_console_start.py: the file to stamp when the first page is painted.
@@ -75,14 +79,18 @@ class FrontdeskApp(App[None]):
     BINDINGS = [
         Binding("f1", "help", "Help"),
         Binding("question_mark", "help", "Help", key_display="?", show=False),
-        *(Binding(a.key, f"switch_mode('{a.mode}')", a.title, show=False) for a in AREAS),
+        # A bare digit is text in a form, so it switches only from a list (see check_action); alt+digit always.
+        *(Binding(a.key, f"area('{a.mode}')", a.title, show=False) for a in AREAS),
+        *(Binding(f"alt+{a.key}", f"switch_mode('{a.mode}')", show=False) for a in AREAS),
         Binding("ctrl+t", "change_theme", "Theme", show=False),
     ]
-    HELP_BINDINGS = [*BINDINGS, Binding("ctrl+p", "command_palette", "Command palette"),
+    HELP_BINDINGS = [*BINDINGS, Binding("alt+0", "", "An area from a form or dialog", key_display="alt+0…6"),
+                     Binding("ctrl+p", "command_palette", "Command palette"),
                      Binding("ctrl+q", "quit", "Quit")]
 
     def __init__(self, engine: Engine, *, poll_interval: float = 1.0, cursor_blink: bool = True,
-                 mode: str | None = None) -> None:
+                 mode: str | None = None, settings: Path | None = None) -> None:
+        """`settings`: the file where the theme is remembered between runs; None remembers nothing."""
         if mode:  # the mode to open in: tests and screenshots start in other areas; App reads it on init
             self.DEFAULT_MODE = mode
         super().__init__()
@@ -94,9 +102,16 @@ class FrontdeskApp(App[None]):
         self.generation = 0  # counts data changes, so screens can tell whether they are behind
         self.data_version = engine.store.data_version()
         self.unsubscribe = lambda: None
+        self.quit_question: ConfirmDialog | None = None
         for theme in THEMES:
             self.register_theme(theme)
-        self.theme = THEMES[0].name
+        self.settings = settings
+        saved = read_settings(settings).get("theme") if settings else None
+        self.theme = saved if saved in self.available_themes else THEMES[0].name
+
+    def watch_theme(self, theme: str) -> None:
+        if self.settings:
+            remember(self.settings, "theme", theme)
 
     def actor(self) -> Actor:
         """The local operator, read afresh so that groups added meanwhile are seen."""
@@ -124,6 +139,32 @@ class FrontdeskApp(App[None]):
             screen.post_message(DataChanged(message.kind))
 
     # --- actions -----------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "area":  # a bare digit: only on an area's list is it not text being typed
+            return isinstance(self.focused, DataTable) and isinstance(self.focused.screen, AreaScreen)
+        return True
+
+    def action_area(self, mode: str) -> None:
+        self.switch_mode(mode)
+
+    async def action_quit(self) -> None:
+        """ctrl+q: asks first, as esc on an editor does, while any editor (in any area) holds unsaved changes.
+        A second ctrl+q on that question quits."""
+        # Textual keeps each mode's stack privately; an editor left open in another area counts too.
+        screens = [screen for stack in self._screen_stacks.values() for screen in stack]
+        if self.screen is self.quit_question or not any(
+                isinstance(screen, Editing) and screen.has_changes() for screen in screens):
+            self.exit()
+            return
+
+        def answered(quit_: bool | None) -> None:
+            if quit_:
+                self.exit()
+
+        self.quit_question = ConfirmDialog("Quit and lose your changes?", "An editor holds changes that are not saved.",
+                                           confirm="Quit")
+        self.push_screen(self.quit_question, answered)
 
     def action_help(self) -> None:
         from console.screens.help import (
@@ -178,4 +219,4 @@ class FrontdeskApp(App[None]):
 def run_console(engine: Engine) -> None:
     """The console, delivering the outbox's events while no `frontdesk serve` holds the database."""
     with engine.delivering("console"):
-        FrontdeskApp(engine).run()
+        FrontdeskApp(engine, settings=settings_path()).run()

@@ -107,6 +107,7 @@ class AreaScreen(Screen):
         self.wanted_page = 1  # the page asked for last, which a refresh must not undo
         self.rows: dict[str, dict[str, Any]] = {}
         self.seen_generation = -1
+        self.from_top = False  # a new search or filter: its first row gets the cursor, whatever row had it
 
     # --- layout ------------------------------------------------------------------------------
 
@@ -143,6 +144,11 @@ class AreaScreen(Screen):
 
     def on_data_changed(self, _: DataChanged) -> None:
         self.reload()
+
+    def restart(self) -> None:
+        """A new search or filter: its first page, with the cursor on its first result."""
+        self.from_top = True
+        self.reload(1)
 
     def reload(self, page: int | None = None) -> None:
         self.seen_generation = self.app.generation
@@ -185,7 +191,10 @@ class AreaScreen(Screen):
         table.clear()
         for row_id, row in self.rows.items():
             table.add_row(*self.cells(row), key=row_id, height=self.ROW_HEIGHT)
-        if current in self.rows:
+        if self.from_top:
+            self.from_top = False
+            table.move_cursor(row=0, animate=False)
+        elif current in self.rows:
             table.move_cursor(row=table.get_row_index(current), animate=False)
         elif self.rows:
             table.move_cursor(row=min(index, len(self.rows) - 1), animate=False)

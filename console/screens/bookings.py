@@ -11,11 +11,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
-from textual.widgets import Checkbox, DataTable, Input, Label, Select
+from textual.widgets import DataTable, Input, Label, Select
 
 from backend.listing import Filter, ListQuery
 from console.screens.area import PAGE_BINDINGS, PAGE_SIZE, AreaScreen, FilteredArea
 from console.screens.booking_detail import BookingDetailScreen
+from console.widgets.toggles import Checkbox
 
 STATUSES = ("new", "modified", "cancelled")
 STATUS_MARKS = {"new": ("● new", "green"), "modified": ("◆ modified", "yellow"), "cancelled": ("✕ cancelled", "dim")}
@@ -133,7 +134,7 @@ class BookingsScreen(FilteredArea, AreaScreen):
         self.filters = filters
         self.search = self.query_one("#bk-search", Input).value.strip()
         self.unacked_only = self.query_one("#bk-unacked", Checkbox).value
-        self.reload(1)
+        self.restart()
 
     def action_toggle_unacked(self) -> None:
         self.query_one("#bk-unacked", Checkbox).toggle()

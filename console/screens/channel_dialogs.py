@@ -11,13 +11,14 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Select, Static, Switch
+from textual.widgets import Button, Input, Label, Select, Static
 
 from backend.channels import CHANNEL_CODES, SHOPPING_CODES, ShoppingSettings
 from backend.errors import FrontdeskError
 from console.labels import label_for
 from console.messages import ActionFailed
 from console.widgets.field import Field
+from console.widgets.toggles import Switch
 
 if TYPE_CHECKING:
     from console.app import FrontdeskApp

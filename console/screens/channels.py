@@ -16,7 +16,8 @@ from console.screens.area import PAGE_BINDINGS, PAGE_SIZE, mark
 from console.screens.channel_dialogs import AriSecretDialog, ChannelDialog, InboundKeyDialog
 from console.screens.channel_sync import NOUN, channel_log, sent_word
 from console.screens.destinations import DestinationsArea
-from console.screens.outbox_text import counted, sync_state
+from console.screens.inbox_text import counted
+from console.screens.outbox_text import sync_state
 from console.screens.webhooks import WebhooksScreen
 
 

@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+from typing import Protocol, runtime_checkable
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
+
+
+@runtime_checkable
+class Editing(Protocol):
+    """An editor screen: closing it or quitting the console asks first while it holds unsaved changes."""
+
+    def has_changes(self) -> bool: ...
 
 
 class ConfirmDialog(ModalScreen[bool]):

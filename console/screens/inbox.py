@@ -17,7 +17,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
-from textual.widgets import Checkbox, DataTable, Input, Select
+from textual.widgets import DataTable, Input, Select
 from textual.worker import get_current_worker
 
 from backend.errors import FrontdeskError
@@ -30,8 +30,9 @@ from console.screens.inbox_files import (
     default_folder,
     saved_text,
 )
-from console.screens.inbox_text import PROVIDERS, author, thread_cells, when
+from console.screens.inbox_text import PROVIDERS, thread_cells, when, whose_message
 from console.widgets.conversation import Conversation
+from console.widgets.toggles import Checkbox
 
 MESSAGE_PAGE = 100  # the engine's largest page
 MESSAGE_PAGES = 5  # a thread shows its newest 500 messages, and `o` 500 older ones at a time
@@ -201,7 +202,7 @@ class InboxScreen(FilteredArea, AreaScreen):
         self.filters = filters
         self.search = self.query_one("#ib-search", Input).value.strip()
         self.unread_only = self.query_one("#ib-unread", Checkbox).value
-        self.reload(1)
+        self.restart()
 
     def action_toggle_unread(self) -> None:
         self.query_one("#ib-unread", Checkbox).toggle()
@@ -414,7 +415,7 @@ class InboxScreen(FilteredArea, AreaScreen):
             self.status.news("No files in this conversation")
             return
         message = view.message
-        source = f"{author(message, thread['title'])}'s message of {when(message['inserted_at'])}"
+        source = f"{whose_message(message, thread['title'])} of {when(message['inserted_at'])}"
 
         def saved(paths: list[Path] | None) -> None:
             if paths:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import base64
 import mimetypes
+import os
+import stat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -49,11 +51,22 @@ def os_problem(error: OSError, path: Path) -> FileProblem:
     path = Path(error.filename) if error.filename else path
     if isinstance(error, FileNotFoundError):
         return FileProblem(f"there is nothing at {path}")
-    if isinstance(error, IsADirectoryError):
-        return FileProblem(f"{path} is a folder, not a file")
     if isinstance(error, PermissionError):
         return FileProblem(f"{path} can't be opened: permission denied")
     return FileProblem(f"{path}: {error.strerror or error}")
+
+
+NOT_FILES = ((stat.S_ISFIFO, "a named pipe"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a device"),
+             (stat.S_ISBLK, "a device"))
+
+
+def check_regular(mode: int, path: Path) -> None:
+    """Refuse anything but a plain file: reading a pipe or a device could wait forever or never end."""
+    if stat.S_ISDIR(mode):
+        raise FileProblem(f"{path} is a folder, not a file")
+    if not stat.S_ISREG(mode):
+        kind = next((name for test, name in NOT_FILES if test(mode)), "not an ordinary file")
+        raise FileProblem(f"{path} is {kind}: only ordinary files can be attached")
 
 
 def read_upload(typed: str, max_bytes: int) -> dict[str, str]:
@@ -63,7 +76,10 @@ def read_upload(typed: str, max_bytes: int) -> dict[str, str]:
         raise FileProblem("give the path of a file")
     path = local_path(typed)
     try:
-        with path.open("rb") as file:
+        check_regular(os.stat(path).st_mode, path)
+        # Non-blocking, and checked again once open, in case a pipe took the file's place meanwhile.
+        with os.fdopen(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as file:
+            check_regular(os.fstat(file.fileno()).st_mode, path)
             content = file.read(max_bytes + 1)
     except OSError as error:
         raise os_problem(error, path) from None

@@ -45,13 +45,17 @@ def one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+def counted(count: int, noun: str) -> str:
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
+
+
 def preview(thread: dict[str, Any]) -> str:
     last = thread.get("last_message")
     if not last:
         return "no messages yet"
     text = one_line(last["message"]) if last["sender"] != "system" else "Inquiry"
     if not text and last["attachments"]:
-        text = f"{len(last['attachments'])} attachment(s)"
+        text = counted(len(last["attachments"]), "attachment")
     return f"You: {text}" if last["sender"] == "property" else text
 
 
@@ -90,6 +94,11 @@ def attachment_lines(message: dict[str, Any]) -> Text:
 
 def author(message: dict[str, Any], guest: str) -> str:
     return guest if message["sender"] == "guest" else SENDERS.get(message["sender"], message["sender"])
+
+
+def whose_message(message: dict[str, Any], guest: str) -> str:
+    """"Emma Clarke's message", "your message": a message named in a sentence."""
+    return "your message" if message["sender"] == "property" else f"{author(message, guest)}'s message"
 
 
 def label(message: dict[str, Any], guest: str) -> Text:

@@ -8,7 +8,7 @@ from typing import Any
 
 from rich.text import Text
 
-from console.screens.inbox_text import stamp, when
+from console.screens.inbox_text import counted, stamp, when
 from console.widgets.fit_table import Fitted
 
 EVENTS = {"ari": "ARI change", "booking_new": "new booking", "booking_modification": "booking modified",
@@ -29,10 +29,6 @@ STATUSES = {"delivered": Text("sent", style="green"), "retrying": Text("retrying
 def moment(value: str, now: datetime) -> str:
     """"14:02" today, "21 Nov 14:02" another day."""
     return stamp(value).strftime("%H:%M") if stamp(value).date() == now.date() else when(value)
-
-
-def counted(count: int, noun: str) -> str:
-    return f"{count:,} {noun}{'' if count == 1 else 's'}"
 
 
 def sync_state(state: dict[str, Any] | None, now: datetime, noun: str, sent: str = "last sent") -> Fitted:

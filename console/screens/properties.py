@@ -100,7 +100,7 @@ class PropertiesScreen(AreaScreen):
     def apply_search(self, text: str) -> None:
         if text.strip() != self.search:
             self.search = text.strip()
-            self.reload(1)
+            self.restart()
 
     def key_escape(self) -> None:
         if self.focused is self.query_one("#search", Input):

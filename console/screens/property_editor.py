@@ -16,7 +16,7 @@ from textual.containers import Grid, Vertical, VerticalScroll
 from textual.message import Message
 from textual.suggester import SuggestFromList
 from textual.widget import Widget
-from textual.widgets import Button, Footer, Input, Label, Select, SelectionList, Static, Switch, TextArea
+from textual.widgets import Button, Footer, Input, Label, Select, SelectionList, Static, TextArea
 from textual.widgets.selection_list import Selection
 
 from backend.engine import Engine
@@ -30,6 +30,7 @@ from console.widgets.app_bar import AppBar
 from console.widgets.field import Field
 from console.widgets.photo_row import PhotoRow
 from console.widgets.status_line import StatusLine
+from console.widgets.toggles import Switch
 
 CUT_OFF_TIMES = tuple(f"{hour:02d}:{minute:02d}:00" for hour in range(24) for minute in (0, 30))
 MIN_STAY_TYPES = ("both", "arrival", "through")

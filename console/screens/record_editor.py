@@ -12,7 +12,7 @@ from textual import work
 from textual.binding import Binding
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
 from backend.errors import FrontdeskError
 from backend.identity import Actor
@@ -131,13 +131,18 @@ class RecordEditor(Screen[str | None]):
         summary.add_class("-visible")
         if first is not None:
             first.control.focus()
+            if isinstance(first.control, Input):  # focus selects it only when it comes from elsewhere
+                first.control.select_all()
             self.query_one("#form").scroll_to_center(first, animate=False)
         return first
 
     # --- leaving -----------------------------------------------------------------------------
 
+    def has_changes(self) -> bool:
+        return self.payload() != self.initial
+
     def action_close(self) -> None:
-        if self.payload() == self.initial:
+        if not self.has_changes():
             self.dismiss(None)
             return
 

@@ -15,13 +15,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
-from textual.widgets import Checkbox, DataTable, Input, Label, Select
+from textual.widgets import DataTable, Input, Label, Select
 
 from backend.channels import SHOPPING_CODES
 from backend.listing import Filter, ListQuery
 from console.screens.area import PAGE_BINDINGS, PAGE_SIZE, AreaScreen, mark
 from console.screens.shopping_property import ShoppingPropertyScreen
 from console.screens.shopping_stay import StayQuery
+from console.widgets.toggles import Checkbox
 
 LEAD_DAYS = 9  # default check-in: far enough ahead to be past any cut-off, not on a Sunday of the demo
 NIGHTS = 3
@@ -119,11 +120,11 @@ class ShoppingScreen(AreaScreen):
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "shop-channel" and event.value is not Select.NULL and event.value != self.stay.channel_id:
             self.stay = replace(self.stay, channel_id=str(event.value))
-            self.reload(1)
+            self.restart()
 
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
         self.stay = replace(self.stay, available_only=event.value)
-        self.reload(1)
+        self.restart()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         def value(name: str) -> str:
@@ -131,7 +132,7 @@ class ShoppingScreen(AreaScreen):
 
         self.stay = replace(self.stay, checkin=value("checkin"), checkout=value("checkout"), adults=value("adults"),
                             children=value("children") or "0")
-        self.reload(1)
+        self.restart()
         self.table.focus()
 
     def key_escape(self) -> None:

@@ -205,8 +205,11 @@ class ProfileEditor(ModalScreen[str | None]):
         self.notify(f"Saved profile “{message.profile['name']}”")
         self.dismiss(message.profile["name"])
 
+    def has_changes(self) -> bool:
+        return not self.read_only and self.editor.text != self.initial
+
     def action_close(self) -> None:
-        if self.editor.text == self.initial or self.read_only:
+        if not self.has_changes():
             self.dismiss(None)
             return
 

@@ -117,6 +117,8 @@ def test_ages_and_party() -> None:
         ["now", "5m", "3h", "2d", "7w", ""]
     assert guests({"number_of_guests": 3, "number_of_adults": 2, "number_of_children": 1}) == "3 (2 adults, 1 child)"
     assert preview({"last_message": {"message": "Hi\nthere", "sender": "property", "attachments": []}}) == "You: Hi there"
+    assert [preview({"last_message": {"message": "", "sender": "guest", "attachments": [{}] * count}})
+            for count in (1, 2)] == ["1 attachment", "2 attachments"]
 
 
 def test_an_inquiry_that_leaves_out_its_party_shows_only_what_it_says() -> None:

@@ -4,6 +4,7 @@ dialog) and saving a message's attachments to a folder without overwriting anyth
 from __future__ import annotations
 
 import base64
+import os
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -16,7 +17,7 @@ from backend.chat.attachments import Attachments
 from backend.engine import Engine
 from backend.errors import PayloadTooLarge
 from console.screens.inbox_files import AttachDialog, SaveDialog, read_upload, save_new
-from tests.console.helpers import SIZE, frozen_clock, settle, type_text
+from tests.console.helpers import SIZE, frozen_clock, press_for, settle, type_text
 from tests.console.test_inbox import messages, open_thread
 
 pytestmark = pytest.mark.anyio
@@ -119,6 +120,21 @@ async def test_a_file_alone_is_a_reply(engine: Engine, make_app) -> None:
         assert newest["message"] == "" and newest["attachments"][0]["file_name"] == "invoice.pdf"
 
 
+async def test_a_file_you_sent_is_named_as_yours(engine: Engine, make_app) -> None:
+    app = make_app(mode="inbox")
+    async with app.run_test(size=SIZE) as pilot:
+        Path("invoice.pdf").write_bytes(PDF)
+        screen = await open_thread(pilot)
+        await attach(pilot, "invoice.pdf")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        cells = screen.table.get_row(screen.conversation.thread["id"])
+        assert any(str(cell).endswith("You: 1 attachment") for cell in cells)
+        await pilot.press("escape")
+        dialog = await press_for(pilot, "s", SaveDialog)
+        assert dialog.source.startswith("your message of ")
+
+
 async def test_a_refused_file_shows_the_engines_reason_and_stores_nothing(engine: Engine, make_app) -> None:
     app = make_app(mode="inbox")
     async with app.run_test(size=SIZE) as pilot:
@@ -135,6 +151,23 @@ async def test_a_refused_file_shows_the_engines_reason_and_stores_nothing(engine
         await pilot.press("escape")
         await settle(pilot)
         assert app.screen is screen and screen.conversation.pending == {}
+        assert stored_uploads(engine) == 0
+
+
+async def test_a_pipe_or_a_folder_is_refused_before_anything_reads_it(engine: Engine, make_app) -> None:
+    app = make_app(mode="inbox")
+    async with app.run_test(size=SIZE) as pilot:
+        os.mkfifo("guest.pipe")  # nothing ever writes to it: reading it would wait forever
+        Path("photos").mkdir()
+        await open_thread(pilot)
+        await attach(pilot, "guest.pipe")
+        dialog = app.screen
+        assert isinstance(dialog, AttachDialog)
+        assert str(dialog.field().error.render()) == "guest.pipe is a named pipe: only ordinary files can be attached"
+        dialog.field().control.value = "photos"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert str(dialog.field().error.render()) == "photos is a folder, not a file"
         assert stored_uploads(engine) == 0
 
 

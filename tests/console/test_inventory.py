@@ -198,6 +198,17 @@ async def test_refused_rate_plan_option_names_the_row(make_app, engine: Engine) 
         assert "Option 2 guests" in str(editor.query_one("#summary").render())
 
 
+async def test_a_refused_save_selects_the_bad_fields_text(make_app, engine: Engine) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        editor = await open_plan(pilot, f"{DOUBLE} / Best Available Rate")
+        currency = editor.fields["currency"].control
+        currency.focus()
+        await type_text(pilot, "EURO")  # still in the field when saving: typing again replaces it
+        await save_refused(pilot, editor)
+        assert app.focused is currency and currency.selected_text == currency.value == "EURO"
+
+
 async def test_maps_a_rate_plan_to_a_channel(make_app, engine: Engine) -> None:
     app = make_app()
     key = f"{DOUBLE} / Best Available Rate"

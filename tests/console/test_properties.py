@@ -58,6 +58,7 @@ async def test_search_filters_by_title(make_app) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         screen = app.screen
+        select_row(screen, "Riad Yasmine")
         await pilot.press("slash")
         assert app.focused.id == "search"
         await type_text(pilot, "lights")
@@ -65,6 +66,7 @@ async def test_search_filters_by_title(make_app) -> None:
         await settle(pilot)
         assert titles(screen) == ["Harbour Lights Apartments", "Northern Lights Hostel"]
         assert status(screen) == "Page 1 of 1 · 2 properties · title contains “lights”"
+        assert screen.current_row()["title"] == "Harbour Lights Apartments"  # the first result
         await pilot.press("enter")
         assert app.focused is screen.table
         await pilot.press("slash", "ctrl+u", "enter")

@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from textual.command import CommandPalette
+from textual.widgets import Select
 
 from console.app import FrontdeskApp
+from console.screens.bookings import BookingsScreen
 from console.screens.channels import ChannelsScreen
+from console.screens.confirm import ConfirmDialog
 from console.screens.help import HelpScreen
 from console.screens.properties import PropertiesScreen
 from console.screens.property_editor import PropertyEditor
+from console.settings import settings_path
 from console.widgets.app_bar import AreaTab
-from tests.console.helpers import SIZE, run_command, settle
+from console.widgets.toggles import Checkbox, Switch
+from tests.console.helpers import SIZE, press_for, run_command, settle, type_text, until
 
 pytestmark = pytest.mark.anyio
 
@@ -54,6 +62,25 @@ async def test_the_palette_goes_to_properties_and_areas(make_app) -> None:
         assert isinstance(app.screen, ChannelsScreen)
 
 
+@pytest.fixture
+def config_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The user's config directory (where platformdirs looks on Linux), in the test's own folder."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    return tmp_path / "config"
+
+
+async def test_the_theme_is_remembered_between_runs(make_app, config_home: Path) -> None:
+    assert settings_path().is_relative_to(config_home)
+    async with make_app(settings=settings_path()).run_test(size=SIZE) as pilot:
+        assert pilot.app.theme == "frontdesk"
+        pilot.app.theme = "frontdesk-light"
+    async with make_app(settings=settings_path()).run_test(size=SIZE) as pilot:
+        assert pilot.app.theme == "frontdesk-light"
+    settings_path().write_text("not json")
+    async with make_app(settings=settings_path()).run_test(size=SIZE) as pilot:
+        assert pilot.app.theme == "frontdesk"  # an unreadable file: the defaults
+
+
 async def test_has_its_own_themes(make_app) -> None:
     app: FrontdeskApp = make_app()
     async with app.run_test(size=SIZE):
@@ -74,3 +101,68 @@ async def test_still_works_in_80_by_24(make_app) -> None:
         editor = app.screen
         assert isinstance(editor, PropertyEditor)
         assert editor.fields["title"].control.size.width >= 15
+
+
+async def test_digits_switch_areas_only_from_a_list(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        editor = await press_for(pilot, "e", PropertyEditor)
+        for kind in (Select, Switch):  # fields of a form that take no text
+            editor.query(kind).first().focus()
+            await pilot.press("2", "0")
+            assert app.screen is editor
+        await pilot.press("alt+5")  # from anywhere
+        await settle(pilot)
+        bookings = app.screen
+        assert isinstance(bookings, BookingsScreen)
+        for widget in ("#bk-status", "#bk-unacked"):  # the filter bar
+            bookings.query_one(widget).focus()
+            await pilot.press("2", "1")
+            assert app.screen is bookings
+        await run_command(pilot, "channels")  # the palette, from the filter bar
+        assert isinstance(app.screen, ChannelsScreen) and app.focused is app.screen.table
+        await pilot.press("1")  # from an area's list
+        assert app.screen is editor  # Properties, where the editor is still open
+        await pilot.press("ctrl+p")
+        await pilot.press("2")  # typed into the palette's search
+        assert isinstance(app.screen, CommandPalette)
+
+
+async def test_quit_asks_while_an_editor_holds_changes(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press_for(pilot, "e", PropertyEditor)
+        await pilot.press("ctrl+q")  # nothing changed: quits at once
+        assert not app.is_running
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        editor = await press_for(pilot, "e", PropertyEditor)
+        await type_text(pilot, "x")
+        await pilot.press("alt+2")  # the editor stays open in Properties while Channels is shown
+        question = await press_for(pilot, "ctrl+q", ConfirmDialog)
+        assert question.question == "Quit and lose your changes?"
+        await pilot.press("n")
+        assert app.is_running and editor.has_changes()
+        await pilot.press("ctrl+q", "y")
+        assert not app.is_running
+
+
+async def test_checkboxes_and_switches_show_their_state_in_the_glyph(make_app) -> None:
+    app = make_app(mode="bookings")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        checkbox = app.screen.query_one("#bk-unacked", Checkbox)
+        assert checkbox.render().plain.startswith("▐ ▌")
+        checkbox.value = True
+        assert checkbox.render().plain.startswith("▐✓▌")
+        await pilot.press("alt+2")
+        await settle(pilot)
+        await pilot.press("n")
+        await settle(pilot)
+        switch = app.screen.query_one("#channel-active", Switch)
+        assert switch.value and switch.render().plain == "  ✓ "
+        switch.value = False
+        await until(pilot, lambda: switch.render().plain == "    ")  # the knob slides back to the left

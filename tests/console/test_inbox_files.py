@@ -108,14 +108,20 @@ async def test_attach_sends_the_file_with_the_reply(engine: Engine, make_app) ->
         assert not pending_line(pilot).display and screen.conversation.pending == {}
 
 
+async def send_a_file_alone(pilot):
+    """Open a thread, attach invoice.pdf and send it without words; the inbox screen."""
+    Path("invoice.pdf").write_bytes(PDF)
+    screen = await open_thread(pilot)
+    await attach(pilot, "invoice.pdf")
+    await pilot.press("ctrl+s")
+    await settle(pilot)
+    return screen
+
+
 async def test_a_file_alone_is_a_reply(engine: Engine, make_app) -> None:
     app = make_app(mode="inbox")
     async with app.run_test(size=SIZE) as pilot:
-        Path("invoice.pdf").write_bytes(PDF)
-        screen = await open_thread(pilot)
-        await attach(pilot, "invoice.pdf")
-        await pilot.press("ctrl+s")
-        await settle(pilot)
+        screen = await send_a_file_alone(pilot)
         newest = messages(engine, screen.conversation.thread["id"])[0]
         assert newest["message"] == "" and newest["attachments"][0]["file_name"] == "invoice.pdf"
 
@@ -123,11 +129,7 @@ async def test_a_file_alone_is_a_reply(engine: Engine, make_app) -> None:
 async def test_a_file_you_sent_is_named_as_yours(engine: Engine, make_app) -> None:
     app = make_app(mode="inbox")
     async with app.run_test(size=SIZE) as pilot:
-        Path("invoice.pdf").write_bytes(PDF)
-        screen = await open_thread(pilot)
-        await attach(pilot, "invoice.pdf")
-        await pilot.press("ctrl+s")
-        await settle(pilot)
+        screen = await send_a_file_alone(pilot)
         cells = screen.table.get_row(screen.conversation.thread["id"])
         assert any(str(cell).endswith("You: 1 attachment") for cell in cells)
         await pilot.press("escape")

@@ -26,6 +26,7 @@ from backend.errors import FrontdeskError
 from backend.identity import Actor
 from console.commands import FrontdeskCommands
 from console.messages import ActionFailed, DataChanged
+from console.labels import describe, title_for
 from console.screens.area import AreaScreen
 from console.screens.confirm import ConfirmDialog, Editing
 from console.screens.inbox import InboxScreen
@@ -201,7 +202,7 @@ class FrontdeskApp(App[None]):
         self.push_screen(PropertyEditor(message.data))
 
     def on_action_failed(self, message: ActionFailed) -> None:
-        self.notify(str(message.error), title=message.error.title, severity="error")
+        self.notify(describe(message.error), title=title_for(message.error), severity="error")
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         # Snapshot tests turn blinking off so that every screenshot shows the cursor the same way.

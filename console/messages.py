@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from textual.message import Message
 
-from backend.errors import FrontdeskError, ValidationFailed
+from backend.errors import FrontdeskError
+from console.labels import problems_of
 
 
 class DataChanged(Message, bubble=False):
@@ -34,7 +35,5 @@ class ActionFailed(Message):
         self.error = error
 
     def problems(self) -> dict[str, list[str]]:
-        """The engine's messages by dotted field; an error that names no field is filed under ""."""
-        if isinstance(self.error, ValidationFailed):
-            return self.error.details
-        return {"": [str(self.error)]}
+        """The engine's messages by dotted field, in plain words; an error that names no field is filed under ""."""
+        return problems_of(self.error)

@@ -21,8 +21,8 @@ from textual.screen import Screen
 from textual.widgets import Checkbox, DataTable, Footer, Input, Select
 from textual.worker import get_current_worker
 
-from backend.errors import FrontdeskError, ValidationFailed
-from console.labels import label_for
+from backend.errors import FrontdeskError
+from console.labels import describe, title_for
 from console.messages import ActionDone, ActionFailed, DataChanged
 from console.screens.confirm import ConfirmDialog
 from console.widgets.app_bar import AppBar
@@ -56,16 +56,6 @@ class PageLoaded(Message):
     def __init__(self, page: Page) -> None:
         super().__init__()
         self.page = page
-
-
-def describe(error: FrontdeskError) -> str:
-    """One line for the status line or a toast: the engine's title and its messages."""
-    if isinstance(error, ValidationFailed):
-        return "; ".join(f"{label_for(field)} {message}" for field, messages in error.details.items()
-                         for message in messages)
-    if isinstance(error.details, list):  # a 400's or a 502's messages
-        return f"{error.title}: " + "; ".join(map(str, error.details))
-    return str(error)
 
 
 def mark(flag: bool) -> Text:
@@ -253,4 +243,4 @@ class AreaScreen(Screen):
         message.stop()
         text = describe(message.error)
         self.status.news(text, error=True)
-        self.notify(text, title=message.error.title, severity="error")
+        self.notify(text, title=title_for(message.error), severity="error")

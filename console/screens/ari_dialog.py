@@ -22,6 +22,7 @@ from textual.widgets import Button, Input, Label, Select, Static
 
 from backend.errors import FrontdeskError
 from console.forms import int_or_raw
+from console.labels import label_for
 from console.messages import ActionFailed
 from console.screens.inventory_data import inherits
 from console.widgets.ari_grid import GridRow
@@ -168,5 +169,5 @@ class RangeEditDialog(ModalScreen[list[dict[str, Any]] | None]):
             if name in self.fields:
                 self.fields[name].show_errors(texts)
             else:
-                unplaced += [f"{name} {text}" if name else text for text in texts]
+                unplaced += [f"{label_for(name)} {text}" if name else text for text in texts]
         self.query_one("#range-problems", Static).update("\n".join(unplaced))

@@ -27,7 +27,7 @@ from backend.card_data import mask_number
 from backend.errors import FrontdeskError
 from backend.listing import MAX_LIMIT, Filter, ListQuery
 from console.messages import ActionDone, ActionFailed, DataChanged
-from console.screens.area import describe
+from console.labels import describe, title_for
 from console.screens.booking_reports import WORDS, NoShowDialog, reports_view
 from console.screens.confirm import ConfirmDialog
 from console.screens.party import party
@@ -290,4 +290,4 @@ class BookingDetailScreen(Screen):
         message.stop()
         text = describe(message.error)
         self.query_one(StatusLine).news(text, error=True)
-        self.notify(text, title=message.error.title, severity="error")
+        self.notify(text, title=title_for(message.error), severity="error")

@@ -16,6 +16,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.coordinate import Coordinate
 from textual.message import Message
 from textual.widgets import DataTable, Input, Select
 from textual.worker import get_current_worker
@@ -37,6 +38,8 @@ from console.widgets.toggles import Checkbox
 MESSAGE_PAGE = 100  # the engine's largest page
 MESSAGE_PAGES = 5  # a thread shows its newest 500 messages, and `o` 500 older ones at a time
 RECEIVED = "last_message_received_at"
+AGE_COLUMN = 2
+AGE_TICK = 30.0  # seconds between updates of the list's ages
 PAGES = Binding.Group("Pages")  # one footer item for both page keys: the conversation's keys need the room
 
 
@@ -142,6 +145,16 @@ class InboxScreen(FilteredArea, AreaScreen):
 
     def cells(self, row: dict[str, Any]) -> tuple[Any, ...]:
         return thread_cells(row, self.app.engine.config.clock())
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.set_interval(AGE_TICK, self.tick_ages)
+
+    def tick_ages(self) -> None:
+        """Ages follow the clock while nothing changes: an hour later, "now" reads "1h"."""
+        now, table = self.app.engine.config.clock(), self.table
+        for index, row in enumerate(self.rows.values()):  # fill_table added them in this order
+            table.update_cell_at(Coordinate(index, AGE_COLUMN), thread_cells(row, now)[AGE_COLUMN])
 
     def page_shown(self) -> None:
         if not self.first_page_shown:

@@ -24,8 +24,8 @@ from textual.widgets import Button, Input, Label, Static
 
 from backend.chat.attachments import sniff
 from backend.errors import FrontdeskError
+from console.labels import describe
 from console.messages import ActionFailed
-from console.screens.area import describe
 from console.screens.inbox_text import size
 from console.widgets.field import Field
 

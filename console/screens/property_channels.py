@@ -16,7 +16,7 @@ from textual.containers import Vertical
 from textual.widgets import DataTable, Label, Static
 
 from backend.errors import FrontdeskError, ValidationFailed
-from console.labels import label_for
+from console.labels import describe, label_for
 from console.messages import ActionDone, ActionFailed
 from console.screens.channel_toggles import ChannelsLoaded, ChannelTogglesDialog
 
@@ -76,9 +76,9 @@ class PropertyChannelsDialog(ChannelTogglesDialog):
         message.stop()
         error = message.error
         if isinstance(error, ValidationFailed):
-            lines = [f"• {label_for(field)} {text}" for field, texts in error.details.items() for text in texts]
+            lines = [f"• {label_for(field)} {text}" for field, texts in message.problems().items() for text in texts]
             title = self.toggling["title"] if self.toggling else "the channel"
             self.news("\n".join([f"Not connected to {title}:", *lines,
                                   "Fill these in with e (edit) on the property."]))
         else:
-            self.news(str(error))
+            self.news(describe(error))

@@ -14,8 +14,8 @@ from textual.widgets import DataTable, Label, Static
 
 from backend.channels import mapped_plan_ids
 from backend.errors import FrontdeskError
+from console.labels import describe
 from console.messages import ActionDone, ActionFailed
-from console.screens.area import describe
 from console.screens.channel_toggles import ChannelTogglesDialog
 
 

@@ -16,6 +16,7 @@ from textual.widgets import Input, Static
 
 from backend.errors import FrontdeskError
 from backend.identity import Actor
+from console.labels import kind_of
 from console.messages import ActionFailed
 from console.screens.confirm import ConfirmDialog
 from console.widgets.field import Field
@@ -111,7 +112,7 @@ class RecordEditor(Screen[str | None]):
         message.stop()  # shown here, beside the fields, not as the app's notification
         self.saving = False
         self.show_problems(message.problems())
-        self.query_one(StatusLine).news(f"Not saved: {message.error.title}", error=True)
+        self.query_one(StatusLine).news(f"Not saved: {kind_of(message.error)}", error=True)
 
     def show_problems(self, details: dict[str, list[str]]) -> Problem | None:
         """Each message beside its field and all of them counted on top; returns the field focused, if any."""

@@ -18,7 +18,7 @@ from textual.worker import get_current_worker
 
 from backend.errors import FrontdeskError
 from console.messages import ActionFailed, DataChanged
-from console.screens.area import describe
+from console.labels import describe, title_for
 from console.screens.shopping_booking import BookStayDialog
 from console.screens.shopping_stay import StayQuery
 from console.widgets.app_bar import AppBar
@@ -206,4 +206,4 @@ class ShoppingPropertyScreen(Screen):
         message.stop()
         text = describe(message.error)
         self.query_one(StatusLine).news(text, error=True)
-        self.notify(text, title=message.error.title, severity="error")
+        self.notify(text, title=title_for(message.error), severity="error")

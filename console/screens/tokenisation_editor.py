@@ -24,7 +24,7 @@ from textual.worker import get_current_worker
 from backend.errors import FrontdeskError, ValidationFailed
 from backend.vault import samples
 from backend.vault.profiles import compile_profile
-from console.screens.area import describe
+from console.labels import describe
 from console.screens.confirm import ConfirmDialog
 from console.screens.tokenisation_samples import FIRST, sample_options
 

@@ -28,7 +28,7 @@ from backend.vault import samples
 from backend.vault.capture import BadGateway
 from backend.card_data import hide_card_data
 from backend.vault.tokenise import NodeReport, Tokenised
-from console.screens.area import describe
+from console.labels import describe
 from console.screens.confirm import ConfirmDialog
 from console.screens.tokenisation_samples import TITLES, sample_options
 from console.screens.vault_browser import ACTOR

@@ -9,6 +9,14 @@ from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Input, Label, Select, SelectionList, Static, Switch, TextArea
 
+# ISO codes the engine takes in capitals only; staff may type "eur" or "ch".
+CODE_FIELDS = frozenset({"currency", "country"})
+
+
+def as_typed(path: str, text: str) -> str:
+    """An Input's text as it is sent: the codes of CODE_FIELDS upper-cased, anything else as typed."""
+    return text.upper() if path.rsplit(".", 1)[-1] in CODE_FIELDS else text
+
 
 class Field(Vertical):
     """One form field: label, control, hint, and the validation messages once there are any.
@@ -44,7 +52,7 @@ class Field(Vertical):
         """The control's value as the engine takes it: text, bool, a chosen option or None, a list."""
         control = self.control
         if isinstance(control, Input):
-            return control.value
+            return as_typed(self.path, control.value)
         if isinstance(control, TextArea):
             return control.text
         if isinstance(control, Switch):

@@ -265,3 +265,15 @@ def test_a_big_file_is_read_only_past_the_limit(engine: Engine, tmp_path: Path) 
     assert len(base64.b64decode(body["file"])) == 101
     with pytest.raises(PayloadTooLarge):
         Attachments(engine.store, "", 100).upload(body, user_id=engine.identity.operator().user_id)
+
+
+async def test_a_file_too_big_is_refused_in_plain_words(engine: Engine, make_app) -> None:
+    engine.chat.attachments.max_bytes = 2 * 1024 * 1024
+    app = make_app(mode="inbox")
+    async with app.run_test(size=SIZE) as pilot:
+        Path("big.txt").write_bytes(b"x" * (3 * 1024 * 1024))
+        await open_thread(pilot)
+        await attach(pilot, "big.txt")
+        shown = str(app.screen.field().error.render())
+        assert "Too large: an attachment may be at most 2 MiB" in shown
+        assert "Payload Too Large" not in shown

@@ -423,3 +423,13 @@ def test_snapshot_calendar_80x24(snap_compare, make_app) -> None:
         await open_inventory(pilot, "calendar")
 
     assert snap_compare(make_app(), terminal_size=(80, 24), run_before=run_before)
+
+
+async def test_a_range_edit_names_the_fields_as_the_dialog_labels_them(make_app, engine: Engine) -> None:
+    app = make_app()
+    room = ids(engine)[DOUBLE]
+    async with app.run_test(size=SIZE) as pilot:
+        dialog = await open_range(pilot, f"availability:{room}", "2026-11-22")
+        fill(dialog, {"date_from": "2026-11-25", "date_to": "2026-11-23", "availability": "0"})
+        await save_refused(pilot, dialog)
+        assert error_text(dialog, "date_to") == "must be on or after “From”"

@@ -147,3 +147,15 @@ async def test_photo_errors_land_on_the_photo_row(make_app, engine: Engine) -> N
     photos = find(engine, "Photo Inn")[0]["content"]["photos"]
     assert [(p["url"], p["kind"], p["position"]) for p in photos] == [
         ("https://photos.example/0.jpg", "photo", 0), ("https://photos.example/1.jpg", "menu", 1)]
+
+
+async def test_currency_and_country_go_upper_cased(make_app, engine: Engine) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        editor = await open_new(pilot)
+        fill(editor, {"title": "Villa Minuscola", "currency": "eur", "country": "it"})
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, PropertiesScreen)
+    [stored] = find(engine, "Villa Minuscola")
+    assert (stored["currency"], stored["country"]) == ("EUR", "IT")

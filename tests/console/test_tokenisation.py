@@ -267,7 +267,7 @@ async def test_a_bad_message_shows_the_engines_error(make_app, engine, message, 
         tester.message_area.set_message(message)
         await pilot.press("ctrl+r")
         await settle(pilot)
-        assert tester.result_area.text.startswith("Dry run with ota_res_notif: Bad Request: the body")
+        assert tester.result_area.text.startswith("Dry run with ota_res_notif: Not accepted: the body")
         assert problem in tester.result_area.text and "Traceback" not in tester.result_area.text
         assert problem in text_of(app.screen.query_one("#status-news", Static))
         assert node_rows(tester) == []
@@ -308,7 +308,7 @@ async def test_capture_says_when_the_secure_api_is_not_running(tmp_path, monkeyp
         assert tester.query_one("#capture-profile", Select).value == "frontdesk"
         await pilot.press("enter")
         await settle(pilot)
-        assert "Capture of /api/v1/bookings: Bad Gateway: the captured endpoint could not be reached" in \
+        assert "Capture of /api/v1/bookings: The other server's answer could not be used: the captured endpoint could not be reached" in \
             tester.result_area.text
         assert "is `frontdesk serve` running?" in tester.result_area.text
     assert kept(engine) == 0

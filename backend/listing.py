@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from backend.dates import parse_date
 from backend.errors import Errors, ValidationFailed
 from storage import Store
 
@@ -22,7 +23,7 @@ OPS = ("eq", "not", "gt", "gte", "lt", "lte", "has")
 SQL_OPS = {"eq": "=", "not": "!=", "gt": ">", "gte": ">=", "lt": "<", "lte": "<="}
 KEY = re.compile(r"^(filter|order|pagination)\[([A-Za-z_][A-Za-z0-9_]*)\](?:\[([a-z]+)\])?$")
 
-Kind = Literal["text", "id", "bool", "enum", "number"]
+Kind = Literal["text", "id", "bool", "enum", "number", "date"]
 
 
 @dataclass(frozen=True)
@@ -113,6 +114,12 @@ def where(query: ListQuery, columns: dict[str, Column]) -> tuple[str, list[Any]]
                 values = [float(v) for v in values]
             except ValueError:
                 errors.add(key, "must be a number")
+                continue
+        elif column.kind == "date" and f.op != "has":  # "next week" would compare as text and match nothing
+            try:
+                values = [parse_date(v).isoformat() for v in values]
+            except ValueError as exc:
+                errors.add(key, str(exc))
                 continue
         if f.op == "has":
             cond = f"{column.sql} LIKE ? ESCAPE '\\'"

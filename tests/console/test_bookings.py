@@ -251,3 +251,17 @@ async def test_the_detail_never_shows_the_card_number(make_app, engine: Engine) 
     # The card is there, sealed: only a reveal could show it, and the console never asks for one.
     booking = engine.bookings.get(engine.identity.operator(), detail.booking_id, reveal=Reveal("tests"))
     assert booking["guarantee"]["card_number"] == "4111111111111111"
+
+
+async def test_a_date_that_is_not_one_says_so_instead_of_showing_nothing(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_bookings(pilot)
+        shown = numbers(screen)
+        screen.query_one("#bk-from").value = "next week"
+        screen.query_one("#bk-from").focus()
+        await pilot.press("enter")
+        await settle(pilot)
+        said = str(screen.query_one("#status-news").render())
+        assert "must be a date YYYY-MM-DD" in said and "gte" not in said and "arrival_date" not in said
+        assert numbers(screen) == shown  # the list as it was, not an empty one

@@ -121,6 +121,13 @@ def test_bookings_are_private_to_their_propertys_users(shop, anonymous, make_use
     assert [b["id"] for b in listed["data"]] == [created["id"]]
 
 
+@pytest.mark.parametrize("value", ["next week", "2026-02-30", "2026-12-01,x"])
+def test_a_date_filter_that_is_no_date_is_a_422_naming_it(shop, value):
+    response = shop.user.client.get("/api/v1/bookings", params={"filter[arrival_date][gte]": value})
+    assert response.status_code == 422
+    assert list(response.json()["errors"]["details"]) == ["filter[arrival_date][gte]"]
+
+
 def test_cards_are_masked_on_main_and_sealed_on_secure(shop, anonymous, secure, live_engine):
     main = check(push(anonymous, shop, booking(shop, day(2), day(3), guarantee=CARD, reservation_id="C-1")), 201)
     assert main["data"]["attributes"]["guarantee"]["card_number"] == "411111******1111"

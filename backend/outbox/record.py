@@ -32,26 +32,24 @@ def record(conn: sqlite3.Connection, event: str, property_id: str | None, payloa
 
 def availability_changed(conn: sqlite3.Connection, property_id: str, room_type_id: str, dates: Iterable[str]) -> None:
     """Availability written for a room type on some nights: one event over their range."""
-    _ranged(conn, property_id, {"room_type_id": room_type_id}, dates)
+    _ranged(conn, property_id, {"room_type_id": room_type_id}, sorted(dates))
 
 
-def rates_changed(conn: sqlite3.Connection, property_id: str, rate_plan_id: str, dates: Iterable[str], *,
-                  channel_id: str | None = None) -> None:
+def rates_changed(conn: sqlite3.Connection, property_id: str, rate_plan_id: str, dates: Iterable[str]) -> None:
     """Rates or restrictions written for a plan on some nights: one event over their range, and one for each plan
     derived from it."""
-    dates = sorted(dates)
+    nights = sorted(dates)
     children = [row[0] for row in conn.execute("SELECT id FROM rate_plans WHERE parent_rate_plan_id = ?",
                                                (rate_plan_id,))]
     for plan_id in (rate_plan_id, *children):
-        _ranged(conn, property_id, {"rate_plan_id": plan_id}, dates, channel_id=channel_id)
+        _ranged(conn, property_id, {"rate_plan_id": plan_id}, nights)
 
 
-def _ranged(conn: sqlite3.Connection, property_id: str, target: dict[str, str], dates: Iterable[str], *,
-            channel_id: str | None = None) -> None:
-    nights = sorted(dates)
+def _ranged(conn: sqlite3.Connection, property_id: str, target: dict[str, str], nights: list[str]) -> None:
+    """One `ari` event from the first to the last of the (sorted) nights; none without nights."""
     if nights:
         record(conn, "ari", property_id, {"property_id": property_id, **target, "date_from": nights[0],
-                                          "date_to": nights[-1]}, channel_id=channel_id)
+                                          "date_to": nights[-1]})
 
 
 def booking_changed(conn: sqlite3.Connection, booking: dict[str, Any]) -> None:

@@ -139,5 +139,14 @@ class Engine:
     def open(cls, path: str | Path, config: Config | None = None) -> Engine:
         return cls(Store(path), config)
 
+    @property
+    def path(self) -> Path:
+        """The database file."""
+        return self.store.path
+
+    def data_version(self) -> int:
+        """Changes when another connection commits: how a console notices writes by other processes."""
+        return self.store.data_version()
+
     def is_empty(self) -> bool:
         return self.store.scalar("SELECT count(*) FROM properties") == 0

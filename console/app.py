@@ -8,33 +8,29 @@ SQLite's data_version (about once a second) for commits by other processes. Eith
 from __future__ import annotations
 
 import importlib
-import os
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
-from textual import events, work
-from textual.app import App
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable
 
 from backend.engine import Engine
-from backend.errors import FrontdeskError
 from backend.identity import Actor
 from console.commands import FrontdeskCommands
-from console.messages import ActionFailed, DataChanged
-from console.labels import describe, title_for
-from console.screens.area import AreaScreen
-from console.screens.confirm import ConfirmDialog, Editing
-from console.screens.inbox import InboxScreen
+from console.inbox.screen import InboxScreen
+from console.kit.app import ConsoleApp
+from console.kit.area import AreaScreen
+from console.kit.confirm import ConfirmDialog, Editing
+from console.kit.labels import describe, title_for
+from console.kit.messages import ActionFailed, DataChanged
+from console.kit.workers import engine_work
 from console.settings import read_settings, remember, settings_path
 from console.themes import THEMES
 
-# Set only by tests/bench/bench_console_start.py: the file to stamp when the first page is painted.
-FIRST_PAINT_ENV = "FRONTDESK_BENCH_FIRST_PAINT"
+HERE = Path(__file__).parent
 
 
 def later(module: str, name: str) -> Callable[[], Screen]:
@@ -61,21 +57,24 @@ def display_path(path: Path) -> str:
         return str(path)
 
 
-class FrontdeskApp(App[None]):
-    CSS_PATH = "frontdesk.tcss"
+class FrontdeskApp(ConsoleApp):
+    # The kit's rules first, then each area's own (every area's, so that a mode switch loads no stylesheet).
+    # Whole paths: Textual reads relative ones from the folder of whichever subclass is run.
+    CSS_PATH = [HERE / "kit" / "kit.tcss", *(HERE / area / f"{area}.tcss" for area in (
+        "properties", "shopping", "bookings", "inventory", "inbox", "tokenisation", "channels"))]
     TITLE = "Frontdesk"
     AREAS: ClassVar[tuple[Area, ...]] = (Area("inbox", "0", "Inbox"), Area("properties", "1", "Properties"),
                                          Area("channels", "2", "Channels"), Area("inventory", "3", "Inventory"),
                                          Area("shopping", "4", "Shopping"), Area("bookings", "5", "Bookings"),
                                          Area("tokenisation", "6", "Tokenisation"))
-    MODES = {"inbox": InboxScreen, "properties": later("console.screens.properties", "PropertiesScreen"),
-             "channels": later("console.screens.channels", "ChannelsScreen"),
-             "inventory": later("console.screens.inventory", "InventoryScreen"),
-             "shopping": later("console.screens.shopping", "ShoppingScreen"),
-             "bookings": later("console.screens.bookings", "BookingsScreen"),
-             "tokenisation": later("console.screens.tokenisation", "TokenisationScreen")}
+    MODES = {"inbox": InboxScreen, "properties": later("console.properties.screen", "PropertiesScreen"),
+             "channels": later("console.channels.screen", "ChannelsScreen"),
+             "inventory": later("console.inventory.screen", "InventoryScreen"),
+             "shopping": later("console.shopping.screen", "ShoppingScreen"),
+             "bookings": later("console.bookings.screen", "BookingsScreen"),
+             "tokenisation": later("console.tokenisation.screen", "TokenisationScreen")}
     DEFAULT_MODE = "inbox"
-    COMMANDS = App.COMMANDS | {FrontdeskCommands}
+    COMMANDS = ConsoleApp.COMMANDS | {FrontdeskCommands}
 
     BINDINGS = [
         Binding("f1", "help", "Help"),
@@ -89,19 +88,18 @@ class FrontdeskApp(App[None]):
                      Binding("ctrl+p", "command_palette", "Command palette"),
                      Binding("ctrl+q", "quit", "Quit")]
 
-    def __init__(self, engine: Engine, *, poll_interval: float = 1.0, cursor_blink: bool = True,
-                 mode: str | None = None, settings: Path | None = None) -> None:
+    def __init__(self, engine: Engine, *, poll_interval: float = 1.0, mode: str | None = None,
+                 settings: Path | None = None) -> None:
         """`settings`: the file where the theme is remembered between runs; None remembers nothing."""
         if mode:  # the mode to open in: tests and screenshots start in other areas; App reads it on init
             self.DEFAULT_MODE = mode
         super().__init__()
         self.engine = engine
         self.poll_interval = poll_interval
-        self.blink = cursor_blink
-        self.db_label = display_path(engine.store.path)
+        self.db_label = display_path(engine.path)
         engine.identity.operator()  # made on first use: before the workers, which only read it
         self.generation = 0  # counts data changes, so screens can tell whether they are behind
-        self.data_version = engine.store.data_version()
+        self.data_version = engine.data_version()
         self.unsubscribe = lambda: None
         self.quit_question: ConfirmDialog | None = None
         for theme in THEMES:
@@ -129,7 +127,7 @@ class FrontdeskApp(App[None]):
         self.unsubscribe()
 
     def check_data_version(self) -> None:
-        version = self.engine.store.data_version()
+        version = self.engine.data_version()
         if version != self.data_version:
             self.data_version = version
             self.post_message(DataChanged("database"))
@@ -168,7 +166,7 @@ class FrontdeskApp(App[None]):
         self.push_screen(self.quit_question, answered)
 
     def action_help(self) -> None:
-        from console.screens.help import (
+        from console.help import (
             HelpScreen,  # reads every screen's keys: loaded when first asked
         )
 
@@ -185,36 +183,20 @@ class FrontdeskApp(App[None]):
         self.switch_mode("properties")
         self.load_property_editor(property_id)
 
-    @work(thread=True, exclusive=True, group="editor")
+    @engine_work(exclusive=True, group="editor")
     def load_property_editor(self, property_id: str | None) -> None:
-        from console.screens.property_editor import EditorReady, load_editor_data
+        from console.properties.editor import EditorReady, load_editor_data
 
-        try:
-            data = load_editor_data(self.engine, self.actor(), property_id)
-        except FrontdeskError as error:
-            self.post_message(ActionFailed(error))
-        else:
-            self.post_message(EditorReady(data))
+        data = load_editor_data(self.engine, self.actor(), property_id)
+        self.post_message(EditorReady(data))
 
     def on_editor_ready(self, message) -> None:
-        from console.screens.property_editor import PropertyEditor
+        from console.properties.editor import PropertyEditor
 
         self.push_screen(PropertyEditor(message.data))
 
     def on_action_failed(self, message: ActionFailed) -> None:
         self.notify(describe(message.error), title=title_for(message.error), severity="error")
-
-    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
-        # Snapshot tests turn blinking off so that every screenshot shows the cursor the same way.
-        if not self.blink and hasattr(event.widget, "cursor_blink"):
-            event.widget.cursor_blink = False
-
-    def first_page_painted(self) -> None:
-        """The main screen painted its first page: the moment the start-up bench measures."""
-        marker = os.environ.get(FIRST_PAINT_ENV)
-        if marker:
-            Path(marker).write_text(repr(time.time()))
-            self.exit()
 
 
 def run_console(engine: Engine) -> None:

@@ -84,7 +84,7 @@ def demo() -> None:
         click.echo("error: the database already holds properties; demo data goes only into an empty one", err=True)
         sys.exit(1)
     token = load_demo(engine)
-    click.echo(f"Demo data loaded into {engine.store.path}.")
+    click.echo(f"Demo data loaded into {engine.path}.")
     click.echo(f"API token of {INTEGRATOR_EMAIL} (shown once):")
     click.echo(token.token)
 

@@ -12,13 +12,13 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from backend.listing import Filter, ListQuery
 
 if TYPE_CHECKING:
-    from console.app import FrontdeskApp
+    from console.kit.app import ConsoleApp
 
 PROPERTY_HITS = 8
 
 
 class FrontdeskCommands(Provider):
-    app: FrontdeskApp
+    app: ConsoleApp
 
     def commands(self) -> list[tuple[str, str, Callable[[], object]]]:
         app = self.app

@@ -20,8 +20,7 @@ sys.path.insert(0, str(ROOT))
 from backend.config import Config
 from backend.demo import load_demo
 from backend.engine import Engine
-from console.app import FrontdeskApp
-from tests.console.helpers import add_hostel_channel, frozen_clock, select_row, settle, type_text
+from tests.console.helpers import SteadyApp, add_hostel_channel, frozen_clock, select_row, settle, type_text
 from tests.console.outbox_scene import stage_events_out
 
 SIZE = (120, 40)
@@ -284,7 +283,7 @@ SHOTS: dict[str, Steps] = {
 
 
 async def shoot(engine: Engine, name: str, steps: Steps) -> None:
-    app = FrontdeskApp(engine, cursor_blink=False, mode=None if name in INBOX_SHOTS else "properties")
+    app = SteadyApp(engine, mode=None if name in INBOX_SHOTS else "properties")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await steps(pilot)

@@ -43,7 +43,7 @@ from textual.widgets import DataTable
 from backend.engine import Engine
 from backend.listing import ListQuery
 from console.app import FrontdeskApp
-from console.screens.inbox import MESSAGE_PAGE, InboxScreen
+from console.inbox.screen import MESSAGE_PAGE, InboxScreen
 
 THREADS = 10_000
 MESSAGES_PER_THREAD = 6
@@ -138,7 +138,7 @@ async def timed_downs(app: App, frames: Frames, ready_after: Callable[[], Callab
 async def switching(path: Path) -> tuple[list[float], list[float], list[float]]:
     """Thread switches in the inbox, the floor's cursor moves, and the raw engine calls of a switch (ms)."""
     engine = Engine.open(path)
-    app = FrontdeskApp(engine, cursor_blink=False)
+    app = FrontdeskApp(engine)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = app.screen
         assert isinstance(screen, InboxScreen)

@@ -11,7 +11,7 @@ import pytest
 from backend.config import Config
 from backend.demo import load_demo
 from backend.engine import Engine
-from console.app import FrontdeskApp
+from tests.console.helpers import SteadyApp
 from tests.console.outbox_scene import stage_events_out
 
 
@@ -52,9 +52,9 @@ def events_out(engine: Engine) -> None:
 
 
 @pytest.fixture
-def make_app(engine: Engine) -> Callable[..., FrontdeskApp]:
-    def make(**options: Any) -> FrontdeskApp:
+def make_app(engine: Engine) -> Callable[..., SteadyApp]:
+    def make(**options: Any) -> SteadyApp:
         # Properties, where the tests of the other areas begin; test_inbox asks for the inbox.
-        return FrontdeskApp(engine, **{"poll_interval": 0.1, "cursor_blink": False, "mode": "properties", **options})
+        return SteadyApp(engine, **{"poll_interval": 0.1, "mode": "properties", **options})
 
     return make

@@ -6,14 +6,16 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any, Protocol, TypeVar
 
+from textual import events
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.worker import WorkerCancelled
 
 from backend.engine import Engine
+from console.app import FrontdeskApp
 
-from console.screens.area import AreaScreen
-from console.widgets.field import Field
+from console.kit.area import AreaScreen
+from console.kit.field import Field
 
 S = TypeVar("S", bound=Screen)
 
@@ -27,6 +29,15 @@ NOW = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)  # where frozen_clock stands
 
 def frozen_clock() -> datetime:
     return NOW
+
+
+class SteadyApp(FrontdeskApp):
+    """The console as tests and screenshots drive it: cursors that don't blink, so that every screenshot
+    shows them alike."""
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        if hasattr(event.widget, "cursor_blink"):
+            event.widget.cursor_blink = False
 
 
 async def settle(pilot: Pilot) -> None:

@@ -17,10 +17,10 @@ from backend.demo import TEST_CARD as CARD
 from backend.demo_chat import GUESTS
 from backend.engine import Engine
 from backend.listing import Filter, ListQuery
-from console.screens.booking_detail import BookingDetailScreen
-from console.screens.booking_reports import NoShowDialog
-from console.screens.bookings import BookingsScreen
-from console.screens.confirm import ConfirmDialog
+from console.bookings.detail import BookingDetailScreen
+from console.bookings.reports import NoShowDialog
+from console.bookings.screen import BookingsScreen
+from console.kit.confirm import ConfirmDialog
 from tests.console.helpers import SIZE, frozen_clock, press_for, settle, type_text
 
 pytestmark = pytest.mark.anyio

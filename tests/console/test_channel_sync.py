@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 from backend.engine import Engine
-from console.screens.channel_dialogs import AriSecretDialog, ChannelDialog
-from console.screens.channels import ChannelsScreen
-from console.screens.confirm import ConfirmDialog
-from console.screens.delivery_log import DeliveryLogDialog
+from console.channels.dialogs import AriSecretDialog, ChannelDialog
+from console.channels.screen import ChannelsScreen
+from console.kit.confirm import ConfirmDialog
+from console.channels.delivery_log import DeliveryLogDialog
 from tests.console.helpers import SIZE, frozen_clock, press_for, select_row, settle, until
 from tests.receiver import Receiver
 

@@ -7,10 +7,10 @@ import pytest
 from backend.engine import Engine
 from backend.errors import ValidationFailed
 from backend.identity import hash_secret
-from console.screens.channel_dialogs import ChannelDialog, InboundKeyDialog
-from console.screens.channels import ChannelsScreen
-from console.screens.confirm import ConfirmDialog
-from console.screens.property_channels import PropertyChannelsDialog
+from console.channels.dialogs import ChannelDialog, InboundKeyDialog
+from console.channels.screen import ChannelsScreen
+from console.kit.confirm import ConfirmDialog
+from console.properties.channels_dialog import PropertyChannelsDialog
 from tests.console.helpers import (
     SIZE,
     add_hostel_channel,

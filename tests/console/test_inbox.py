@@ -12,9 +12,9 @@ from textual.pilot import Pilot
 
 from backend.engine import Engine
 from backend.listing import ListQuery
-from console.screens.area import PAGE_SIZE
-from console.screens.inbox import InboxScreen
-from console.screens.inbox_text import age, guests, inquiry_card, preview
+from console.kit.area import PAGE_SIZE
+from console.inbox.screen import InboxScreen
+from console.inbox.text import age, guests, inquiry_card, preview
 from tests.console.helpers import (
     NOW,
     SIZE,

@@ -8,8 +8,8 @@ from datetime import datetime, timedelta
 import pytest
 from textual.coordinate import Coordinate
 
-from console.screens.inbox import AGE_COLUMN, InboxScreen
-from console.screens.inbox_text import age
+from console.inbox.screen import AGE_COLUMN, InboxScreen
+from console.inbox.text import age
 from tests.console.helpers import NOW, SIZE, settle
 
 pytestmark = pytest.mark.anyio

@@ -16,7 +16,7 @@ from textual.widgets import Input, Static
 from backend.chat.attachments import Attachments
 from backend.engine import Engine
 from backend.errors import PayloadTooLarge
-from console.screens.inbox_files import AttachDialog, SaveDialog, read_upload, save_new
+from console.inbox.files import AttachDialog, SaveDialog, read_upload, save_new
 from tests.console.helpers import SIZE, frozen_clock, press_for, settle, type_text
 from tests.console.test_inbox import messages, open_thread
 

@@ -13,14 +13,14 @@ from textual.widgets import Select
 from backend.channels import mapped_plan_ids
 from backend.engine import Engine
 from backend.listing import ListQuery
-from console.screens.ari_dialog import RangeEditDialog
-from console.screens.confirm import ConfirmDialog
-from console.screens.inventory import InventoryScreen
-from console.screens.rate_plan_channels import RatePlanChannelsDialog
-from console.screens.rate_plan_editor import RatePlanEditor
-from console.screens.room_type_editor import RoomTypeEditor
-from console.widgets.ari_grid import AriGrid
-from console.widgets.item_list import ItemRow
+from console.inventory.range_dialog import RangeEditDialog
+from console.kit.confirm import ConfirmDialog
+from console.inventory.screen import InventoryScreen
+from console.inventory.rate_plan_channels import RatePlanChannelsDialog
+from console.inventory.rate_plan_editor import RatePlanEditor
+from console.inventory.room_type_editor import RoomTypeEditor
+from console.inventory.ari_grid import AriGrid
+from console.kit.item_list import ItemRow
 from tests.console.helpers import SIZE, error_text, fill, frozen_clock, press_for, save_refused, settle, type_text
 
 pytestmark = pytest.mark.anyio  # the snapshot tests at the end are plain functions; anyio leaves them be

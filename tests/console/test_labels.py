@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from backend.errors import ValidationFailed
 from backend.vault.capture import BadGateway
-from console.labels import describe, title_for
+from console.kit.labels import describe, title_for
 
 
 def test_a_failed_capture_says_what_went_wrong_in_plain_words() -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from backend.engine import Engine
-from console.screens.area import PAGE_SIZE
-from console.screens.confirm import ConfirmDialog
-from console.screens.properties import PropertiesScreen
+from console.kit.area import PAGE_SIZE
+from console.kit.confirm import ConfirmDialog
+from console.properties.screen import PropertiesScreen
 from tests.console.helpers import SIZE, select_row, settle, titles, type_text, until
 
 pytestmark = pytest.mark.anyio

@@ -6,10 +6,10 @@ import pytest
 
 from backend.engine import Engine
 from backend.listing import Filter, ListQuery
-from console.screens.confirm import ConfirmDialog
-from console.screens.properties import PropertiesScreen
-from console.screens.property_editor import PropertyEditor
-from console.widgets.field import Field
+from console.kit.confirm import ConfirmDialog
+from console.properties.screen import PropertiesScreen
+from console.properties.editor import PropertyEditor
+from console.kit.field import Field
 from tests.console.helpers import SIZE, error_text, fill, press_for, save_refused, select_row, settle, type_text
 
 pytestmark = pytest.mark.anyio

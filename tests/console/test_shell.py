@@ -9,15 +9,15 @@ from textual.command import CommandPalette
 from textual.widgets import Select
 
 from console.app import FrontdeskApp
-from console.screens.bookings import BookingsScreen
-from console.screens.channels import ChannelsScreen
-from console.screens.confirm import ConfirmDialog
-from console.screens.help import HelpScreen
-from console.screens.properties import PropertiesScreen
-from console.screens.property_editor import PropertyEditor
+from console.bookings.screen import BookingsScreen
+from console.channels.screen import ChannelsScreen
+from console.kit.confirm import ConfirmDialog
+from console.help import HelpScreen
+from console.properties.screen import PropertiesScreen
+from console.properties.editor import PropertyEditor
 from console.settings import settings_path
-from console.widgets.app_bar import AreaTab
-from console.widgets.toggles import Checkbox, Switch
+from console.kit.app_bar import AreaTab
+from console.kit.toggles import Checkbox, Switch
 from tests.console.helpers import SIZE, press_for, run_command, settle, type_text, until
 
 pytestmark = pytest.mark.anyio

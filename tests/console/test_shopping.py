@@ -11,9 +11,9 @@ from textual.pilot import Pilot
 from backend.demo_chat import GUESTS
 from backend.engine import Engine
 from backend.listing import Filter, ListQuery
-from console.screens.shopping import ShoppingScreen
-from console.screens.shopping_booking import BookStayDialog
-from console.screens.shopping_property import ShoppingPropertyScreen
+from console.shopping.screen import ShoppingScreen
+from console.shopping.booking import BookStayDialog
+from console.shopping.property import ShoppingPropertyScreen
 from tests.console.helpers import SIZE, frozen_clock, press_for, select_row, settle, titles, type_text
 
 pytestmark = pytest.mark.anyio

@@ -17,13 +17,12 @@ from textual.widgets import DataTable, Select, Static
 from backend.config import Config
 from backend.engine import Engine
 from backend.vault import samples
-from console.app import FrontdeskApp
-from console.screens.confirm import ConfirmDialog
-from console.screens.tokenisation import TokenisationScreen
-from console.screens.tokenisation_editor import ProfileEditor
-from console.screens.tokenisation_tester import ProfileTester
+from console.kit.confirm import ConfirmDialog
+from console.tokenisation.screen import TokenisationScreen
+from console.tokenisation.editor import ProfileEditor
+from console.tokenisation.tester import ProfileTester
 from tests.conftest import free_port
-from tests.console.helpers import SIZE, frozen_clock, press_for, settle, until
+from tests.console.helpers import SIZE, SteadyApp, frozen_clock, press_for, settle, until
 
 pytestmark = pytest.mark.anyio
 
@@ -299,7 +298,7 @@ async def test_tokenising_for_real_asks_first_and_fills_the_vault(make_app, engi
 async def test_capture_says_when_the_secure_api_is_not_running(tmp_path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
     engine = Engine.open("frontdesk.db", Config(secure_url=f"http://127.0.0.1:{free_port()}"))
-    app = FrontdeskApp(engine, poll_interval=0.1, cursor_blink=False, mode="tokenisation")
+    app = SteadyApp(engine, poll_interval=0.1, mode="tokenisation")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await pilot.press("t", "c")

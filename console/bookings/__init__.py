@@ -1,0 +1,1 @@
+"""Bookings: the list, a booking's page, acknowledgements and reports to its channel."""

@@ -1,0 +1,1 @@
+"""Channels: the list, the channel dialogs, ARI sync and delivery logs, and the integrators' webhooks."""

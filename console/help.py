@@ -1,0 +1,101 @@
+"""Help: what the console is for, and every key of every screen, read from the screens' own bindings."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Label, Static
+
+from console.bookings.detail import BookingDetailScreen
+from console.bookings.reports import NoShowDialog
+from console.bookings.screen import BookingsScreen
+from console.channels.delivery_log import DeliveryLogDialog
+from console.channels.dialogs import ChannelDialog, SecretDialog
+from console.channels.screen import ChannelsScreen
+from console.channels.webhooks import WebhooksScreen
+from console.inbox.files import FileDialog
+from console.inbox.screen import InboxScreen
+from console.inventory.editor import InventoryEditor
+from console.inventory.range_dialog import RangeEditDialog
+from console.inventory.rate_plan_channels import RatePlanChannelsDialog
+from console.inventory.screen import InventoryScreen
+from console.properties.channels_dialog import PropertyChannelsDialog
+from console.properties.editor import PropertyEditor
+from console.properties.screen import PropertiesScreen
+from console.shopping.booking import BookStayDialog
+from console.shopping.property import ShoppingPropertyScreen
+from console.shopping.screen import ShoppingScreen
+from console.tokenisation.editor import ProfileEditor
+from console.tokenisation.screen import TokenisationScreen
+
+INTRO = ("Frontdesk answers your guests and keeps your properties, their rooms, rates and availability, the "
+         "channels they are sold on, the bookings those channels send and, tokenised in a vault, their cards. Every change goes straight to the database, and lists refresh "
+         "by themselves when anything changes it, another frontdesk process included.")
+
+SECTIONS: tuple[tuple[str, list[Binding]], ...] = (
+    ("Inbox", [*InboxScreen.BINDINGS, Binding("enter", "", "Open and reply")]),
+    ("Attach a file, save files", [Binding("enter", "", "Attach, save"), *FileDialog.BINDINGS]),
+    ("Properties", [*PropertiesScreen.BINDINGS, Binding("enter", "", "Edit")]),
+    ("Property editor", [*PropertyEditor.BINDINGS, Binding("tab", "", "Next field"),
+                         Binding("shift+tab", "", "Previous field")]),
+    ("Channels of a property", [*PropertyChannelsDialog.BINDINGS, Binding("enter", "", "Connect / disconnect")]),
+    ("Channels", [*ChannelsScreen.BINDINGS, Binding("enter", "", "Edit")]),
+    ("Channel dialog", ChannelDialog.BINDINGS),
+    ("Inbound key, signing secret", SecretDialog.BINDINGS),
+    ("Webhooks (w in Channels)", WebhooksScreen.BINDINGS),
+    ("Delivery log (l)", DeliveryLogDialog.BINDINGS),
+    ("Inventory", InventoryScreen.BINDINGS),
+    ("Room type and rate plan editors", InventoryEditor.BINDINGS),
+    ("Range edit", RangeEditDialog.BINDINGS),
+    ("Channels of a rate plan", RatePlanChannelsDialog.BINDINGS),
+    ("Shopping preview", ShoppingScreen.BINDINGS),
+    ("A property on the channel", ShoppingPropertyScreen.BINDINGS),
+    ("Test booking", BookStayDialog.BINDINGS),
+    ("Bookings", BookingsScreen.BINDINGS),
+    ("Booking", BookingDetailScreen.BINDINGS),
+    ("A no-show", NoShowDialog.BINDINGS),
+    ("Tokenisation", [*TokenisationScreen.BINDINGS, Binding("enter", "", "Edit"),
+                      Binding("escape", "", "Leave a text box")]),
+    ("Tokenisation profile editor", ProfileEditor.BINDINGS),
+)
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS = [Binding("escape,q,f1,question_mark", "dismiss", "Close")]
+
+    def __init__(self, global_bindings: list[Binding]) -> None:
+        super().__init__(classes="dialog-screen")
+        self.global_bindings = global_bindings
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="help", classes="dialog"):
+            yield Label("Frontdesk · Help", classes="dialog-title")
+            with VerticalScroll(id="help-body"):
+                yield Static(INTRO, classes="dialog-text", markup=False)
+                with Grid(id="help-keys"):
+                    yield Static(self.keys("Everywhere", self.global_bindings))
+                    for title, bindings in SECTIONS:
+                        yield Static(self.keys(title, bindings))
+            yield Static("esc closes · ctrl+p opens the command palette", classes="dialog-hint")
+
+    def keys(self, title: str, bindings: list[Binding]) -> Table:
+        """A key table; bindings that share a description share a row ("e enter  Edit")."""
+        rows: dict[str, list[str]] = {}
+        for binding in bindings:
+            if not binding.description:
+                continue
+            shown = ([binding.key_display] if binding.key_display else
+                     [self.app.get_key_display(Binding(key, "")) for key in binding.key.split(",")])
+            rows.setdefault(binding.description, []).extend(shown)
+        table = Table.grid(padding=(0, 2), expand=True)
+        table.title = Text(title, style="bold")
+        table.title_justify = "left"
+        table.add_column(width=12, style="bold", no_wrap=True)
+        table.add_column(ratio=1)
+        for description, keys in rows.items():
+            table.add_row(" ".join(dict.fromkeys(keys)), description)
+        return table

@@ -1,0 +1,1 @@
+"""Inbox: guests' threads and the conversation, replies and files."""

@@ -1,0 +1,418 @@
+"""Inbox: guests' conversations from every channel, newest first, beside the one being read and a reply box.
+
+Moving through the list previews a thread; enter (or r) opens it, which marks it read and puts the
+cursor in the reply box. While it stays open, a guest message arriving in it is read at once. Engine
+events ("message.received", "message.sent", "thread.changed") reach the screen as DataChanged, which
+re-reads the list and the thread on show (see `reload`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.coordinate import Coordinate
+from textual.message import Message
+from textual.widgets import DataTable, Input, Select
+
+from backend.listing import Filter, ListQuery
+from console.inbox.conversation import Conversation
+from console.inbox.files import (
+    AttachDialog,
+    SaveDialog,
+    default_folder,
+    saved_text,
+)
+from console.inbox.text import PROVIDERS, thread_cells, whose_message
+from console.kit.area import PAGE_BINDINGS, PAGE_SIZE, AreaScreen, FilteredArea
+from console.kit.messages import ActionDone
+from console.kit.toggles import Checkbox
+from console.kit.words import when
+from console.kit.workers import engine_work, post_fresh
+
+MESSAGE_PAGE = 100  # the engine's largest page
+MESSAGE_PAGES = 5  # a thread shows its newest 500 messages, and `o` 500 older ones at a time
+RECEIVED = "last_message_received_at"
+AGE_COLUMN = 2
+AGE_TICK = 30.0  # seconds between updates of the list's ages
+PAGES = Binding.Group("Pages")  # one footer item for both page keys: the conversation's keys need the room
+
+
+class PropertiesFound(Message):
+    """The property filter's choices: the properties that have the chat application, by id."""
+
+    def __init__(self, titles: dict[str, str]) -> None:
+        super().__init__()
+        self.titles = titles
+
+
+class ConversationLoaded(Message):
+    def __init__(self, thread: dict[str, Any], messages: list[dict[str, Any]], total: int, opened: bool) -> None:
+        super().__init__()
+        self.thread = thread
+        self.messages = messages
+        self.total = total
+        self.opened = opened
+
+
+class UnreadFound(Message):
+    """The next unread thread beyond the page shown, and the page of the list it is on (None: there is none)."""
+
+    def __init__(self, thread_id: str | None, page: int) -> None:
+        super().__init__()
+        self.thread_id = thread_id
+        self.page = page
+
+
+class ReplySent(Message):
+    def __init__(self, thread_id: str) -> None:
+        super().__init__()
+        self.thread_id = thread_id
+
+
+class InboxScreen(FilteredArea, AreaScreen):
+    AREA = "inbox"
+    NOUNS = ("conversation", "conversations")
+    COLUMNS = (("", 1), ("Conversation", 40), ("Age", 6))
+    ROW_HEIGHT = 2
+
+    BINDINGS = [
+        Binding("escape", "back", "Back to list"),
+        Binding("r", "open", "Reply"),
+        Binding("ctrl+s", "send", "Send", priority=True),
+        Binding("ctrl+o", "attach", "Attach", priority=True),
+        Binding("n", "next_unread", "Next unread"),
+        Binding("c", "toggle_closed", "Close/reopen"),
+        Binding("u", "toggle_unread", "Unread only"),
+        # The filter bar shows these two: the footer keeps its room for the conversation's keys.
+        Binding("slash", "search", "Search", key_display="/", show=False),
+        Binding("f", "focus('#ib-status')", "Filters", show=False),
+        Binding("s", "save_files", "Save files"),
+        Binding("o", "older", "Older"),
+        *(replace(binding, group=PAGES) for binding in PAGE_BINDINGS),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.filters: list[Filter] = []
+        self.search = ""
+        self.unread_only = False
+        self.property_titles: dict[str, str] = {}
+        self.opened_id: str | None = None  # the thread opened with enter, while it is the one shown
+        self.pages: tuple[str | None, int] = (None, MESSAGE_PAGES)  # a thread and how many pages it shows
+        self.cursor_target: str | None = None  # the thread to put the cursor on when its page arrives
+        self.footer_keys: tuple[bool, ...] = ()  # what the footer was last refreshed for
+
+    def compose_body(self) -> ComposeResult:
+        with Horizontal(id="ib-toolbar", classes="filters"):
+            yield Select([("open", "false"), ("closed", "true")], prompt="open & closed", id="ib-status",
+                         compact=True)
+            yield Select([(title, code) for code, title in PROVIDERS.items()], prompt="any channel",
+                         id="ib-provider", compact=True)
+            yield Select([], prompt="any property", id="ib-property", compact=True)
+            yield Checkbox("Unread only", id="ib-unread", compact=True)
+            yield Input(placeholder="guest or text (/)", id="ib-search", compact=True)
+        with Horizontal(id="inbox-body"):
+            yield self.make_table()
+            yield Conversation()
+
+    @property
+    def conversation(self) -> Conversation:
+        return self.query_one(Conversation)
+
+    # --- the list ----------------------------------------------------------------------------
+
+    def list_filters(self) -> list[Filter]:
+        """The engine's filters for what the list shows."""
+        filters = list(self.filters)
+        if self.search:
+            filters.append(Filter("search", "has", self.search))
+        if self.unread_only:
+            filters.append(Filter("unread", "eq", "true"))
+        return filters
+
+    def fetch(self, number: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        engine, actor = self.app.engine, self.app.actor()
+        titles = {p["id"]: p["title"] for p in engine.chat.properties(actor)}
+        self.post_message(PropertiesFound(titles))
+        return engine.chat.threads(actor, ListQuery(page=number, limit=PAGE_SIZE, filters=self.list_filters()))
+
+    def cells(self, row: dict[str, Any]) -> tuple[Any, ...]:
+        return thread_cells(row, self.app.engine.config.clock())
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.set_interval(AGE_TICK, self.tick_ages)
+
+    def tick_ages(self) -> None:
+        """Ages follow the clock while nothing changes: an hour later, "now" reads "1h"."""
+        now, table = self.app.engine.config.clock(), self.table
+        for index, row in enumerate(self.rows.values()):  # fill_table added them in this order
+            table.update_cell_at(Coordinate(index, AGE_COLUMN), thread_cells(row, now)[AGE_COLUMN])
+
+    def page_shown(self) -> None:
+        if self.cursor_target in self.rows:
+            self.table.move_cursor(row=self.table.get_row_index(self.cursor_target))
+        self.cursor_target = None
+        if not self.rows:
+            self.opened_id = None
+            self.conversation.clear("No conversation matches the filters.")
+        self.update_footer()
+
+    def reload(self, page: int | None = None) -> None:
+        """The list, and the thread on show: a change or a return to the inbox may concern either."""
+        super().reload(page)
+        if self.conversation.thread:
+            self.load(self.conversation.thread["id"])
+
+    def on_properties_found(self, message: PropertiesFound) -> None:
+        titles = message.titles
+        if titles == self.property_titles:
+            return
+        self.property_titles = titles
+        select = self.query_one("#ib-property", Select)
+        with select.prevent(Select.Changed):
+            chosen = select.value
+            select.set_options([(title, pid) for pid, title in titles.items()])
+            if chosen in titles:
+                select.value = chosen
+
+    def where(self) -> str:
+        found = super().where()
+        shown = []
+        if self.unread_only:
+            shown.append("unread")
+        for f in self.filters:
+            if f.field == "is_closed":
+                shown.append("closed" if f.value == "true" else "open")
+            elif f.field == "provider":
+                shown.append(PROVIDERS.get(f.value, f.value))
+            elif f.field == "property_id":
+                shown.append(self.property_titles.get(f.value, "one property"))
+        if self.search:
+            shown.append(f"containing “{self.search}”")
+        return f"{found} · " + ", ".join(shown) if shown else found
+
+    # --- filters -----------------------------------------------------------------------------
+
+    def apply_filters(self) -> None:
+        """Read the filter bar into engine filters; the list starts again at page 1."""
+        filters = []
+        for widget_id, field in (("#ib-status", "is_closed"), ("#ib-provider", "provider"),
+                                 ("#ib-property", "property_id")):
+            value = self.query_one(widget_id, Select).value
+            if value is not Select.NULL:
+                filters.append(Filter(field, "eq", str(value)))
+        self.filters = filters
+        self.search = self.query_one("#ib-search", Input).value.strip()
+        self.unread_only = self.query_one("#ib-unread", Checkbox).value
+        self.restart()
+
+    def action_toggle_unread(self) -> None:
+        self.query_one("#ib-unread", Checkbox).toggle()
+
+    def action_search(self) -> None:
+        self.query_one("#ib-search", Input).focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Keys that would do nothing now stay out of the footer."""
+        if not self.is_mounted:
+            return True
+        conversation = self.conversation
+        writing = self.focused is conversation.compose_box
+        shown = {"back": not self.table.has_focus, "send": writing, "attach": writing,
+                 "save_files": not writing and conversation.with_files(None) is not None,
+                 "older": not writing and conversation.older > 0, "page": self.page.count > 1}
+        return shown.get(action, True)
+
+    def update_footer(self) -> None:
+        """Refresh the footer when a key of `check_action` comes or goes, and only then: it rebuilds
+        itself on every refresh, which would cost more than the rest of a switch between threads."""
+        conversation = self.conversation
+        keys = (self.page.count > 1, conversation.with_files(None) is not None, conversation.older > 0)
+        if keys != self.footer_keys:
+            self.footer_keys = keys
+            self.refresh_bindings()
+
+    def action_back(self) -> None:
+        self.table.focus()
+
+    def action_next_unread(self) -> None:
+        """The next unread thread below the cursor; past this page, the engine finds it and its page,
+        and after the last one the first again."""
+        ids = list(self.rows)
+        for row_id in ids[self.table.cursor_row + 1:]:
+            if self.rows[row_id]["unread_count"] > 0:
+                self.table.move_cursor(row=self.table.get_row_index(row_id))
+                return
+        last = self.rows[ids[-1]][RECEIVED] if ids else None
+        ties = frozenset(row_id for row_id, row in self.rows.items() if last and row[RECEIVED] == last)
+        self.find_unread(self.list_filters(), last, ties)
+
+    @engine_work(exclusive=True, group="unread")
+    def find_unread(self, filters: list[Filter], last: str | None, ties: frozenset[str]) -> None:
+        """The first unread thread of the list after `last` (the page's last row's time; the page's rows
+        of that very time are `ties`), else the first of all; then its page, from how many come before it."""
+        chat, actor = self.app.engine.chat, self.app.actor()
+        unread = [*filters, Filter("unread", "eq", "true")]
+        found = None
+        if last:
+            rows, _ = chat.threads(actor, ListQuery(limit=len(ties) + 1,
+                                                    filters=[*unread, Filter(RECEIVED, "lte", last)]))
+            found = next((row for row in rows if row["id"] not in ties), None)
+        if found is None:
+            rows, _ = chat.threads(actor, ListQuery(limit=1, filters=unread))
+            found = rows[0] if rows else None
+        if found is None:
+            self.post_message(UnreadFound(None, 0))
+            return
+        _, before = chat.threads(actor, ListQuery(limit=1, filters=[*filters,
+                                                                    Filter(RECEIVED, "gt", found[RECEIVED])]))
+        self.post_message(UnreadFound(found["id"], before["total"] // PAGE_SIZE + 1))
+
+    def on_unread_found(self, message: UnreadFound) -> None:
+        if message.thread_id is None:
+            self.status.news("No unread conversations")
+        elif message.thread_id in self.rows:
+            self.table.move_cursor(row=self.table.get_row_index(message.thread_id))
+        else:
+            self.cursor_target = message.thread_id
+            self.reload(message.page)
+
+    # --- one thread --------------------------------------------------------------------------
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if event.row_key.value:
+            self.load(event.row_key.value)
+
+    def on_data_table_row_selected(self, _: DataTable.RowSelected) -> None:
+        self.action_open()
+
+    def action_open(self) -> None:
+        if row := self.current_row():
+            self.opened_id = row["id"]
+            self.load(row["id"])
+            self.conversation.compose_box.focus()
+
+    def load(self, thread_id: str) -> None:
+        """(Re)read a thread: as many pages as it shows, and read at once while it is the opened one."""
+        thread, pages = self.pages
+        self.load_conversation(thread_id, opened=thread_id == self.opened_id,
+                               pages=pages if thread == thread_id else MESSAGE_PAGES)
+
+    @engine_work(exclusive=True, group="conversation")
+    def load_conversation(self, thread_id: str, opened: bool, pages: int) -> None:
+        """Read a thread and its newest `pages` pages of messages; the opened thread is marked read."""
+        chat, actor = self.app.engine.chat, self.app.actor()
+        thread = chat.thread(actor, thread_id)
+        if opened and thread["unread_count"]:
+            thread = chat.mark_read(actor, thread_id)
+        newest_first: list[dict[str, Any]] = []
+        for number in range(1, pages + 1):
+            rows, meta = chat.thread_messages(actor, thread_id, ListQuery(page=number, limit=MESSAGE_PAGE))
+            newest_first += rows
+            if len(newest_first) >= meta["total"]:
+                break
+        # Oldest at the top; an inquiry's card comes before the guest's words sent with it.
+        messages = sorted(newest_first, key=lambda m: (m["inserted_at"], m["sender"] != "system"))
+        post_fresh(self, ConversationLoaded(thread, messages, meta["total"], opened))
+
+    def on_conversation_loaded(self, message: ConversationLoaded) -> None:
+        thread_id = message.thread["id"]
+        if message.opened or thread_id == self.current_id():
+            self.conversation.show(message.thread, message.messages, message.total)
+            if thread_id != self.opened_id:
+                self.opened_id = None  # another thread is shown: the opened one is closed
+            if self.pages[0] != thread_id:
+                self.pages = (thread_id, MESSAGE_PAGES)
+            self.update_footer()
+
+    def action_older(self) -> None:
+        """Another 500 older messages above those shown; the view stays on the message being read."""
+        thread = self.conversation.thread
+        if thread is None or not self.conversation.older:
+            self.app.bell()
+            return
+        self.pages = (thread["id"], self.pages[1] + MESSAGE_PAGES)
+        self.load(thread["id"])
+
+    def action_send(self) -> None:
+        thread = self.conversation.thread
+        if thread is None:
+            self.app.bell()
+            return
+        attachment = self.conversation.pending.get(thread["id"])
+        self.send_reply(thread["id"], thread["title"], self.conversation.compose_box.text,
+                        attachment["id"] if attachment else None)
+
+    @engine_work(group="action")
+    def send_reply(self, thread_id: str, guest: str, text: str, attachment_id: str | None) -> None:
+        body = {"message": text, **({"attachment_id": attachment_id} if attachment_id else {})}
+        self.app.engine.chat.reply(self.app.actor(), thread_id, body)
+        self.post_message(ReplySent(thread_id))
+        self.post_message(ActionDone(f"Reply sent to {guest}"))
+
+    def on_reply_sent(self, message: ReplySent) -> None:
+        self.conversation.sent(message.thread_id)
+
+    def action_toggle_closed(self) -> None:
+        thread = self.conversation.thread
+        if thread is None:
+            self.app.bell()
+            return
+        chat, actor, reopen = self.app.engine.chat, self.app.actor(), thread["is_closed"]
+
+        def toggle() -> str:
+            (chat.reopen if reopen else chat.close)(actor, thread["id"])
+            return f"{'Reopened' if reopen else 'Closed'} the conversation with {thread['title']}"
+
+        self.act(toggle)
+
+    # --- files -------------------------------------------------------------------------------
+
+    def action_attach(self) -> None:
+        """Choose the file that goes with the next reply to this thread (or change or drop it)."""
+        thread = self.conversation.thread
+        if thread is None:
+            self.app.bell()
+            return
+        thread_id, before = thread["id"], self.conversation.pending.get(thread["id"])
+
+        def chosen(after: dict[str, Any] | None) -> None:
+            if after is before:
+                return
+            if before is not None:
+                self.discard(before)
+            self.conversation.set_pending(thread_id, after)
+
+        self.app.push_screen(AttachDialog(thread["title"], before), chosen)
+
+    def discard(self, attachment: dict[str, Any]) -> None:
+        """An upload that will not be sent after all leaves the database."""
+        chat, actor = self.app.engine.chat, self.app.actor()
+
+        def drop() -> str:
+            chat.discard_upload(actor, attachment["id"])
+            return f"Dropped {attachment['file_name']}"
+
+        self.act(drop)
+
+    def action_save_files(self) -> None:
+        """Save the files of the message in focus, else of the newest message that has some."""
+        view = self.conversation.with_files(self.focused)
+        thread = self.conversation.thread
+        if view is None or thread is None:
+            self.status.news("No files in this conversation")
+            return
+        message = view.message
+        source = f"{whose_message(message, thread['title'])} of {when(message['inserted_at'])}"
+
+        def saved(paths: list[Path] | None) -> None:
+            if paths:
+                self.notify(saved_text(paths), title="Files saved")
+
+        self.app.push_screen(SaveDialog(message["attachments"], source, default_folder()), saved)

@@ -1,0 +1,138 @@
+"""How the inbox writes threads and messages: ages against the engine's clock, providers by name,
+one-line previews, message labels and the Airbnb inquiry card. Pure functions, easy to test."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from console.kit.words import counted, size, stamp, when
+
+PROVIDERS = {"BookingCom": "Booking.com", "AirBNB": "Airbnb"}
+UNREAD, READ = "●", " "
+SENDERS = {"guest": "Guest", "property": "You", "system": "System"}
+
+
+def age(value: str | None, now: datetime) -> str:
+    """How long ago, in the largest whole unit: "now", "5m", "3h", "2d", "6w"."""
+    if not value:
+        return ""
+    seconds = max(0, int((now - stamp(value)).total_seconds()))
+    for unit, span in (("w", 7 * 86400), ("d", 86400), ("h", 3600), ("m", 60)):
+        if seconds >= span and (unit != "w" or seconds >= 14 * 86400):
+            return f"{seconds // span}{unit}"
+    return "now"
+
+
+def provider(code: str) -> str:
+    return PROVIDERS.get(code, code)
+
+
+def one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def preview(thread: dict[str, Any]) -> str:
+    last = thread.get("last_message")
+    if not last:
+        return "no messages yet"
+    text = one_line(last["message"]) if last["sender"] != "system" else "Inquiry"
+    if not text and last["attachments"]:
+        text = counted(len(last["attachments"]), "attachment")
+    return f"You: {text}" if last["sender"] == "property" else text
+
+
+def thread_cells(thread: dict[str, Any], now: datetime) -> tuple[Text, Text, Text]:
+    """Two lines a thread: guest (bold when unread) with channel and property, then the last message."""
+    unread = thread["unread_count"] > 0
+    mark = Text(UNREAD if unread else READ, style="bold")
+    who = Text(thread["title"], style="bold" if unread else "", overflow="ellipsis", no_wrap=True)
+    where = f"  {provider(thread['provider'])} · {thread['property_title']}"
+    who.append(where, style="dim")
+    who.append("\n")
+    if thread["is_closed"]:
+        who.append("[closed] ", style="italic")
+    who.append(preview(thread), style="" if unread else "dim")
+    ago = Text(age(thread["last_message_received_at"], now), justify="right", style="bold" if unread else "dim")
+    if unread:
+        ago.append(f"\n{thread['unread_count']} new", style="bold")
+    return mark, who, ago
+
+
+def pending_text(attachment: dict[str, Any]) -> str:
+    """A file waiting to go with the reply."""
+    return f"📎 {attachment['file_name']} ({size(attachment['size'])})"
+
+
+def attachment_lines(message: dict[str, Any]) -> Text:
+    lines = Text()
+    for item in message["attachments"]:
+        lines.append(f"\n↳ {item['file_name']}", style="bold")
+        lines.append(f"  {item['file_type']} · {size(item['size'])}", style="dim")
+    return lines
+
+
+def author(message: dict[str, Any], guest: str) -> str:
+    return guest if message["sender"] == "guest" else SENDERS.get(message["sender"], message["sender"])
+
+
+def whose_message(message: dict[str, Any], guest: str) -> str:
+    """"Emma Clarke's message", "your message": a message named in a sentence."""
+    return "your message" if message["sender"] == "property" else f"{author(message, guest)}'s message"
+
+
+def label(message: dict[str, Any], guest: str) -> Text:
+    """Who wrote it and when; a reply also says whether the channel has taken it."""
+    text = Text(author(message, guest), style="bold")
+    text.append(f" · {when(message['inserted_at'])}", style="dim")
+    if message.get("delivery"):
+        text.append(" · ✓ delivered" if message["delivery"] == "delivered" else " · ◷ pending", style="dim")
+    return text
+
+
+def bubble(message: dict[str, Any], guest: str) -> Text:
+    body = label(message, guest)
+    if message["message"]:
+        body.append("\n" + message["message"])
+    body.append_text(attachment_lines(message))
+    return body
+
+
+def day(value: str) -> str:
+    return date.fromisoformat(value).strftime("%-d %b %Y")
+
+
+PARTY = (("number_of_adults", "adult", "adults"), ("number_of_children", "child", "children"),
+         ("number_of_infants", "infant", "infants"), ("number_of_pets", "pet", "pets"))
+
+
+def guests(details: dict[str, Any]) -> str:
+    parts = [f"{details[key]} {one if details[key] == 1 else many}" for key, one, many in PARTY if details.get(key)]
+    return f"{details.get('number_of_guests', 0)}" + (f" ({', '.join(parts)})" if parts else "")
+
+
+def inquiry_card(message: dict[str, Any]) -> RenderableType:
+    """The Airbnb inquiry's system message: what the guest asks to book, and for how much."""
+    details = (message.get("meta") or {}).get("booking_details") or {}
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="dim", no_wrap=True)
+    grid.add_column()
+    if details.get("checkin_date") and details.get("checkout_date"):
+        grid.add_row("Dates", f"{day(details['checkin_date'])} → {day(details['checkout_date'])}"
+                              f" · {details.get('nights', '?')} nights")
+    if details.get("number_of_guests") is not None:  # an inquiry may leave its party out
+        grid.add_row("Guests", guests(details))
+    if details.get("expected_payout_amount_accurate"):
+        grid.add_row("Payout", f"{details['expected_payout_amount_accurate']} {details.get('currency', '')}".strip())
+    if details.get("listing_name"):
+        grid.add_row("Listing", details["listing_name"])
+    return Group(Text(f"Received {when(message['inserted_at'])}", style="dim"), grid)
+
+
+def inquiry_title(message: dict[str, Any]) -> str:
+    status = (message.get("meta") or {}).get("status")
+    return f"Airbnb inquiry · {status}" if status else "Airbnb inquiry"

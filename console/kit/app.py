@@ -1,0 +1,32 @@
+"""What an area may ask of the app it runs in. Screens and widgets type `self.app` against this, never
+against the app class (console/app.py), which imports the areas: so no area imports the app."""
+
+from __future__ import annotations
+
+from textual.app import App
+
+from backend.engine import Engine
+from backend.identity import Actor
+
+
+class ConsoleApp(App[None]):
+    """The app's side of the areas' contract; `FrontdeskApp` fills it in."""
+
+    engine: Engine
+    generation: int  # counts data changes, so a screen can tell that it is behind
+    db_label: str  # the database, as the bar shows it
+
+    def actor(self) -> Actor:
+        """Whom the console acts as, read afresh so that groups added meanwhile are seen."""
+        raise NotImplementedError
+
+    def open_property_editor(self, property_id: str | None) -> None:
+        """Open the editor on a property (None: a new one)."""
+        raise NotImplementedError
+
+    def start_in(self, mode: str, action: str = "new") -> None:
+        """Go to an area's main screen and run one of its actions there."""
+        raise NotImplementedError
+
+    def action_help(self) -> None:
+        raise NotImplementedError

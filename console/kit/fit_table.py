@@ -1,0 +1,122 @@
+"""A table that fits its width: one flexible column takes what the others leave (never less than its own
+width), so 80 columns show the columns that matter and 120 or more show them roomier; columns that matter
+less are hidden, in an order the table is given, when even that does not fit (and the table says which, for
+the status line); and a cell that adds its detail only where the column has room for all of it."""
+
+from __future__ import annotations
+
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.measure import Measurement
+from rich.text import Text
+from textual import events
+from textual.message import Message
+from textual.widgets import DataTable
+from textual.widgets.data_table import CellType, RowKey
+
+SEPARATOR = " · "
+LEAST_CROPPED = 12  # characters of a croppable detail worth showing, with its ellipsis
+
+
+class Fitted:
+    """A cell's words, and its detail after them when the column is wide enough: for all of it, or for a good
+    start of it when it may be cropped (an error message may; a time may not)."""
+
+    def __init__(self, main: Text, detail: str | None, croppable: bool = False) -> None:
+        self.main = main
+        self.detail = detail
+        self.croppable = croppable
+
+    def full(self) -> Text:
+        if not self.detail:
+            return self.main
+        return Text.assemble(self.main, (SEPARATOR + self.detail, "dim"))
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        full = self.full()
+        room = options.max_width - self.main.cell_len - len(SEPARATOR)
+        fits = full.cell_len <= options.max_width or (self.croppable and room >= LEAST_CROPPED)
+        shown = full if fits else self.main.copy()
+        shown.no_wrap, shown.overflow = True, "ellipsis"
+        yield shown
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement(self.main.cell_len, self.full().cell_len)
+
+
+class FitTable(DataTable):
+    class ColumnsHidden(Message):
+        """The columns the width leaves out changed; `labels` is empty when every column shows."""
+
+        def __init__(self, labels: tuple[str, ...]) -> None:
+            super().__init__()
+            self.labels = labels
+
+    def __init__(self, columns: tuple[tuple[str, int], ...], flex: str | None = None, drop: tuple[str, ...] = (),
+                 **options) -> None:
+        """`drop`: the columns to hide when the width can't hold every column, the least needed first."""
+        super().__init__(**options)
+        self.widths = dict(columns)  # label → width; labels are the column keys
+        self.least = self.widths.get(flex, 0)
+        self.flex = flex
+        self.drop = drop
+        self.hidden: tuple[str, ...] = ()
+        self.full_rows: dict[RowKey, tuple[CellType, ...]] = {}  # every column's cell, hidden ones too
+        self.add_all_columns()
+
+    def shown(self) -> list[str]:
+        return [label for label in self.widths if label not in self.hidden]
+
+    def add_all_columns(self) -> None:
+        for label in self.shown():
+            self.add_column(label, width=self.widths[label], key=label)
+
+    def add_row(self, *cells: CellType, height: int | None = 1, key: str | None = None, **options) -> RowKey:
+        """Takes a cell for every column; only the shown ones go into the table."""
+        indexes = [index for index, label in enumerate(self.widths) if label not in self.hidden]
+        row_key = super().add_row(*(cells[index] for index in indexes), height=height, key=key, **options)
+        self.full_rows[row_key] = cells
+        return row_key
+
+    def clear(self, columns: bool = False) -> FitTable:
+        self.full_rows = {}
+        return super().clear(columns)
+
+    def on_resize(self, _: events.Resize) -> None:
+        hidden = self.to_hide()
+        width = self.flex_width(hidden)
+        if hidden != self.hidden or (self.flex and width != self.widths[self.flex]):
+            if hidden != self.hidden:
+                self.hidden = hidden
+                self.post_message(self.ColumnsHidden(hidden))
+            if self.flex:
+                self.widths[self.flex] = width
+            self.rebuild()
+
+    def room(self, hidden: tuple[str, ...]) -> int:
+        """What the flexible column would get with these columns hidden. The vertical scrollbar's room is
+        always kept, so that a page long enough to need one never adds a horizontal one too."""
+        others = sum(width + 2 * self.cell_padding for label, width in self.widths.items()
+                     if label != self.flex and label not in hidden)
+        return self.size.width - self.styles.scrollbar_size_vertical - others - 2 * self.cell_padding
+
+    def to_hide(self) -> tuple[str, ...]:
+        hidden: tuple[str, ...] = ()
+        for label in self.drop:
+            if self.room(hidden) >= self.least:
+                break
+            hidden += (label,)
+        return hidden
+
+    def flex_width(self, hidden: tuple[str, ...]) -> int:
+        return max(self.least, self.room(hidden)) if self.flex else 0
+
+    def rebuild(self) -> None:
+        """Columns again at their new widths, with the same rows and the cursor where it was."""
+        rows = [(row.key, row.height, self.full_rows[row.key]) for row in self.ordered_rows]
+        cursor = self.cursor_coordinate
+        self.clear(columns=True)
+        self.add_all_columns()
+        for key, height, cells in rows:
+            self.add_row(*cells, key=key.value, height=height)
+        if rows:
+            self.move_cursor(row=min(cursor.row, len(rows) - 1), column=cursor.column, animate=False)

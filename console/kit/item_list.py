@@ -1,0 +1,125 @@
+"""Editable rows of a list field (bed options, photos, rate options, taxes): one Field per column,
+rows added and removed, and room for the engine's messages about the list as a whole.
+
+Rows left empty are dropped rather than sent; the engine's error paths (`bed_options.2.count`)
+count the rows that were sent, so the editor keeps those to find the field a message is about.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, Input, Label, Select, Static
+
+from console.kit.field import Field
+from console.kit.forms import int_or_raw
+
+
+@dataclass(frozen=True)
+class Column:
+    key: str
+    label: str
+    kind: Literal["text", "number", "choice", "yes_no"] = "text"
+    choices: tuple[str, ...] = ()
+    width: str = "1fr"
+    placeholder: str = ""
+
+
+class ItemRow(Horizontal):
+    def __init__(self, columns: Sequence[Column], item: dict[str, Any] | None = None) -> None:
+        super().__init__(classes="item-row")
+        self.columns = columns
+        item = item or {}
+        self.fields = {column.key: self.make_field(column, item.get(column.key)) for column in columns}
+
+    @staticmethod
+    def make_field(column: Column, value: Any) -> Field:
+        if column.kind == "yes_no":  # words rather than a switch: a column of switches reads as one bar
+            control: Any = Select([("yes", True), ("no", False)], value=bool(value), allow_blank=False, compact=True)
+        elif column.kind == "choice":
+            control = Select([(choice.replace("_", " "), choice) for choice in column.choices],
+                             value=value or column.choices[0], allow_blank=False, compact=True)
+        else:
+            control = Input("" if value is None else str(value), placeholder=column.placeholder, compact=True)
+        field = Field(column.label, control, path=column.key, classes="item-field -unlabelled")  # the header says it
+        field.styles.width = column.width
+        return field
+
+    def compose(self) -> ComposeResult:
+        yield from self.fields.values()
+        yield Button("✕", classes="remove-item", tooltip="Remove this row", compact=True)
+
+    @property
+    def value(self) -> dict[str, Any]:
+        """The row as the engine takes it: blank text is left out (the engine's default, or its
+        "is required"), whole numbers go as ints."""
+        data: dict[str, Any] = {}
+        for column in self.columns:
+            value = self.fields[column.key].value
+            if isinstance(value, str):
+                if not value.strip():
+                    continue
+                value = int_or_raw(value) if column.kind == "number" else value
+            data[column.key] = value
+        return data
+
+    @property
+    def is_blank(self) -> bool:
+        return not any(isinstance(field.value, str) and field.value.strip() for field in self.fields.values())
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.has_class("remove-item"):
+            event.stop()
+            self.remove()
+
+
+class ItemList(Vertical):
+    def __init__(self, path: str, columns: Sequence[Column], items: list[dict[str, Any]], add_label: str) -> None:
+        super().__init__(classes="item-list")
+        self.path = path
+        self.columns = columns
+        self.items = items
+        self.add_label = add_label
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(classes="item-header"):
+            for column in self.columns:
+                label = Label(column.label, classes="field-label")
+                label.styles.width = column.width
+                yield label
+            yield Label("", classes="item-header-spacer")  # above the rows' remove buttons
+        yield Vertical(*(ItemRow(self.columns, item) for item in self.items), classes="item-rows")
+        yield Button(f"+ {self.add_label}", classes="add-item", compact=True)
+        yield Static("", classes="item-list-error", markup=False)
+
+    def filled(self) -> list[ItemRow]:
+        """The rows to send: those with anything typed in."""
+        return [row for row in self.query(ItemRow) if not row.is_blank]
+
+    @property
+    def value(self) -> list[dict[str, Any]]:
+        return [row.value for row in self.filled()]
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.has_class("add-item"):
+            event.stop()
+            row = ItemRow(self.columns)
+            self.query_one(".item-rows").mount(row)
+            self.call_after_refresh(next(iter(row.fields.values())).control.focus)
+
+    # The same surface as Field, so that an editor can show a message about the whole list.
+    @property
+    def control(self) -> Button:
+        return self.query_one(".add-item", Button)
+
+    def show_errors(self, messages: list[str]) -> None:
+        self.query_one(".item-list-error", Static).update("\n".join(messages))
+        self.add_class("-invalid")
+
+    def clear_errors(self) -> None:
+        self.query_one(".item-list-error", Static).update("")
+        self.remove_class("-invalid")

@@ -1,0 +1,42 @@
+"""How every area writes counts, times, sizes and parties of guests: one way each, pure functions."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import UTC, datetime
+
+PARTY = (("adults", "adult", "adults"), ("children", "child", "children"), ("infants", "infant", "infants"))
+
+
+def counted(count: int | str, noun: str, plural: str | None = None) -> str:
+    """"1 night", "2,000 nights", "3 children": a count and its noun (`plural` where an s is wrong).
+    A count typed into a form comes as text and is shown as typed."""
+    shown = f"{count:,}" if isinstance(count, int) else count
+    return f"{shown} {noun if str(count) == '1' else plural or noun + 's'}"
+
+
+def party(occupancy: Mapping[str, int | str]) -> str:
+    """"2 adults, 1 child": adults always; children and infants only when there are some."""
+    parts = [counted(occupancy.get(key, 0), one, many) for key, one, many in PARTY
+             if key == "adults" or str(occupancy.get(key) or "0") != "0"]
+    return ", ".join(parts)
+
+
+def stamp(value: str) -> datetime:
+    """The engine's timestamps are UTC without a zone."""
+    moment = datetime.fromisoformat(value)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def when(value: str) -> str:
+    """A moment as staff read it: "22 Nov 08:30" (UTC, as the engine keeps it)."""
+    return stamp(value).strftime("%-d %b %H:%M")
+
+
+def size(count: int) -> str:
+    """A file's size: "512 B", "3.4 KB", "1.2 MB"."""
+    for unit in ("B", "KB", "MB"):
+        if count < 1024 or unit == "MB":
+            return f"{count} {unit}" if unit == "B" else f"{count:.1f} {unit}"
+        count /= 1024  # type: ignore[assignment]
+    raise AssertionError

@@ -1,0 +1,1 @@
+"""Properties: the list, the property editor and a property's channels."""

@@ -1,0 +1,80 @@
+"""The channels a property is sold on: connect or disconnect it, one channel at a time. The channels
+listed are those of the property's group, the only ones it can be connected to.
+
+A channel refuses a property whose contact details are missing; the engine names each missing
+field, and the dialog lists those messages so the user knows what to fill in."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.widgets import DataTable, Label, Static
+
+from backend.errors import ValidationFailed
+from console.kit.channel_toggles import ChannelsLoaded, ChannelTogglesDialog
+from console.kit.labels import describe, label_for
+from console.kit.messages import ActionDone, ActionFailed
+from console.kit.workers import engine_work
+
+
+class PropertyChannelsDialog(ChannelTogglesDialog):
+    NEWS = "#connect-problems"
+    BINDINGS = [
+        Binding("space", "toggle", "Connect / disconnect"),
+        Binding("escape,q", "dismiss", "Close"),
+    ]
+
+    def __init__(self, property_id: str, title: str) -> None:
+        super().__init__()
+        self.property_id = property_id
+        self.property_title = title
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog wide-dialog"):
+            yield Label(f"Channels of “{self.property_title}”", classes="dialog-title", markup=False)
+            table = DataTable(cursor_type="row", id="property-channels")
+            table.add_columns("Connected", "Channel", "Type", "Channel active")
+            yield table
+            yield Static("", id="connect-problems", markup=False)
+            yield Static("Channels of its group · space or enter connects or disconnects · esc closes",
+                         classes="dialog-hint", markup=False)
+
+    def read(self) -> list[dict[str, Any]]:
+        return self.app.engine.channels.for_property(self.app.actor(), self.property_id)
+
+    def on_channels_loaded(self, message: ChannelsLoaded) -> None:
+        """Said when there is none; the list itself is the base class's."""
+        if not message.channels:
+            self.news("No channel sells this property's group yet: add one in Channels (2) with the property's "
+                      "group.", error=False)
+
+    def cells(self, channel: dict[str, Any]) -> tuple[Any, ...]:
+        state = Text("● connected", "bold green") if channel["connected"] else Text("○ not connected", "dim")
+        return (state, channel["title"], channel["channel"],
+                "yes" if channel["is_active"] else Text("no", style="dim"))
+
+    @engine_work(group="toggle")
+    def toggle(self, channel: dict[str, Any]) -> None:
+        engine, actor = self.app.engine, self.app.actor()
+        if channel["connected"]:
+            engine.channels.disconnect(actor, channel["id"], self.property_id)
+            text = f"Disconnected from {channel['title']}"
+        else:
+            engine.channels.connect(actor, channel["id"], self.property_id)
+            text = f"Connected to {channel['title']}"
+        self.post_message(ActionDone(text))
+
+    def on_action_failed(self, message: ActionFailed) -> None:
+        message.stop()
+        error = message.error
+        if isinstance(error, ValidationFailed):
+            lines = [f"• {label_for(field)} {text}" for field, texts in message.problems().items() for text in texts]
+            title = self.toggling["title"] if self.toggling else "the channel"
+            self.news("\n".join([f"Not connected to {title}:", *lines,
+                                  "Fill these in with e (edit) on the property."]))
+        else:
+            self.news(describe(error))

@@ -1,0 +1,1 @@
+"""Tokenisation: profiles and their editor, the profile tester and the vault browser."""

@@ -1,1 +1,0 @@
-"""Small reusable widgets of the console."""

@@ -35,6 +35,7 @@ SPELLINGS: dict[str, tuple[str, ...]] = {
     "checkin_date": ("checkinDate",), "checkout_date": ("checkoutDate",), "length_of_stay": ("lengthOfStay",),
     "children_age": ("children_age[]", "childrenAge", "childrenAge[]"),
 }
+CAMEL = {ours: others[-1].removesuffix("[]") for ours, others in SPELLINGS.items()}  # checkin_date → checkinDate
 OURS = {name: ours for ours, others in SPELLINGS.items() for name in (ours, *others)}
 LISTS = frozenset({"children_age"})
 
@@ -116,8 +117,11 @@ def parse_stay(params: Iterable[tuple[str, str]], *, length_allowed: bool = Fals
     checkin, checkout, length = (found[k][1] if k in found else None for k in ("checkin_date", "checkout_date",
                                                                                 "length_of_stay"))
 
+    camel = any(sent in OURS and not sent.islower() for sent in names.values())  # a page's camelCase, answered in it
+
     def name(ours: str) -> str:
-        return names.get(ours, ours)
+        """The name a parameter came under; one not sent, in the spelling of those that were."""
+        return names.get(ours) or (CAMEL.get(ours, ours) if camel else ours)
 
     if checkin is None and checkout is None and length is None:
         errors.raise_if_any()
@@ -126,7 +130,8 @@ def parse_stay(params: Iterable[tuple[str, str]], *, length_allowed: bool = Fals
     try:
         arrival = parse_date(checkin)
     except ValueError as exc:
-        errors.add(name("checkin_date"), str(exc) if checkin is not None else "is required with checkout_date")
+        errors.add(name("checkin_date"),
+                   str(exc) if checkin is not None else f"is required with {name('checkout_date')}")
     if length is not None and not length_allowed:
         errors.add(name("length_of_stay"), "is not a parameter of this call")
     elif length is not None:
@@ -139,14 +144,15 @@ def parse_stay(params: Iterable[tuple[str, str]], *, length_allowed: bool = Fals
         try:
             stated = parse_date(checkout)
             if departure is not None and stated != departure:
-                errors.add(name("checkout_date"), "does not match checkin_date + length_of_stay")
+                errors.add(name("checkout_date"), f"does not match {name('checkin_date')} + {name('length_of_stay')}")
             departure = stated
         except ValueError as exc:
             errors.add(name("checkout_date"), str(exc))
     elif length is None:
-        errors.add("checkout_date", "is required with checkin_date" + (" (or give length_of_stay)" if length_allowed else ""))
+        errors.add(name("checkout_date"), f"is required with {name('checkin_date')}"
+                   + (f" (or give {name('length_of_stay')})" if length_allowed else ""))
     if arrival and departure and departure <= arrival:
-        errors.add(name("checkout_date"), "must be after checkin_date")
+        errors.add(name("checkout_date"), f"must be after {name('checkin_date')}")
     errors.raise_if_any()
     return Stay(arrival, departure, party, currency, names)  # type: ignore[arg-type]
 

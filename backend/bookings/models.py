@@ -22,10 +22,13 @@ from pydantic import (
     Field,
     StrictInt,
     StrictStr,
+    ValidationError,
     ValidationInfo,
     field_validator,
     model_validator,
 )
+
+from pydantic_core import PydanticCustomError
 
 from backend.card_data import luhn_ok
 from backend.dates import parse_date
@@ -45,6 +48,7 @@ from backend.money import Money
 EXPIRY = re.compile(r"^(0[1-9]|1[0-2])/(\d{4})$")
 VAULT_TOKEN = re.compile(r"[0-9a-f]{32}")
 SEALED = frozenset({"card_number", "expiration_date", "cvv"})  # with a token, the vault's alone
+CARD_MISSING = "card_missing"  # a card field left out, which a card form's token makes no problem
 AGENT_CAMEL = {"codeContext": "code_context"}
 ADDRESS_CAMEL = {"addressLine": "address_line", "countryCode": "country_code", "stateCode": "state_code",
                  "postCode": "post_code"}
@@ -186,8 +190,23 @@ class Guarantee(Strict):
         if info.data.get("token") is not None:
             return None if info.field_name in SEALED else handler(value) if value is not None else None
         if value is None:
-            raise ValueError("is required")
+            raise PydanticCustomError(CARD_MISSING, "is required")
         return handler(value)
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _a_bad_token_alone(cls, data: Any, handler: Any) -> Any:
+        """A page that sent a token it got wrong hears of the token alone: the card it stands for is not missing,
+        and what it echoes of that card is not read."""
+        try:
+            return handler(data)
+        except ValidationError as failed:
+            if not (isinstance(data, dict) and any(data.get(name) is not None for name in ("token", "card_token"))):
+                raise
+            kept = [e for e in failed.errors() if e["type"] != CARD_MISSING and e["loc"][0] not in SEALED]
+            if not kept:
+                raise
+            raise ValidationError.from_exception_data(failed.title, kept) from None  # type: ignore[arg-type]
 
     def expired(self, today: date) -> bool:
         """A card of the form was checked when the guest typed it; the vault holds its expiry."""

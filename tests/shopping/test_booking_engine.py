@@ -67,6 +67,9 @@ def test_rooms_take_the_engines_camel_case_and_price_children_by_their_ages(shop
     ({**STAY, "currency": "euro"}, "currency"),
     ({"checkinDate": "2020-01-01", "checkoutDate": "2020-01-03"}, "checkinDate"),
     ({"checkinDate": day(2), "lengthOfStay": "0"}, "lengthOfStay"),
+    ({"checkinDate": day(2)}, "checkoutDate"),  # one left out is named in the spelling of those sent
+    ({"checkoutDate": day(4), "adults": "1"}, "checkinDate"),
+    ({"checkinDate": day(4), "checkoutDate": day(2)}, "checkoutDate"),
 ])
 def test_bad_or_disagreeing_parameters_are_a_422_under_the_name_sent(shop, anonymous, params, field):
     for call in ("rooms", "best_offer"):
@@ -80,6 +83,23 @@ def test_both_spellings_with_the_same_values_are_one_stay(shop, anonymous):
     both = offers(anonymous, shop, **STAY, checkin_date=day(2), checkout_date=day(4), adults=2)
     assert [plan["price"] for plan in both] == ["200.00"]
     assert [p["price"] for p in offers(anonymous, shop, checkinDate=day(2), lengthOfStay="2", adults=2)] == ["200.00"]
+
+
+def test_property_list_takes_the_engines_spelling_and_prices_the_children_by_age(shop, anonymous):
+    url = f"/api/v1/meta/{shop.channel_name}/property_list"
+
+    def listed(**params) -> dict[str, str | None]:
+        return {p["id"]: p["attributes"]["best_offer"] for p in check(anonymous.get(url, params=params))["data"]}
+
+    assert listed(**STAY, adults="1", **{"childrenAge[]": "5"})[shop.property_id] == "220.00"
+    assert listed(**STAY, adults="1", childrenAge="1")[shop.property_id] == "204.00"  # an infant, by the spec's bands
+    assert listed(**STAY, adults="1", childrenAge="5") == {
+        shop.property_id: check(anonymous.get(f"{shop.meta}/best_offer", params={
+            **STAY, "adults": "1", "childrenAge": "5"}))["data"]["attributes"]["offer"]}
+    assert listed(**STAY, adults="1", childrenAge="5,7", **{"filter[is_available]": "true"}) == {}  # one child's room
+    refused = check(anonymous.get(url, params={"checkinDate": day(2), "checkout_date": day(3), "checkoutDate": day(4)}),
+                    422)
+    assert "checkoutDate" in refused["errors"]["details"]
 
 
 def test_every_rate_plan_carries_what_the_engine_reads(shop, anonymous):

@@ -178,9 +178,14 @@ def test_a_token_of_another_channels_form_or_no_form_is_refused(site, shop, brow
         body = booking(shop, day(2), day(3), reservation_id=f"T-{token[:4]}", guarantee={"token": token})
         refused = browser_client.post(f"/api/v1/meta/{shop.channel_name}/{shop.property_id}/push_booking", json=body)
         assert refused.status_code == 422 and list(refused.json()["errors"]["details"]) == ["guarantee.token"]
-    malformed = booking(shop, day(2), day(3), guarantee={"token": "not-a-token"})
-    assert browser_client.post(f"/api/v1/meta/{shop.channel_name}/{shop.property_id}/push_booking",
-                               json=malformed).status_code == 422
+    # A token that is no token is the one problem named: the card it stands for is not "missing".
+    for guarantee, field in (({"token": "not-a-token"}, "guarantee.token"),
+                             ({"card_token": "F" * 32, "card_number": "400005******5556", "cvv": "***"},
+                              "guarantee.card_token")):
+        malformed = booking(shop, day(2), day(3), guarantee=guarantee)
+        refused = browser_client.post(f"/api/v1/meta/{shop.channel_name}/{shop.property_id}/push_booking",
+                                      json=malformed)
+        assert refused.status_code == 422 and list(refused.json()["errors"]["details"]) == [field]
 
 
 def test_the_forms_anyone_may_open_are_bounded(site, shop, browser_client, monkeypatch):

@@ -74,6 +74,60 @@ def test_a_shopping_answer_names_the_allowed_site_and_no_other(site, shop, brows
     assert "access-control-allow-origin" not in refused.headers
 
 
+def test_refusals_name_the_allowed_site_too_so_the_page_can_read_them(site, shop, browser_client):
+    base = f"/api/v1/meta/{shop.channel_name}"
+    for path, params, status in ((f"{base}/{shop.property_id}/rooms", {"checkinDate": "soon"}, 422),
+                                 (f"{base}/nowhere/rooms", {}, 404),
+                                 ("/api/v1/meta/NoSuchChannel/property_list", {}, 404)):
+        answer = browser_client.get(path, params=params)
+        assert answer.status_code == status and answer.headers["access-control-allow-origin"] == ENGINE_SITE
+        assert answer.json()["errors"]["code"] in ("validation_error", "not_found")
+    refused = browser_client.post(f"{base}/{shop.property_id}/push_booking", json={"booking": {"status": "new"}})
+    assert refused.status_code == 422 and refused.headers["access-control-allow-origin"] == ENGINE_SITE
+    spent = httpx.post(f"{site.pci.url}/api/v1/capture_form/cards", params={"session_token": "fdcf_gone"},
+                       json={"card": GUEST_CARD}, headers={"Origin": ENGINE_SITE})
+    assert spent.status_code == 401 and spent.headers["access-control-allow-origin"] == ENGINE_SITE
+
+
+def test_a_channel_with_a_provider_key_is_asked_without_it_and_called_with_it(site, browser_client):
+    keyed = make_shop(site.user(), rooms=1, provider_api_key="engine-key-0001")
+    rooms = f"/api/v1/meta/{keyed.channel_name}/{keyed.property_id}/rooms"
+    preflight = httpx.options(f"{site.main.url}{rooms}", headers={  # a browser's preflight carries no credential
+        "Origin": ENGINE_SITE, "Access-Control-Request-Method": "GET",
+        "Access-Control-Request-Headers": "accept,api-key,content-type"})
+    assert preflight.status_code == 204 and "api-key" in preflight.headers["access-control-allow-headers"].lower()
+    assert preflight.headers["access-control-allow-origin"] == ENGINE_SITE
+    without = browser_client.get(rooms)
+    assert without.status_code == 401 and without.headers["access-control-allow-origin"] == ENGINE_SITE
+    called = browser_client.get(rooms, headers={"api-key": "engine-key-0001"})
+    assert called.status_code == 200 and called.headers["access-control-allow-origin"] == ENGINE_SITE
+
+
+def test_the_card_forms_own_calls_answer_the_allowed_site(site):
+    preflight = httpx.options(f"{site.pci.url}/api/v1/capture_form/cards", headers={
+        "Origin": ENGINE_SITE, "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "content-type"})
+    assert preflight.status_code == 204 and preflight.headers["access-control-allow-origin"] == ENGINE_SITE
+    assert "POST" in preflight.headers["access-control-allow-methods"]
+    other = httpx.options(f"{site.pci.url}/api/v1/capture_form/cards", headers={
+        "Origin": "https://elsewhere.example", "Access-Control-Request-Method": "POST"})
+    assert "access-control-allow-origin" not in other.headers
+
+
+def test_any_site_when_the_operator_allows_any(tmp_path):
+    with serve_site(tmp_path, cors_origins=("*",)) as public:
+        shop = make_shop(public.user(), rooms=1)
+        anywhere = {"Origin": "https://any.example"}
+        listed = httpx.get(f"{public.main.url}/api/v1/meta/{shop.channel_name}/property_list", headers=anywhere)
+        assert listed.status_code == 200 and listed.headers["access-control-allow-origin"] == "*"
+        url = check(httpx.get(f"{public.main.url}/api/v1/meta/{shop.channel_name}/card_capture_form_url",
+                              headers=anywhere))["data"]["attributes"]["card_capture_form_url"]
+        assert "frame-ancestors *" in httpx.get(url).headers["content-security-policy"]
+        private = httpx.options(f"{public.main.url}/api/v1/properties", headers={
+            **anywhere, "Access-Control-Request-Method": "GET"})
+        assert private.status_code == 405 and "access-control-allow-origin" not in private.headers
+
+
 def test_nothing_else_gets_cors(site, shop):
     for path in ("/api/v1/properties", f"/api/v1/bookings", "/api/v1/message_threads"):
         preflight = httpx.options(f"{site.main.url}{path}", headers={

@@ -165,6 +165,8 @@ def test_a_booking_engine_on_another_site_sells_a_room_with_a_card_it_never_sees
         form = page.frame_locator("#card")
         form.locator("#card_number").wait_for()
         assert overflow(form) == []  # 300 px wide
+        (framed,) = [frame for frame in page.frames if frame.url.startswith(f"{pci}/api/v1/capture_form")]
+        assert "session_token" not in framed.evaluate("location.href")  # out of the address once the form has it
         form.locator("#card_number").fill(NUMBER)
         form.locator("#cardholder_name").fill("Ada Guest")
         form.locator("#expiration_month").fill("12")

@@ -9,9 +9,8 @@ src/api_actions/utils/stringify_arguments.js writes an array) or repeated (`chil
 What else a page sends (`withVirtualRatePlans`, its own state) means nothing here and is left alone.
 
 Children's ages are 0 to 17, the choices the engine offers (children_age_settings.js). They make the party by the
-property's hotel policy (`Bands`): a child up to `infant_max_age` is an infant, up to `children_max_age` a child,
-older an adult — both ages included, as Booking.com reads a max age; a property without a policy has the spec's
-bands (infants under 2, children 2 to 16, adults over 16). `children`, sent beside the ages, must count them.
+property's age bands (backend/age_bands.py, the rule push_booking prices `guests_ages` by too). `children`, sent
+beside the ages, must count them; `infants` sent beside are infants whose ages are not given.
 """
 
 from __future__ import annotations
@@ -20,8 +19,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from functools import cached_property
-from typing import Any
 
+from backend.age_bands import Bands
 from backend.dates import parse_date
 from backend.errors import Errors
 from backend.fields import is_currency
@@ -41,21 +40,6 @@ LISTS = frozenset({"children_age"})
 
 
 @dataclass(frozen=True)
-class Bands:
-    """Who counts as an infant, a child or an adult, by age (each bound included)."""
-
-    infant_max_age: int | None  # None: nobody is an infant
-    children_max_age: int
-
-    @classmethod
-    def of(cls, policy: Mapping[str, Any] | None) -> Bands:
-        return SPEC_BANDS if policy is None else cls(policy.get("infant_max_age"), policy["children_max_age"])
-
-
-SPEC_BANDS = Bands(1, 16)  # the spec's: infants under 2, children 2 to 16, adults over 16
-
-
-@dataclass(frozen=True)
 class Party:
     adults: int
     children: int = 0
@@ -63,15 +47,9 @@ class Party:
     ages: tuple[int, ...] = ()  # the children's, when sent: the property's bands say what each counts as
 
     def guests(self, bands: Bands) -> Guests:
-        adults, children, infants = self.adults, 0 if self.ages else self.children, self.infants
-        for age in self.ages:
-            if bands.infant_max_age is not None and age <= bands.infant_max_age:
-                infants += 1
-            elif age <= bands.children_max_age:
-                children += 1
-            else:
-                adults += 1
-        return Guests(adults, children, infants)
+        if not self.ages:
+            return Guests(self.adults, self.children, self.infants)
+        return bands.party(self.adults, self.ages, self.infants)
 
 
 @dataclass(frozen=True)

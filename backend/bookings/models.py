@@ -140,11 +140,24 @@ class RoomIn(Strict):
     occupancy: Occupancy
     guests: Annotated[list[Guest], Field(max_length=100)] = []
     guests_ages: Annotated[list[Annotated[StrictInt, Field(ge=0, le=17)] | None], Field(max_length=100)] = Field(
-        [], description="the children's ages as a booking engine sends them, 0 to 17 (null: not given); kept as "
-                        "sent, beside occupancy, which prices the room")
+        [], description="the children's ages as a booking engine sends them, 0 to 17 (null: not given), kept as "
+                        "sent. One age for each child and infant of occupancy prices the room by the property's "
+                        "age bands, as the shopping API's rooms shows it (a 15-year-old may be an adult); fewer, or "
+                        "a null, leave occupancy to price it; more is a 422")
     days: dict[DateText, Money] | None = Field(
         None, description="the price of each night (date → price); a push names one for every night of the stay")
     meta: Meta = None
+
+    @field_validator("guests_ages")
+    @classmethod
+    def _no_more_ages_than_kids(cls, ages: list[int | None], info: ValidationInfo) -> list[int | None]:
+        """More ages than the children and infants counted: which count is wrong can't be told, so nothing is
+        guessed (fewer is a page that left some out: occupancy prices the room, backend/bookings/ages.py)."""
+        occupancy = info.data.get("occupancy")
+        if occupancy is not None and len(ages) > occupancy.children + occupancy.infants:
+            raise ValueError(f"gives {len(ages)} ages for {occupancy.children + occupancy.infants} children and "
+                             f"infants in occupancy: give one age for each")
+        return ages
 
 
 class Company(Strict):

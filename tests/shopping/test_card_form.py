@@ -162,6 +162,25 @@ def test_the_form_is_served_by_the_pci_listener_for_the_allowed_sites_to_frame(s
     assert httpx.get(f"{site.pci.url}/api/v1/capture_form/secrets.txt").status_code == 404
 
 
+def test_the_card_form_and_the_web_chat_are_served_under_one_policy(site, shop, browser_client):
+    """backend/http/pages.py serves both pages: they differ only in who may frame them and the chat's images."""
+    url, _ = form_session(browser_client, shop)
+    form, chat = httpx.get(url), httpx.get(f"{site.main.url}/chat")
+
+    def directives(response: httpx.Response) -> dict[str, str]:
+        return dict(d.strip().partition(" ")[::2] for d in response.headers["content-security-policy"].split(";"))
+
+    assert directives(chat).pop("img-src") == "'self' blob: data:" and "img-src" not in directives(form)
+    assert (directives(form)["frame-ancestors"], directives(chat)["frame-ancestors"]) == (ENGINE_SITE, "*")
+    shared = {"default-src": "'none'", "script-src": "'self'", "style-src": "'self'", "connect-src": "'self'",
+              "base-uri": "'none'", "form-action": "'none'"}
+    for page in (form, chat):
+        assert {k: v for k, v in directives(page).items() if k in shared} == shared
+        assert set(directives(page)) <= {*shared, "img-src", "frame-ancestors"}
+        assert (page.headers["referrer-policy"], page.headers["cache-control"],
+                page.headers["x-content-type-options"]) == ("no-referrer", "no-store", "nosniff")
+
+
 def test_the_form_keeps_the_card_and_answers_it_masked_with_its_token(site, shop, browser_client):
     _, token = form_session(browser_client, shop)
     kept = keep(site, token, GUEST_CARD)

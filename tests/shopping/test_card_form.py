@@ -270,3 +270,63 @@ def test_the_forms_anyone_may_open_are_bounded(site, shop, browser_client, monke
     refused = browser_client.get(f"/api/v1/meta/{shop.channel_name}/card_capture_form_url")
     assert refused.status_code == 429 and refused.headers["retry-after"] == "60"
     assert refused.json()["errors"]["code"] == "http_too_many_requests"
+
+
+def test_one_client_address_cant_use_up_every_propertys_card_forms(site, shop):
+    """A client that opens its PER_CLIENT forms is answered 429 until they age; another client is served meanwhile,
+    though both call the same public channel."""
+    from backend.vault.card_form import PER_CLIENT
+
+    path = f"/api/v1/meta/{shop.channel_name}/card_capture_form_url"
+    greedy, guest = (httpx.Client(base_url=site.main.url, timeout=10,
+                                  transport=httpx.HTTPTransport(local_address=address))
+                     for address in ("127.0.0.7", "127.0.0.8"))
+    with greedy, guest:
+        for _ in range(PER_CLIENT):
+            check(greedy.get(path))
+        made = site.engine.store.scalar("SELECT count(*) FROM card_form_sessions")
+        refused = greedy.get(path)
+        assert refused.status_code == 429 and refused.json()["errors"]["code"] == "http_too_many_requests"
+        assert 1 <= int(refused.headers["retry-after"]) <= 30 * 60
+        assert site.engine.store.scalar("SELECT count(*) FROM card_form_sessions") == made  # refused: nothing made
+        check(guest.get(path))
+
+
+def test_one_client_is_an_ipv4_address_or_an_ipv6_64():
+    from backend.vault.card_form import _client
+
+    assert _client("2001:db8:1:2::1") == _client("2001:db8:1:2:ffff::9") == "2001:db8:1:2::/64"
+    assert _client("2001:db8:1:3::1") != _client("2001:db8:1:2::1")
+    assert _client("::ffff:203.0.113.5") == _client("203.0.113.5") == "203.0.113.5"
+    assert _client("203.0.113.5") != _client("203.0.113.6")
+
+
+def test_sessions_expired_unspent_are_swept_as_new_ones_are_made(site, shop, browser_client):
+    _, token = form_session(browser_client, shop)
+    store = site.engine.store
+    with store.transaction() as conn:  # its 30 minutes are over
+        conn.execute("UPDATE card_form_sessions SET expires_at = '2000-01-01T00:00:00.000000' WHERE card_token IS NULL")
+    form_session(browser_client, shop)
+    assert store.scalar("SELECT count(*) FROM card_form_sessions WHERE expires_at < '2001'") == 0
+    assert keep(site, token, GUEST_CARD).status_code == 401
+
+
+def test_a_spent_session_leaves_with_its_card(site, shop, browser_client):
+    """Kept while its card may be taken by a booking; gone when the card leaves the vault, by the purge or deleted."""
+    store, vault = site.engine.store, site.engine.vault
+    spent = []
+    for _ in range(2):
+        _, token = form_session(browser_client, shop)
+        spent.append(keep(site, token, GUEST_CARD).json()["data"]["attributes"]["card_token"])
+
+    def sessions() -> int:
+        return store.scalar("SELECT count(*) FROM card_form_sessions WHERE card_token IN (?, ?)", spent)
+
+    vault.purge("tests")
+    assert sessions() == 2  # their cards came in today: the purge keeps them
+    with store.transaction() as conn:  # the first card's purge date is past
+        conn.execute("UPDATE vault_cards SET departure_date = '2000-01-01' WHERE token = ?", (spent[0],))
+    vault.purge("tests")
+    assert sessions() == 1
+    vault.delete(spent[1], "tests")
+    assert sessions() == 0

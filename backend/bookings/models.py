@@ -155,8 +155,8 @@ class RoomIn(Strict):
         guessed (fewer is a page that left some out: occupancy prices the room, backend/bookings/ages.py)."""
         occupancy = info.data.get("occupancy")
         if occupancy is not None and len(ages) > occupancy.children + occupancy.infants:
-            raise ValueError(f"gives {len(ages)} ages for {occupancy.children + occupancy.infants} children and "
-                             f"infants in occupancy: give one age for each")
+            raise ValueError(f"gives {len(ages)} ages, more than the children and infants of occupancy "
+                             f"({occupancy.children + occupancy.infants}): give one age for each")
         return ages
 
 

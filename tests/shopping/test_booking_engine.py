@@ -279,7 +279,8 @@ def test_more_ages_than_children_and_infants_is_a_422_and_books_nothing(shop, an
     before = shop.availability(day(2), day(3))
     refused = check(anonymous.post(f"{shop.meta}/push_booking", json=engine_booking(shop, guests_ages=[5, 7])), 422)
     assert refused["errors"]["details"] == {
-        "rooms.0.guests_ages": ["gives 2 ages for 1 children and infants in occupancy: give one age for each"]}
+        "rooms.0.guests_ages": ["gives 2 ages, more than the children and infants of occupancy (1): give one age "
+                                "for each"]}
     assert shop.availability(day(2), day(3)) == before
 
 

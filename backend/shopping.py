@@ -24,6 +24,7 @@ from typing import Any
 
 from pydantic_core import from_json
 
+from backend.age_bands import SPEC_BANDS, Bands, bands_of
 from backend.channels import SHOPPING_CODES, ShoppingSettings
 from backend.dates import days
 from backend.errors import (
@@ -56,7 +57,7 @@ from backend.inventory.stays import (
 from backend.inventory.window import Window, window_of
 from backend.listing import Column, ListQuery, page, parse_bool, where
 from backend.money import format_minor
-from backend.stay_query import SPEC_BANDS, Bands, Stay, parse_stay
+from backend.stay_query import Stay, parse_stay
 from storage import Store
 
 TEXT = ("title", "city", "country", "zip_code", "state", "address")
@@ -188,8 +189,7 @@ class Shopping:
         ids = list(property_ids)
         marks, now = ",".join("?" * len(ids)), self.clock()
         rows = self.store.query(f"SELECT id, timezone, settings FROM properties WHERE id IN ({marks})", ids) if ids else []
-        policies = {r[0]: Bands.of(from_json(r[1])) for r in self.store.query(
-            f"SELECT property_id, policy FROM hotel_policies WHERE property_id IN ({marks})", ids)} if bands and ids else {}
+        policies = bands_of(self.store, ids) if bands else {}
         return {r["id"]: Context(window_of(r, now), from_json(r["settings"])["min_stay_type"],
                                  policies.get(r["id"], SPEC_BANDS)) for r in rows}
 

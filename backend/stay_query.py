@@ -9,9 +9,8 @@ src/api_actions/utils/stringify_arguments.js writes an array) or repeated (`chil
 What else a page sends (`withVirtualRatePlans`, its own state) means nothing here and is left alone.
 
 Children's ages are 0 to 17, the choices the engine offers (children_age_settings.js). They make the party by the
-property's hotel policy (`Bands`): a child up to `infant_max_age` is an infant, up to `children_max_age` a child,
-older an adult — both ages included, as Booking.com reads a max age; a property without a policy has the spec's
-bands (infants under 2, children 2 to 16, adults over 16). `children`, sent beside the ages, must count them.
+property's age bands (backend/age_bands.py, the rule push_booking prices `guests_ages` by too). `children`, sent
+beside the ages, must count them; `infants` sent beside are infants whose ages are not given.
 """
 
 from __future__ import annotations
@@ -20,8 +19,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from functools import cached_property
-from typing import Any
 
+from backend.age_bands import Bands
 from backend.dates import parse_date
 from backend.errors import Errors
 from backend.fields import is_currency
@@ -35,23 +34,9 @@ SPELLINGS: dict[str, tuple[str, ...]] = {
     "checkin_date": ("checkinDate",), "checkout_date": ("checkoutDate",), "length_of_stay": ("lengthOfStay",),
     "children_age": ("children_age[]", "childrenAge", "childrenAge[]"),
 }
+CAMEL = {ours: others[-1].removesuffix("[]") for ours, others in SPELLINGS.items()}  # checkin_date → checkinDate
 OURS = {name: ours for ours, others in SPELLINGS.items() for name in (ours, *others)}
 LISTS = frozenset({"children_age"})
-
-
-@dataclass(frozen=True)
-class Bands:
-    """Who counts as an infant, a child or an adult, by age (each bound included)."""
-
-    infant_max_age: int | None  # None: nobody is an infant
-    children_max_age: int
-
-    @classmethod
-    def of(cls, policy: Mapping[str, Any] | None) -> Bands:
-        return SPEC_BANDS if policy is None else cls(policy.get("infant_max_age"), policy["children_max_age"])
-
-
-SPEC_BANDS = Bands(1, 16)  # the spec's: infants under 2, children 2 to 16, adults over 16
 
 
 @dataclass(frozen=True)
@@ -62,15 +47,9 @@ class Party:
     ages: tuple[int, ...] = ()  # the children's, when sent: the property's bands say what each counts as
 
     def guests(self, bands: Bands) -> Guests:
-        adults, children, infants = self.adults, 0 if self.ages else self.children, self.infants
-        for age in self.ages:
-            if bands.infant_max_age is not None and age <= bands.infant_max_age:
-                infants += 1
-            elif age <= bands.children_max_age:
-                children += 1
-            else:
-                adults += 1
-        return Guests(adults, children, infants)
+        if not self.ages:
+            return Guests(self.adults, self.children, self.infants)
+        return bands.party(self.adults, self.ages, self.infants)
 
 
 @dataclass(frozen=True)
@@ -116,8 +95,11 @@ def parse_stay(params: Iterable[tuple[str, str]], *, length_allowed: bool = Fals
     checkin, checkout, length = (found[k][1] if k in found else None for k in ("checkin_date", "checkout_date",
                                                                                 "length_of_stay"))
 
+    camel = any(sent in OURS and not sent.islower() for sent in names.values())  # a page's camelCase, answered in it
+
     def name(ours: str) -> str:
-        return names.get(ours, ours)
+        """The name a parameter came under; one not sent, in the spelling of those that were."""
+        return names.get(ours) or (CAMEL.get(ours, ours) if camel else ours)
 
     if checkin is None and checkout is None and length is None:
         errors.raise_if_any()
@@ -126,7 +108,8 @@ def parse_stay(params: Iterable[tuple[str, str]], *, length_allowed: bool = Fals
     try:
         arrival = parse_date(checkin)
     except ValueError as exc:
-        errors.add(name("checkin_date"), str(exc) if checkin is not None else "is required with checkout_date")
+        errors.add(name("checkin_date"),
+                   str(exc) if checkin is not None else f"is required with {name('checkout_date')}")
     if length is not None and not length_allowed:
         errors.add(name("length_of_stay"), "is not a parameter of this call")
     elif length is not None:
@@ -139,14 +122,15 @@ def parse_stay(params: Iterable[tuple[str, str]], *, length_allowed: bool = Fals
         try:
             stated = parse_date(checkout)
             if departure is not None and stated != departure:
-                errors.add(name("checkout_date"), "does not match checkin_date + length_of_stay")
+                errors.add(name("checkout_date"), f"does not match {name('checkin_date')} + {name('length_of_stay')}")
             departure = stated
         except ValueError as exc:
             errors.add(name("checkout_date"), str(exc))
     elif length is None:
-        errors.add("checkout_date", "is required with checkin_date" + (" (or give length_of_stay)" if length_allowed else ""))
+        errors.add(name("checkout_date"), f"is required with {name('checkin_date')}"
+                   + (f" (or give {name('length_of_stay')})" if length_allowed else ""))
     if arrival and departure and departure <= arrival:
-        errors.add(name("checkout_date"), "must be after checkin_date")
+        errors.add(name("checkout_date"), f"must be after {name('checkin_date')}")
     errors.raise_if_any()
     return Stay(arrival, departure, party, currency, names)  # type: ignore[arg-type]
 

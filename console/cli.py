@@ -105,11 +105,16 @@ def _prefixes(_ctx: click.Context, _param: click.Parameter, values: tuple[str, .
 
 
 def _origins(_ctx: click.Context, _param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ...]:
-    """Origins as a browser sends them (scheme, host, port; no path), or `*`: anything else would never match."""
+    """Origins as a browser sends them (scheme, host, port; no path), or `*`: anything else would never match, and
+    would go into the card form's Content-Security-Policy. Kept as the browser writes them (backend/http/cors.py)."""
+    from backend.http.cors import origin
+
+    kept = []
     for value in values:
-        if value != "*" and not re.fullmatch(r"https?://[^/\s@]+", value):
+        if (found := origin(value)) is None:
             raise click.BadParameter(f"{value!r} is not an origin such as https://book.hotel.example, or *")
-    return values
+        kept.append(found)
+    return tuple(dict.fromkeys(kept))
 
 
 SECONDS = click.FloatRange(min=0, min_open=True)

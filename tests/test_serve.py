@@ -12,6 +12,8 @@ import httpx
 
 from tests.conftest import free_port
 
+BOOKING_SITE = "https://book.hotel.example"
+
 
 def _frontdesk(*args: str, db) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "console", *args, "--db", str(db)],
@@ -24,7 +26,8 @@ def test_serve_runs_three_listeners_over_one_database(tmp_path):
     ports = [free_port() for _ in range(3)]
     server = subprocess.Popen(
         [sys.executable, "-m", "console", "serve", "--db", str(db), "--port", str(ports[0]),
-         "--secure-port", str(ports[1]), "--pci-port", str(ports[2])],
+         "--secure-port", str(ports[1]), "--pci-port", str(ports[2]),
+         "--cors-origin", "HTTPS://Book.Hotel.Example:443"],  # kept as a browser sends it: BOOKING_SITE
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     try:
         urls = [f"http://127.0.0.1:{p}" for p in ports]
@@ -45,11 +48,24 @@ def test_serve_runs_three_listeners_over_one_database(tmp_path):
         for url, docs in zip(urls, (200, 200, 404)):  # no interactive docs on pci without --pci-docs
             assert httpx.get(f"{url}/openapi.json").json()["openapi"].startswith("3.")
             assert httpx.get(f"{url}/docs").status_code == docs
+        asked = httpx.options(f"{urls[0]}/api/v1/meta/OpenShopping/property_list", headers={
+            "Origin": BOOKING_SITE, "Access-Control-Request-Method": "GET"})
+        assert asked.status_code == 204 and asked.headers["access-control-allow-origin"] == BOOKING_SITE
     finally:
         server.send_signal(signal.SIGTERM)
         output, _ = server.communicate(timeout=15)
     assert server.returncode == 0, output
     assert "Traceback" not in output
+
+
+def test_serve_refuses_a_cors_origin_a_browser_never_sends(tmp_path):
+    # Some would never match; the rest would write directives or sources of their own into the card form's CSP.
+    for origin in ("https://book.hotel.example/", "book.hotel.example", "https://book.hotel.example/rooms",
+                   "https://a.example;sandbox", "https://a.example,https://b.example", "'https://a.example'",
+                   "https://a.example:99999", "https://[::1;]", "https://a..example"):
+        refused = subprocess.run([sys.executable, "-m", "console", "serve", "--db", str(tmp_path / "x.db"),
+                                  "--cors-origin", origin], capture_output=True, text=True, timeout=60)
+        assert refused.returncode == 2 and "is not an origin" in refused.stderr, refused.stderr
 
 
 def _wait_for(url: str) -> None:

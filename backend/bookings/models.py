@@ -22,10 +22,13 @@ from pydantic import (
     Field,
     StrictInt,
     StrictStr,
+    ValidationError,
     ValidationInfo,
     field_validator,
     model_validator,
 )
+
+from pydantic_core import PydanticCustomError
 
 from backend.card_data import luhn_ok
 from backend.dates import parse_date
@@ -45,6 +48,7 @@ from backend.money import Money
 EXPIRY = re.compile(r"^(0[1-9]|1[0-2])/(\d{4})$")
 VAULT_TOKEN = re.compile(r"[0-9a-f]{32}")
 SEALED = frozenset({"card_number", "expiration_date", "cvv"})  # with a token, the vault's alone
+CARD_MISSING = "card_missing"  # a card field left out, which a card form's token makes no problem
 AGENT_CAMEL = {"codeContext": "code_context"}
 ADDRESS_CAMEL = {"addressLine": "address_line", "countryCode": "country_code", "stateCode": "state_code",
                  "postCode": "post_code"}
@@ -136,11 +140,24 @@ class RoomIn(Strict):
     occupancy: Occupancy
     guests: Annotated[list[Guest], Field(max_length=100)] = []
     guests_ages: Annotated[list[Annotated[StrictInt, Field(ge=0, le=17)] | None], Field(max_length=100)] = Field(
-        [], description="the children's ages as a booking engine sends them, 0 to 17 (null: not given); kept as "
-                        "sent, beside occupancy, which prices the room")
+        [], description="the children's ages as a booking engine sends them, 0 to 17 (null: not given), kept as "
+                        "sent. One age for each child and infant of occupancy prices the room by the property's "
+                        "age bands, as the shopping API's rooms shows it (a 15-year-old may be an adult); fewer, or "
+                        "a null, leave occupancy to price it; more is a 422")
     days: dict[DateText, Money] | None = Field(
         None, description="the price of each night (date → price); a push names one for every night of the stay")
     meta: Meta = None
+
+    @field_validator("guests_ages")
+    @classmethod
+    def _no_more_ages_than_kids(cls, ages: list[int | None], info: ValidationInfo) -> list[int | None]:
+        """More ages than the children and infants counted: which count is wrong can't be told, so nothing is
+        guessed (fewer is a page that left some out: occupancy prices the room, backend/bookings/ages.py)."""
+        occupancy = info.data.get("occupancy")
+        if occupancy is not None and len(ages) > occupancy.children + occupancy.infants:
+            raise ValueError(f"gives {len(ages)} ages, more than the children and infants of occupancy "
+                             f"({occupancy.children + occupancy.infants}): give one age for each")
+        return ages
 
 
 class Company(Strict):
@@ -186,8 +203,23 @@ class Guarantee(Strict):
         if info.data.get("token") is not None:
             return None if info.field_name in SEALED else handler(value) if value is not None else None
         if value is None:
-            raise ValueError("is required")
+            raise PydanticCustomError(CARD_MISSING, "is required")
         return handler(value)
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _a_bad_token_alone(cls, data: Any, handler: Any) -> Any:
+        """A page that sent a token it got wrong hears of the token alone: the card it stands for is not missing,
+        and what it echoes of that card is not read."""
+        try:
+            return handler(data)
+        except ValidationError as failed:
+            if not (isinstance(data, dict) and any(data.get(name) is not None for name in ("token", "card_token"))):
+                raise
+            kept = [e for e in failed.errors() if e["type"] != CARD_MISSING and e["loc"][0] not in SEALED]
+            if not kept:
+                raise
+            raise ValidationError.from_exception_data(failed.title, kept) from None  # type: ignore[arg-type]
 
     def expired(self, today: date) -> bool:
         """A card of the form was checked when the guest typed it; the vault holds its expiry."""

@@ -17,6 +17,8 @@ from typing import Any
 
 from pydantic_core import from_json
 
+from backend.age_bands import SPEC_BANDS, bands_of
+from backend.bookings.ages import by_ages, party
 from backend.bookings.cards import BookingCards, Reveal, masked
 from backend.bookings.direct import DIRECT, direct_channel
 from backend.bookings.models import BookingInput
@@ -194,8 +196,10 @@ class Bookings:
         for (room_id, day), count in held.items():  # this booking's own units count as free for its change
             availability.setdefault(room_id, {})[day] = availability.get(room_id, {}).get(day, 0) + count
         wanted = Counter(r.room_type_code for r in model.rooms)
+        bands = bands_of(self.store, [prop["id"]])[prop["id"]] if any(map(by_ages, model.rooms)) else SPEC_BANDS
         errors, priced, overbooked, unmapped = Errors(), [], False, False
         for index, room in enumerate(model.rooms):
+            guests = party(room, bands)  # what `rooms` showed for these ages (backend/bookings/ages.py)
             plan = plans.get(room.rate_plan_code)
             ok = plan is not None and plan.property_id == prop["id"] and plan.room_type_id == room.room_type_code
             if not ota and ok and plan.currency != model.currency:
@@ -207,9 +211,8 @@ class Bookings:
                                else f"rooms.{index}.room_type_code", "is not a room type and rate plan sold on this channel")
                     continue
                 unmapped = True
-                priced.append(_room(index, room, shown_rooms[index], None, None, room.days or {}))
+                priced.append(_room(index, room, guests, shown_rooms[index], None, None, room.days or {}))
                 continue
-            guests = Guests(room.occupancy.adults, room.occupancy.children, room.occupancy.infants)
             try:
                 found = quote(plan, rooms[plan.room_type_id], guests, Nights.of(arrival, departure), window,
                               restrictions.get(plan.id, {}), availability.get(plan.room_type_id, {}), min_stay_type,
@@ -224,7 +227,8 @@ class Bookings:
             if ota:  # taken as sent, but flagged when the rooms are not there
                 overbooked = overbooked or _lacks(availability.get(plan.room_type_id, {}), arrival, departure,
                                                   wanted[room.room_type_code])
-                priced.append(_room(index, room, shown_rooms[index], plan.room_type_id, plan.id, room.days or prices))
+                priced.append(_room(index, room, guests, shown_rooms[index], plan.room_type_id, plan.id,
+                                    room.days or prices))
                 continue
             if room.days is not None:  # the prices the booking names
                 if set(room.days) != set(found.nights):
@@ -232,7 +236,7 @@ class Bookings:
                     continue
                 found = replace(found, prices=tuple(parse_money(room.days[night], plan.currency)
                                                     for night in found.nights))
-            priced.append(_room(index, room, shown_rooms[index], plan.room_type_id, plan.id, room.days or prices,
+            priced.append(_room(index, room, guests, shown_rooms[index], plan.room_type_id, plan.id, room.days or prices,
                                 _taxes(plan, found, guests)))
         _check_services(model, errors)
         errors.raise_if_any()
@@ -426,11 +430,14 @@ def _check_services(model: BookingInput, errors: Errors) -> None:
             errors.add(f"services.{position}.room_index", f"no room has index {service.room_index}")
 
 
-def _room(index: int, room, shown: dict[str, Any], room_type_id: str | None, rate_plan_id: str | None,
-          prices: dict[str, str | None], taxes: list[dict[str, Any]] | None = None):
+def _room(index: int, room, guests: Guests, shown: dict[str, Any], room_type_id: str | None,
+          rate_plan_id: str | None, prices: dict[str, str | None], taxes: list[dict[str, Any]] | None = None):
+    """The booked room: its `occupancy` is the party it was priced for (by its ages, when it gives them all)."""
+    occupancy = {"adults": guests.adults, "children": guests.children, "infants": guests.infants,
+                 "ages": room.occupancy.ages}
     return {"index": room.index if room.index is not None else index, "room_type_id": room_type_id,
             "rate_plan_id": rate_plan_id, "room_type_code": room.room_type_code, "rate_plan_code": room.rate_plan_code,
-            "occupancy": room.occupancy.model_dump(), "days": prices, "guests": shown["guests"],
+            "occupancy": occupancy, "days": prices, "guests": shown["guests"],
             "guests_ages": shown["guests_ages"], "taxes": taxes or [],
             "meta": shown["meta"], "is_mapped": rate_plan_id is not None}
 

@@ -13,16 +13,29 @@
    it counted from the day it came in, and its CVV after the vault's usual hours.
 
 The session token is the form's only credential: it is kept as a hash, spent by its card, and dies unused after
-SESSION_TTL. Expiry follows the wall clock, as a security rule does.
+SESSION_TTL. Expiry follows the wall clock, as a security rule does. A session expired unspent is swept when the next
+one is made; a spent one is kept for the booking that takes its card, and leaves the vault with that card
+(storage/0016: the purge, or the card deleted).
+
+Anyone may ask a public channel for forms, and each may keep a card: one client (an IPv4 address, or an IPv6 /64, what
+one subscriber is given) may open PER_CLIENT in SESSION_TTL, so that no client can use up the forms of every property;
+and at most MAX_RECENT are made in SESSION_TTL in all, which bounds the rows and vault cards a crowd of clients can
+leave. Beyond either, a 429 with Retry-After. A client's count is kept in memory: a restart forgets it.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import json
+import math
 import secrets
+import time
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
+from limits import RateLimitItemPerMinute
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
 from pydantic import BaseModel, ConfigDict, StrictStr
 
 from backend.errors import TooManyRequests, Unauthorized, ValidationFailed
@@ -35,8 +48,11 @@ from storage import Store, new_id
 PROFILE = "card_form"  # what the vault's browser and audit log call a card the form kept
 TOKEN_PREFIX = "fdcf_"
 SESSION_TTL = timedelta(minutes=30)  # enough to fill in a booking page; the page asks again after that
-# Sessions made in the last SESSION_TTL, at most: a public channel lets anyone ask for forms, and each may keep a card.
-MAX_RECENT = 1000
+# Sessions one client may open in SESSION_TTL: a guest opens a few; a hotel lobby or office behind one address, more.
+PER_CLIENT = 30
+# Sessions made in SESSION_TTL by all clients together: far above any portfolio's bookings, and still a bound on the
+# rows and cards a crowd of clients can leave; with PER_CLIENT, it takes over 160 clients to reach it.
+MAX_RECENT = 5000
 FIELDS = ("card_number", "cardholder_name", "expiration_month", "expiration_year", "service_code")
 NOT_TAKEN = "is not a card from this channel's card form, or another booking has it already"
 
@@ -60,16 +76,24 @@ class CardForm:
         self.store = store
         self.vault = vault
         self.pci_url = pci_url.rstrip("/")
+        self.per_client = RateLimitItemPerMinute(PER_CLIENT, int(SESSION_TTL.total_seconds() // 60))
+        # A moving window, as the failed-credentials throttle's: a burst across a boundary still counts as one.
+        self.clients = MovingWindowRateLimiter(MemoryStorage())
 
-    def session(self, channel_ids: list[str]) -> dict[str, Any]:
-        """A single-use session for the form, for these channels; its token is shown here only. Beyond MAX_RECENT
-        sessions in SESSION_TTL, a 429: the forms anyone may open, and the cards they keep, stay bounded."""
+    def session(self, channel_ids: list[str], client: str) -> dict[str, Any]:
+        """A single-use session for the form, for these channels, asked by `client` (its address); its token is shown
+        here only. A 429 beyond PER_CLIENT sessions for the client, or MAX_RECENT for all, in SESSION_TTL."""
         token, now = TOKEN_PREFIX + secrets.token_urlsafe(32), datetime.now(UTC)
         session = {"id": new_id(), "expires_at": _stamp(now + SESSION_TTL)}
         with self.store.transaction() as conn:
             if conn.execute("SELECT count(*) FROM card_form_sessions WHERE inserted_at > ?",
                             (_stamp(now - SESSION_TTL),)).fetchone()[0] >= MAX_RECENT:
                 raise TooManyRequests(60, ["too many card forms were opened lately; try again in a minute"])
+            # Counted only for a session about to be made (inside the write lock): a refused ask leaves nothing behind.
+            if not self.clients.hit(self.per_client, _client(client)):
+                reset = self.clients.get_window_stats(self.per_client, _client(client)).reset_time
+                raise TooManyRequests(max(1, math.ceil(reset - time.time())),
+                                      ["this address opened too many card forms lately; try again later"])
             # Sessions that expired without a card are swept whenever one is made, so the table holds live ones.
             conn.execute("DELETE FROM card_form_sessions WHERE expires_at <= ? AND card_token IS NULL", (_stamp(now),))
             conn.execute("INSERT INTO card_form_sessions (id, token_hash, channel_ids, expires_at, inserted_at) "
@@ -123,6 +147,18 @@ def _check(card: CardData) -> None:
         details.setdefault(field, []).append(message)
     if details:
         raise ValidationFailed(details)
+
+
+def _client(address: str) -> str:
+    """Who counts as one client: an IPv4 address, or an IPv6 /64 (one subscriber's network, where every address is
+    theirs to use); anything else (a test client's name) as it is."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        return str(ip.ipv4_mapped or ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
 
 
 def _stamp(moment: datetime) -> str:

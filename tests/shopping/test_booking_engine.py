@@ -67,6 +67,9 @@ def test_rooms_take_the_engines_camel_case_and_price_children_by_their_ages(shop
     ({**STAY, "currency": "euro"}, "currency"),
     ({"checkinDate": "2020-01-01", "checkoutDate": "2020-01-03"}, "checkinDate"),
     ({"checkinDate": day(2), "lengthOfStay": "0"}, "lengthOfStay"),
+    ({"checkinDate": day(2)}, "checkoutDate"),  # one left out is named in the spelling of those sent
+    ({"checkoutDate": day(4), "adults": "1"}, "checkinDate"),
+    ({"checkinDate": day(4), "checkoutDate": day(2)}, "checkoutDate"),
 ])
 def test_bad_or_disagreeing_parameters_are_a_422_under_the_name_sent(shop, anonymous, params, field):
     for call in ("rooms", "best_offer"):
@@ -80,6 +83,23 @@ def test_both_spellings_with_the_same_values_are_one_stay(shop, anonymous):
     both = offers(anonymous, shop, **STAY, checkin_date=day(2), checkout_date=day(4), adults=2)
     assert [plan["price"] for plan in both] == ["200.00"]
     assert [p["price"] for p in offers(anonymous, shop, checkinDate=day(2), lengthOfStay="2", adults=2)] == ["200.00"]
+
+
+def test_property_list_takes_the_engines_spelling_and_prices_the_children_by_age(shop, anonymous):
+    url = f"/api/v1/meta/{shop.channel_name}/property_list"
+
+    def listed(**params) -> dict[str, str | None]:
+        return {p["id"]: p["attributes"]["best_offer"] for p in check(anonymous.get(url, params=params))["data"]}
+
+    assert listed(**STAY, adults="1", **{"childrenAge[]": "5"})[shop.property_id] == "220.00"
+    assert listed(**STAY, adults="1", childrenAge="1")[shop.property_id] == "204.00"  # an infant, by the spec's bands
+    assert listed(**STAY, adults="1", childrenAge="5") == {
+        shop.property_id: check(anonymous.get(f"{shop.meta}/best_offer", params={
+            **STAY, "adults": "1", "childrenAge": "5"}))["data"]["attributes"]["offer"]}
+    assert listed(**STAY, adults="1", childrenAge="5,7", **{"filter[is_available]": "true"}) == {}  # one child's room
+    refused = check(anonymous.get(url, params={"checkinDate": day(2), "checkout_date": day(3), "checkoutDate": day(4)}),
+                    422)
+    assert "checkoutDate" in refused["errors"]["details"]
 
 
 def test_every_rate_plan_carries_what_the_engine_reads(shop, anonymous):
@@ -204,6 +224,64 @@ def test_push_booking_keeps_what_the_engines_payment_form_sends(shop, anonymous)
     unknown = engine_booking(shop, guests_ages=[None], guests=[{"name": "Léa", "surname": "Dubois"}])
     assert check(anonymous.post(f"{shop.meta}/push_booking", json=unknown), 201)["data"]["attributes"][
         "rooms"][0]["guests_ages"] == [None]  # an age the guest left blank
+
+
+def booked_amount(shop, client, body: dict) -> tuple[str, dict]:
+    """The booking's amount and its room's occupancy, as the property reads them after the push."""
+    pushed = check(client.post(f"{shop.meta}/push_booking", json=body), 201)["data"]
+    got = check(shop.user.client.get(f"/api/v1/bookings/{pushed['id']}"))["data"]["attributes"]
+    occupancy = got["rooms"][0]["occupancy"]
+    return got["amount"], {kind: occupancy[kind] for kind in ("adults", "children", "infants")}
+
+
+@pytest.mark.parametrize(("age", "policy"), [
+    (15, {"children_max_age": 12, "infant_max_age": 1}),  # a teenager the hotel counts as an adult
+    (1, None),  # an infant, by the spec's bands
+])
+def test_a_guest_is_booked_at_the_price_rooms_showed_for_their_ages(shop, anonymous, age, policy):
+    """The engine pushes every guest under 18 as a child (`infants: 0`) with their ages: the ages price the room,
+    as they priced it in `rooms`."""
+    if policy:
+        check(shop.user.client.put(f"/api/v1/properties/{shop.property_id}/hotel_policy",
+                                   json={"hotel_policy": policy}))
+    shown_party, shown_price = party_and_price(anonymous, shop, **STAY, adults=1, childrenAge=str(age))
+    assert shown_price == ("200.00" if age == 15 else "204.00")
+    booked = booked_amount(shop, anonymous, engine_booking(shop, guests_ages=[age]))
+    assert booked == (shown_price, shown_party)
+
+
+def test_a_teenager_counted_as_an_adult_books_a_room_without_child_places(shop, anonymous):
+    client = shop.user.client
+    check(client.put(f"/api/v1/properties/{shop.property_id}/hotel_policy", json={"hotel_policy": {
+        "children_max_age": 12}}))
+    check(client.put(f"/api/v1/room_types/{shop.room_id}", json={"room_type": {"occ_children": 0}}))
+    assert party_and_price(anonymous, shop, **STAY, adults=1, childrenAge="15")[1] == "200.00"
+    assert booked_amount(shop, anonymous, engine_booking(shop, guests_ages=[15])) == (
+        "200.00", {"adults": 2, "children": 0, "infants": 0})
+    # Without the age, the counts price the room: a child, and the room has no place for one.
+    refused = check(anonymous.post(f"{shop.meta}/push_booking", json=engine_booking(shop)), 422)
+    assert list(refused["errors"]["details"]) == ["rooms.0"]
+
+
+@pytest.mark.parametrize(("occupancy", "ages", "amount"), [
+    ({"adults": 1, "children": 1, "infants": 0}, [], "220.00"),
+    ({"adults": 1, "children": 1, "infants": 0}, [None], "220.00"),  # left blank: the count prices the child
+    ({"adults": 1, "children": 1, "infants": 1}, [17], "224.00"),  # fewer ages than children and infants
+    ({"adults": 1, "children": 1, "infants": 1}, [17, 0], "204.00"),  # one each: a 17-year-old is an adult
+])
+def test_ages_price_a_room_only_when_they_give_every_child_and_infant(shop, anonymous, occupancy, ages, amount):
+    body = engine_booking(shop, guests_ages=ages)
+    body["booking"]["rooms"][0]["occupancy"] = occupancy
+    assert booked_amount(shop, anonymous, body)[0] == amount
+
+
+def test_more_ages_than_children_and_infants_is_a_422_and_books_nothing(shop, anonymous):
+    before = shop.availability(day(2), day(3))
+    refused = check(anonymous.post(f"{shop.meta}/push_booking", json=engine_booking(shop, guests_ages=[5, 7])), 422)
+    assert refused["errors"]["details"] == {
+        "rooms.0.guests_ages": ["gives 2 ages, more than the children and infants of occupancy (1): give one age "
+                                "for each"]}
+    assert shop.availability(day(2), day(3)) == before
 
 
 @pytest.mark.parametrize(("room", "field", "message"), [

@@ -1,6 +1,8 @@
 """A property's own booking engine, on its own site, sells a room through Frontdesk in a real headless Chromium:
 it lists the property, reads rooms and the best offer, frames the card form, the guest types a card, the page gets
-a token and pushes a booking that holds the card. The card number goes only to the pci listener.
+a token and pushes a booking that holds the card. The card number goes only to the pci listener: it is in none of
+the page's other requests, and, on the server's side of the wire, in nothing the main or secure listener receives or
+sends. The form keeps to its Content-Security-Policy and fits a narrow iframe.
 
 The page calls the API as the service's booking engine does (ChannexIO/instant_booking_page,
 src/api_actions/utils/transport.js: JSON headers on every call, so the browser asks first; camelCase dates;
@@ -10,12 +12,14 @@ src/components/payment_form/card_capture_form/card_capture_form.js: postMessage 
 from __future__ import annotations
 
 import json
+from collections import defaultdict
 from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 import pytest
 
 from backend.bookings.cards import Reveal
+from backend.http.guard import Guard
 from tests.chat.test_web_chat import WAIT_MS, browser  # noqa: F401 — the Chromium fixture
 from tests.conftest import serve_site
 from tests.loopback import LoopbackSite
@@ -84,6 +88,51 @@ class HotelSite(LoopbackSite):
                          "text/html; charset=utf-8")
 
 
+class Wire:
+    """What each listener receives and sends, by port, as it crosses the wire: request line, headers and body, the
+    answer's headers and body (tapped in front of the guard, the outermost layer of every listener)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.traffic: dict[int, bytearray] = defaultdict(bytearray)
+        guarded = Guard.__call__
+
+        async def tapped(guard, scope, receive, send) -> None:
+            if scope["type"] != "http":
+                return await guarded(guard, scope, receive, send)
+            seen = self.traffic[scope["server"][1]]
+            seen.extend(f"{scope['method']} {scope['raw_path'].decode('latin-1')}?".encode() + scope["query_string"])
+            for name, value in scope["headers"]:
+                seen.extend(b"\n" + name + b": " + value)
+
+            async def receiving():
+                message = await receive()
+                seen.extend(message.get("body", b""))
+                return message
+
+            async def sending(message) -> None:
+                for name, value in message.get("headers", ()):
+                    seen.extend(b"\n" + name + b": " + value)
+                seen.extend(message.get("body", b""))
+                await send(message)
+
+            await guarded(guard, scope, receiving, sending)
+
+        monkeypatch.setattr(Guard, "__call__", tapped)
+
+    def of(self, url: str) -> bytes:
+        return bytes(self.traffic[urlsplit(url).port])
+
+
+def overflow(frame) -> list[str]:
+    """The form's parts that stick out of its frame sideways (a narrow iframe must not need a sideways scroll)."""
+    return frame.locator("body").evaluate("""() => {
+      const width = document.documentElement.clientWidth;
+      const out = [...document.querySelectorAll("input, label, #status")]
+        .filter((node) => node.getBoundingClientRect().right > width + 0.5).map((node) => node.id || node.tagName);
+      return document.documentElement.scrollWidth > width ? ["page", ...out] : out;
+    }""")
+
+
 @pytest.fixture
 def hotel_site() -> Iterator[HotelSite]:
     made = HotelSite()
@@ -91,7 +140,9 @@ def hotel_site() -> Iterator[HotelSite]:
     made.close()
 
 
-def test_a_booking_engine_on_another_site_sells_a_room_with_a_card_it_never_sees(browser, hotel_site, tmp_path):
+def test_a_booking_engine_on_another_site_sells_a_room_with_a_card_it_never_sees(browser, hotel_site, tmp_path,
+                                                                                  monkeypatch):
+    wire = Wire(monkeypatch)
     with serve_site(tmp_path, cors_origins=(hotel_site.url,)) as site:
         shop = make_shop(site.user(), rooms=2)
         pci = site.pci.url
@@ -102,6 +153,9 @@ def test_a_booking_engine_on_another_site_sells_a_room_with_a_card_it_never_sees
         page.set_default_timeout(WAIT_MS)
         requests: list[tuple[str, str]] = []
         page.on("request", lambda request: requests.append((request.url, request.post_data or "")))
+        complaints: list[str] = []  # a Content-Security-Policy refusal or a script error, in the page or the form
+        page.on("console", lambda message: message.type == "error" and complaints.append(message.text))
+        page.on("pageerror", lambda error: complaints.append(str(error)))
         page.goto(hotel_site.url + "/")
 
         title = site.engine.store.scalar("SELECT title FROM properties WHERE id = ?", (shop.property_id,))
@@ -109,6 +163,10 @@ def test_a_booking_engine_on_another_site_sells_a_room_with_a_card_it_never_sees
         page.locator("#rooms li", has_text="Double").wait_for()
         page.locator("#offer", has_text="200.00").wait_for()
         form = page.frame_locator("#card")
+        form.locator("#card_number").wait_for()
+        assert overflow(form) == []  # 300 px wide
+        (framed,) = [frame for frame in page.frames if frame.url.startswith(f"{pci}/api/v1/capture_form")]
+        assert "session_token" not in framed.evaluate("location.href")  # out of the address once the form has it
         form.locator("#card_number").fill(NUMBER)
         form.locator("#cardholder_name").fill("Ada Guest")
         form.locator("#expiration_month").fill("12")
@@ -124,9 +182,17 @@ def test_a_booking_engine_on_another_site_sells_a_room_with_a_card_it_never_sees
         held = engine.bookings.get(engine.identity.operator(), booking_id, reveal=Reveal("tests"))
         assert held["guarantee"]["card_number"] == NUMBER and held["guarantee"]["cvv"] == CVV
         assert held["unique_id"].startswith("OSH-") and held["rooms"][0]["rate_plan_id"] == shop.plan_id
+        page.evaluate("document.getElementById('card').width = 220")  # a phone's column beside a summary
+        page.wait_for_function("document.getElementById('card').getBoundingClientRect().width === 220")
+        assert overflow(form) == []
+        assert complaints == []
         page.close()
 
     carrying = [url for url, body in requests if NUMBER in url + body or CVV in body]
     assert carrying and all(url.startswith(f"{pci}/api/v1/capture_form/cards") for url in carrying)
     listeners = {urlsplit(url).netloc for url, _ in requests} - {urlsplit(hotel_site.url).netloc}
     assert urlsplit(site.main.url).netloc in listeners  # the page did call the shopping API itself
+    # On the server's side of the wire too: the number crossed the pci listener only, never the main or the secure.
+    assert NUMBER.encode() in wire.of(site.pci.url) and b"push_booking" in wire.of(site.main.url)
+    assert NUMBER.encode() not in wire.of(site.main.url) + wire.of(site.secure.url)
+    assert b"555555******4444" in wire.of(site.main.url)  # the booking's answer shows the card masked

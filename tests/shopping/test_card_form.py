@@ -74,6 +74,60 @@ def test_a_shopping_answer_names_the_allowed_site_and_no_other(site, shop, brows
     assert "access-control-allow-origin" not in refused.headers
 
 
+def test_refusals_name_the_allowed_site_too_so_the_page_can_read_them(site, shop, browser_client):
+    base = f"/api/v1/meta/{shop.channel_name}"
+    for path, params, status in ((f"{base}/{shop.property_id}/rooms", {"checkinDate": "soon"}, 422),
+                                 (f"{base}/nowhere/rooms", {}, 404),
+                                 ("/api/v1/meta/NoSuchChannel/property_list", {}, 404)):
+        answer = browser_client.get(path, params=params)
+        assert answer.status_code == status and answer.headers["access-control-allow-origin"] == ENGINE_SITE
+        assert answer.json()["errors"]["code"] in ("validation_error", "not_found")
+    refused = browser_client.post(f"{base}/{shop.property_id}/push_booking", json={"booking": {"status": "new"}})
+    assert refused.status_code == 422 and refused.headers["access-control-allow-origin"] == ENGINE_SITE
+    spent = httpx.post(f"{site.pci.url}/api/v1/capture_form/cards", params={"session_token": "fdcf_gone"},
+                       json={"card": GUEST_CARD}, headers={"Origin": ENGINE_SITE})
+    assert spent.status_code == 401 and spent.headers["access-control-allow-origin"] == ENGINE_SITE
+
+
+def test_a_channel_with_a_provider_key_is_asked_without_it_and_called_with_it(site, browser_client):
+    keyed = make_shop(site.user(), rooms=1, provider_api_key="engine-key-0001")
+    rooms = f"/api/v1/meta/{keyed.channel_name}/{keyed.property_id}/rooms"
+    preflight = httpx.options(f"{site.main.url}{rooms}", headers={  # a browser's preflight carries no credential
+        "Origin": ENGINE_SITE, "Access-Control-Request-Method": "GET",
+        "Access-Control-Request-Headers": "accept,api-key,content-type"})
+    assert preflight.status_code == 204 and "api-key" in preflight.headers["access-control-allow-headers"].lower()
+    assert preflight.headers["access-control-allow-origin"] == ENGINE_SITE
+    without = browser_client.get(rooms)
+    assert without.status_code == 401 and without.headers["access-control-allow-origin"] == ENGINE_SITE
+    called = browser_client.get(rooms, headers={"api-key": "engine-key-0001"})
+    assert called.status_code == 200 and called.headers["access-control-allow-origin"] == ENGINE_SITE
+
+
+def test_the_card_forms_own_calls_answer_the_allowed_site(site):
+    preflight = httpx.options(f"{site.pci.url}/api/v1/capture_form/cards", headers={
+        "Origin": ENGINE_SITE, "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "content-type"})
+    assert preflight.status_code == 204 and preflight.headers["access-control-allow-origin"] == ENGINE_SITE
+    assert "POST" in preflight.headers["access-control-allow-methods"]
+    other = httpx.options(f"{site.pci.url}/api/v1/capture_form/cards", headers={
+        "Origin": "https://elsewhere.example", "Access-Control-Request-Method": "POST"})
+    assert "access-control-allow-origin" not in other.headers
+
+
+def test_any_site_when_the_operator_allows_any(tmp_path):
+    with serve_site(tmp_path, cors_origins=("*",)) as public:
+        shop = make_shop(public.user(), rooms=1)
+        anywhere = {"Origin": "https://any.example"}
+        listed = httpx.get(f"{public.main.url}/api/v1/meta/{shop.channel_name}/property_list", headers=anywhere)
+        assert listed.status_code == 200 and listed.headers["access-control-allow-origin"] == "*"
+        url = check(httpx.get(f"{public.main.url}/api/v1/meta/{shop.channel_name}/card_capture_form_url",
+                              headers=anywhere))["data"]["attributes"]["card_capture_form_url"]
+        assert "frame-ancestors *" in httpx.get(url).headers["content-security-policy"]
+        private = httpx.options(f"{public.main.url}/api/v1/properties", headers={
+            **anywhere, "Access-Control-Request-Method": "GET"})
+        assert private.status_code == 405 and "access-control-allow-origin" not in private.headers
+
+
 def test_nothing_else_gets_cors(site, shop):
     for path in ("/api/v1/properties", f"/api/v1/bookings", "/api/v1/message_threads"):
         preflight = httpx.options(f"{site.main.url}{path}", headers={
@@ -106,6 +160,25 @@ def test_the_form_is_served_by_the_pci_listener_for_the_allowed_sites_to_frame(s
     assert httpx.get(f"{site.pci.url}/api/v1/capture_form/card_form.js").headers["content-type"].startswith(
         "text/javascript")
     assert httpx.get(f"{site.pci.url}/api/v1/capture_form/secrets.txt").status_code == 404
+
+
+def test_the_card_form_and_the_web_chat_are_served_under_one_policy(site, shop, browser_client):
+    """backend/http/pages.py serves both pages: they differ only in who may frame them and the chat's images."""
+    url, _ = form_session(browser_client, shop)
+    form, chat = httpx.get(url), httpx.get(f"{site.main.url}/chat")
+
+    def directives(response: httpx.Response) -> dict[str, str]:
+        return dict(d.strip().partition(" ")[::2] for d in response.headers["content-security-policy"].split(";"))
+
+    assert directives(chat).pop("img-src") == "'self' blob: data:" and "img-src" not in directives(form)
+    assert (directives(form)["frame-ancestors"], directives(chat)["frame-ancestors"]) == (ENGINE_SITE, "*")
+    shared = {"default-src": "'none'", "script-src": "'self'", "style-src": "'self'", "connect-src": "'self'",
+              "base-uri": "'none'", "form-action": "'none'"}
+    for page in (form, chat):
+        assert {k: v for k, v in directives(page).items() if k in shared} == shared
+        assert set(directives(page)) <= {*shared, "img-src", "frame-ancestors"}
+        assert (page.headers["referrer-policy"], page.headers["cache-control"],
+                page.headers["x-content-type-options"]) == ("no-referrer", "no-store", "nosniff")
 
 
 def test_the_form_keeps_the_card_and_answers_it_masked_with_its_token(site, shop, browser_client):
@@ -178,9 +251,14 @@ def test_a_token_of_another_channels_form_or_no_form_is_refused(site, shop, brow
         body = booking(shop, day(2), day(3), reservation_id=f"T-{token[:4]}", guarantee={"token": token})
         refused = browser_client.post(f"/api/v1/meta/{shop.channel_name}/{shop.property_id}/push_booking", json=body)
         assert refused.status_code == 422 and list(refused.json()["errors"]["details"]) == ["guarantee.token"]
-    malformed = booking(shop, day(2), day(3), guarantee={"token": "not-a-token"})
-    assert browser_client.post(f"/api/v1/meta/{shop.channel_name}/{shop.property_id}/push_booking",
-                               json=malformed).status_code == 422
+    # A token that is no token is the one problem named: the card it stands for is not "missing".
+    for guarantee, field in (({"token": "not-a-token"}, "guarantee.token"),
+                             ({"card_token": "F" * 32, "card_number": "400005******5556", "cvv": "***"},
+                              "guarantee.card_token")):
+        malformed = booking(shop, day(2), day(3), guarantee=guarantee)
+        refused = browser_client.post(f"/api/v1/meta/{shop.channel_name}/{shop.property_id}/push_booking",
+                                      json=malformed)
+        assert refused.status_code == 422 and list(refused.json()["errors"]["details"]) == [field]
 
 
 def test_the_forms_anyone_may_open_are_bounded(site, shop, browser_client, monkeypatch):
@@ -192,3 +270,63 @@ def test_the_forms_anyone_may_open_are_bounded(site, shop, browser_client, monke
     refused = browser_client.get(f"/api/v1/meta/{shop.channel_name}/card_capture_form_url")
     assert refused.status_code == 429 and refused.headers["retry-after"] == "60"
     assert refused.json()["errors"]["code"] == "http_too_many_requests"
+
+
+def test_one_client_address_cant_use_up_every_propertys_card_forms(site, shop):
+    """A client that opens its PER_CLIENT forms is answered 429 until they age; another client is served meanwhile,
+    though both call the same public channel."""
+    from backend.vault.card_form import PER_CLIENT
+
+    path = f"/api/v1/meta/{shop.channel_name}/card_capture_form_url"
+    greedy, guest = (httpx.Client(base_url=site.main.url, timeout=10,
+                                  transport=httpx.HTTPTransport(local_address=address))
+                     for address in ("127.0.0.7", "127.0.0.8"))
+    with greedy, guest:
+        for _ in range(PER_CLIENT):
+            check(greedy.get(path))
+        made = site.engine.store.scalar("SELECT count(*) FROM card_form_sessions")
+        refused = greedy.get(path)
+        assert refused.status_code == 429 and refused.json()["errors"]["code"] == "http_too_many_requests"
+        assert 1 <= int(refused.headers["retry-after"]) <= 30 * 60
+        assert site.engine.store.scalar("SELECT count(*) FROM card_form_sessions") == made  # refused: nothing made
+        check(guest.get(path))
+
+
+def test_one_client_is_an_ipv4_address_or_an_ipv6_64():
+    from backend.vault.card_form import _client
+
+    assert _client("2001:db8:1:2::1") == _client("2001:db8:1:2:ffff::9") == "2001:db8:1:2::/64"
+    assert _client("2001:db8:1:3::1") != _client("2001:db8:1:2::1")
+    assert _client("::ffff:203.0.113.5") == _client("203.0.113.5") == "203.0.113.5"
+    assert _client("203.0.113.5") != _client("203.0.113.6")
+
+
+def test_sessions_expired_unspent_are_swept_as_new_ones_are_made(site, shop, browser_client):
+    _, token = form_session(browser_client, shop)
+    store = site.engine.store
+    with store.transaction() as conn:  # its 30 minutes are over
+        conn.execute("UPDATE card_form_sessions SET expires_at = '2000-01-01T00:00:00.000000' WHERE card_token IS NULL")
+    form_session(browser_client, shop)
+    assert store.scalar("SELECT count(*) FROM card_form_sessions WHERE expires_at < '2001'") == 0
+    assert keep(site, token, GUEST_CARD).status_code == 401
+
+
+def test_a_spent_session_leaves_with_its_card(site, shop, browser_client):
+    """Kept while its card may be taken by a booking; gone when the card leaves the vault, by the purge or deleted."""
+    store, vault = site.engine.store, site.engine.vault
+    spent = []
+    for _ in range(2):
+        _, token = form_session(browser_client, shop)
+        spent.append(keep(site, token, GUEST_CARD).json()["data"]["attributes"]["card_token"])
+
+    def sessions() -> int:
+        return store.scalar("SELECT count(*) FROM card_form_sessions WHERE card_token IN (?, ?)", spent)
+
+    vault.purge("tests")
+    assert sessions() == 2  # their cards came in today: the purge keeps them
+    with store.transaction() as conn:  # the first card's purge date is past
+        conn.execute("UPDATE vault_cards SET departure_date = '2000-01-01' WHERE token = ?", (spent[0],))
+    vault.purge("tests")
+    assert sessions() == 1
+    vault.delete(spent[1], "tests")
+    assert sessions() == 0

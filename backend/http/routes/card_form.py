@@ -1,27 +1,25 @@
 """The card capture form, served by the pci listener (backend/vault/card_form.py tells how it goes).
 
-Its page is static (HTML, one script, one stylesheet) with the strict policy of the web chat page; the sites that
+Its page is static (HTML, one script, one stylesheet) with the strict policy of the web chat page
+(backend/http/pages.py); the sites that
 may frame it are the operator's CORS origins (`frontdesk serve --cors-origin`), which the page also reads, so that
 it answers only them. Its one credential is the session token in its address."""
 
 from __future__ import annotations
 
 import html
-from importlib import resources
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 
-from backend.errors import NotFound
 from backend.http.deps import EngineDep, body_doc, envelope
+from backend.http.pages import WEB, asset_file, page_file
 from backend.http.responses import one
 from backend.vault.card_form import CardFormEnvelope
 
 router = APIRouter(prefix="/api/v1/capture_form", tags=["card form"])
-WEB = resources.files("backend.http") / "web"
 ASSETS = {"card_form.js": "text/javascript", "card_form.css": "text/css"}
 Card = Depends(envelope("card"))
-NOBODY = "'none'"
 
 
 async def get_session_token(session_token: Annotated[str | None, Query()] = None) -> str | None:
@@ -36,14 +34,12 @@ SessionTokenDep = Annotated[str | None, Depends(get_session_token)]
 async def form(request: Request) -> Response:
     origins = " ".join(request.app.state.engine.config.cors_origins)
     page = (WEB / "card_form.html").read_text().replace("{origins}", html.escape(origins, quote=True))
-    return _file(page.encode(), "text/html; charset=utf-8", origins)
+    return page_file(page.encode(), "text/html; charset=utf-8", origins)
 
 
 @router.get("/{name}", include_in_schema=False)
 async def asset(name: str, request: Request) -> Response:
-    if name not in ASSETS:
-        raise NotFound(f"the card form has no file {name}")
-    return _file((WEB / name).read_bytes(), ASSETS[name], " ".join(request.app.state.engine.config.cors_origins))
+    return asset_file(name, ASSETS, "the card form", " ".join(request.app.state.engine.config.cors_origins))
 
 
 @router.post("/cards", status_code=201, openapi_extra=body_doc(CardFormEnvelope))
@@ -52,13 +48,3 @@ def keep_card(engine: EngineDep, session_token: SessionTokenDep, data: Any = Car
     `card_token` that push_booking takes as `guarantee.token`. The session is spent by it."""
     card = engine.card_form.keep(session_token, data)
     return one({"id": card["card_token"], "type": "card", "attributes": card}, 201)
-
-
-def _file(body: bytes, media_type: str, origins: str) -> Response:
-    """Its own script and its own listener, nothing else; framed only by the allowed sites; no referrer, so the
-    session token in the address never leaves in a Referer header."""
-    return Response(body, media_type=media_type, headers={
-        "Content-Security-Policy": ("default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
-                                    "base-uri 'none'; form-action 'none'; "
-                                    f"frame-ancestors {origins or NOBODY}"),
-        "Referrer-Policy": "no-referrer", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"})

@@ -1,22 +1,21 @@
 """The embeddable web chat: its tokens and its page, served by the main and secure listeners.
 
-The page is static (HTML, one script, one stylesheet) and talks to the same chat API as any
-integrator, with a chat session token that reaches one property's chat and nothing else."""
+The page is static (HTML, one script, one stylesheet; served by backend/http/pages.py) and talks to the same
+chat API as any integrator, with a chat session token that reaches one property's chat and nothing else."""
 
 from __future__ import annotations
 
-from importlib import resources
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request, Response
 
 from backend.chat.embed import ChatSessionEnvelope, OneTimeTokenEnvelope
-from backend.errors import NotFound
 from backend.http.deps import ActorDep, EngineDep, body_doc, envelope
+from backend.http.pages import WEB, asset_file, page_file
 from backend.http.responses import one
 
 router = APIRouter(tags=["chat"])
-WEB = resources.files("backend.http") / "web"
+IMAGES = "'self' blob: data:"  # the attachments it shows
 ASSETS = {"chat.js": "text/javascript", "chat.css": "text/css"}
 OneTimeToken = Depends(envelope("one_time_token"))
 ChatSession = Depends(envelope("chat_session"))
@@ -41,21 +40,11 @@ def chat_session(engine: EngineDep, data: Any = ChatSession):
 
 @router.get("/chat", include_in_schema=False)
 async def chat_page(request: Request) -> Response:
-    return _file("chat.html", "text/html; charset=utf-8", request.app.state.engine.config.chat_frame_ancestors)
+    return page_file((WEB / "chat.html").read_bytes(), "text/html; charset=utf-8",
+                     request.app.state.engine.config.chat_frame_ancestors, img_src=IMAGES)
 
 
 @router.get("/chat/{name}", include_in_schema=False)
 async def chat_asset(name: str, request: Request) -> Response:
-    if name not in ASSETS:
-        raise NotFound(f"the web chat has no file {name}")
-    return _file(name, ASSETS[name], request.app.state.engine.config.chat_frame_ancestors)
-
-
-def _file(name: str, media_type: str, frame_ancestors: str) -> Response:
-    """A file of the page, with a policy that allows its own script and the chat API and nothing else;
-    no referrer, so the one-time token in the address never leaves in a Referer header."""
-    return Response((WEB / name).read_bytes(), media_type=media_type, headers={
-        "Content-Security-Policy": ("default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
-                                    f"img-src 'self' blob: data:; base-uri 'none'; form-action 'none'; "
-                                    f"frame-ancestors {frame_ancestors}"),
-        "Referrer-Policy": "no-referrer", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"})
+    return asset_file(name, ASSETS, "the web chat", request.app.state.engine.config.chat_frame_ancestors,
+                      img_src=IMAGES)

@@ -28,18 +28,23 @@ def stage_today(engine: Engine) -> None:
 
     def book(number: str, arrival: int, nights: int, guests: list[tuple[str, str]], *, status: str = "new",
              rates: tuple[str | None, ...] = (None,)) -> None:
-        """One room for each of `rates`: the hotel's own rate plan (None), or a code it has none of."""
+        """One room for each of `rates`: the hotel's own rate plan (None), or a code it has none of; at the
+        prices Booking.com sends."""
         start = today + timedelta(days=arrival)
         nightly = {(start + timedelta(days=n)).isoformat(): "120.00" for n in range(nights)}
         rooms = [{"room_type_code": room, "rate_plan_code": rate or plan, "occupancy": {"adults": len(guests)},
                   "guests": [{"name": name, "surname": surname} for name, surname in guests] if index == 0 else [],
-                  **({"days": nightly} if rate else {})} for index, rate in enumerate(rates)]
+                  "days": nightly} for index, rate in enumerate(rates)]
         engine.bookings.inbound(channel, {
             "status": status, "reservation_id": number, "property_id": property_id, "currency": "EUR",
             "arrival_date": start.isoformat(), "departure_date": (start + timedelta(days=nights)).isoformat(),
             "arrival_hour": "15:00", "customer": {"name": guests[0][0], "surname": guests[0][1], "country": "DE"},
             "rooms": rooms}, secure=False)
 
+    # The nights before today, as they stood when the guests in house booked them (the demo's year starts today).
+    with engine.store.transaction() as conn:
+        conn.executemany("INSERT INTO availability (room_type_id, date, availability) VALUES (?, ?, 3)",
+                         [(room, (today - timedelta(days=n)).isoformat()) for n in range(1, 4)])
     book("5550103", -3, 3, [("Maria", "Novak")])
     book("5550104", -2, 5, [("Tomás", "Ferreira"), ("Inês", "Ferreira")], rates=("BDC-WINTER-2025",))
     book("5550105", 0, 1, [("Eva", "Lind")])

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from backend.applications import Applications
 from backend.bookings import Bookings
 from backend.bookings.cards import BookingCards
+from backend.bookings.finding import name_unnamed
 from backend.channels import Channels
 from backend.chat import Chat
 from backend.chat.attachments import Attachments
@@ -58,6 +59,8 @@ class Engine:
                                  self.config.clock)
         if store.scalar("SELECT 1 FROM booking_cards LIMIT 1"):  # kept per revision before the vault held them
             self.bookings.cards.move_legacy(store, self.keys)
+        if store.scalar("SELECT 1 FROM bookings WHERE guest_names IS NULL LIMIT 1"):  # stored before names were kept
+            name_unnamed(store)
         self.chat = Chat(store, self.events, Attachments(store, self.config.base_url, self.config.attachment_max_bytes),
                          self.config.clock)
         self.embed = ChatEmbed(store, self.chat)

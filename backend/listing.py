@@ -4,11 +4,16 @@
 `filter[field]=a,b` (any of), `filter[field][op]=v` with op in eq, not, gt, gte, lt, lte, has;
 `order[field]=asc|desc`. Comma lists apply to id, enum and boolean fields only: text fields such
 as titles match the whole value, because real names contain commas ("Hotel Roma, Centro").
+
+Two kinds of filter go beyond a column's value: a search (`words`) finds rows whose folded text contains
+the folded value, whatever its case, accents or spacing, with eq or has alike; a `View` names where each
+row stands (`filter[stay]=in_house`), each of its values a condition worked out when the list is read.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -23,7 +28,9 @@ OPS = ("eq", "not", "gt", "gte", "lt", "lte", "has")
 SQL_OPS = {"eq": "=", "not": "!=", "gt": ">", "gte": ">=", "lt": "<", "lte": "<="}
 KEY = re.compile(r"^(filter|order|pagination)\[([A-Za-z_][A-Za-z0-9_]*)\](?:\[([a-z]+)\])?$")
 
-Kind = Literal["text", "id", "bool", "enum", "number", "date"]
+SEARCH_MAX = 200  # characters of a search: longer is no name or number anyone types
+
+Kind = Literal["text", "id", "bool", "enum", "number", "date", "words"]
 
 
 @dataclass(frozen=True)
@@ -32,6 +39,14 @@ class Column:
     kind: Kind = "text"
     # How a condition on the column sits in the WHERE clause; a subquery for membership filters.
     template: str = "{cond}"
+
+
+@dataclass(frozen=True)
+class View:
+    """A filter on where a row stands rather than on a column: `condition(value)` is the SQL condition of one of
+    `values`, and its parameters."""
+    values: tuple[str, ...]
+    condition: Callable[[str], tuple[str, list[Any]]]
 
 
 @dataclass(frozen=True)
@@ -91,7 +106,13 @@ def _positive_int(value: str) -> int | None:
     return int(value) if value.isascii() and value.isdigit() and len(value) <= 9 and int(value) > 0 else None
 
 
-def where(query: ListQuery, columns: dict[str, Column]) -> tuple[str, list[Any]]:
+def fold(text: str) -> str:
+    """Text as a search compares it: without case, accents or runs of spaces ("MÜLLER  Anna" → "muller anna")."""
+    bare = "".join(c for c in unicodedata.normalize("NFKD", text.casefold()) if not unicodedata.combining(c))
+    return " ".join(bare.split())
+
+
+def where(query: ListQuery, columns: dict[str, Column | View]) -> tuple[str, list[Any]]:
     """SQL conditions (ANDed, starting with " AND ") and their parameters for the query's filters."""
     errors = Errors()
     clauses: list[str] = []
@@ -101,6 +122,24 @@ def where(query: ListQuery, columns: dict[str, Column]) -> tuple[str, list[Any]]
         column = columns.get(f.field)
         if column is None:
             errors.add(key, f"unknown filter; use one of {', '.join(sorted(columns))}")
+            continue
+        if isinstance(column, View):
+            chosen = f.value.split(",")
+            if f.op != "eq" or not set(chosen) <= set(column.values):
+                errors.add(key, f"must be {_one_of(column.values)} (or several, with commas), as filter[{f.field}]=…")
+                continue
+            conditions = [column.condition(value) for value in dict.fromkeys(chosen)]
+            clauses.append("(" + " OR ".join(sql for sql, _ in conditions) + ")")
+            params.extend(param for _, values in conditions for param in values)
+            continue
+        if column.kind == "words":
+            if f.op not in {"eq", "has"}:
+                errors.add(key, f"is a search: filter[{f.field}]=… finds what contains the words")
+            elif len(f.value) > SEARCH_MAX:
+                errors.add(key, f"must be at most {SEARCH_MAX} characters")
+            else:
+                clauses.append(column.template.format(cond=f"{column.sql} LIKE ? ESCAPE '\\'"))
+                params.append(_contains(fold(f.value)))
             continue
         values = f.value.split(",") if column.kind in {"id", "enum", "bool"} and f.op in {"eq", "not"} else [f.value]
         if column.kind == "bool":
@@ -123,7 +162,7 @@ def where(query: ListQuery, columns: dict[str, Column]) -> tuple[str, list[Any]]
                 continue
         if f.op == "has":
             cond = f"{column.sql} LIKE ? ESCAPE '\\'"
-            params.append("%" + re.sub(r"([%_\\])", r"\\\1", str(values[0])) + "%")
+            params.append(_contains(str(values[0])))
         elif len(values) > 1:
             cond = f"{column.sql} {'NOT ' if f.op == 'not' else ''}IN ({','.join('?' * len(values))})"
             params.extend(values)
@@ -135,12 +174,22 @@ def where(query: ListQuery, columns: dict[str, Column]) -> tuple[str, list[Any]]
     return "".join(f" AND {c}" for c in clauses), params
 
 
-def order_by(query: ListQuery, columns: dict[str, Column], default: str) -> str:
-    unknown = [name for name, _ in query.order if name not in columns]
+def _contains(value: str) -> str:
+    """A LIKE pattern for text containing `value`, its wildcards taken literally."""
+    return "%" + re.sub(r"([%_\\])", r"\\\1", value) + "%"
+
+
+def _one_of(values: tuple[str, ...]) -> str:
+    return ", ".join(values[:-1]) + f" or {values[-1]}" if len(values) > 1 else values[0]
+
+
+def order_by(query: ListQuery, columns: dict[str, Column | View], default: str) -> str:
+    orderable = {name: column for name, column in columns.items() if isinstance(column, Column)}
+    unknown = [name for name, _ in query.order if name not in orderable]
     if unknown:
-        raise ValidationFailed({f"order[{n}]": [f"unknown field; use one of {', '.join(sorted(columns))}"]
+        raise ValidationFailed({f"order[{n}]": [f"unknown field; use one of {', '.join(sorted(orderable))}"]
                                 for n in unknown})
-    terms = [f"{columns[name].sql} {direction.upper()}" for name, direction in query.order]
+    terms = [f"{orderable[name].sql} {direction.upper()}" for name, direction in query.order]
     return ", ".join(terms) or default
 
 
@@ -149,7 +198,7 @@ def parse_bool(value: str) -> int | None:
     return {"true": 1, "1": 1, "false": 0, "0": 0}.get(value.lower())
 
 
-def page(store: Store, query: ListQuery, columns: dict[str, Column], *, select: str, source: str,
+def page(store: Store, query: ListQuery, columns: dict[str, Column | View], *, select: str, source: str,
          scope: str, scope_params: list[Any], default_order: str,
          count: Callable[[], int] | None = None) -> tuple[list[Any], dict[str, Any]]:
     """One page of a collection, limited by `scope` to what the actor may see, and its meta. `count`,

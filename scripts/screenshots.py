@@ -21,6 +21,7 @@ from backend.config import Config
 from backend.demo import load_demo
 from backend.engine import Engine
 from tests.console.helpers import SteadyApp, add_hostel_channel, frozen_clock, select_row, settle, type_text
+from tests.console.bookings_scene import OVERBOOKED, stage_today
 from tests.console.outbox_scene import stage_events_out
 
 SIZE = (120, 40)
@@ -161,6 +162,24 @@ async def bookings(pilot: Pilot) -> None:
     await pilot.press("5")
 
 
+async def bookings_today(pilot: Pilot) -> None:
+    """Today's arrivals at Pension Alpenrose: one overbooked, on a rate the hotel no longer has."""
+    stage_today(pilot.app.engine)
+    await pilot.press("5")
+    await settle(pilot)
+    await pilot.press("a")
+
+
+async def booking_flagged(pilot: Pilot) -> None:
+    stage_today(pilot.app.engine)
+    await pilot.press("5")
+    await settle(pilot)
+    screen = pilot.app.screen
+    row = next(key for key, booking in screen.rows.items() if booking["unique_id"] == OVERBOOKED)
+    screen.table.move_cursor(row=screen.table.get_row_index(row))
+    await pilot.press("enter")
+
+
 async def booking_detail(pilot: Pilot) -> None:
     """BDC-40041187: its notes, its guest by room, and its card reported invalid to Booking.com."""
     await pilot.press("5")
@@ -271,6 +290,8 @@ SHOTS: dict[str, Steps] = {
     "shopping-booking": shopping_booking,
     "bookings": bookings,
     "booking-detail": booking_detail,
+    "bookings-today": bookings_today,
+    "booking-flagged": booking_flagged,
     "inventory": inventory,
     "inventory-rate-plans": inventory_rate_plans,
     "inventory-rate-plan-editor": inventory_rate_plan_editor,

@@ -26,6 +26,7 @@ STEPS: list[str] = [
     "0014_webhooks.sql",
     "0015_channel_ari_secret.sql",
     "0016_card_form_sessions_leave_with_their_card.sql",
+    "0021_booking_guest_names.sql",
 ]
 
 

@@ -21,6 +21,7 @@ from backend.age_bands import SPEC_BANDS, bands_of
 from backend.bookings.ages import by_ages, party
 from backend.bookings.cards import BookingCards, Reveal, masked
 from backend.bookings.direct import DIRECT, direct_channel
+from backend.bookings.finding import guest_names, stay_view
 from backend.bookings.models import BookingInput
 from backend.bookings.reports import BookingReports, reports_of
 from backend.bookings.shape import feed_view, room_taxes
@@ -57,6 +58,10 @@ BOOKING_COLUMNS = {
     "ota_name": Column("b.ota_name"), "arrival_date": Column("b.arrival_date", "date"),
     "departure_date": Column("b.departure_date", "date"), "inserted_at": Column("b.inserted_at"),
     "updated_at": Column("b.updated_at"), "is_overbooked": Column("b.is_overbooked", "bool"),
+    "is_unmapped": Column("b.is_unmapped", "bool"),
+    # Searches: any guest's name (backend/bookings/finding.py), and that or the booking's number.
+    "guest_name": Column("coalesce(b.guest_names, '')", "words"),
+    "search": Column("(coalesce(b.guest_names, '') || char(10) || lower(b.unique_id))", "words"),
 }
 REVISION_COLUMNS = {
     "id": Column("r.id", "id"), "booking_id": Column("r.booking_id", "id"), "property_id": Column("r.property_id", "id"),
@@ -299,16 +304,16 @@ class Bookings:
                       "inserted_at": existing["inserted_at"] if existing else now, "updated_at": now}
         values = (attributes["status"], attributes["arrival_date"], attributes["departure_date"], attributes["amount"],
                   attributes["currency"], revision_id, body_hash, json.dumps(taken), int(attributes["is_overbooked"]),
-                  int(attributes["is_unmapped"]), now)
+                  int(attributes["is_unmapped"]), guest_names(attributes), now)
         if existing:
             conn.execute("UPDATE bookings SET status = ?, arrival_date = ?, departure_date = ?, amount = ?, currency = ?, "
-                         "revision_id = ?, body_hash = ?, taken = ?, is_overbooked = ?, is_unmapped = ?, updated_at = ? "
-                         "WHERE id = ?", (*values, attributes["id"]))
+                         "revision_id = ?, body_hash = ?, taken = ?, is_overbooked = ?, is_unmapped = ?, guest_names = ?, "
+                         "updated_at = ? WHERE id = ?", (*values, attributes["id"]))
         else:
             conn.execute("INSERT INTO bookings (status, arrival_date, departure_date, amount, currency, revision_id, "
-                         "body_hash, taken, is_overbooked, is_unmapped, updated_at, id, property_id, channel_id, "
-                         "unique_id, reservation_id, ota_name, inserted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-                         "?, ?, ?, ?, ?, ?)",
+                         "body_hash, taken, is_overbooked, is_unmapped, guest_names, updated_at, id, property_id, "
+                         "channel_id, unique_id, reservation_id, ota_name, inserted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
+                         "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                          (*values, attributes["id"], attributes["property_id"], attributes["channel_id"],
                           attributes["unique_id"], attributes["reservation_id"], attributes["ota_name"], now))
         conn.execute("INSERT INTO booking_revisions (id, booking_id, property_id, status, attributes, card_token, "
@@ -325,7 +330,8 @@ class Bookings:
         """`reveal`, on every reading method: the cards in clear, for whom (the vault's audit log names them);
         only the secure listener passes it, for the tokenisation service."""
         marks, groups = actor.group_params()
-        rows, meta = page(self.store, query, BOOKING_COLUMNS,
+        columns = {**BOOKING_COLUMNS, "stay": stay_view(self.store, self.clock)}
+        rows, meta = page(self.store, query, columns,
                           select=f"b.revision_id, r.attributes, r.card_token, {ACKED} AS is_acked, {THREAD} AS thread_id",
                           source="bookings b JOIN properties p ON p.id = b.property_id "
                                  "JOIN booking_revisions r ON r.id = b.revision_id",

@@ -23,6 +23,7 @@ from textual.widgets import Footer, Static
 
 from backend.card_data import mask_number
 from backend.listing import MAX_LIMIT, Filter, ListQuery
+from console.bookings.flags import explained
 from console.bookings.reports import WORDS, NoShowDialog, reports_view
 from console.kit.app_bar import AppBar
 from console.kit.confirm import ConfirmDialog
@@ -71,12 +72,12 @@ def card_number(guarantee: dict[str, Any]) -> str:
 
 
 def overview(booking: dict[str, Any], property_title: str) -> Table:
-    flags = [name for name, on in (("overbooked", booking["is_overbooked"]), ("unmapped rooms", booking["is_unmapped"]))
-             if on]
+    flags = explained(booking)
     payment = booking["payment_collect"] + (f", {booking['payment_type'].replace('_', ' ')}"
                                             if booking["payment_type"] else "")
     return pairs([
         ("Status", Text(booking["status"], style="bold")),
+        *([("Flags", flags)] if flags else []),
         ("Booking", booking["unique_id"]),
         ("Channel", booking["ota_name"]),
         ("Property", property_title),
@@ -84,15 +85,16 @@ def overview(booking: dict[str, Any], property_title: str) -> Table:
                  + (f", arriving {booking['arrival_hour']}" if booking["arrival_hour"] else "")),
         ("Amount", f"{booking['amount']} {booking['currency']}"),
         ("Payment", f"collected by {payment}"),
-        *([("Flags", Text(", ".join(flags), style="bold red"))] if flags else []),
     ])
 
 
 def rooms_view(view: BookingView) -> RenderableType:
     parts: list[RenderableType] = []
     for room in view.booking["rooms"]:
-        room_title = view.room_titles.get(room["room_type_id"] or "", f"unmapped code {room['room_type_code']}")
-        plan_title = view.plan_titles.get(room["rate_plan_id"] or "", f"unmapped code {room['rate_plan_code']}")
+        # Codes are the property's IDs: a known room's code names it even when the booking's rate maps to nothing.
+        room_title = view.room_titles.get(room["room_type_id"] or room["room_type_code"],
+                                          f"? unmapped code {room['room_type_code']}")
+        plan_title = view.plan_titles.get(room["rate_plan_id"] or "", f"? unmapped code {room['rate_plan_code']}")
         parts.append(Text.assemble((room_title, "bold"), f" · {plan_title} · {party(room['occupancy'])}"))
         names = [name for name in map(full_name, room.get("guests") or []) if name]
         if names:
@@ -156,6 +158,8 @@ class BookingDetailScreen(Screen):
         Binding("x", "cancel_invalid_card", "Cancel: card"),
         Binding("escape", "app.pop_screen", "Back"),
     ]
+    # Side by side where there is room; one above the other in a narrow window, each line whole.
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-roomy")]
 
     app: ConsoleApp
 

@@ -1,9 +1,10 @@
-"""Bookings: every booking of the operator's properties, newest first, filtered and searched;
-enter opens one with its rooms, guest, masked card and revisions."""
+"""Bookings: every booking of the operator's properties, newest first, filtered (today's arrivals, departures or
+guests in house, by each property's own today; status, property, arrival dates, unacknowledged) and searched by
+number or guest; the flags of a booking taken as sent marked; enter opens one with its rooms, guest, masked card
+and revisions."""
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Any
 
 from rich.text import Text
@@ -14,12 +15,18 @@ from textual.message import Message
 from textual.widgets import DataTable, Input, Label, Select
 
 from backend.listing import Filter, ListQuery
-from console.bookings.detail import BookingDetailScreen
+from console.bookings.detail import BookingDetailScreen, full_name
+from console.bookings.flags import FLAGS, marks
 from console.kit.area import PAGE_BINDINGS, PAGE_SIZE, AreaScreen, FilteredArea
+from console.kit.fit_table import Fitted
 from console.kit.toggles import Checkbox
+from console.kit.words import party
 
 STATUSES = ("new", "modified", "cancelled")
 STATUS_MARKS = {"new": ("● new", "green"), "modified": ("◆ modified", "yellow"), "cancelled": ("✕ cancelled", "dim")}
+# Where a stay stands on its property's own today (the engine's `stay` filter): its words, and the key that shows it.
+TODAY = {"arriving_today": ("arrivals", "a"), "departing_today": ("departures", "d"), "in_house": ("in house", "h")}
+SAID = {"arriving_today": "arriving today", "departing_today": "departing today", "in_house": "in house tonight"}
 
 
 class PropertiesFound(Message):
@@ -28,52 +35,63 @@ class PropertiesFound(Message):
         self.titles = titles
 
 
-def status_cell(status: str) -> Text:
-    label, style = STATUS_MARKS.get(status, (status, ""))
-    return Text(label, style=style)
+def status_cell(row: dict[str, Any]) -> Text:
+    """The status, then a mark for each flag: "● new ⚠?"."""
+    label, style = STATUS_MARKS.get(row["status"], (row["status"], ""))
+    flagged = marks(row)
+    return Text.assemble((label, style), *([" ", flagged] if flagged else []))
 
 
-def nights(booking: dict[str, Any]) -> int:
-    return (date.fromisoformat(booking["departure_date"]) - date.fromisoformat(booking["arrival_date"])).days
-
-
-def guest_name(booking: dict[str, Any]) -> str:
-    customer = booking.get("customer") or {}
-    return " ".join(part for part in (customer.get("name"), customer.get("surname")) if part)
+def guest_cell(row: dict[str, Any]) -> Fitted:
+    """The guest's name; where the column has room, who comes too: "Anna Müller · 2 adults, 1 child"."""
+    rooms = len(row["rooms"])
+    return Fitted(Text(full_name(row.get("customer") or {})),
+                  party(row["occupancy"]) + (f" in {rooms} rooms" if rooms > 1 else ""))
 
 
 class BookingsScreen(FilteredArea, AreaScreen):
     AREA = "bookings"
     NOUNS = ("booking", "bookings")
-    COLUMNS = (("Status", 11), ("Booking", 13), ("Channel", 12), ("Property", 18), ("Guest", 13), ("Arrival", 10),
-               ("Nts", 3), ("Amount", 13), ("Acked", 7))
+    # What the desk needs first: which booking, whose, when; the rest gives way in a narrow window.
+    COLUMNS = (("Status", 14), ("Booking", 13), ("Guest", 14), ("Arrival", 10), ("Departure", 10), ("Property", 18),
+               ("Amount", 12), ("Acked", 7), ("Channel", 12))
+    FLEX = "Guest"
+    DROP = ("Channel", "Acked", "Amount", "Property", "Departure")
+    # The filter bar takes one line where it fits, two where it does not.
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (160, "-wide")]
 
     BINDINGS = [
         Binding("slash", "search", "Search", key_display="/"),
-        Binding("f", "focus('#bk-status')", "Filters"),
+        Binding("t", "today", "Today"),
+        Binding("f", "focus('#bk-stay')", "Filters"),
         Binding("u", "toggle_unacked", "Unacked only"),
+        *(Binding(key, f"today('{stay}')", f"Today: {words}", show=False) for stay, (words, key) in TODAY.items()),
         *PAGE_BINDINGS,
     ]
 
     def __init__(self) -> None:
         super().__init__()
         self.filters: list[Filter] = []
-        self.unacked_only = False
-        self.search = ""
+        self.said: list[str] = []  # the filters in the status line's words
         self.property_titles: dict[str, str] = {}
 
     def compose_body(self) -> ComposeResult:
-        with Horizontal(id="bk-toolbar", classes="filters"):
-            yield Label("Status", classes="filter-label")
-            yield Select([(s, s) for s in STATUSES], prompt="any", id="bk-status", compact=True)
-            yield Label("Property", classes="filter-label")
-            yield Select([], prompt="any property", id="bk-property", compact=True)
-            yield Label("Arrival", classes="filter-label")
-            yield Input(placeholder="from", id="bk-from", compact=True, classes="date-input")
-            yield Label("–", classes="filter-label")
-            yield Input(placeholder="to", id="bk-to", compact=True, classes="date-input")
-            yield Checkbox("Unacked only", id="bk-unacked", compact=True)
-            yield Input(placeholder="number (/)", id="bk-search", compact=True)
+        with Horizontal(id="bk-filters"):
+            with Horizontal(classes="filters bk-row"):
+                yield Label("Today", classes="filter-label")
+                yield Select([(f"{words} ({key})", stay) for stay, (words, key) in TODAY.items()], prompt="any",
+                             id="bk-stay", compact=True)
+                yield Label("Status", classes="filter-label")
+                yield Select([(s, s) for s in STATUSES], prompt="any", id="bk-status", compact=True)
+                yield Label("Property", classes="filter-label")
+                yield Select([], prompt="any property", id="bk-property", compact=True)
+            with Horizontal(classes="filters bk-row"):
+                yield Label("Arrival", classes="filter-label")
+                yield Input(placeholder="from", id="bk-from", compact=True, classes="date-input")
+                yield Label("–", classes="filter-label")
+                yield Input(placeholder="to", id="bk-to", compact=True, classes="date-input")
+                yield Checkbox("Unacked only", id="bk-unacked", compact=True)
+                yield Input(placeholder="number or guest (/)", id="bk-search", compact=True)
         yield self.make_table()
 
     # --- reading -----------------------------------------------------------------------------
@@ -82,12 +100,7 @@ class BookingsScreen(FilteredArea, AreaScreen):
         engine, actor = self.app.engine, self.app.actor()
         titles = {p["id"]: p["title"] for p in engine.properties.options(actor)}
         self.post_message(PropertiesFound(titles))
-        filters = list(self.filters)
-        if self.search:
-            filters.append(Filter("unique_id", "has", self.search))
-        if self.unacked_only:
-            filters.append(Filter("is_acked", "eq", "false"))
-        rows, meta = engine.bookings.list(actor, ListQuery(page=number, limit=PAGE_SIZE, filters=filters))
+        rows, meta = engine.bookings.list(actor, ListQuery(page=number, limit=PAGE_SIZE, filters=self.filters))
         return [{**row, "title": titles.get(row["property_id"], "?"), "pending": not row["is_acked"]}
                 for row in rows], meta
 
@@ -104,37 +117,58 @@ class BookingsScreen(FilteredArea, AreaScreen):
 
     def cells(self, row: dict[str, Any]) -> tuple[Any, ...]:
         acked = Text("pending", style="bold yellow") if row["pending"] else Text("✓", style="green")
-        return (status_cell(row["status"]), row["unique_id"], row["ota_name"], row["title"], guest_name(row),
-                row["arrival_date"], Text(str(nights(row)), justify="right"),
-                Text(f"{row['amount']} {row['currency']}", justify="right"), acked)
+        return (status_cell(row), row["unique_id"], guest_cell(row), row["arrival_date"], row["departure_date"],
+                row["title"], Text(f"{row['amount']} {row['currency']}", justify="right"), acked, row["ota_name"])
 
     def where(self) -> str:
-        found = super().where()
-        shown = [f"{f.field.replace('_', ' ')} {f.op} {f.value}" for f in self.filters]
-        if self.unacked_only:
-            shown.append("unacknowledged")
-        if self.search:
-            shown.append(f"number contains “{self.search}”")
-        return f"{found} · " + ", ".join(shown) if shown else found
+        """Where the list is, what it is filtered by, and what the marks on this page mean."""
+        found = " · ".join([super().where(), *([", ".join(self.said)] if self.said else [])])
+        legend = [f"{flag.mark} {flag.words}" for flag in FLAGS if any(row[flag.field] for row in self.rows.values())]
+        return " · ".join([found, *legend])
 
     # --- filters -----------------------------------------------------------------------------
 
     def apply_filters(self) -> None:
-        """Read the filter bar into engine filters; the list starts again at page 1."""
-        status = self.query_one("#bk-status", Select).value
+        """Read the filter bar into engine filters, and into words for the status line; the list starts again at
+        page 1."""
+        filters, said = [], []
+        stay, status = self.query_one("#bk-stay", Select).value, self.query_one("#bk-status", Select).value
         prop = self.query_one("#bk-property", Select).value
-        filters = []
+        if stay is not Select.NULL:
+            filters.append(Filter("stay", "eq", str(stay)))
+            said.append(SAID[str(stay)])
         if status is not Select.NULL:
             filters.append(Filter("status", "eq", str(status)))
+            said.append(str(status))
         if prop is not Select.NULL:
             filters.append(Filter("property_id", "eq", str(prop)))
-        for widget_id, op in (("#bk-from", "gte"), ("#bk-to", "lte")):
+            said.append(f"at {self.property_titles.get(str(prop), '?')}")
+        for widget_id, op, words in (("#bk-from", "gte", "arriving from"), ("#bk-to", "lte", "arriving until")):
             if value := self.query_one(widget_id, Input).value.strip():
                 filters.append(Filter("arrival_date", op, value))
-        self.filters = filters
-        self.search = self.query_one("#bk-search", Input).value.strip()
-        self.unacked_only = self.query_one("#bk-unacked", Checkbox).value
+                said.append(f"{words} {value}")
+        if self.query_one("#bk-unacked", Checkbox).value:
+            filters.append(Filter("is_acked", "eq", "false"))
+            said.append("unacknowledged")
+        if search := self.query_one("#bk-search", Input).value.strip():
+            filters.append(Filter("search", "eq", search))
+            said.append(f"number or guest containing “{search}”")
+        self.filters, self.said = filters, said
         self.restart()
+
+    def action_today(self, stay: str | None = None) -> None:
+        """Show one of today's views (again: every booking); without one, the next view in turn."""
+        select = self.query_one("#bk-stay", Select)
+        current = None if select.value is Select.NULL else str(select.value)
+        if stay is None:
+            order = [None, *TODAY]
+            stay = order[(order.index(current) + 1) % len(order)]
+        elif stay == current:
+            stay = None
+        if stay is None:
+            select.clear()
+        else:
+            select.value = stay
 
     def action_toggle_unacked(self) -> None:
         self.query_one("#bk-unacked", Checkbox).toggle()

@@ -1,5 +1,6 @@
-"""Bookings: the list and its filters, one booking in detail (card masked, notes, guests, reports to the channel),
-acknowledging revisions, reporting a no-show or an invalid card."""
+"""Bookings: the list and its filters (today's arrivals, departures and guests in house; a search by number or
+guest), the flags of bookings taken as sent, one booking in detail (card masked, notes, guests, reports to the
+channel), acknowledging revisions, reporting a no-show or an invalid card; every screen at 120×40 and 80×24."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from datetime import datetime, timedelta
 import pytest
 from rich.console import Console
 from textual.pilot import Pilot
-from textual.widgets import Static
+from textual.widgets import Input, Select, Static
 
 from backend.bookings.cards import Reveal
 from backend.dates import local_now
@@ -21,7 +22,10 @@ from console.bookings.detail import BookingDetailScreen
 from console.bookings.reports import NoShowDialog
 from console.bookings.screen import BookingsScreen
 from console.kit.confirm import ConfirmDialog
+from tests.console import bookings_scene as scene
 from tests.console.helpers import SIZE, frozen_clock, press_for, settle, type_text
+
+NARROW = (80, 24)
 
 pytestmark = pytest.mark.anyio
 
@@ -211,7 +215,7 @@ async def test_filters_the_list(make_app) -> None:
         await pilot.press("enter")
         await settle(pilot)
         assert numbers(screen) == [n for n in every if n.startswith("BDC")]
-        assert "number contains “bdc”" in str(screen.query_one("#status-where").render())
+        assert "number or guest containing “bdc”" in str(screen.query_one("#status-where").render())
 
 
 async def test_acknowledging_clears_the_pending_revisions(make_app, engine: Engine) -> None:
@@ -265,3 +269,157 @@ async def test_a_date_that_is_not_one_says_so_instead_of_showing_nothing(make_ap
         said = str(screen.query_one("#status-news").render())
         assert "must be a date YYYY-MM-DD" in said and "gte" not in said and "arrival_date" not in said
         assert numbers(screen) == shown  # the list as it was, not an empty one
+
+
+# --- today, guests' names, flags; 80 columns -------------------------------------------------------------------
+
+
+def status_where(screen) -> str:
+    return str(screen.query_one("#status-where").render())
+
+
+async def open_today(pilot: Pilot) -> BookingsScreen:
+    scene.stage_today(pilot.app.engine)
+    return await open_bookings(pilot)
+
+
+async def arrivals_today(pilot: Pilot) -> None:
+    await open_today(pilot)
+    await pilot.press("a")
+    await settle(pilot)
+
+
+async def open_flagged(pilot: Pilot) -> None:
+    scene.stage_today(pilot.app.engine)
+    await open_booking(pilot, scene.OVERBOOKED)
+
+
+async def no_show_question(pilot: Pilot) -> None:
+    scene.stage_today(pilot.app.engine)
+    await open_booking(pilot, scene.ARRIVING[1])
+    await press_for(pilot, "n", NoShowDialog)
+
+
+def test_snapshot_bookings_80x24(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(), terminal_size=NARROW, run_before=open_bookings)
+
+
+def test_snapshot_arrivals_today(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=arrivals_today)
+
+
+def test_snapshot_arrivals_today_80x24(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(), terminal_size=NARROW, run_before=arrivals_today)
+
+
+def test_snapshot_a_flagged_booking(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=open_flagged)
+
+
+def test_snapshot_a_flagged_booking_80x24(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(), terminal_size=NARROW, run_before=open_flagged)
+
+
+def test_snapshot_the_no_show_question(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=no_show_question)
+
+
+def test_snapshot_the_no_show_question_80x24(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(), terminal_size=NARROW, run_before=no_show_question)
+
+
+async def search(pilot: Pilot, screen: BookingsScreen, words: str) -> list[str]:
+    screen.query_one("#bk-search", Input).value = ""
+    await pilot.press("slash")
+    await type_text(pilot, words)
+    await pilot.press("enter")
+    await settle(pilot)
+    return numbers(screen)
+
+
+async def test_staff_find_a_booking_by_any_guests_name(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_today(pilot)
+        assert await search(pilot, screen, "jonas") == ["BDC-5550101"]  # a guest of the room, not the customer
+        assert "number or guest containing “jonas”" in status_where(screen)
+        assert await search(pilot, screen, "MULLER") == ["BDC-40061187", "OSH-MS-7301"]  # Anna Müller, twice
+        assert await search(pilot, screen, "inês ferr") == [scene.IN_HOUSE]
+        assert await search(pilot, screen, "5550103") == [scene.LEAVING]  # the number still finds it
+        assert await search(pilot, screen, "nobody") == []
+
+
+async def test_a_search_too_long_says_so_in_plain_words(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_bookings(pilot)
+        shown = numbers(screen)
+        screen.query_one("#bk-search", Input).value = "x" * 201
+        screen.query_one("#bk-search", Input).focus()
+        await pilot.press("enter")
+        await settle(pilot)
+        said = str(screen.query_one("#status-news").render())
+        assert said == "Search must be at most 200 characters"
+        assert numbers(screen) == shown
+
+
+async def test_todays_arrivals_departures_and_guests_in_house_by_key(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_today(pilot)
+        every = numbers(screen)
+        stay = screen.query_one("#bk-stay", Select)
+        await pilot.press("a")
+        await settle(pilot)
+        assert numbers(screen) == scene.ARRIVING  # not the arrival that was cancelled
+        assert stay.value == "arriving_today" and "arriving today" in status_where(screen)
+        await pilot.press("a")  # again: every booking
+        await settle(pilot)
+        assert numbers(screen) == every and stay.value is Select.NULL
+        await pilot.press("d")
+        await settle(pilot)
+        assert numbers(screen) == [scene.LEAVING]
+        await pilot.press("h")
+        await settle(pilot)
+        assert numbers(screen) == [*scene.ARRIVING, scene.IN_HOUSE] and "in house tonight" in status_where(screen)
+        await pilot.press("t")  # the next view in turn: after in house, every booking
+        await settle(pilot)
+        assert numbers(screen) == every
+        await pilot.press("t")
+        await settle(pilot)
+        assert numbers(screen) == scene.ARRIVING
+        screen.query_one("#bk-status", Select).value = "cancelled"  # filters add up
+        await settle(pilot)
+        assert numbers(screen) == []
+
+
+async def test_overbooked_and_unmapped_bookings_are_marked_and_explained(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_today(pilot)
+        status = {row["unique_id"]: screen.table.get_row(key)[0].plain for key, row in screen.rows.items()}
+        assert status[scene.OVERBOOKED] == "● new ⚠?" and status[scene.UNMAPPED] == "● new ?"
+        assert status[scene.ARRIVING[1]] == "● new" and status[scene.CANCELLED] == "✕ cancelled"
+        assert "36 bookings · ⚠ overbooked · ? unmapped" in status_where(screen)  # what the marks mean
+        detail = await open_booking(pilot, scene.OVERBOOKED)
+        overview = words(detail, "#bk-overview")
+        assert "⚠ overbooked: sold with no room free for it" in overview
+        assert "? unmapped: a room or rate matches nothing here" in overview
+        assert "Family Room · ? unmapped code BDC-WINTER-2025" in words(detail, "#bk-rooms")
+        await pilot.press("escape")
+        await settle(pilot)
+        detail = await open_booking(pilot, scene.ARRIVING[1])
+        assert "Flags" not in words(detail, "#bk-overview") and "unmapped" not in words(detail, "#bk-rooms")
+
+
+async def test_every_filter_and_the_columns_that_matter_fit_80_columns(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=NARROW) as pilot:
+        screen = await open_bookings(pilot)
+        for control in ("#bk-stay", "#bk-status", "#bk-property", "#bk-from", "#bk-to", "#bk-unacked", "#bk-search"):
+            region = screen.query_one(control).region
+            assert region.width >= 6 and region.height == 1 and region.right <= NARROW[0], control
+        assert [str(column.label) for column in screen.table.columns.values()] == [
+            "Status", "Booking", "Guest", "Arrival", "Departure"]
+        assert "not shown: Channel, Acked, Amount, Property" in status_where(screen)
+        assert screen.table.region.height >= 12  # the list keeps most of the window

@@ -11,6 +11,7 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, Request
 
+from backend.bookings.finding import STAYS
 from backend.bookings.models import BookingEnvelope
 from backend.bookings.reports import NoShowEnvelope
 from backend.http.deps import (
@@ -29,7 +30,7 @@ from backend.http.serialise import booking_entity, revision_entity
 
 router = APIRouter(prefix="/api/v1", tags=["bookings"])
 Booking = Depends(envelope("booking"))
-FILTERS = ("property_id", "status", "unique_id", "arrival_date", "departure_date", "inserted_at")
+FILTERS = ("property_id", "status", "unique_id", "arrival_date", "departure_date", "inserted_at", "guest_name", "search")
 
 
 async def no_body(request: Request) -> None:
@@ -42,9 +43,13 @@ async def no_body(request: Request) -> None:
 NoBody = Depends(no_body)
 
 
-@router.get("/bookings", openapi_extra=list_params(*FILTERS))
+@router.get("/bookings", openapi_extra=list_params(*FILTERS, bools=("is_acked", "is_overbooked", "is_unmapped"),
+                                                   views={"stay": tuple(STAYS)}))
 async def list_bookings(engine: EngineDep, actor: ActorDep, query: ListQueryDep, reveal: RevealListDep):
-    """Bookings as of their latest revision, newest first."""
+    """Bookings as of their latest revision, newest first. `filter[guest_name]` finds a guest's name (the customer's
+    or a room guest's) containing the words, whatever their case or accents; `filter[search]` that or the booking's
+    number; `filter[stay]` = `arriving_today`, `departing_today` or `in_house` (staying tonight), by each property's
+    own today."""
     items, meta = engine.bookings.list(actor, query, reveal=reveal)
     return many([booking_entity(b) for b in items], meta)
 

@@ -155,3 +155,9 @@ def test_a_callback_on_a_private_address_is_refused_unless_allowed(tmp_path):
                                                                   "callback_url": url}})
                 assert "private or local address" in check(answer, 422)["errors"]["details"]["callback_url"][0], url
         assert check(user.client.get("/api/v1/webhooks"))["meta"]["total"] == 0
+        public = make_hook(user.client, hotel, "http://93.184.216.34/hook")  # an address literal: no DNS needed
+        for url in ("http://127.0.0.1:8000/hook", "http://10.1.2.3/hook", "http://[fe80::1]/hook"):
+            answer = user.client.put(f"/api/v1/webhooks/{public['id']}", json={"webhook": {"callback_url": url}})
+            assert "private or local address" in check(answer, 422)["errors"]["details"]["callback_url"][0], url
+        assert check(user.client.get(f"/api/v1/webhooks/{public['id']}"))["data"]["attributes"]["callback_url"] == \
+            "http://93.184.216.34/hook"

@@ -53,8 +53,11 @@ class Receiver:
                 for name, value in receiver.headers.items():
                     self.send_header(name, value)
                 self.send_header("Content-Length", str(len(answer)))
-                self.end_headers()
-                self.wfile.write(answer)
+                try:
+                    self.end_headers()
+                    self.wfile.write(answer)
+                except OSError:  # the sender went away before the answer (killed, or it stopped reading)
+                    self.close_connection = True
 
             def log_message(self, *_: object) -> None:
                 pass

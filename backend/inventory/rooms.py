@@ -1,13 +1,18 @@
 """Room types, rate plans and hotel policies: create, read, update, list and delete, access checked.
 
 Each belongs to a property, and access to the property is access to them: someone else's is 401,
-a missing one 404. Update takes the fields of create and changes only those sent.
+a missing one 404. Update takes the fields of create and changes only those sent. A rate plan's change that
+makes its nights read otherwise (its weekday defaults, parent, modifiers, inherit flags, room type or primary
+occupancy) is an `ari` event of the outbox over its property's window, as a write of its nights would be.
 """
 
 from __future__ import annotations
 
 import json
+import sqlite3
 import uuid
+from collections.abc import Callable
+from datetime import datetime, timedelta
 from typing import Any
 
 from pydantic_core import from_json
@@ -24,8 +29,11 @@ from backend.inventory.models import (
     RoomTypeInput,
     complete,
 )
+from backend.inventory.stays import Plan
+from backend.inventory.window import window_of
 from backend.listing import Column, ListQuery, order_by, page, where
 from backend.money import canonical, in_currency
+from backend.outbox import record as outbox
 from backend.validation import as_input, as_sent, validate
 from storage import Store, new_id, utc_now
 
@@ -115,10 +123,16 @@ class Owned:
         self.events.publish("inventory.changed", values["property_id"], item=self.noun, action="created")
         return item_id
 
-    def _update(self, item_id: str, values: dict[str, Any]) -> None:
+    def _update(self, item_id: str, values: dict[str, Any],
+                also: Callable[[sqlite3.Connection, sqlite3.Row], None] | None = None) -> None:
+        """`also(conn, before)`: more of the change, in its transaction, given the row as it was (a rate plan's ARI
+        event)."""
         with self.store.transaction() as conn:
+            before = conn.execute(f"SELECT * FROM {self.table} WHERE id = ?", (item_id,)).fetchone() if also else None
             conn.execute(f"UPDATE {self.table} SET {', '.join(f'{k} = ?' for k in values)}, updated_at = ? WHERE id = ?",
                          (*values.values(), utc_now(), item_id))
+            if also is not None:
+                also(conn, before)
         self.events.publish("inventory.changed", values["property_id"], item=self.noun, action="updated")
 
     def _merge(self, actor: Actor, item_id: str, data: Any) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -188,6 +202,10 @@ class RatePlans(Owned):
     table, noun, columns = "rate_plans", "rate plan", PLAN_COLUMNS
     option_fields = ("property_id", "room_type_id", "currency", "sell_mode")
 
+    def __init__(self, store: Store, events: EventBus, clock: Callable[[], datetime]) -> None:
+        super().__init__(store, events)
+        self.clock = clock
+
     def create(self, actor: Actor, data: Any) -> dict[str, Any]:
         model = self._validate(actor, _writable(data, "rate plan"))
         currency = self._check(actor, model, None)
@@ -200,8 +218,20 @@ class RatePlans(Owned):
                 "SELECT 1 FROM restrictions WHERE rate_plan_id = ? AND rate IS NOT NULL LIMIT 1", (plan_id,)):
             raise ValidationFailed.one("currency", "can't be changed once rates are stored; create a new rate plan")
         currency = self._check(actor, model, plan_id)
-        self._update(plan_id, _plan_values(model, currency))
+        values = _plan_values(model, currency)
+        self._update(plan_id, values, also=lambda conn, before: self._ari_changed(conn, before, values))
         return self.get(actor, plan_id)
+
+    def _ari_changed(self, conn: sqlite3.Connection, before: sqlite3.Row, values: dict[str, Any]) -> None:
+        """When the change makes the plan's nights read otherwise though no night was written (its weekday defaults,
+        modifiers, ...): an ARI event over its property's whole window, for the plan and each plan derived from it,
+        so that channels and webhooks hear of it."""
+        if _as_read(Plan.of(before)) == _as_read(Plan.of({**dict(before), **values})):
+            return
+        prop = conn.execute("SELECT * FROM properties WHERE id = ?", (before["property_id"],)).fetchone()
+        window = window_of(prop, self.clock())
+        outbox.rates_changed(conn, before["property_id"], before["id"],
+                             (window.today.isoformat(), (window.end - timedelta(days=1)).isoformat()))
 
     def _validate(self, actor: Actor, data: dict[str, Any]) -> RatePlanInput:
         """Amounts are read in the plan's currency: its own, else its property's (when the actor's)."""
@@ -495,6 +525,13 @@ def _plan_values(model: RatePlanInput, currency: str) -> dict[str, Any]:
             "currency": currency, "sell_mode": model.sell_mode,
             "meal_type": model.meal_type or model.meal_plan or "none",
             "parent_rate_plan_id": model.parent_rate_plan_id if derived else None, "details": json.dumps(details)}
+
+
+def _as_read(plan: Plan) -> tuple:
+    """What a rate plan's nights read as, besides their own rows (backend/inventory/stays.py): its room type, weekday
+    defaults, parent, modifiers and inherit flags, and the occupancy its rate is for (OTA's NumberOfGuests)."""
+    primary = next(option["occupancy"] for option in plan.details["options"] if option["is_primary"])
+    return plan.room_type_id, plan.weekdays, plan.parent_id, plan.modifiers, plan.takes, primary
 
 
 def _modifiers(option: DerivedOption | None, currency: str) -> dict[str, Any]:

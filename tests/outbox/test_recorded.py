@@ -12,6 +12,7 @@ import pytest
 
 from backend.demo import load_demo
 from backend.errors import ValidationFailed
+from backend.inventory.window import window_of
 from backend.outbox.deliverer import NON_ACKED_AFTER, Deliverer, tell_non_acked
 from backend.outbox.lease import Lease
 
@@ -227,3 +228,26 @@ def test_the_deliverer_runs_the_sweep_of_revisions_not_acknowledged(demo):
         deliverer.stop()
     told = events(engine, start)
     assert len(told) == unacked and {e["event"] for e in told} == {"non_acked_booking"}
+
+
+def test_a_rate_plan_change_that_makes_its_nights_read_otherwise_is_an_event_over_its_window(demo):
+    engine, operator, parent, children = demo
+    plans = engine.inventory.rate_plans
+    start = head(engine)
+    plans.update(operator, parent["id"], {"title": "Flexible, renamed"})  # its nights read as before
+    assert head(engine) == start
+
+    plans.update(operator, parent["id"], {"stop_sell": [False] * 5 + [True] * 2})  # weekends closed by default
+    window = window_of(engine.store.one("SELECT * FROM properties WHERE id = ?", (parent["property_id"],)),
+                       datetime.now(UTC))
+    whole = {"date_from": window.today.isoformat(), "date_to": (window.end - timedelta(days=1)).isoformat()}
+    assert events(engine, start) == [{"event": "ari", "property_id": parent["property_id"], "rate_plan_id": plan_id,
+                                      **whole} for plan_id in (parent["id"], *children)]
+
+    start = head(engine)
+    child = plans.get(operator, children[0])
+    options = [{**option, "derived_option": {"rate": [["decrease_by_percent", "25"]]}} if option["is_primary"]
+               else option for option in child["options"]]
+    plans.update(operator, children[0], {"options": options})  # the child's own modifier: its rates read otherwise
+    assert events(engine, start) == [{"event": "ari", "property_id": parent["property_id"],
+                                      "rate_plan_id": children[0], **whole}]

@@ -46,6 +46,8 @@ COUNTED = 10_000  # events looked at to say how many wait for a destination
 POLL = 0.2  # seconds between looks at the outbox when nothing in this process said there was news
 SWEEP_EVERY = 10.0
 PRUNE_EVERY = 3600.0
+# The newest event's seq, even once pruning has deleted it (AUTOINCREMENT keeps it): where cursors may go.
+HEAD = "SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'events'), 0)"
 
 
 @dataclass(frozen=True)
@@ -263,8 +265,8 @@ class Deliverer:
 
 def add_destination(conn, destination_id: str, kind: str) -> None:
     """A new destination starts at the outbox's head: it gets what happens from now on."""
-    conn.execute("INSERT INTO destinations (id, kind, cursor) VALUES (?, ?, (SELECT coalesce(max(seq), 0) FROM events)) "
-                 "ON CONFLICT(id) DO NOTHING", (destination_id, kind))
+    conn.execute(f"INSERT INTO destinations (id, kind, cursor) VALUES (?, ?, ({HEAD})) ON CONFLICT(id) DO NOTHING",
+                 (destination_id, kind))
 
 
 def drop_destination(conn, destination_id: str) -> None:

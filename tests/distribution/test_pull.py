@@ -4,10 +4,15 @@ and rate plans only, by their codes, values read now, consecutive days collapsed
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 
 import httpx
 import pytest
 
+from backend.distribution import pull
+from backend.errors import ValidationFailed
+from backend.outbox.deliverer import RETENTION, add_destination, prune
+from backend.outbox.record import record
 from tests.distribution.hotel import Hotel, adapter_of, assembled, make_hotel
 from tests.shopping.shop import check, day
 
@@ -110,3 +115,23 @@ def test_a_full_sync_puts_the_whole_window_in_the_feed(live, user):
         check(adapter.post("/ari/ack", json={"cursor": check(adapter.get("/ari"))["meta"]["cursor"]}))
         assert check(user.client.post(f"/api/v1/channels/{hotel.channel_id}/full_sync"))["meta"]["queued"] == 2
         assert assembled(check(adapter.get("/ari"))["data"]) == hotel.ari(day(0), day(99))
+
+
+def test_a_cursor_stays_good_once_the_events_before_it_are_pruned(engine):
+    """The newest event may be pruned (every destination passed it a week ago): the cursor that reached it is still
+    a cursor, and a destination added then starts after it."""
+    with engine.store.transaction() as conn:
+        for number in range(3):
+            record(conn, "ari", "property", {"n": number})
+    newest = engine.store.scalar("SELECT max(seq) FROM events")
+    assert pull.ack(engine.store, "a-pull-channel", newest) == newest
+    prune(engine.store, datetime.now(UTC) + RETENTION + timedelta(minutes=1))
+    assert engine.store.scalar("SELECT count(*) FROM events") == 0
+
+    assert pull.ack(engine.store, "a-pull-channel", newest) == newest
+    assert pull.checked(engine.store, newest) == newest
+    with pytest.raises(ValidationFailed):
+        pull.checked(engine.store, newest + 1)
+    with engine.store.transaction() as conn:
+        add_destination(conn, "a-new-webhook", "webhook")
+    assert engine.store.scalar("SELECT cursor FROM destinations WHERE id = 'a-new-webhook'") == newest

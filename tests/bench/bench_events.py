@@ -17,10 +17,13 @@ it (`Engine.delivering`).
 from __future__ import annotations
 
 import statistics
+import sys
 import tempfile
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # for tests.receiver
 
 import httpx
 

@@ -198,3 +198,13 @@ def test_what_every_destination_passed_is_pruned_after_the_retention_and_what_is
     assert [r[0] for r in engine.store.query("SELECT seq FROM events")] == [seqs[2]]  # owed: kept
     prune(engine.store, datetime.now(UTC) + KEEP_OWED + timedelta(minutes=1))
     assert engine.store.scalar("SELECT count(*) FROM events") == 0
+
+
+def test_a_lease_held_elsewhere_is_taken_once_it_expires(engine):
+    crashed = Lease(engine.store.path, "serve", ttl=0.2)
+    crashed.holder = "another-host:1234:dead"  # on another host: whether its process lives can't be told
+    assert crashed.acquire()
+    mine = Lease(engine.store.path, "serve")
+    assert not mine.acquire()
+    time.sleep(0.3)  # not renewed: expired
+    assert mine.acquire() and not crashed.acquire()

@@ -186,7 +186,7 @@ class Deliverer:
         sent: list[tuple[list[Event], int | None]] = []
         for call in (wanted[at:at + route.batch] for at in range(0, len(wanted), route.batch)):
             try:
-                sent.append((call, route.send(destination_id, call)))
+                sent.append((call, _send(route, destination_id, call)))
             except SendFailed as failed:  # the head of what is left: its first attempt unless nothing went
                 self._commit(destination_id, row["cursor"], row["attempts"] + 1, sent)
                 self._failed(route, destination_id, call, row["attempts"] + 1 if not sent else 1, failed)
@@ -236,7 +236,7 @@ class Deliverer:
             status, error = None, None
             if events:
                 try:
-                    status = route.send(destination_id, events)
+                    status = _send(route, destination_id, events)
                 except SendFailed as failed:
                     status, error = failed.status, failed.message
             with self.store.transaction() as conn:
@@ -258,6 +258,18 @@ class Deliverer:
             "excluded.response_status, last_error = excluded.last_error, next_retry_at = excluded.next_retry_at, "
             "updated_at = excluded.updated_at",
             [(new_id(), destination_id, event.seq, status, attempts, response, error, retry_at, now) for event in events])
+
+
+def _send(route: Route, destination_id: str, events: list[Event]) -> int | None:
+    """One call. A fault of ours in building it (a bug, data it did not expect) fails it as a refusal would: retried
+    with backoff, then the destination is failing and its state says so, instead of a silent retry every round."""
+    try:
+        return route.send(destination_id, events)
+    except SendFailed:
+        raise
+    except Exception as exc:  # noqa: BLE001 — see above; the traceback goes to the server's log
+        log.exception("could not build a call to %s", destination_id)
+        raise SendFailed(f"Frontdesk could not build the call ({type(exc).__name__}); see the server's log") from None
 
 
 # --- destinations, as their owners keep them ---------------------------------------------------

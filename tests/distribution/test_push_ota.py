@@ -1,7 +1,7 @@
 """ARI pushed as OpenTravel XML over real HTTP on loopback: OTA_HotelAvailNotifRQ and OTA_HotelRateAmountNotifRQ
 in the OpenTravel namespace, carrying exactly the changed ranges, element by element (no schema file is at hand);
 the channel's answer read as OTA: Success delivers (its Warnings logged), Errors is a failure retried until the
-channel is marked failing, with sync_error events, until it is resumed."""
+channel is marked failing, with sync_error events (which a webhook hears of), until it is resumed."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ from standardwebhooks.webhooks import Webhook
 
 from tests.distribution.conftest import MAX_ATTEMPTS
 from tests.distribution.hotel import make_hotel, settled
+from tests.receiver import Receiver
 from tests.shopping.shop import check, day
-from tests.webhooks.hooks import eventually
+from tests.webhooks.hooks import eventually, make_hook
 
 NS = "http://www.opentravel.org/OTA/2003/05"
 SUCCESS = f'<OTA_HotelAvailNotifRS xmlns="{NS}" Version="1.000"><Success/></OTA_HotelAvailNotifRS>'.encode()
@@ -132,3 +133,24 @@ def test_a_success_with_warnings_is_delivered(site, owner, receiver, caplog):
     sync = hotel.sync()
     assert sync["last_error"] is None and sync["last_delivered_at"] is not None
     assert any("97: rate plan inactive" in r.getMessage() for r in caplog.records)
+
+
+def test_a_webhook_hears_of_a_channels_sync_errors(site, owner, receiver):
+    receiver.body, receiver.content_type = ERRORS, "application/xml"
+    hotel = make_hotel(owner.client, settings=ota(receiver))
+    hooked = Receiver()
+    try:
+        hook = make_hook(owner.client, hotel.property_id, hooked.url, "sync_error")
+        hotel.restrict({"date": day(1), "rate": "80.00"})
+        arrived = hooked.wait_for(2)
+        for each in arrived:
+            Webhook(hook["secret"]).verify(each.body, each.headers)
+        first, last = (each.json() for each in arrived)
+        assert (first["event"], first["property_id"]) == ("sync_error", hotel.property_id)
+        assert first["payload"] == {"channel_id": hotel.channel_id, "channel_title": hotel.channel["title"],
+                                    "property_ids": [hotel.property_id],
+                                    "error": "the channel answered Errors: 392: Hotel not found for HotelCode=H-77",
+                                    "attempts": 1, "failing": False}
+        assert (last["payload"]["attempts"], last["payload"]["failing"]) == (MAX_ATTEMPTS, True)
+    finally:
+        hooked.close()

@@ -57,7 +57,8 @@ class Distribution:
     def sync_of(self, channel: dict[str, Any]) -> dict[str, Any] | None:
         """A channel's sync state (a channel read with access): its distribution, events waiting, last delivered,
         failing since, last error; None for a channel that takes no ARI."""
-        found = deliverer.state(self.store, channel["id"], lambda event: self.route.wants(channel["id"], event))
+        mapped = self.mapped.get(channel["id"])  # once, not once for each of the events it may be waiting for
+        found = deliverer.state(self.store, channel["id"], lambda event: mapped is not None and mapped.takes(event))
         mode = settings.mode_of(channel["settings"])
         if mode == "none" or found is None:
             return None

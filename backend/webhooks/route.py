@@ -80,7 +80,11 @@ class WebhookRoute:
 
     def wants(self, destination_id: str, event: Event) -> bool:
         hook = self._hook(destination_id)
-        if hook is None or event.property_id != hook.property_id:
+        return hook is not None and self.takes(hook, event)
+
+    def takes(self, hook: Hook, event: Event) -> bool:
+        """Whether the webhook gets the event: its property's, wanted by its mask, not a channel's full sync."""
+        if event.property_id != hook.property_id:
             return False
         if event.event == "ari":
             return event.channel_id is None and bool(self._ari_values(hook, event))

@@ -82,7 +82,8 @@ class Webhooks:
         return row
 
     def _attributes(self, row) -> dict[str, Any]:
-        state = deliverer.state(self.store, row["id"], lambda event: self.route.wants(row["id"], event)) or {}
+        hook = Hook.of(row)  # once, not once for each of the events it may be waiting for
+        state = deliverer.state(self.store, row["id"], lambda event: self.route.takes(hook, event)) or {}
         return {
             "id": row["id"],
             "property_id": row["property_id"],

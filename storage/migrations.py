@@ -25,6 +25,7 @@ STEPS: list[str] = [
     "0013_outbox.sql",
     "0014_webhooks.sql",
     "0015_channel_ari_secret.sql",
+    "0017_ari_windows_and_warnings.sql",  # after 0016, once the branch that adds it is merged
 ]
 
 

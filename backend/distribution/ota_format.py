@@ -17,7 +17,7 @@ Start End InvTypeCode RatePlanCode` and `Rates/Rate/BaseByGuestAmts/BaseByGuestA
 NumberOfGuests`: the nightly rate as ARI holds it, for the plan's primary occupancy. Nights without a rate have none.
 
 The answer is an OTA `…RS`, bare or in a SOAP envelope: `Errors` is a failed call with their text, `Success` is
-delivered (its `Warnings` are logged), an answer with neither is a failure.
+delivered (its `Warnings` are kept in the delivery log, and logged), an answer with neither is a failure.
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ in 30 minutes (`non_acked_booking`) and prunes what every destination has passed
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 import time
@@ -23,7 +24,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from pydantic_core import from_json
 
@@ -66,6 +67,14 @@ class Event:
                    from_json(row["payload"]), row["inserted_at"])
 
 
+class Delivered(NamedTuple):
+    """What a destination answered a call it took: its status, and anything it warned of (an OTA answer's Warnings),
+    which the delivery log keeps."""
+
+    status: int | None
+    warnings: tuple[str, ...] = ()
+
+
 class Route(Protocol):
     """One kind of destination."""
 
@@ -77,8 +86,8 @@ class Route(Protocol):
 
     def wants(self, destination_id: str, event: Event) -> bool: ...
 
-    def send(self, destination_id: str, events: list[Event]) -> int | None:
-        """Deliver the events in one call; the answer's status. Raises SendFailed."""
+    def send(self, destination_id: str, events: list[Event]) -> int | Delivered | None:
+        """Deliver the events in one call; the answer's status (and warnings). Raises SendFailed."""
 
     def failed(self, conn, destination_id: str, error: str, events: list[Event]) -> None:
         """A call failed (in the transaction that logs it): a channel records its sync_error here."""
@@ -183,7 +192,7 @@ class Deliverer:
         if not wanted:  # nothing for it here: move past what was read
             self._advance(destination_id, row["cursor"], events[-1].seq)
             return len(events) == READ_AHEAD
-        sent: list[tuple[list[Event], int | None]] = []
+        sent: list[tuple[list[Event], Delivered]] = []
         for call in (wanted[at:at + route.batch] for at in range(0, len(wanted), route.batch)):
             try:
                 sent.append((call, _send(route, destination_id, call)))
@@ -195,7 +204,8 @@ class Deliverer:
                 break
         return self._commit(destination_id, row["cursor"], row["attempts"] + 1, sent)
 
-    def _commit(self, destination_id: str, cursor: int, attempt: int, sent: list[tuple[list[Event], int | None]]) -> bool:
+    def _commit(self, destination_id: str, cursor: int, attempt: int,
+                sent: list[tuple[list[Event], Delivered]]) -> bool:
         """Move the cursor past the calls that went and log them (the first took `attempt` attempts, the rest one);
         False when nothing went or another process moved the cursor meanwhile."""
         if not sent:
@@ -205,9 +215,9 @@ class Deliverer:
                                  "last_error = NULL, last_delivered_at = ? WHERE id = ? AND cursor = ?",
                                  (sent[-1][0][-1].seq, utc_now(), destination_id, cursor)).rowcount
             if moved:
-                for number, (events, status) in enumerate(sent):
-                    self._log(conn, destination_id, events, "delivered", attempt if number == 0 else 1, status, None,
-                              None)
+                for number, (events, answer) in enumerate(sent):
+                    self._log(conn, destination_id, events, "delivered", attempt if number == 0 else 1, answer.status,
+                              None, None, answer.warnings)
         return bool(moved)
 
     def _advance(self, destination_id: str, cursor: int, to: int) -> None:
@@ -233,10 +243,10 @@ class Deliverer:
                                        (destination_id,)):
             row = self.store.one("SELECT * FROM events WHERE seq = ?", (seq,))
             events = [Event.of(row)] if row else []
-            status, error = None, None
+            status, error, warnings = None, None, ()
             if events:
                 try:
-                    status = _send(route, destination_id, events)
+                    status, warnings = _send(route, destination_id, events)
                 except SendFailed as failed:
                     status, error = failed.status, failed.message
             with self.store.transaction() as conn:
@@ -245,26 +255,29 @@ class Deliverer:
                     attempts = conn.execute("SELECT attempts FROM deliveries WHERE destination_id = ? AND event_seq = ?",
                                             (destination_id, seq)).fetchone()
                     self._log(conn, destination_id, events, "failed" if error else "delivered",
-                              (attempts[0] if attempts else 0) + 1, status, error, None)
+                              (attempts[0] if attempts else 0) + 1, status, error, None, warnings)
 
     @staticmethod
     def _log(conn, destination_id: str, events: list, status: str, attempts: int, response: int | None,
-             error: str | None, retry_at: str | None) -> None:
+             error: str | None, retry_at: str | None, warnings: tuple[str, ...] = ()) -> None:
         now = utc_now()
+        said = json.dumps(list(warnings)) if warnings else None
         conn.executemany(
             "INSERT INTO deliveries (id, destination_id, event_seq, status, attempts, response_status, last_error, "
-            "next_retry_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(destination_id, event_seq) DO "
-            "UPDATE SET status = excluded.status, attempts = excluded.attempts, response_status = "
-            "excluded.response_status, last_error = excluded.last_error, next_retry_at = excluded.next_retry_at, "
-            "updated_at = excluded.updated_at",
-            [(new_id(), destination_id, event.seq, status, attempts, response, error, retry_at, now) for event in events])
+            "next_retry_at, updated_at, warnings) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT(destination_id, event_seq) DO UPDATE SET status = excluded.status, attempts = "
+            "excluded.attempts, response_status = excluded.response_status, last_error = excluded.last_error, "
+            "next_retry_at = excluded.next_retry_at, updated_at = excluded.updated_at, warnings = excluded.warnings",
+            [(new_id(), destination_id, event.seq, status, attempts, response, error, retry_at, now, said)
+             for event in events])
 
 
-def _send(route: Route, destination_id: str, events: list[Event]) -> int | None:
+def _send(route: Route, destination_id: str, events: list[Event]) -> Delivered:
     """One call. A fault of ours in building it (a bug, data it did not expect) fails it as a refusal would: retried
     with backoff, then the destination is failing and its state says so, instead of a silent retry every round."""
     try:
-        return route.send(destination_id, events)
+        answer = route.send(destination_id, events)
+        return answer if isinstance(answer, Delivered) else Delivered(answer)
     except SendFailed:
         raise
     except Exception as exc:  # noqa: BLE001 — see above; the traceback goes to the server's log

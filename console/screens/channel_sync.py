@@ -11,7 +11,7 @@ from rich.text import Text
 from backend.engine import Engine
 from backend.identity import Actor
 from console.screens.delivery_log import Entry, Log
-from console.screens.outbox_text import event_words, nights, state_lines
+from console.screens.outbox_text import event_words, nights, state_lines, warning_words
 from console.widgets.fit_table import Fitted
 
 FORMATS = {"json": "JSON", "ota": "OpenTravel XML"}
@@ -58,7 +58,8 @@ def target_names(engine: Engine, actor: Actor, property_ids: set[str]) -> dict[s
 
 def entry(delivery: dict[str, Any], names: dict[str, str], now: datetime) -> Entry:
     return Entry(delivery["id"], delivery["updated_at"], what(delivery, names, now), delivery["status"],
-                 delivery["attempts"], delivery["last_error"], delivery["next_retry_at"])
+                 delivery["attempts"], delivery["last_error"], delivery["next_retry_at"],
+                 warning_words(delivery.get("warnings")))
 
 
 def what(delivery: dict[str, Any], names: dict[str, str], now: datetime) -> Fitted:

@@ -124,7 +124,8 @@ def test_an_errors_answer_is_retried_then_failing_with_sync_errors_until_resumed
     assert sync["failing_since"] is None and sync["last_error"] is None and sync["attempts"] == 0
 
 
-def test_a_success_with_warnings_is_delivered(site, owner, receiver, caplog):
+def test_a_success_with_warnings_is_delivered_and_its_warnings_kept_in_the_delivery_log(site, owner, receiver,
+                                                                                        caplog):
     receiver.body, receiver.content_type = WARNINGS, "application/xml"
     hotel = make_hotel(owner.client, settings=ota(receiver))
     hotel.restrict({"date": day(1), "rate": "80.00"})
@@ -133,6 +134,17 @@ def test_a_success_with_warnings_is_delivered(site, owner, receiver, caplog):
     sync = hotel.sync()
     assert sync["last_error"] is None and sync["last_delivered_at"] is not None
     assert any("97: rate plan inactive" in r.getMessage() for r in caplog.records)
+    [delivery] = check(owner.client.get(f"/api/v1/channels/{hotel.channel_id}/deliveries"))["data"]
+    # Each of the delivery's calls (availability, then rates) said it: both are kept, in the order they came.
+    assert {k: delivery["attributes"][k] for k in ("status", "response_status", "last_error", "warnings")} == {
+        "status": "delivered", "response_status": 200, "last_error": None,
+        "warnings": ["97: rate plan inactive", "97: rate plan inactive"]}
+
+    receiver.body = SUCCESS  # the next delivery, taken without a warning, says none
+    hotel.restrict({"date": day(2), "rate": "85.00"})
+    settled(site.engine, hotel.channel_id)
+    latest = check(owner.client.get(f"/api/v1/channels/{hotel.channel_id}/deliveries"))["data"][0]["attributes"]
+    assert latest["payload"]["date_from"] == day(2) and latest["warnings"] is None
 
 
 def test_a_webhook_hears_of_a_channels_sync_errors(site, owner, receiver):

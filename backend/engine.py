@@ -48,8 +48,8 @@ class Engine:
         self.facilities.seed()
         self.media = Media(store, self.config.base_url, self.config.fetch_timeout, self.config.logo_max_bytes,
                            self.config.fetch_private_addresses)
-        self.properties = Properties(store, self.events, self.media, self.facilities)
-        self.channels = Channels(store, self.events, self.config.fetch_private_addresses)
+        self.properties = Properties(store, self.events, self.media, self.facilities, self.config.clock)
+        self.channels = Channels(store, self.events, self.config.fetch_private_addresses, self.config.clock)
         self.applications = Applications(store, self.events, self.properties)
         self.keys = Keys(self.config.keys_path or store.path.with_name(store.path.name + ".keys"))
         self.inventory = Inventory(store, self.events, self.config.clock)

@@ -3,7 +3,9 @@
 Each belongs to a property, and access to the property is access to them: someone else's is 401,
 a missing one 404. Update takes the fields of create and changes only those sent. A rate plan's change that
 makes its nights read otherwise (its weekday defaults, parent, modifiers, inherit flags, room type or primary
-occupancy) is an `ari` event of the outbox over its property's window, as a write of its nights would be.
+occupancy) is an `ari` event of the outbox over its property's window, as a write of its nights would be. A rate
+plan or room type deleted, or a plan moved to another room type, tells the channels that sold it (a closing under
+their codes, backend/distribution/remap.py), in the same transaction.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from typing import Any
 
 from pydantic_core import from_json
 
+from backend.dates import utc_clock
+from backend.distribution import remap
 from backend.errors import BadRequest, Errors, NotFound, Unauthorized, ValidationFailed
 from backend.events import EventBus
 from backend.identity import Actor
@@ -59,9 +63,10 @@ class Owned:
     columns: dict[str, Column]
     option_fields: tuple[str, ...]  # besides id and title, what an /options item shows
 
-    def __init__(self, store: Store, events: EventBus) -> None:
+    def __init__(self, store: Store, events: EventBus, clock: Callable[[], datetime] = utc_clock) -> None:
         self.store = store
         self.events = events
+        self.clock = clock
 
     def _row(self, actor: Actor, item_id: str):
         row = self.store.one(f"SELECT r.*, p.group_id FROM {self.table} r JOIN properties p ON p.id = r.property_id "
@@ -101,7 +106,9 @@ class Owned:
         row = self._row(actor, item_id)
         with self.store.transaction() as conn:
             self._check_delete(row)  # in the transaction: nothing can come to depend on it meanwhile
+            selling = remap.watching(conn, self._plans_of(conn, item_id), self.clock())
             conn.execute(f"DELETE FROM {self.table} WHERE id = ?", (item_id,))
+            remap.told(conn, selling, self.clock())  # the channels that sold it close it
         self.events.publish("inventory.changed", row["property_id"], item=self.noun, action="deleted")
 
     def _property(self, actor: Actor, property_id: str, field: str, strict: bool = True):
@@ -128,11 +135,14 @@ class Owned:
         """`also(conn, before)`: more of the change, in its transaction, given the row as it was (a rate plan's ARI
         event)."""
         with self.store.transaction() as conn:
-            before = conn.execute(f"SELECT * FROM {self.table} WHERE id = ?", (item_id,)).fetchone() if also else None
+            before = conn.execute(f"SELECT * FROM {self.table} WHERE id = ?", (item_id,)).fetchone()
+            moves = self._moves(before, values)
+            selling = remap.watching(conn, self._plans_of(conn, item_id), self.clock()) if moves else {}
             conn.execute(f"UPDATE {self.table} SET {', '.join(f'{k} = ?' for k in values)}, updated_at = ? WHERE id = ?",
                          (*values.values(), utc_now(), item_id))
             if also is not None:
                 also(conn, before)
+            remap.told(conn, selling, self.clock())  # a plan moved to another room type: its channels see it anew
         self.events.publish("inventory.changed", values["property_id"], item=self.noun, action="updated")
 
     def _merge(self, actor: Actor, item_id: str, data: Any) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -148,6 +158,14 @@ class Owned:
 
     def _check_delete(self, row) -> None:
         """Refuses (a 422) when something else still needs the row."""
+
+    def _plans_of(self, conn: sqlite3.Connection, item_id: str) -> list[str]:
+        """The rate plans that go with it (the channels that sell them are told)."""
+        return [item_id]
+
+    def _moves(self, before: sqlite3.Row, values: dict[str, Any]) -> bool:
+        """Whether an update changes what channels sell it as (a rate plan's room type)."""
+        return False
 
 
 class RoomTypes(Owned):
@@ -171,6 +189,9 @@ class RoomTypes(Owned):
                                                          "change it first")
         self._update(room_id, _room_values(model))
         return self.get(actor, room_id)
+
+    def _plans_of(self, conn: sqlite3.Connection, item_id: str) -> list[str]:
+        return [row[0] for row in conn.execute("SELECT id FROM rate_plans WHERE room_type_id = ?", (item_id,))]
 
     def _check_delete(self, row) -> None:
         """Its rate plans go with it, but not one that a plan of another room type derives from."""
@@ -202,10 +223,6 @@ class RatePlans(Owned):
     table, noun, columns = "rate_plans", "rate plan", PLAN_COLUMNS
     option_fields = ("property_id", "room_type_id", "currency", "sell_mode")
 
-    def __init__(self, store: Store, events: EventBus, clock: Callable[[], datetime]) -> None:
-        super().__init__(store, events)
-        self.clock = clock
-
     def create(self, actor: Actor, data: Any) -> dict[str, Any]:
         model = self._validate(actor, _writable(data, "rate plan"))
         currency = self._check(actor, model, None)
@@ -221,6 +238,9 @@ class RatePlans(Owned):
         values = _plan_values(model, currency)
         self._update(plan_id, values, also=lambda conn, before: self._ari_changed(conn, before, values))
         return self.get(actor, plan_id)
+
+    def _moves(self, before: sqlite3.Row, values: dict[str, Any]) -> bool:
+        return values["room_type_id"] != before["room_type_id"]
 
     def _ari_changed(self, conn: sqlite3.Connection, before: sqlite3.Row, values: dict[str, Any]) -> None:
         """When the change makes the plan's nights read otherwise though no night was written (its weekday defaults,

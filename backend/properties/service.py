@@ -3,17 +3,23 @@
 Update takes the same fields as create but only changes what it is sent: the stored property is
 overlaid with the request (settings and content key by key) and the result is validated whole, so
 cross-field rules (min_price ≤ max_price, contact fields of connected properties) hold either way.
+
+Deleting a property closes what its channels sold of it (backend/distribution/remap.py), in its transaction.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 from pydantic_core import (
     from_json,  # the list's hot path parses two documents a row: about 3x json.loads
 )
 
+from backend.dates import utc_clock
+from backend.distribution import remap
 from backend.errors import BadRequest, Errors, NotFound, Unauthorized
 from backend.events import EventBus
 from backend.facilities import Facilities
@@ -44,11 +50,13 @@ SELECT_COLUMNS = ("p.*, (SELECT count(*) FROM channel_properties cp WHERE cp.pro
 
 
 class Properties:
-    def __init__(self, store: Store, events: EventBus, media: Media, facilities: Facilities) -> None:
+    def __init__(self, store: Store, events: EventBus, media: Media, facilities: Facilities,
+                 clock: Callable[[], datetime] = utc_clock) -> None:
         self.store = store
         self.events = events
         self.media = media
         self.facilities = facilities
+        self.clock = clock
 
     # --- reading -----------------------------------------------------------------------------
 
@@ -173,7 +181,10 @@ class Properties:
     def delete(self, actor: Actor, property_id: str) -> None:
         self._row(actor, property_id)
         with self.store.transaction() as conn:
+            plans = [r[0] for r in conn.execute("SELECT id FROM rate_plans WHERE property_id = ?", (property_id,))]
+            selling = remap.watching(conn, plans, self.clock())
             conn.execute("DELETE FROM properties WHERE id = ?", (property_id,))
+            remap.told(conn, selling, self.clock())  # the channels that sold it close what they sold
         self.events.publish("property.changed", property_id, action="deleted")
 
     def _validate(self, actor: Actor, data: dict[str, Any]) -> PropertyInput:

@@ -63,12 +63,14 @@ def entry(delivery: dict[str, Any], names: dict[str, str], now: datetime) -> Ent
 
 
 def what(delivery: dict[str, Any], names: dict[str, str], now: datetime) -> Fitted:
-    """A range: its nights and its rate plan (or its room type's availability), with the property after them."""
+    """A range: its nights and its rate plan (or its room type's availability), with the property after them; "closed"
+    after a range the channel was told to stop selling."""
     payload = delivery["payload"]
     if delivery["event"] != "ari" or not payload:
         return Fitted(Text(event_words(delivery["event"])), None)
     plan = payload.get("rate_plan_id")
     target = names.get(plan, "a rate plan gone since") if plan else \
         f"{names.get(payload['room_type_id'], 'a room type gone since')}: availability"
-    return Fitted(Text(f"{nights(payload['date_from'], payload['date_to'], now.date())} {target}"),
+    closed = ", closed" if payload.get("closed") else ""
+    return Fitted(Text(f"{nights(payload['date_from'], payload['date_to'], now.date())} {target}{closed}"),
                   names.get(payload["property_id"]))

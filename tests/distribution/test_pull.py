@@ -135,3 +135,21 @@ def test_a_cursor_stays_good_once_the_events_before_it_are_pruned(engine):
     with engine.store.transaction() as conn:
         add_destination(conn, "a-new-webhook", "webhook")
     assert engine.store.scalar("SELECT cursor FROM destinations WHERE id = 'a-new-webhook'") == newest
+
+
+def test_the_feed_holds_an_unmapped_plans_closing_and_a_newly_mapped_plans_window(live, user):
+    hotel = make_hotel(user.client, plans=2, settings=PULL, codes=True, state_length=100)
+    first, second = hotel.plan_ids
+    codes = [{"rate_plan_id": plan, "settings": {"room_type_code": "R1", "rate_plan_code": f"P{n}"}}
+             for n, plan in enumerate(hotel.plan_ids, 1)]
+    with adapter_of(live[1].url, hotel) as adapter:
+        hotel.update(rate_plans=codes[:1])
+        page = check(adapter.get("/ari"))
+        assert page["data"] == [{"property_id": hotel.property_id, "rate_plan_id": second, "rate_plan_code": "P2",
+                                 "room_type_code": "R1", "date_from": day(0), "date_to": day(99), "stop_sell": True}]
+        check(adapter.post("/ari/ack", json={"cursor": page["meta"]["cursor"]}))
+
+        hotel.restrict({"rate_plan_id": second, "date_from": day(0), "date_to": day(99), "rate": "75.00"})
+        assert check(adapter.get("/ari"))["data"] == []  # not sold there: none of its changes
+        hotel.update(rate_plans=codes)
+        assert assembled(check(adapter.get("/ari"))["data"]) == hotel.ari(day(0), day(99), second)

@@ -147,6 +147,32 @@ def test_a_success_with_warnings_is_delivered_and_its_warnings_kept_in_the_deliv
     assert latest["payload"]["date_from"] == day(2) and latest["warnings"] is None
 
 
+def test_a_plan_unmapped_and_its_room_type_are_closed_in_ota(site, owner, receiver):
+    """A channel keeps what it was last sent: the plan no longer sold there is closed (Master Close) and its room
+    type, which no mapped plan sells any more, gets no availability, over the window, under the channel's codes."""
+    receiver.body, receiver.content_type = SUCCESS, "application/xml"
+    hotel = make_hotel(owner.client, settings=ota(receiver), codes=True, state_length=100)
+    hotel.update(settings={**ota(receiver), "hotel_codes": {hotel.property_id: "H-77"}})
+    settled(site.engine, hotel.channel_id)
+    before = len(receiver.received)
+
+    hotel.update(rate_plans=[])
+    settled(site.engine, hotel.channel_id)
+
+    [message] = [etree.fromstring(r.body) for r in receiver.received[before:]]  # no rates: no RateAmount message
+    assert message.tag == tag("OTA_HotelAvailNotifRQ")
+    [container] = message
+    assert attributes(container) == {"HotelCode": "H-77"}
+    room, plan = container
+    assert attributes(room) == {"BookingLimit": "0", "BookingLimitMessageType": "SetLimit"}
+    assert [(c.tag, attributes(c)) for c in room] == [
+        (tag("StatusApplicationControl"), {"Start": day(0), "End": day(99), "InvTypeCode": "R1"})]
+    assert attributes(plan) == {}
+    assert [(c.tag, attributes(c)) for c in plan] == [
+        (tag("StatusApplicationControl"), {"Start": day(0), "End": day(99), "InvTypeCode": "R1", "RatePlanCode": "P1"}),
+        (tag("RestrictionStatus"), {"Status": "Close", "Restriction": "Master"})]
+
+
 def test_a_webhook_hears_of_a_channels_sync_errors(site, owner, receiver):
     receiver.body, receiver.content_type = ERRORS, "application/xml"
     hotel = make_hotel(owner.client, settings=ota(receiver))

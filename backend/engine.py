@@ -29,7 +29,7 @@ from storage import Store
 
 if TYPE_CHECKING:
     from backend.distribution.service import Distribution
-    from backend.outbox.deliverer import Deliverer, Route
+    from backend.outbox.deliverer import Deliverer, Route, Sweep
     from backend.vault.capture import Capture
     from backend.vault.card_form import CardForm
     from backend.vault.pci_keys import PciKeys
@@ -117,6 +117,13 @@ class Engine:
         """Where the outbox's events go: each kind of destination."""
         return [self.webhooks.route, self.distribution.route]
 
+    def sweeps(self) -> tuple[Sweep, ...]:
+        """What the deliverer records of time passing, besides bookings not acknowledged: the nights that enter or
+        leave each property's window."""
+        from backend.distribution.window_moves import sweep
+
+        return (sweep,)
+
     @contextmanager
     def delivering(self, kind: str) -> Iterator[Deliverer]:
         """Run the deliverer while the block runs, if this process gets the lease (`serve`, or the `console` when no
@@ -126,7 +133,7 @@ class Engine:
 
         deliverer = Deliverer(self.store, self.routes(), Lease(self.store.path, kind), self.config.clock,
                               max_attempts=self.config.delivery_max_attempts,
-                              backoff_base=self.config.delivery_backoff)
+                              backoff_base=self.config.delivery_backoff, sweeps=self.sweeps())
         unsubscribe = self.events.subscribe(lambda _event: deliverer.wake.set())
         deliverer.start()
         try:

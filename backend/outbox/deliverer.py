@@ -10,8 +10,10 @@ answered: a `kill -9` between the two sends the event again (at least once; cons
 What goes where is the business of each destination kind's `Route` (backend/webhooks, backend/distribution): which
 destinations it serves now, which events each wants, how many go in one call (ARI is coalesced), and the call.
 
-Only the holder of the lease (backend/outbox/lease.py) delivers. The same thread tells bookings not acknowledged
-in 30 minutes (`non_acked_booking`) and prunes what every destination has passed after `RETENTION`.
+Only the holder of the lease (backend/outbox/lease.py) delivers. The same thread runs the sweeps of what comes from
+time passing — bookings not acknowledged in 30 minutes (`non_acked_booking`), and the nights that enter or leave
+each property's window (backend/distribution/window_moves.py, which the engine adds) — and prunes what every
+destination has passed after `RETENTION`.
 """
 
 from __future__ import annotations
@@ -75,6 +77,9 @@ class Delivered(NamedTuple):
     warnings: tuple[str, ...] = ()
 
 
+Sweep = Callable[[Store, datetime], Any]
+
+
 class Route(Protocol):
     """One kind of destination."""
 
@@ -99,9 +104,13 @@ def backoff(attempts: int, base: float) -> float:
 
 class Deliverer:
     def __init__(self, store: Store, routes: list[Route], lease: Lease, clock: Callable[[], datetime], *,
-                 max_attempts: int = MAX_ATTEMPTS, backoff_base: float = BACKOFF, workers: int = 4) -> None:
+                 max_attempts: int = MAX_ATTEMPTS, backoff_base: float = BACKOFF, workers: int = 4,
+                 sweeps: tuple[Sweep, ...] = ()) -> None:
+        """`sweeps`: besides `tell_non_acked`, what else comes from time passing, each run every `SWEEP_EVERY`
+        seconds with the store and the clock's now."""
         self.store, self.lease, self.clock = store, lease, clock
         self.routes = {route.kind: route for route in routes}
+        self.sweeps: tuple[Sweep, ...] = (tell_non_acked, *sweeps)
         self.max_attempts, self.backoff_base = max_attempts, backoff_base
         self.wake = threading.Event()
         self._stop = threading.Event()
@@ -144,7 +153,11 @@ class Deliverer:
         now = time.monotonic()
         if now - self._swept > SWEEP_EVERY:
             self._swept = now
-            tell_non_acked(self.store, self.clock())
+            for sweep in self.sweeps:
+                try:
+                    sweep(self.store, self.clock())
+                except Exception:  # noqa: BLE001 — one sweep's fault neither stops the others nor the deliveries
+                    log.exception("sweep %s failed", getattr(sweep, "__qualname__", sweep))
         if now - self._pruned > PRUNE_EVERY:
             self._pruned = now
             prune(self.store, self.clock())

@@ -4,7 +4,9 @@ Update takes the same fields as create but only changes what it is sent: the sto
 overlaid with the request (settings and content key by key) and the result is validated whole, so
 cross-field rules (min_price ≤ max_price, contact fields of connected properties) hold either way.
 
-Deleting a property closes what its channels sold of it (backend/distribution/remap.py), in its transaction.
+A change of what its channels are told is open (state_length, the cut-off, the time zone) is told to them in its
+transaction: the nights that entered or left the window (backend/distribution/window_moves.py). Deleting a property
+closes what its channels sold of it (backend/distribution/remap.py).
 """
 
 from __future__ import annotations
@@ -19,11 +21,12 @@ from pydantic_core import (
 )
 
 from backend.dates import utc_clock
-from backend.distribution import remap
+from backend.distribution import remap, window_moves
 from backend.errors import BadRequest, Errors, NotFound, Unauthorized
 from backend.events import EventBus
 from backend.facilities import Facilities
 from backend.identity import Actor
+from backend.inventory.window import window_of
 from backend.listing import Column, ListQuery, page
 from backend.media import Media
 from backend.money import format_amount, in_currency
@@ -140,6 +143,7 @@ class Properties:
                 (property_id, *row.values(), now, now),
             )
             self._write_facilities(conn, property_id, model.facilities)
+            window_moves.keep(conn, property_id, window_of(row, self.clock()))  # where its channels start from
         self.events.publish("property.changed", property_id, action="created")
         return self.get(actor, property_id)
 
@@ -169,12 +173,16 @@ class Properties:
             else:
                 logo_id = self.store.scalar("SELECT logo_media_id FROM properties WHERE id = ?", (property_id,))
             row = self._row_values(model, model.group_id or current["group_id"], logo_id)
+            before = conn.execute("SELECT * FROM properties WHERE id = ?", (property_id,)).fetchone()
             conn.execute(
                 f"UPDATE properties SET {', '.join(f'{k} = ?' for k in row)}, updated_at = ? WHERE id = ?",
                 (*row.values(), utc_now(), property_id),
             )
             conn.execute("DELETE FROM property_facilities WHERE property_id = ?", (property_id,))
             self._write_facilities(conn, property_id, model.facilities)
+            now = self.clock()
+            after = conn.execute("SELECT * FROM properties WHERE id = ?", (property_id,)).fetchone()
+            window_moves.moved(conn, after, now, since=window_of(before, now))  # its window's nights that moved
         self.events.publish("property.changed", property_id, action="updated")
         return self.get(actor, property_id)
 

@@ -251,3 +251,54 @@ def test_a_rate_plan_change_that_makes_its_nights_read_otherwise_is_an_event_ove
     plans.update(operator, children[0], {"options": options})  # the child's own modifier: its rates read otherwise
     assert events(engine, start) == [{"event": "ari", "property_id": parent["property_id"],
                                       "rate_plan_id": children[0], **whole}]
+
+
+def pulling(engine, operator) -> dict:
+    """The demo's Booking.com channel, made to take ARI by pull; its first mapped plan."""
+    channel = engine.store.one("SELECT id FROM channels WHERE title = 'Booking.com'")
+    engine.channels.update(operator, channel["id"], {"settings": {"ari_distribution": "pull"}})
+    return engine.store.one("SELECT p.id, p.property_id, p.room_type_id FROM channel_rate_plans m JOIN rate_plans p "
+                            "ON p.id = m.rate_plan_id WHERE m.channel_id = ? ORDER BY m.rowid LIMIT 1",
+                            (channel["id"],))
+
+
+def test_the_deliverers_sweep_tells_the_night_that_entered_each_window_once(demo):
+    engine, operator, *_ = demo
+    plan = pulling(engine, operator)
+    first = (datetime.now(UTC) + timedelta(days=1)).replace(hour=10, minute=0)  # before any cut-off of the demo's
+    engine.sweeps()[0](engine.store, first)  # the windows as they are then (how they moved since: not this test's)
+    start = head(engine)
+    later = first + timedelta(days=1)  # a day later at the same time: each window moved by one night
+    deliverer = Deliverer(engine.store, [], Lease(engine.store.path, "serve"), lambda: later, sweeps=engine.sweeps())
+    try:
+        deliverer.round()  # what its thread does while it holds the lease
+    finally:
+        deliverer.stop()
+    told = [e for e in events(engine, start) if e["event"] == "ari"]
+    prop = engine.store.one("SELECT * FROM properties WHERE id = ?", (plan["property_id"],))
+    last = (window_of(prop, later).end - timedelta(days=1)).isoformat()
+    assert {"event": "ari", "property_id": plan["property_id"], "rate_plan_id": plan["id"], "date_from": last,
+            "date_to": last, "cause": "window"} in told
+    assert {"event": "ari", "property_id": plan["property_id"], "room_type_id": plan["room_type_id"],
+            "date_from": last, "date_to": last, "cause": "window"} in told
+    assert all(e["date_from"] == e["date_to"] for e in told)  # one night per plan and room type, no more
+    assert len(told) == len({(e.get("rate_plan_id"), e.get("room_type_id")) for e in told})
+    again = head(engine)
+    assert engine.sweeps()[0](engine.store, later) == 0 and head(engine) == again
+
+
+def test_window_moves_and_mapping_changes_roll_back_with_their_change(demo):
+    engine, operator, *_ = demo
+    plan = pulling(engine, operator)
+    channel = engine.store.scalar("SELECT id FROM channels WHERE title = 'Booking.com'")
+    kept = engine.store.one("SELECT * FROM ari_windows WHERE property_id = ?", (plan["property_id"],))
+    start = head(engine)
+    with pytest.raises(RuntimeError), engine.store.transaction():
+        engine.properties.update(operator, plan["property_id"], {"settings": {"state_length": 600}})
+        engine.channels.map_rate_plan(operator, channel, plan["id"], False)
+        engine.inventory.room_types.delete(operator, plan["room_type_id"])
+        assert head(engine) > start  # each recorded its events ...
+        raise RuntimeError("the outer transaction fails after the changes")
+    assert head(engine) == start  # ... and none is left
+    assert dict(engine.store.one("SELECT * FROM ari_windows WHERE property_id = ?", (plan["property_id"],))) == \
+        dict(kept)

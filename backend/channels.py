@@ -13,7 +13,9 @@ stays mapped keeps its mapping's `id`.
 A channel takes only properties of its own group (a member of that group must be able to read the channel
 and save it back), each with every contact field filled in. Its `inbound_key` (what its adapter authenticates
 with) is shown once, in the create answer, and stored hashed. Its `settings` say how it takes ARI (pull, push or
-not at all; backend/distribution/settings.py), checked and followed in the transaction that writes them.
+not at all; backend/distribution/settings.py), checked and followed in the transaction that writes them. In that
+transaction too, a channel that takes ARI is told of its mapping's changes (backend/distribution/remap.py): a plan
+newly mapped gets its whole window, one unmapped is closed.
 
 A property's direct channel (`Offline`, backend/bookings/direct.py) holds the bookings the property takes
 itself: nobody manages it, so lists leave it out and it can't be changed or deleted; it reads by its ID, which
@@ -24,14 +26,17 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 from pydantic_core import from_json
 
 from backend.bookings.direct import DIRECT
+from backend.dates import utc_clock
+from backend.distribution import remap
 from backend.distribution.settings import DistributionSettings, track, url_problem
 from backend.errors import BadRequest, Errors, NotFound, NotSupported, Unauthorized, ValidationFailed
 from backend.events import EventBus
@@ -121,10 +126,12 @@ def mapped_plan_ids(channel: dict[str, Any]) -> list[str]:
 
 
 class Channels:
-    def __init__(self, store: Store, events: EventBus, private_addresses: bool = False) -> None:
+    def __init__(self, store: Store, events: EventBus, private_addresses: bool = False,
+                 clock: Callable[[], datetime] = utc_clock) -> None:
         self.store = store
         self.events = events
         self.private_addresses = private_addresses  # may an ari_url point to a private address
+        self.clock = clock
 
     # --- reading -----------------------------------------------------------------------------
 
@@ -214,6 +221,7 @@ class Channels:
             group_id = model.group_id or current["group_id"]
             self._check(actor, model, group_id, changes)
         with self.store.transaction() as conn:
+            selling = {channel_id: remap.seen(conn, channel_id, self.clock())}
             conn.execute("UPDATE channels SET title = ?, group_id = ?, is_active = ?, settings = ?, updated_at = ? "
                          "WHERE id = ?", (model.title, group_id, int(model.is_active), json.dumps(model.settings),
                                           utc_now(), channel_id))
@@ -224,6 +232,7 @@ class Channels:
             conn.execute("DELETE FROM channel_rate_plans WHERE channel_id = ?", (channel_id,))
             self._connect(conn, channel_id, model, {m["rate_plan_id"]: m for m in current["rate_plans"]})
             ari_secret = track(conn, channel_id, model.settings)
+            remap.told(conn, selling, self.clock())  # to a channel that took ARI before and still does
         self.events.publish("channel.changed", channel_id, action="updated")
         return {**self.get(actor, channel_id), **_shown_once(ari_secret)}
 

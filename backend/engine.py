@@ -30,7 +30,7 @@ from storage import Store
 
 if TYPE_CHECKING:
     from backend.distribution.service import Distribution
-    from backend.outbox.deliverer import Deliverer, Route
+    from backend.outbox.deliverer import Deliverer, Route, Sweep
     from backend.vault.capture import Capture
     from backend.vault.card_form import CardForm
     from backend.vault.pci_keys import PciKeys
@@ -49,8 +49,8 @@ class Engine:
         self.facilities.seed()
         self.media = Media(store, self.config.base_url, self.config.fetch_timeout, self.config.logo_max_bytes,
                            self.config.fetch_private_addresses)
-        self.properties = Properties(store, self.events, self.media, self.facilities)
-        self.channels = Channels(store, self.events, self.config.fetch_private_addresses)
+        self.properties = Properties(store, self.events, self.media, self.facilities, self.config.clock)
+        self.channels = Channels(store, self.events, self.config.fetch_private_addresses, self.config.clock)
         self.applications = Applications(store, self.events, self.properties)
         self.keys = Keys(self.config.keys_path or store.path.with_name(store.path.name + ".keys"))
         self.inventory = Inventory(store, self.events, self.config.clock)
@@ -120,6 +120,13 @@ class Engine:
         """Where the outbox's events go: each kind of destination."""
         return [self.webhooks.route, self.distribution.route]
 
+    def sweeps(self) -> tuple[Sweep, ...]:
+        """What the deliverer records of time passing, besides bookings not acknowledged: the nights that enter or
+        leave each property's window."""
+        from backend.distribution.window_moves import sweep
+
+        return (sweep,)
+
     @contextmanager
     def delivering(self, kind: str) -> Iterator[Deliverer]:
         """Run the deliverer while the block runs, if this process gets the lease (`serve`, or the `console` when no
@@ -129,7 +136,7 @@ class Engine:
 
         deliverer = Deliverer(self.store, self.routes(), Lease(self.store.path, kind), self.config.clock,
                               max_attempts=self.config.delivery_max_attempts,
-                              backoff_base=self.config.delivery_backoff)
+                              backoff_base=self.config.delivery_backoff, sweeps=self.sweeps())
         unsubscribe = self.events.subscribe(lambda _event: deliverer.wake.set())
         deliverer.start()
         try:

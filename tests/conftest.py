@@ -97,12 +97,12 @@ def serve_site(folder, **config) -> Iterator[Site]:
 
 
 @contextmanager
-def delivering_site(folder, max_attempts: int) -> Iterator[Site]:
+def delivering_site(folder, max_attempts: int, **config) -> Iterator[Site]:
     """`serve_site` with its deliverer running as `frontdesk serve` runs it: retries a few hundredths of a second
     apart (0.05 s, doubled), `max_attempts` before a destination is marked failing, and addresses on loopback
-    allowed (the receivers are there)."""
+    allowed (the receivers are there); other Config settings as given (a clock)."""
     with serve_site(folder, fetch_private_addresses=True, delivery_backoff=0.05,
-                    delivery_max_attempts=max_attempts) as site, site.engine.delivering("serve"):
+                    delivery_max_attempts=max_attempts, **config) as site, site.engine.delivering("serve"):
         yield site
 
 

@@ -1,5 +1,6 @@
 """A receiver on loopback for what Frontdesk sends out (webhooks, ARI pushes): it keeps every POST — headers, body,
-arrival time — and answers as a test scripts it: a queue of statuses (with bodies) first, then `status`."""
+arrival time — and answers as a test scripts it: a queue of statuses (with bodies) first, then `status`, after
+`delay` seconds and with `headers` added."""
 
 from __future__ import annotations
 
@@ -27,6 +28,8 @@ class Receiver:
         self.received: list[Received] = []
         self.answers: list[tuple[int, bytes]] = []  # answered first, in order
         self.status, self.body, self.content_type = 200, b'{"ok":true}', "application/json"
+        self.delay = 0.0  # seconds between an arrival and its answer: a slow receiver
+        self.headers: dict[str, str] = {}  # added to every answer (a redirect's Location)
         self.arrived = threading.Condition()
         receiver = self
 
@@ -44,11 +47,17 @@ class Receiver:
                     receiver.received.append(Received(self.path, {k.lower(): v for k, v in self.headers.items()},
                                                       body, time.time()))
                     receiver.arrived.notify_all()
+                time.sleep(receiver.delay)
                 self.send_response(status)
                 self.send_header("Content-Type", receiver.content_type)
+                for name, value in receiver.headers.items():
+                    self.send_header(name, value)
                 self.send_header("Content-Length", str(len(answer)))
-                self.end_headers()
-                self.wfile.write(answer)
+                try:
+                    self.end_headers()
+                    self.wfile.write(answer)
+                except OSError:  # the sender went away before the answer (killed, or it stopped reading)
+                    self.close_connection = True
 
             def log_message(self, *_: object) -> None:
                 pass

@@ -193,12 +193,12 @@ class Chat:
     def _set_closed(self, actor: Actor, thread_id: str, closed: bool) -> dict[str, Any]:
         self._thread_row(actor, thread_id)
         with self.store.transaction() as conn:
+            thread = conn.execute("SELECT property_id, booking_id, is_closed FROM message_threads WHERE id = ?",
+                                  (thread_id,)).fetchone()
             conn.execute("UPDATE message_threads SET is_closed = ?, updated_at = ? WHERE id = ?",
                          (int(closed), self._now(), thread_id))
-            thread = conn.execute("SELECT property_id, booking_id FROM message_threads WHERE id = ?",
-                                  (thread_id,)).fetchone()
-            outbox.record(conn, "thread_closed" if closed else "thread_reopened", thread["property_id"],
-                          {"message_thread_id": thread_id, "booking_id": thread["booking_id"]})
+            if bool(thread["is_closed"]) != closed:  # closing a closed thread changes nothing anyone must hear of
+                _closed_or_reopened(conn, thread_id, thread, closed)
         self.events.publish("thread.changed", thread_id, action="closed" if closed else "opened")
         return self.thread(actor, thread_id)
 
@@ -333,13 +333,17 @@ class Chat:
             self.attachments.claim(conn, attachment, message_id, user_id=user_id, channel_id=channel_id,
                                    session_id=session_id)
         guest = int(sender == "guest")
+        if guest:
+            thread = conn.execute("SELECT property_id, booking_id, is_closed FROM message_threads WHERE id = ?",
+                                  (thread_id,)).fetchone()
+            if thread["is_closed"]:  # a guest's message reopens a closed thread (the update below)
+                _closed_or_reopened(conn, thread_id, thread, False)
         conn.execute("UPDATE message_threads SET message_count = message_count + 1, unread_count = unread_count + ?, "
                      "last_message_id = ?, last_message_received_at = ?, updated_at = ?, "
                      "is_closed = CASE WHEN ? THEN 0 ELSE is_closed END WHERE id = ?",
                      (guest, message_id, now, now, guest, thread_id))
         message = self._message_list([conn.execute("SELECT * FROM messages WHERE id = ?", (message_id,)).fetchone()])[0]
         if guest:
-            thread = conn.execute("SELECT property_id, booking_id FROM message_threads WHERE id = ?", (thread_id,)).fetchone()
             outbox.record(conn, "message", thread["property_id"], {
                 "booking_id": thread["booking_id"], "have_attachment": bool(message["attachments"]),
                 "attachments": [a["url"] for a in message["attachments"]], "id": message_id,
@@ -460,6 +464,13 @@ def _sent_at(value: str | None, now: str) -> str:
     if stamp > now:
         raise ValidationFailed.one("sent_at", "is in the future")
     return stamp
+
+
+def _closed_or_reopened(conn, thread_id: str, thread, closed: bool) -> None:
+    """The outbox's event of a thread closed or reopened (by staff, or by a guest's message), in the caller's
+    transaction."""
+    outbox.record(conn, "thread_closed" if closed else "thread_reopened", thread["property_id"],
+                  {"message_thread_id": thread_id, "booking_id": thread["booking_id"]})
 
 
 def _require_chat_channel(channel) -> None:

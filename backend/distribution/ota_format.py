@@ -16,8 +16,12 @@ channel's code of it), at most `PER_CALL` messages of a kind in one.
 Start End InvTypeCode RatePlanCode` and `Rates/Rate/BaseByGuestAmts/BaseByGuestAmt AmountAfterTax CurrencyCode
 NumberOfGuests`: the nightly rate as ARI holds it, for the plan's primary occupancy. Nights without a rate have none.
 
+Nights the channel must stop selling (backend/distribution/reading.py) follow in `OTA_HotelAvailNotifRQ`: a room
+type's as `BookingLimit="0"`, a plan's as one `AvailStatusMessage` with `RestrictionStatus Restriction="Master"
+Status="Close"`, each under the codes the channel knows them by.
+
 The answer is an OTA `…RS`, bare or in a SOAP envelope: `Errors` is a failed call with their text, `Success` is
-delivered (its `Warnings` are logged), an answer with neither is a failure.
+delivered (its `Warnings` are kept in the delivery log, and logged), an answer with neither is a failure.
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ from lxml.builder import ElementMaker
 from backend.distribution.collapse import Span
 from backend.distribution.mapped import Mapped
 from backend.distribution.message import Call, accepted, chunks, excerpt
-from backend.distribution.reading import Read
+from backend.distribution.reading import Closed, Read
 from backend.errors import FrontdeskError
 from backend.inventory.stays import Plan
 from backend.money import format_minor
@@ -46,16 +50,19 @@ E = ElementMaker(namespace=NS, nsmap={None: NS})
 
 def calls(read: Read, mapped: Mapped, ids: Iterator[str]) -> list[Call]:
     stamp = datetime.now(UTC).isoformat(timespec="seconds")
-    by_property: dict[str, tuple[list[Span], list[Span]]] = {}
+    by_property: dict[str, tuple[list[Span], list[Span], list[Closed]]] = {}
     for span in read.rooms:
-        by_property.setdefault(mapped.rooms[span.target_id].property_id, ([], []))[0].append(span)
+        by_property.setdefault(mapped.rooms[span.target_id].property_id, ([], [], []))[0].append(span)
     for span in read.plans:
-        by_property.setdefault(mapped.plans[span.target_id].property_id, ([], []))[1].append(span)
+        by_property.setdefault(mapped.plans[span.target_id].property_id, ([], [], []))[1].append(span)
+    for closed in read.closed:
+        by_property.setdefault(closed.closing.property_id, ([], [], []))[2].append(closed)
     result = []
-    for property_id, (rooms, plans) in by_property.items():
+    for property_id, (rooms, plans, shut) in by_property.items():
         hotel = mapped.hotel_code(property_id)
         statuses = [*(_availability(span, mapped) for span in rooms),
-                    *(message for span in plans for message in _restrictions(span, mapped))]
+                    *(message for span in plans for message in _restrictions(span, mapped)),
+                    *(_closed(closed) for closed in shut)]
         rates = [_rate(span, read.plan_of[span.target_id], mapped) for span in plans if span.values[0] is not None]
         for root, container, messages in (("OTA_HotelAvailNotifRQ", "AvailStatusMessages", statuses),
                                            ("OTA_HotelRateAmountNotifRQ", "RateAmountMessages", rates)):
@@ -92,7 +99,15 @@ def _named(root: etree._Element, parent: str, child: str) -> list[str]:
     return said
 
 
-def _control(span: Span, room_code: str, plan_code: str | None = None) -> etree._Element:
+def _closed(closed: Closed) -> etree._Element:
+    closing = closed.closing
+    if closing.kind == "room":
+        return E.AvailStatusMessage(_control(closed, closing.code), BookingLimit="0",
+                                    BookingLimitMessageType="SetLimit")
+    return E.AvailStatusMessage(_control(closed, closing.room_code, closing.code), _status("Master", True))
+
+
+def _control(span: Span | Closed, room_code: str, plan_code: str | None = None) -> etree._Element:
     codes = {"InvTypeCode": room_code, **({"RatePlanCode": plan_code} if plan_code else {})}
     return E.StatusApplicationControl(Start=span.date_from.isoformat(), End=span.date_to.isoformat(), **codes)
 

@@ -21,7 +21,7 @@ from backend.distribution.mapped import Mapped
 from backend.distribution.reading import Changes, Reader
 from backend.distribution.settings import KIND
 from backend.errors import ValidationFailed
-from backend.outbox.deliverer import Event
+from backend.outbox.deliverer import HEAD, Event
 from storage import Store, utc_now
 
 PAGE_NIGHTS = 5000  # nights of changed ranges per page, so at most about this many values
@@ -53,7 +53,7 @@ def page(store: Store, reader: Reader, mapped: Mapped, cursor: int) -> Page:
 
 def checked(store: Store, cursor: Any) -> int:
     """A cursor the outbox has reached: a whole number from 0 to its newest event's."""
-    head = store.scalar("SELECT coalesce(max(seq), 0) FROM events")
+    head = store.scalar(HEAD)  # not max(seq): a channel acked up to events since pruned still acks where it is
     if isinstance(cursor, bool) or not isinstance(cursor, int) or not 0 <= cursor <= head:
         raise ValidationFailed.one("cursor", f"must be a whole number from 0 to {head}, the newest event")
     return cursor

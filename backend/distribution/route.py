@@ -7,7 +7,8 @@ their ranges are merged per plan and room type, read as they are now, collapsed,
 `PER_CALL` values each, every call signed with the channel's secret (Standard Webhooks headers). A call that fails
 fails the delivery, which the deliverer retries whole: values are read again, so a retry is never stale.
 
-A failed delivery records a `sync_error` event (one per property of the channel, `channel_id` set) on the first
+An OTA answer's `Warnings` are kept in the delivery log (`warnings`), and logged. A failed delivery records a
+`sync_error` event (one per property of the channel, `channel_id` set) on the first
 failure after a success and when the channel is marked failing, not on every retry in between.
 """
 
@@ -22,7 +23,7 @@ from backend.distribution import json_format, ota_format
 from backend.distribution.mapped import MappedChannels
 from backend.distribution.reading import Changes, Reader
 from backend.distribution.settings import KIND
-from backend.outbox.deliverer import Event
+from backend.outbox.deliverer import Delivered, Event
 from backend.outbox.record import record
 from backend.outbox.sending import Sender, SendFailed, signature_headers
 from storage import Store
@@ -47,21 +48,22 @@ class ChannelRoute:
         mapped = self.mapped.get(destination_id)
         return mapped is not None and mapped.takes(event)
 
-    def send(self, destination_id: str, events: list[Event]) -> int | None:
+    def send(self, destination_id: str, events: list[Event]) -> Delivered:
         mapped = self.mapped.get(destination_id)
         if mapped is None or mapped.mode != "push":
             raise SendFailed("the channel no longer takes ARI by push")
         read = self.reader.read(mapped, Changes.of(events, mapped))
         secret = self.store.scalar("SELECT ari_secret FROM channels WHERE id = ?", (destination_id,))
         form = FORMATS[mapped.settings.get("ari_format", "json")]
-        status = None  # every night already past: nothing to tell
+        status, warnings = None, []  # no call: every night already past, nothing to tell
         for call in form.calls(read, mapped, _ids(events[-1].id)):
             headers = {"content-type": call.content_type, **signature_headers(secret, call.id, call.body)}
             answer = self.sender.post(mapped.settings["ari_url"], call.body, headers)
             for warning in form.check(answer):
                 log.warning("channel %s took ARI with a warning: %s", destination_id, warning)
+                warnings.append(warning)
             status = answer.status
-        return status
+        return Delivered(status, tuple(warnings))
 
     def failed(self, conn: sqlite3.Connection, destination_id: str, error: str, events: list[Event]) -> None:
         row = conn.execute("SELECT d.attempts, d.failing_since, c.title FROM destinations d JOIN channels c "

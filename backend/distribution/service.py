@@ -57,7 +57,8 @@ class Distribution:
     def sync_of(self, channel: dict[str, Any]) -> dict[str, Any] | None:
         """A channel's sync state (a channel read with access): its distribution, events waiting, last delivered,
         failing since, last error; None for a channel that takes no ARI."""
-        found = deliverer.state(self.store, channel["id"], lambda event: self.route.wants(channel["id"], event))
+        mapped = self.mapped.get(channel["id"])  # once, not once for each of the events it may be waiting for
+        found = deliverer.state(self.store, channel["id"], lambda event: mapped is not None and mapped.takes(event))
         mode = settings.mode_of(channel["settings"])
         if mode == "none" or found is None:
             return None
@@ -70,14 +71,16 @@ class Distribution:
 
     def deliveries(self, actor: Actor, channel_id: str, limit: int = RECENT) -> list[dict[str, Any]]:
         """The channel's delivery log, newest first: each event sent (or being retried) with its status, attempts,
-        the channel's answer and the last error; an event already pruned shows without its range."""
+        the channel's answer, what it warned of (an OTA answer's Warnings) and the last error; an event already
+        pruned shows without its range."""
         self.channels.get(actor, channel_id)
         rows = self.store.query(
-            "SELECT d.id, d.event_seq, d.status, d.attempts, d.response_status, d.last_error, d.next_retry_at, "
-            "d.updated_at, e.id AS event_id, e.event, e.payload FROM deliveries d "
+            "SELECT d.id, d.event_seq, d.status, d.attempts, d.response_status, d.warnings, d.last_error, "
+            "d.next_retry_at, d.updated_at, e.id AS event_id, e.event, e.payload FROM deliveries d "
             "LEFT JOIN events e ON e.seq = d.event_seq WHERE d.destination_id = ? "
             "ORDER BY d.updated_at DESC, d.event_seq DESC LIMIT ?", (channel_id, limit))
         return [{**{k: row[k] for k in row.keys() if k != "payload"},
+                 "warnings": from_json(row["warnings"]) if row["warnings"] else None,
                  "payload": from_json(row["payload"]) if row["payload"] else None} for row in rows]
 
     def full_sync(self, actor: Actor, channel_id: str) -> int:

@@ -9,8 +9,8 @@
   without one is sent by its ID.
 
 A channel that takes ARI (pull or push) is a destination of the outbox (kind `channel`), added in the transaction
-that sets it and dropped when it goes back to `none` (or the channel is deleted): it gets what changes from then on,
-and a full sync sends the rest.
+that sets it and dropped when it goes back to `none` (or the channel is deleted): it gets what changes from then on
+(a plan mapped later included: backend/distribution/remap.py), and a full sync sends the rest.
 """
 
 from __future__ import annotations

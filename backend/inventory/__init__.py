@@ -10,8 +10,8 @@ from storage import Store
 
 class Inventory:
     def __init__(self, store: Store, events: EventBus, clock) -> None:
-        self.room_types = RoomTypes(store, events)
-        self.rate_plans = RatePlans(store, events)
+        self.room_types = RoomTypes(store, events, clock)
+        self.rate_plans = RatePlans(store, events, clock)
         self.hotel_policies = HotelPolicies(store, events, self.room_types)
         self.ari = Ari(store, events, clock)
 

@@ -1,17 +1,26 @@
 """Room types, rate plans and hotel policies: create, read, update, list and delete, access checked.
 
 Each belongs to a property, and access to the property is access to them: someone else's is 401,
-a missing one 404. Update takes the fields of create and changes only those sent.
+a missing one 404. Update takes the fields of create and changes only those sent. A rate plan's change that
+makes its nights read otherwise (its weekday defaults, parent, modifiers, inherit flags, room type or primary
+occupancy) is an `ari` event of the outbox over its property's window, as a write of its nights would be. A rate
+plan or room type deleted, or a plan moved to another room type, tells the channels that sold it (a closing under
+their codes, backend/distribution/remap.py), in the same transaction.
 """
 
 from __future__ import annotations
 
 import json
+import sqlite3
 import uuid
+from collections.abc import Callable
+from datetime import datetime, timedelta
 from typing import Any
 
 from pydantic_core import from_json
 
+from backend.dates import utc_clock
+from backend.distribution import remap
 from backend.errors import BadRequest, Errors, NotFound, Unauthorized, ValidationFailed
 from backend.events import EventBus
 from backend.identity import Actor
@@ -24,8 +33,11 @@ from backend.inventory.models import (
     RoomTypeInput,
     complete,
 )
+from backend.inventory.stays import Plan
+from backend.inventory.window import window_of
 from backend.listing import Column, ListQuery, order_by, page, where
 from backend.money import canonical, in_currency
+from backend.outbox import record as outbox
 from backend.validation import as_input, as_sent, validate
 from storage import Store, new_id, utc_now
 
@@ -51,9 +63,10 @@ class Owned:
     columns: dict[str, Column]
     option_fields: tuple[str, ...]  # besides id and title, what an /options item shows
 
-    def __init__(self, store: Store, events: EventBus) -> None:
+    def __init__(self, store: Store, events: EventBus, clock: Callable[[], datetime] = utc_clock) -> None:
         self.store = store
         self.events = events
+        self.clock = clock
 
     def _row(self, actor: Actor, item_id: str):
         row = self.store.one(f"SELECT r.*, p.group_id FROM {self.table} r JOIN properties p ON p.id = r.property_id "
@@ -93,7 +106,9 @@ class Owned:
         row = self._row(actor, item_id)
         with self.store.transaction() as conn:
             self._check_delete(row)  # in the transaction: nothing can come to depend on it meanwhile
+            selling = remap.watching(conn, self._plans_of(conn, item_id), self.clock())
             conn.execute(f"DELETE FROM {self.table} WHERE id = ?", (item_id,))
+            remap.told(conn, selling, self.clock())  # the channels that sold it close it
         self.events.publish("inventory.changed", row["property_id"], item=self.noun, action="deleted")
 
     def _property(self, actor: Actor, property_id: str, field: str, strict: bool = True):
@@ -115,10 +130,19 @@ class Owned:
         self.events.publish("inventory.changed", values["property_id"], item=self.noun, action="created")
         return item_id
 
-    def _update(self, item_id: str, values: dict[str, Any]) -> None:
+    def _update(self, item_id: str, values: dict[str, Any],
+                also: Callable[[sqlite3.Connection, sqlite3.Row], None] | None = None) -> None:
+        """`also(conn, before)`: more of the change, in its transaction, given the row as it was (a rate plan's ARI
+        event)."""
         with self.store.transaction() as conn:
+            before = conn.execute(f"SELECT * FROM {self.table} WHERE id = ?", (item_id,)).fetchone()
+            moves = self._moves(before, values)
+            selling = remap.watching(conn, self._plans_of(conn, item_id), self.clock()) if moves else {}
             conn.execute(f"UPDATE {self.table} SET {', '.join(f'{k} = ?' for k in values)}, updated_at = ? WHERE id = ?",
                          (*values.values(), utc_now(), item_id))
+            if also is not None:
+                also(conn, before)
+            remap.told(conn, selling, self.clock())  # a plan moved to another room type: its channels see it anew
         self.events.publish("inventory.changed", values["property_id"], item=self.noun, action="updated")
 
     def _merge(self, actor: Actor, item_id: str, data: Any) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -134,6 +158,14 @@ class Owned:
 
     def _check_delete(self, row) -> None:
         """Refuses (a 422) when something else still needs the row."""
+
+    def _plans_of(self, conn: sqlite3.Connection, item_id: str) -> list[str]:
+        """The rate plans that go with it (the channels that sell them are told)."""
+        return [item_id]
+
+    def _moves(self, before: sqlite3.Row, values: dict[str, Any]) -> bool:
+        """Whether an update changes what channels sell it as (a rate plan's room type)."""
+        return False
 
 
 class RoomTypes(Owned):
@@ -157,6 +189,9 @@ class RoomTypes(Owned):
                                                          "change it first")
         self._update(room_id, _room_values(model))
         return self.get(actor, room_id)
+
+    def _plans_of(self, conn: sqlite3.Connection, item_id: str) -> list[str]:
+        return [row[0] for row in conn.execute("SELECT id FROM rate_plans WHERE room_type_id = ?", (item_id,))]
 
     def _check_delete(self, row) -> None:
         """Its rate plans go with it, but not one that a plan of another room type derives from."""
@@ -200,8 +235,23 @@ class RatePlans(Owned):
                 "SELECT 1 FROM restrictions WHERE rate_plan_id = ? AND rate IS NOT NULL LIMIT 1", (plan_id,)):
             raise ValidationFailed.one("currency", "can't be changed once rates are stored; create a new rate plan")
         currency = self._check(actor, model, plan_id)
-        self._update(plan_id, _plan_values(model, currency))
+        values = _plan_values(model, currency)
+        self._update(plan_id, values, also=lambda conn, before: self._ari_changed(conn, before, values))
         return self.get(actor, plan_id)
+
+    def _moves(self, before: sqlite3.Row, values: dict[str, Any]) -> bool:
+        return values["room_type_id"] != before["room_type_id"]
+
+    def _ari_changed(self, conn: sqlite3.Connection, before: sqlite3.Row, values: dict[str, Any]) -> None:
+        """When the change makes the plan's nights read otherwise though no night was written (its weekday defaults,
+        modifiers, ...): an ARI event over its property's whole window, for the plan and each plan derived from it,
+        so that channels and webhooks hear of it."""
+        if _as_read(Plan.of(before)) == _as_read(Plan.of({**dict(before), **values})):
+            return
+        prop = conn.execute("SELECT * FROM properties WHERE id = ?", (before["property_id"],)).fetchone()
+        window = window_of(prop, self.clock())
+        outbox.rates_changed(conn, before["property_id"], before["id"],
+                             (window.today.isoformat(), (window.end - timedelta(days=1)).isoformat()))
 
     def _validate(self, actor: Actor, data: dict[str, Any]) -> RatePlanInput:
         """Amounts are read in the plan's currency: its own, else its property's (when the actor's)."""
@@ -495,6 +545,13 @@ def _plan_values(model: RatePlanInput, currency: str) -> dict[str, Any]:
             "currency": currency, "sell_mode": model.sell_mode,
             "meal_type": model.meal_type or model.meal_plan or "none",
             "parent_rate_plan_id": model.parent_rate_plan_id if derived else None, "details": json.dumps(details)}
+
+
+def _as_read(plan: Plan) -> tuple:
+    """What a rate plan's nights read as, besides their own rows (backend/inventory/stays.py): its room type, weekday
+    defaults, parent, modifiers and inherit flags, and the occupancy its rate is for (OTA's NumberOfGuests)."""
+    primary = next(option["occupancy"] for option in plan.details["options"] if option["is_primary"])
+    return plan.room_type_id, plan.weekdays, plan.parent_id, plan.modifiers, plan.takes, primary
 
 
 def _modifiers(option: DerivedOption | None, currency: str) -> dict[str, Any]:

@@ -10,12 +10,15 @@ answered: a `kill -9` between the two sends the event again (at least once; cons
 What goes where is the business of each destination kind's `Route` (backend/webhooks, backend/distribution): which
 destinations it serves now, which events each wants, how many go in one call (ARI is coalesced), and the call.
 
-Only the holder of the lease (backend/outbox/lease.py) delivers. The same thread tells bookings not acknowledged
-in 30 minutes (`non_acked_booking`) and prunes what every destination has passed after `RETENTION`.
+Only the holder of the lease (backend/outbox/lease.py) delivers. The same thread runs the sweeps of what comes from
+time passing — bookings not acknowledged in 30 minutes (`non_acked_booking`), and the nights that enter or leave
+each property's window (backend/distribution/window_moves.py, which the engine adds) — and prunes what every
+destination has passed after `RETENTION`.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 import time
@@ -23,7 +26,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from pydantic_core import from_json
 
@@ -46,6 +49,8 @@ COUNTED = 10_000  # events looked at to say how many wait for a destination
 POLL = 0.2  # seconds between looks at the outbox when nothing in this process said there was news
 SWEEP_EVERY = 10.0
 PRUNE_EVERY = 3600.0
+# The newest event's seq, even once pruning has deleted it (AUTOINCREMENT keeps it): where cursors may go.
+HEAD = "SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'events'), 0)"
 
 
 @dataclass(frozen=True)
@@ -64,6 +69,17 @@ class Event:
                    from_json(row["payload"]), row["inserted_at"])
 
 
+class Delivered(NamedTuple):
+    """What a destination answered a call it took: its status, and anything it warned of (an OTA answer's Warnings),
+    which the delivery log keeps."""
+
+    status: int | None
+    warnings: tuple[str, ...] = ()
+
+
+Sweep = Callable[[Store, datetime], Any]
+
+
 class Route(Protocol):
     """One kind of destination."""
 
@@ -75,8 +91,8 @@ class Route(Protocol):
 
     def wants(self, destination_id: str, event: Event) -> bool: ...
 
-    def send(self, destination_id: str, events: list[Event]) -> int | None:
-        """Deliver the events in one call; the answer's status. Raises SendFailed."""
+    def send(self, destination_id: str, events: list[Event]) -> int | Delivered | None:
+        """Deliver the events in one call; the answer's status (and warnings). Raises SendFailed."""
 
     def failed(self, conn, destination_id: str, error: str, events: list[Event]) -> None:
         """A call failed (in the transaction that logs it): a channel records its sync_error here."""
@@ -88,9 +104,13 @@ def backoff(attempts: int, base: float) -> float:
 
 class Deliverer:
     def __init__(self, store: Store, routes: list[Route], lease: Lease, clock: Callable[[], datetime], *,
-                 max_attempts: int = MAX_ATTEMPTS, backoff_base: float = BACKOFF, workers: int = 4) -> None:
+                 max_attempts: int = MAX_ATTEMPTS, backoff_base: float = BACKOFF, workers: int = 4,
+                 sweeps: tuple[Sweep, ...] = ()) -> None:
+        """`sweeps`: besides `tell_non_acked`, what else comes from time passing, each run every `SWEEP_EVERY`
+        seconds with the store and the clock's now."""
         self.store, self.lease, self.clock = store, lease, clock
         self.routes = {route.kind: route for route in routes}
+        self.sweeps: tuple[Sweep, ...] = (tell_non_acked, *sweeps)
         self.max_attempts, self.backoff_base = max_attempts, backoff_base
         self.wake = threading.Event()
         self._stop = threading.Event()
@@ -133,7 +153,11 @@ class Deliverer:
         now = time.monotonic()
         if now - self._swept > SWEEP_EVERY:
             self._swept = now
-            tell_non_acked(self.store, self.clock())
+            for sweep in self.sweeps:
+                try:
+                    sweep(self.store, self.clock())
+                except Exception:  # noqa: BLE001 — one sweep's fault neither stops the others nor the deliveries
+                    log.exception("sweep %s failed", getattr(sweep, "__qualname__", sweep))
         if now - self._pruned > PRUNE_EVERY:
             self._pruned = now
             prune(self.store, self.clock())
@@ -181,10 +205,10 @@ class Deliverer:
         if not wanted:  # nothing for it here: move past what was read
             self._advance(destination_id, row["cursor"], events[-1].seq)
             return len(events) == READ_AHEAD
-        sent: list[tuple[list[Event], int | None]] = []
+        sent: list[tuple[list[Event], Delivered]] = []
         for call in (wanted[at:at + route.batch] for at in range(0, len(wanted), route.batch)):
             try:
-                sent.append((call, route.send(destination_id, call)))
+                sent.append((call, _send(route, destination_id, call)))
             except SendFailed as failed:  # the head of what is left: its first attempt unless nothing went
                 self._commit(destination_id, row["cursor"], row["attempts"] + 1, sent)
                 self._failed(route, destination_id, call, row["attempts"] + 1 if not sent else 1, failed)
@@ -193,7 +217,8 @@ class Deliverer:
                 break
         return self._commit(destination_id, row["cursor"], row["attempts"] + 1, sent)
 
-    def _commit(self, destination_id: str, cursor: int, attempt: int, sent: list[tuple[list[Event], int | None]]) -> bool:
+    def _commit(self, destination_id: str, cursor: int, attempt: int,
+                sent: list[tuple[list[Event], Delivered]]) -> bool:
         """Move the cursor past the calls that went and log them (the first took `attempt` attempts, the rest one);
         False when nothing went or another process moved the cursor meanwhile."""
         if not sent:
@@ -203,9 +228,9 @@ class Deliverer:
                                  "last_error = NULL, last_delivered_at = ? WHERE id = ? AND cursor = ?",
                                  (sent[-1][0][-1].seq, utc_now(), destination_id, cursor)).rowcount
             if moved:
-                for number, (events, status) in enumerate(sent):
-                    self._log(conn, destination_id, events, "delivered", attempt if number == 0 else 1, status, None,
-                              None)
+                for number, (events, answer) in enumerate(sent):
+                    self._log(conn, destination_id, events, "delivered", attempt if number == 0 else 1, answer.status,
+                              None, None, answer.warnings)
         return bool(moved)
 
     def _advance(self, destination_id: str, cursor: int, to: int) -> None:
@@ -231,10 +256,10 @@ class Deliverer:
                                        (destination_id,)):
             row = self.store.one("SELECT * FROM events WHERE seq = ?", (seq,))
             events = [Event.of(row)] if row else []
-            status, error = None, None
+            status, error, warnings = None, None, ()
             if events:
                 try:
-                    status = route.send(destination_id, events)
+                    status, warnings = _send(route, destination_id, events)
                 except SendFailed as failed:
                     status, error = failed.status, failed.message
             with self.store.transaction() as conn:
@@ -243,19 +268,34 @@ class Deliverer:
                     attempts = conn.execute("SELECT attempts FROM deliveries WHERE destination_id = ? AND event_seq = ?",
                                             (destination_id, seq)).fetchone()
                     self._log(conn, destination_id, events, "failed" if error else "delivered",
-                              (attempts[0] if attempts else 0) + 1, status, error, None)
+                              (attempts[0] if attempts else 0) + 1, status, error, None, warnings)
 
     @staticmethod
     def _log(conn, destination_id: str, events: list, status: str, attempts: int, response: int | None,
-             error: str | None, retry_at: str | None) -> None:
+             error: str | None, retry_at: str | None, warnings: tuple[str, ...] = ()) -> None:
         now = utc_now()
+        said = json.dumps(list(warnings)) if warnings else None
         conn.executemany(
             "INSERT INTO deliveries (id, destination_id, event_seq, status, attempts, response_status, last_error, "
-            "next_retry_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(destination_id, event_seq) DO "
-            "UPDATE SET status = excluded.status, attempts = excluded.attempts, response_status = "
-            "excluded.response_status, last_error = excluded.last_error, next_retry_at = excluded.next_retry_at, "
-            "updated_at = excluded.updated_at",
-            [(new_id(), destination_id, event.seq, status, attempts, response, error, retry_at, now) for event in events])
+            "next_retry_at, updated_at, warnings) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT(destination_id, event_seq) DO UPDATE SET status = excluded.status, attempts = "
+            "excluded.attempts, response_status = excluded.response_status, last_error = excluded.last_error, "
+            "next_retry_at = excluded.next_retry_at, updated_at = excluded.updated_at, warnings = excluded.warnings",
+            [(new_id(), destination_id, event.seq, status, attempts, response, error, retry_at, now, said)
+             for event in events])
+
+
+def _send(route: Route, destination_id: str, events: list[Event]) -> Delivered:
+    """One call. A fault of ours in building it (a bug, data it did not expect) fails it as a refusal would: retried
+    with backoff, then the destination is failing and its state says so, instead of a silent retry every round."""
+    try:
+        answer = route.send(destination_id, events)
+        return answer if isinstance(answer, Delivered) else Delivered(answer)
+    except SendFailed:
+        raise
+    except Exception as exc:  # noqa: BLE001 — see above; the traceback goes to the server's log
+        log.exception("could not build a call to %s", destination_id)
+        raise SendFailed(f"Frontdesk could not build the call ({type(exc).__name__}); see the server's log") from None
 
 
 # --- destinations, as their owners keep them ---------------------------------------------------
@@ -263,8 +303,8 @@ class Deliverer:
 
 def add_destination(conn, destination_id: str, kind: str) -> None:
     """A new destination starts at the outbox's head: it gets what happens from now on."""
-    conn.execute("INSERT INTO destinations (id, kind, cursor) VALUES (?, ?, (SELECT coalesce(max(seq), 0) FROM events)) "
-                 "ON CONFLICT(id) DO NOTHING", (destination_id, kind))
+    conn.execute(f"INSERT INTO destinations (id, kind, cursor) VALUES (?, ?, ({HEAD})) ON CONFLICT(id) DO NOTHING",
+                 (destination_id, kind))
 
 
 def drop_destination(conn, destination_id: str) -> None:

@@ -3,21 +3,30 @@
 Update takes the same fields as create but only changes what it is sent: the stored property is
 overlaid with the request (settings and content key by key) and the result is validated whole, so
 cross-field rules (min_price ≤ max_price, contact fields of connected properties) hold either way.
+
+A change of what its channels are told is open (state_length, the cut-off, the time zone) is told to them in its
+transaction: the nights that entered or left the window (backend/distribution/window_moves.py). Deleting a property
+closes what its channels sold of it (backend/distribution/remap.py).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 from pydantic_core import (
     from_json,  # the list's hot path parses two documents a row: about 3x json.loads
 )
 
+from backend.dates import utc_clock
+from backend.distribution import remap, window_moves
 from backend.errors import BadRequest, Errors, NotFound, Unauthorized
 from backend.events import EventBus
 from backend.facilities import Facilities
 from backend.identity import Actor
+from backend.inventory.window import window_of
 from backend.listing import Column, ListQuery, page
 from backend.media import Media
 from backend.money import format_amount, in_currency
@@ -44,11 +53,13 @@ SELECT_COLUMNS = ("p.*, (SELECT count(*) FROM channel_properties cp WHERE cp.pro
 
 
 class Properties:
-    def __init__(self, store: Store, events: EventBus, media: Media, facilities: Facilities) -> None:
+    def __init__(self, store: Store, events: EventBus, media: Media, facilities: Facilities,
+                 clock: Callable[[], datetime] = utc_clock) -> None:
         self.store = store
         self.events = events
         self.media = media
         self.facilities = facilities
+        self.clock = clock
 
     # --- reading -----------------------------------------------------------------------------
 
@@ -132,6 +143,7 @@ class Properties:
                 (property_id, *row.values(), now, now),
             )
             self._write_facilities(conn, property_id, model.facilities)
+            window_moves.keep(conn, property_id, window_of(row, self.clock()))  # where its channels start from
         self.events.publish("property.changed", property_id, action="created")
         return self.get(actor, property_id)
 
@@ -161,19 +173,26 @@ class Properties:
             else:
                 logo_id = self.store.scalar("SELECT logo_media_id FROM properties WHERE id = ?", (property_id,))
             row = self._row_values(model, model.group_id or current["group_id"], logo_id)
+            before = conn.execute("SELECT * FROM properties WHERE id = ?", (property_id,)).fetchone()
             conn.execute(
                 f"UPDATE properties SET {', '.join(f'{k} = ?' for k in row)}, updated_at = ? WHERE id = ?",
                 (*row.values(), utc_now(), property_id),
             )
             conn.execute("DELETE FROM property_facilities WHERE property_id = ?", (property_id,))
             self._write_facilities(conn, property_id, model.facilities)
+            now = self.clock()
+            after = conn.execute("SELECT * FROM properties WHERE id = ?", (property_id,)).fetchone()
+            window_moves.moved(conn, after, now, since=window_of(before, now))  # its window's nights that moved
         self.events.publish("property.changed", property_id, action="updated")
         return self.get(actor, property_id)
 
     def delete(self, actor: Actor, property_id: str) -> None:
         self._row(actor, property_id)
         with self.store.transaction() as conn:
+            plans = [r[0] for r in conn.execute("SELECT id FROM rate_plans WHERE property_id = ?", (property_id,))]
+            selling = remap.watching(conn, plans, self.clock())
             conn.execute("DELETE FROM properties WHERE id = ?", (property_id,))
+            remap.told(conn, selling, self.clock())  # the channels that sold it close what they sold
         self.events.publish("property.changed", property_id, action="deleted")
 
     def _validate(self, actor: Actor, data: dict[str, Any]) -> PropertyInput:

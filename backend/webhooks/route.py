@@ -80,10 +80,17 @@ class WebhookRoute:
 
     def wants(self, destination_id: str, event: Event) -> bool:
         hook = self._hook(destination_id)
-        if hook is None or event.property_id != hook.property_id:
+        return hook is not None and self.takes(hook, event)
+
+    def takes(self, hook: Hook, event: Event) -> bool:
+        """Whether the webhook gets the event: its property's, wanted by its mask, not a channel's alone (its full
+        sync, what its mapping's changes tell it) nor the window's moves, which only channels are told (a webhook's
+        ARI is the values of the nights a change named, never cut to the window)."""
+        if event.property_id != hook.property_id:
             return False
         if event.event == "ari":
-            return event.channel_id is None and bool(self._ari_values(hook, event))
+            return (event.channel_id is None and "cause" not in event.payload
+                    and bool(self._ari_values(hook, event)))
         return hook.mask.wants(event.event)
 
     def send(self, destination_id: str, events: list[Event]) -> int | None:

@@ -82,7 +82,8 @@ class Webhooks:
         return row
 
     def _attributes(self, row) -> dict[str, Any]:
-        state = deliverer.state(self.store, row["id"], lambda event: self.route.wants(row["id"], event)) or {}
+        hook = Hook.of(row)  # once, not once for each of the events it may be waiting for
+        state = deliverer.state(self.store, row["id"], lambda event: self.route.takes(hook, event)) or {}
         return {
             "id": row["id"],
             "property_id": row["property_id"],
@@ -247,4 +248,5 @@ def _json(text: str | None) -> dict[str, str] | None:
 def _delivery(row) -> dict[str, Any]:
     return {"id": row["id"], "event_id": row["event_id"], "event": row["event"], "event_at": row["event_at"],
             "status": row["status"], "attempts": row["attempts"], "response_status": row["response_status"],
-            "last_error": row["last_error"], "next_retry_at": row["next_retry_at"], "updated_at": row["updated_at"]}
+            "warnings": json.loads(row["warnings"]) if row["warnings"] else None, "last_error": row["last_error"],
+            "next_retry_at": row["next_retry_at"], "updated_at": row["updated_at"]}

@@ -37,6 +37,7 @@ class Entry:
     attempts: int
     error: str | None
     next_retry_at: str | None
+    warning: str | None = None  # what the destination warned of while taking it (an OTA answer's Warnings)
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,8 @@ def spelt_out(entry: Entry) -> Text:
         text.append(f", next try {when(entry.next_retry_at)}")
     if entry.error:
         text.append(f"\n{entry.error}", style="red")
+    if entry.warning:
+        text.append(f"\n{entry.warning}", style="yellow")
     return text
 
 
@@ -109,7 +112,8 @@ class DeliveryLogDialog(ModalScreen[None]):
             table.add_row(Text(when(entry.at), style="dim"), entry.what, status_words(entry.status),
                           Text(str(entry.attempts), justify="right"),
                           when(entry.next_retry_at) if entry.next_retry_at else "",
-                          Text(entry.error or "", style="red", no_wrap=True, overflow="ellipsis"), key=entry.id)
+                          Text(entry.error or entry.warning or "", style="red" if entry.error else "yellow",
+                               no_wrap=True, overflow="ellipsis"), key=entry.id)
         table.display = bool(log.entries)
         if log.entries:
             table.move_cursor(row=min(cursor, len(log.entries) - 1), animate=False)

@@ -11,7 +11,7 @@ from rich.text import Text
 from backend.engine import Engine
 from backend.identity import Actor
 from console.channels.delivery_log import Entry, Log
-from console.channels.words import event_words, nights, state_lines
+from console.channels.words import event_words, nights, state_lines, warning_words
 from console.kit.fit_table import Fitted
 
 FORMATS = {"json": "JSON", "ota": "OpenTravel XML"}
@@ -58,16 +58,19 @@ def target_names(engine: Engine, actor: Actor, property_ids: set[str]) -> dict[s
 
 def entry(delivery: dict[str, Any], names: dict[str, str], now: datetime) -> Entry:
     return Entry(delivery["id"], delivery["updated_at"], what(delivery, names, now), delivery["status"],
-                 delivery["attempts"], delivery["last_error"], delivery["next_retry_at"])
+                 delivery["attempts"], delivery["last_error"], delivery["next_retry_at"],
+                 warning_words(delivery.get("warnings")))
 
 
 def what(delivery: dict[str, Any], names: dict[str, str], now: datetime) -> Fitted:
-    """A range: its nights and its rate plan (or its room type's availability), with the property after them."""
+    """A range: its nights and its rate plan (or its room type's availability), with the property after them; "closed"
+    after a range the channel was told to stop selling."""
     payload = delivery["payload"]
     if delivery["event"] != "ari" or not payload:
         return Fitted(Text(event_words(delivery["event"])), None)
     plan = payload.get("rate_plan_id")
     target = names.get(plan, "a rate plan gone since") if plan else \
         f"{names.get(payload['room_type_id'], 'a room type gone since')}: availability"
-    return Fitted(Text(f"{nights(payload['date_from'], payload['date_to'], now.date())} {target}"),
+    closed = ", closed" if payload.get("closed") else ""
+    return Fitted(Text(f"{nights(payload['date_from'], payload['date_to'], now.date())} {target}{closed}"),
                   names.get(payload["property_id"]))

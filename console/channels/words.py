@@ -96,5 +96,11 @@ def nights(date_from: str, date_to: str, today: date) -> str:
     return first.strftime("%-d %b" if first.year in (today.year, last.year) else "%-d %b %Y") + "–" + end
 
 
+def warning_words(warnings: list[str] | None) -> str | None:
+    """What a channel warned of while taking a delivery (an OTA answer's Warnings), as staff read it."""
+    return f"Taken with {'a warning' if len(warnings) == 1 else 'warnings'}: {'; '.join(warnings)}" if warnings \
+        else None
+
+
 def status_words(status: str) -> Text:
     return STATUSES.get(status, Text(status)).copy()

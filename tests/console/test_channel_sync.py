@@ -147,6 +147,32 @@ async def test_the_log_shows_the_error_of_a_failed_delivery(make_app, engine: En
             assert "Failing since" in str(log.query_one("#log-about").render())
 
 
+async def test_the_log_shows_what_a_channel_warned_of_when_it_took_a_delivery(make_app, engine: Engine,
+                                                                              receiver: Receiver) -> None:
+    receiver.content_type = "application/xml"
+    receiver.body = (b'<OTA_HotelRateAmountNotifRS xmlns="http://www.opentravel.org/OTA/2003/05"><Success/><Warnings>'
+                     b'<Warning Type="3" Code="97" ShortText="rate plan inactive"/></Warnings>'
+                     b'</OTA_HotelRateAmountNotifRS>')
+    channel = channel_id(engine, "Booking.com")
+    engine.channels.update(engine.identity.operator(), channel, {"settings": {
+        "ari_distribution": "push", "ari_url": receiver.url, "ari_format": "ota"}})
+    app = make_app()
+    with engine.delivering("console"):
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await open_channels(pilot)
+            raise_rates(engine)
+            await until(pilot, lambda: sync_cell(screen, "Booking.com").startswith("up to date")
+                        and engine.distribution.sync_of(engine.channels.get(engine.identity.operator(), channel))[
+                            "last_delivered_at"] is not None)
+            select_row(screen, "Booking.com")
+            log = await press_for(pilot, "l", DeliveryLogDialog)
+            await until(pilot, lambda: bool(log.entries))
+            [entry] = log.entries.values()
+            said = "Taken with warnings: 97: rate plan inactive; 97: rate plan inactive"  # both calls said it
+            assert (entry.status, entry.error, entry.warning) == ("delivered", None, said)
+            assert said in str(log.query_one("#log-entry").render())
+
+
 async def test_the_log_of_a_pulling_channel_and_of_one_without_ari(make_app, events_out) -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:

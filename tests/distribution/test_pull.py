@@ -4,10 +4,15 @@ and rate plans only, by their codes, values read now, consecutive days collapsed
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 
 import httpx
 import pytest
 
+from backend.distribution import pull
+from backend.errors import ValidationFailed
+from backend.outbox.deliverer import RETENTION, add_destination, prune
+from backend.outbox.record import record
 from tests.distribution.hotel import Hotel, adapter_of, assembled, make_hotel
 from tests.shopping.shop import check, day
 
@@ -110,3 +115,41 @@ def test_a_full_sync_puts_the_whole_window_in_the_feed(live, user):
         check(adapter.post("/ari/ack", json={"cursor": check(adapter.get("/ari"))["meta"]["cursor"]}))
         assert check(user.client.post(f"/api/v1/channels/{hotel.channel_id}/full_sync"))["meta"]["queued"] == 2
         assert assembled(check(adapter.get("/ari"))["data"]) == hotel.ari(day(0), day(99))
+
+
+def test_a_cursor_stays_good_once_the_events_before_it_are_pruned(engine):
+    """The newest event may be pruned (every destination passed it a week ago): the cursor that reached it is still
+    a cursor, and a destination added then starts after it."""
+    with engine.store.transaction() as conn:
+        for number in range(3):
+            record(conn, "ari", "property", {"n": number})
+    newest = engine.store.scalar("SELECT max(seq) FROM events")
+    assert pull.ack(engine.store, "a-pull-channel", newest) == newest
+    prune(engine.store, datetime.now(UTC) + RETENTION + timedelta(minutes=1))
+    assert engine.store.scalar("SELECT count(*) FROM events") == 0
+
+    assert pull.ack(engine.store, "a-pull-channel", newest) == newest
+    assert pull.checked(engine.store, newest) == newest
+    with pytest.raises(ValidationFailed):
+        pull.checked(engine.store, newest + 1)
+    with engine.store.transaction() as conn:
+        add_destination(conn, "a-new-webhook", "webhook")
+    assert engine.store.scalar("SELECT cursor FROM destinations WHERE id = 'a-new-webhook'") == newest
+
+
+def test_the_feed_holds_an_unmapped_plans_closing_and_a_newly_mapped_plans_window(live, user):
+    hotel = make_hotel(user.client, plans=2, settings=PULL, codes=True, state_length=100)
+    first, second = hotel.plan_ids
+    codes = [{"rate_plan_id": plan, "settings": {"room_type_code": "R1", "rate_plan_code": f"P{n}"}}
+             for n, plan in enumerate(hotel.plan_ids, 1)]
+    with adapter_of(live[1].url, hotel) as adapter:
+        hotel.update(rate_plans=codes[:1])
+        page = check(adapter.get("/ari"))
+        assert page["data"] == [{"property_id": hotel.property_id, "rate_plan_id": second, "rate_plan_code": "P2",
+                                 "room_type_code": "R1", "date_from": day(0), "date_to": day(99), "stop_sell": True}]
+        check(adapter.post("/ari/ack", json={"cursor": page["meta"]["cursor"]}))
+
+        hotel.restrict({"rate_plan_id": second, "date_from": day(0), "date_to": day(99), "rate": "75.00"})
+        assert check(adapter.get("/ari"))["data"] == []  # not sold there: none of its changes
+        hotel.update(rate_plans=codes)
+        assert assembled(check(adapter.get("/ari"))["data"]) == hotel.ari(day(0), day(99), second)

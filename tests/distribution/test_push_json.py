@@ -94,10 +94,12 @@ def test_a_derived_plan_follows_its_parent(site, owner, receiver):
     child = hotel.plan("Early bird", rate_mode="derived", parent_rate_plan_id=hotel.plan_ids[0], options=[
         {"occupancy": 2, "is_primary": True, "derived_option": {"rate": [["decrease_by_percent", "10"]]}}])
     hotel.update(rate_plans=[{"rate_plan_id": hotel.plan_ids[0]}, {"rate_plan_id": child}])
+    settled(site.engine, hotel.channel_id)  # the child, newly mapped, is sent its window
+    before = len(receiver.received)
     hotel.restrict({"date_from": day(1), "date_to": day(3), "rate": "200.00"})
     settled(site.engine, hotel.channel_id)
 
-    got = assembled(receiver.received)
+    got = assembled(receiver.received[before:])
     assert {d: v["rate"] for d, v in got[child].items()} == {day(1): "180.00", day(2): "180.00", day(3): "180.00"}
     assert got == hotel.ari(day(1), day(3), hotel.plan_ids[0], child)
 
@@ -132,3 +134,25 @@ def test_the_channel_shows_its_sync_state_and_deliveries(site, owner, receiver):
     log = check(owner.client.get(f"/api/v1/channels/{hotel.channel_id}/deliveries"))["data"]
     assert log[0]["attributes"]["status"] == "delivered" and log[0]["attributes"]["response_status"] == 200
     assert log[0]["attributes"]["payload"]["rate_plan_id"] == hotel.plan_ids[0]
+
+
+def test_a_plan_changed_without_a_night_written_reaches_the_channel(site, owner, receiver):
+    hotel = make_hotel(owner.client, settings=push(receiver), state_length=100)
+    child = hotel.plan("Early bird", rate_mode="derived", parent_rate_plan_id=hotel.plan_ids[0], options=[
+        {"occupancy": 2, "is_primary": True, "derived_option": {"rate": [["decrease_by_percent", "10"]]}}])
+    hotel.update(rate_plans=[{"rate_plan_id": hotel.plan_ids[0]}, {"rate_plan_id": child}])
+    hotel.restrict({"date_from": day(0), "date_to": day(99), "rate": "100.00"})
+    settled(site.engine, hotel.channel_id)
+    before = len(receiver.received)
+
+    # Weekends closed by the parent's weekday defaults (which its child inherits), and the child's discount changed.
+    check(owner.client.put(f"/api/v1/rate_plans/{hotel.plan_ids[0]}", json={"rate_plan": {
+        "stop_sell": [False] * 5 + [True] * 2}}))
+    check(owner.client.put(f"/api/v1/rate_plans/{child}", json={"rate_plan": {"inherit_stop_sell": True, "options": [
+        {"occupancy": 2, "is_primary": True, "derived_option": {"rate": [["decrease_by_percent", "20"]]}}]}}))
+    settled(site.engine, hotel.channel_id)
+
+    got = assembled(receiver.received[before:])
+    assert got == hotel.ari(day(0), day(99), hotel.plan_ids[0], child)  # every night, as the engine reads them now
+    assert {v["rate"] for v in got[child].values()} == {"80.00"}
+    assert any(v["stop_sell"] for v in got[child].values()) and not all(v["stop_sell"] for v in got[child].values())

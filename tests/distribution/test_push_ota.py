@@ -1,7 +1,7 @@
 """ARI pushed as OpenTravel XML over real HTTP on loopback: OTA_HotelAvailNotifRQ and OTA_HotelRateAmountNotifRQ
 in the OpenTravel namespace, carrying exactly the changed ranges, element by element (no schema file is at hand);
 the channel's answer read as OTA: Success delivers (its Warnings logged), Errors is a failure retried until the
-channel is marked failing, with sync_error events, until it is resumed."""
+channel is marked failing, with sync_error events (which a webhook hears of), until it is resumed."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ from standardwebhooks.webhooks import Webhook
 
 from tests.distribution.conftest import MAX_ATTEMPTS
 from tests.distribution.hotel import make_hotel, settled
+from tests.receiver import Receiver
 from tests.shopping.shop import check, day
-from tests.webhooks.hooks import eventually
+from tests.webhooks.hooks import eventually, make_hook
 
 NS = "http://www.opentravel.org/OTA/2003/05"
 SUCCESS = f'<OTA_HotelAvailNotifRS xmlns="{NS}" Version="1.000"><Success/></OTA_HotelAvailNotifRS>'.encode()
@@ -123,7 +124,8 @@ def test_an_errors_answer_is_retried_then_failing_with_sync_errors_until_resumed
     assert sync["failing_since"] is None and sync["last_error"] is None and sync["attempts"] == 0
 
 
-def test_a_success_with_warnings_is_delivered(site, owner, receiver, caplog):
+def test_a_success_with_warnings_is_delivered_and_its_warnings_kept_in_the_delivery_log(site, owner, receiver,
+                                                                                        caplog):
     receiver.body, receiver.content_type = WARNINGS, "application/xml"
     hotel = make_hotel(owner.client, settings=ota(receiver))
     hotel.restrict({"date": day(1), "rate": "80.00"})
@@ -132,3 +134,61 @@ def test_a_success_with_warnings_is_delivered(site, owner, receiver, caplog):
     sync = hotel.sync()
     assert sync["last_error"] is None and sync["last_delivered_at"] is not None
     assert any("97: rate plan inactive" in r.getMessage() for r in caplog.records)
+    [delivery] = check(owner.client.get(f"/api/v1/channels/{hotel.channel_id}/deliveries"))["data"]
+    # Each of the delivery's calls (availability, then rates) said it: both are kept, in the order they came.
+    assert {k: delivery["attributes"][k] for k in ("status", "response_status", "last_error", "warnings")} == {
+        "status": "delivered", "response_status": 200, "last_error": None,
+        "warnings": ["97: rate plan inactive", "97: rate plan inactive"]}
+
+    receiver.body = SUCCESS  # the next delivery, taken without a warning, says none
+    hotel.restrict({"date": day(2), "rate": "85.00"})
+    settled(site.engine, hotel.channel_id)
+    latest = check(owner.client.get(f"/api/v1/channels/{hotel.channel_id}/deliveries"))["data"][0]["attributes"]
+    assert latest["payload"]["date_from"] == day(2) and latest["warnings"] is None
+
+
+def test_a_plan_unmapped_and_its_room_type_are_closed_in_ota(site, owner, receiver):
+    """A channel keeps what it was last sent: the plan no longer sold there is closed (Master Close) and its room
+    type, which no mapped plan sells any more, gets no availability, over the window, under the channel's codes."""
+    receiver.body, receiver.content_type = SUCCESS, "application/xml"
+    hotel = make_hotel(owner.client, settings=ota(receiver), codes=True, state_length=100)
+    hotel.update(settings={**ota(receiver), "hotel_codes": {hotel.property_id: "H-77"}})
+    settled(site.engine, hotel.channel_id)
+    before = len(receiver.received)
+
+    hotel.update(rate_plans=[])
+    settled(site.engine, hotel.channel_id)
+
+    [message] = [etree.fromstring(r.body) for r in receiver.received[before:]]  # no rates: no RateAmount message
+    assert message.tag == tag("OTA_HotelAvailNotifRQ")
+    [container] = message
+    assert attributes(container) == {"HotelCode": "H-77"}
+    room, plan = container
+    assert attributes(room) == {"BookingLimit": "0", "BookingLimitMessageType": "SetLimit"}
+    assert [(c.tag, attributes(c)) for c in room] == [
+        (tag("StatusApplicationControl"), {"Start": day(0), "End": day(99), "InvTypeCode": "R1"})]
+    assert attributes(plan) == {}
+    assert [(c.tag, attributes(c)) for c in plan] == [
+        (tag("StatusApplicationControl"), {"Start": day(0), "End": day(99), "InvTypeCode": "R1", "RatePlanCode": "P1"}),
+        (tag("RestrictionStatus"), {"Status": "Close", "Restriction": "Master"})]
+
+
+def test_a_webhook_hears_of_a_channels_sync_errors(site, owner, receiver):
+    receiver.body, receiver.content_type = ERRORS, "application/xml"
+    hotel = make_hotel(owner.client, settings=ota(receiver))
+    hooked = Receiver()
+    try:
+        hook = make_hook(owner.client, hotel.property_id, hooked.url, "sync_error")
+        hotel.restrict({"date": day(1), "rate": "80.00"})
+        arrived = hooked.wait_for(2)
+        for each in arrived:
+            Webhook(hook["secret"]).verify(each.body, each.headers)
+        first, last = (each.json() for each in arrived)
+        assert (first["event"], first["property_id"]) == ("sync_error", hotel.property_id)
+        assert first["payload"] == {"channel_id": hotel.channel_id, "channel_title": hotel.channel["title"],
+                                    "property_ids": [hotel.property_id],
+                                    "error": "the channel answered Errors: 392: Hotel not found for HotelCode=H-77",
+                                    "attempts": 1, "failing": False}
+        assert (last["payload"]["attempts"], last["payload"]["failing"]) == (MAX_ATTEMPTS, True)
+    finally:
+        hooked.close()

@@ -198,3 +198,38 @@ def test_what_every_destination_passed_is_pruned_after_the_retention_and_what_is
     assert [r[0] for r in engine.store.query("SELECT seq FROM events")] == [seqs[2]]  # owed: kept
     prune(engine.store, datetime.now(UTC) + KEEP_OWED + timedelta(minutes=1))
     assert engine.store.scalar("SELECT count(*) FROM events") == 0
+
+
+def test_a_lease_held_elsewhere_is_taken_once_it_expires(engine):
+    crashed = Lease(engine.store.path, "serve", ttl=0.2)
+    crashed.holder = "another-host:1234:dead"  # on another host: whether its process lives can't be told
+    assert crashed.acquire()
+    mine = Lease(engine.store.path, "serve")
+    assert not mine.acquire()
+    time.sleep(0.3)  # not renewed: expired
+    assert mine.acquire() and not crashed.acquire()
+
+
+class Broken(PostEach):
+    """A route with a fault of ours: building the call raises."""
+
+    def send(self, _destination_id: str, events: list[Event]) -> int:
+        raise KeyError("rate_plan_code")
+
+
+def test_a_fault_in_building_a_call_is_retried_then_failing_and_says_so(engine, receiver):
+    running = Deliverer(engine.store, [Broken(receiver.url)], Lease(engine.store.path, "serve"),
+                        lambda: datetime.now(UTC), max_attempts=3, backoff_base=0.05)
+    running.start()
+    try:
+        emit(engine, 1)
+        running.wake.set()
+        deadline = time.time() + 5
+        while state(engine.store, "receiver", wanted)["failing_since"] is None and time.time() < deadline:
+            time.sleep(0.02)
+    finally:
+        running.stop()
+    failing = state(engine.store, "receiver", wanted)
+    assert failing["failing_since"] and failing["attempts"] == 3 and failing["waiting"] == 1
+    assert failing["last_error"] == "Frontdesk could not build the call (KeyError); see the server's log"
+    assert receiver.received == []

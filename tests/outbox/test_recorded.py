@@ -1,5 +1,7 @@
 """Every change that matters outside is an event written in the change's own transaction: one per written range
-and plan (a derived plan's too), none for a write that was refused or rolled back."""
+and plan (a derived plan's too), a booking's revision and the availability it moved, a guest's message, an inquiry,
+a thread closed or reopened, a booking not acknowledged in 30 minutes (by the deliverer's sweep); none for a write
+that was refused or rolled back."""
 
 from __future__ import annotations
 
@@ -10,7 +12,9 @@ import pytest
 
 from backend.demo import load_demo
 from backend.errors import ValidationFailed
-from backend.outbox.deliverer import tell_non_acked
+from backend.inventory.window import window_of
+from backend.outbox.deliverer import NON_ACKED_AFTER, Deliverer, tell_non_acked
+from backend.outbox.lease import Lease
 
 
 def events(engine, after: int = 0) -> list[dict]:
@@ -116,3 +120,185 @@ def test_a_revision_not_acknowledged_in_30_minutes_is_told_once(demo):
     assert tell_non_acked(engine.store, later) == 0
     told = events(engine, start)
     assert {e["event"] for e in told} == {"non_acked_booking"} and len(told) == unacked
+
+
+def test_a_booking_modified_then_cancelled_is_each_its_event_with_the_availability_it_moved(demo):
+    engine, operator, *_ = demo
+    room = engine.store.one("SELECT r.id, r.property_id, p.id AS plan_id, p.currency FROM room_types r JOIN rate_plans p "
+                            "ON p.room_type_id = r.id AND p.parent_rate_plan_id IS NULL JOIN availability a ON "
+                            "a.room_type_id = r.id WHERE a.availability > 1 AND a.date = ? LIMIT 1", (dates(40, 40)[0],))
+    arrival, departure = dates(40, 41)
+    body = {"property_id": room["property_id"], "status": "new", "arrival_date": arrival, "departure_date": departure,
+            "currency": room["currency"], "customer": {"name": "Ada", "surname": "Guest"},
+            "rooms": [{"room_type_code": room["id"], "rate_plan_code": room["plan_id"],
+                       "occupancy": {"adults": 1, "children": 0, "infants": 0}}]}
+    booking, _ = engine.bookings.take(operator, body, secure=False)
+    start = head(engine)
+    longer = {**body, "status": "modified", "reservation_id": booking["reservation_id"],
+              "departure_date": dates(42, 42)[0]}
+    modified, _ = engine.bookings.take(operator, longer, secure=False)
+    cancelled, _ = engine.bookings.take(operator, {**longer, "status": "cancelled"}, secure=False)
+    ari = {"event": "ari", "property_id": room["property_id"], "room_type_id": room["id"]}
+    assert events(engine, start) == [
+        {"event": "booking_modification", "property_id": room["property_id"], "booking_id": booking["id"],
+         "revision_id": modified["revision_id"]},
+        {**ari, "date_from": dates(41, 41)[0], "date_to": dates(41, 41)[0]},  # the night it took on
+        {"event": "booking_cancellation", "property_id": room["property_id"], "booking_id": booking["id"],
+         "revision_id": cancelled["revision_id"]},
+        {**ari, "date_from": arrival, "date_to": dates(41, 41)[0]}]  # both nights given back
+
+
+def chat_scene(engine) -> tuple:
+    """A closed thread of a booking, its channel, and an Airbnb channel with a property connected."""
+    closed = engine.store.one("SELECT id, property_id, booking_id, channel_id FROM message_threads "
+                              "WHERE is_closed = 1 AND booking_id IS NOT NULL LIMIT 1")
+    channel = engine.store.one("SELECT * FROM channels WHERE id = ?", (closed["channel_id"],))
+    airbnb = engine.store.one("SELECT * FROM channels WHERE channel_code = 'AirBNB'")
+    listed = engine.store.scalar("SELECT property_id FROM channel_properties WHERE channel_id = ?", (airbnb["id"],))
+    return closed, channel, airbnb, listed
+
+
+def test_a_guest_message_is_its_event_and_reopens_a_closed_thread(demo):
+    engine, *_ = demo
+    closed, channel, *_ = chat_scene(engine)
+    start = head(engine)
+    said = engine.chat.receive(channel, {"thread_id": closed["id"], "message": "Are you still there?"})
+    assert events(engine, start) == [
+        {"event": "thread_reopened", "property_id": closed["property_id"], "message_thread_id": closed["id"],
+         "booking_id": closed["booking_id"]},
+        {"event": "message", "property_id": closed["property_id"], "booking_id": closed["booking_id"],
+         "have_attachment": False, "attachments": [], "id": said["id"], "message": "Are you still there?",
+         "message_thread_id": closed["id"], "ota_message_id": None, "sender": "guest"}]
+    engine.chat.receive(channel, {"thread_id": closed["id"], "message": "Hello?"})
+    assert [e["event"] for e in events(engine, start)][2:] == ["message"]  # open already: no second reopening
+
+
+def test_staff_closing_and_reopening_a_thread_are_events_and_a_repeat_is_none(demo):
+    engine, operator, *_ = demo
+    closed, *_ = chat_scene(engine)
+    start = head(engine)
+    for change in (engine.chat.reopen, engine.chat.reopen, engine.chat.close, engine.chat.close):
+        change(operator, closed["id"])
+    told = {"property_id": closed["property_id"], "message_thread_id": closed["id"], "booking_id": closed["booking_id"]}
+    assert events(engine, start) == [{"event": "thread_reopened", **told}, {"event": "thread_closed", **told}]
+
+
+def test_an_inquiry_is_its_event_then_the_guests_message(demo):
+    engine, *_ = demo
+    _, _, airbnb, listed = chat_scene(engine)
+    start = head(engine)
+    checkin, checkout = dates(30, 33)
+    thread = engine.chat.inquiry(airbnb, {"guest_name": "Maya Lin", "message": "Is it free over New Year?",
+                                          "booking_details": {"property_id": listed, "listing_id": "8812",
+                                                              "guest_name": "Maya Lin", "checkin_date": checkin,
+                                                              "checkout_date": checkout, "nights": 3,
+                                                              "currency": "EUR", "number_of_adults": 2}})
+    inquiry, message = events(engine, start)
+    assert {k: inquiry[k] for k in ("event", "property_id", "message_thread_id", "channel_id", "guest_name",
+                                    "message", "status")} == {
+        "event": "inquiry", "property_id": listed, "message_thread_id": thread["id"], "channel_id": airbnb["id"],
+        "guest_name": "Maya Lin", "message": "Is it free over New Year?", "status": "active"}
+    assert inquiry["booking_details"]["listing_id"] == "8812" and inquiry["live_feed_event_id"]
+    assert (message["event"], message["message_thread_id"], message["booking_id"]) == ("message", thread["id"], None)
+
+
+def test_chat_events_roll_back_with_their_change(demo):
+    engine, operator, *_ = demo
+    closed, channel, airbnb, listed = chat_scene(engine)
+    start = head(engine)
+    checkin, checkout = dates(30, 33)
+    with pytest.raises(RuntimeError), engine.store.transaction():
+        engine.chat.receive(channel, {"thread_id": closed["id"], "message": "Are you still there?"})
+        engine.chat.close(operator, closed["id"])
+        engine.chat.inquiry(airbnb, {"guest_name": "Maya Lin", "booking_details": {
+            "property_id": listed, "checkin_date": checkin, "checkout_date": checkout, "currency": "EUR"}})
+        raise RuntimeError("the outer transaction fails after the changes")
+    assert head(engine) == start
+
+
+def test_the_deliverer_runs_the_sweep_of_revisions_not_acknowledged(demo):
+    engine, *_ = demo
+    unacked = engine.store.scalar("SELECT count(*) FROM booking_revisions WHERE acked_at IS NULL")
+    start = head(engine)
+    later = datetime.now(UTC) + NON_ACKED_AFTER + timedelta(minutes=1)
+    deliverer = Deliverer(engine.store, [], Lease(engine.store.path, "serve"), lambda: later)
+    try:
+        deliverer.round()  # what its thread does while it holds the lease
+    finally:
+        deliverer.stop()
+    told = events(engine, start)
+    assert len(told) == unacked and {e["event"] for e in told} == {"non_acked_booking"}
+
+
+def test_a_rate_plan_change_that_makes_its_nights_read_otherwise_is_an_event_over_its_window(demo):
+    engine, operator, parent, children = demo
+    plans = engine.inventory.rate_plans
+    start = head(engine)
+    plans.update(operator, parent["id"], {"title": "Flexible, renamed"})  # its nights read as before
+    assert head(engine) == start
+
+    plans.update(operator, parent["id"], {"stop_sell": [False] * 5 + [True] * 2})  # weekends closed by default
+    window = window_of(engine.store.one("SELECT * FROM properties WHERE id = ?", (parent["property_id"],)),
+                       datetime.now(UTC))
+    whole = {"date_from": window.today.isoformat(), "date_to": (window.end - timedelta(days=1)).isoformat()}
+    assert events(engine, start) == [{"event": "ari", "property_id": parent["property_id"], "rate_plan_id": plan_id,
+                                      **whole} for plan_id in (parent["id"], *children)]
+
+    start = head(engine)
+    child = plans.get(operator, children[0])
+    options = [{**option, "derived_option": {"rate": [["decrease_by_percent", "25"]]}} if option["is_primary"]
+               else option for option in child["options"]]
+    plans.update(operator, children[0], {"options": options})  # the child's own modifier: its rates read otherwise
+    assert events(engine, start) == [{"event": "ari", "property_id": parent["property_id"],
+                                      "rate_plan_id": children[0], **whole}]
+
+
+def pulling(engine, operator) -> dict:
+    """The demo's Booking.com channel, made to take ARI by pull; its first mapped plan."""
+    channel = engine.store.one("SELECT id FROM channels WHERE title = 'Booking.com'")
+    engine.channels.update(operator, channel["id"], {"settings": {"ari_distribution": "pull"}})
+    return engine.store.one("SELECT p.id, p.property_id, p.room_type_id FROM channel_rate_plans m JOIN rate_plans p "
+                            "ON p.id = m.rate_plan_id WHERE m.channel_id = ? ORDER BY m.rowid LIMIT 1",
+                            (channel["id"],))
+
+
+def test_the_deliverers_sweep_tells_the_night_that_entered_each_window_once(demo):
+    engine, operator, *_ = demo
+    plan = pulling(engine, operator)
+    first = (datetime.now(UTC) + timedelta(days=1)).replace(hour=10, minute=0)  # before any cut-off of the demo's
+    engine.sweeps()[0](engine.store, first)  # the windows as they are then (how they moved since: not this test's)
+    start = head(engine)
+    later = first + timedelta(days=1)  # a day later at the same time: each window moved by one night
+    deliverer = Deliverer(engine.store, [], Lease(engine.store.path, "serve"), lambda: later, sweeps=engine.sweeps())
+    try:
+        deliverer.round()  # what its thread does while it holds the lease
+    finally:
+        deliverer.stop()
+    told = [e for e in events(engine, start) if e["event"] == "ari"]
+    prop = engine.store.one("SELECT * FROM properties WHERE id = ?", (plan["property_id"],))
+    last = (window_of(prop, later).end - timedelta(days=1)).isoformat()
+    assert {"event": "ari", "property_id": plan["property_id"], "rate_plan_id": plan["id"], "date_from": last,
+            "date_to": last, "cause": "window"} in told
+    assert {"event": "ari", "property_id": plan["property_id"], "room_type_id": plan["room_type_id"],
+            "date_from": last, "date_to": last, "cause": "window"} in told
+    assert all(e["date_from"] == e["date_to"] for e in told)  # one night per plan and room type, no more
+    assert len(told) == len({(e.get("rate_plan_id"), e.get("room_type_id")) for e in told})
+    again = head(engine)
+    assert engine.sweeps()[0](engine.store, later) == 0 and head(engine) == again
+
+
+def test_window_moves_and_mapping_changes_roll_back_with_their_change(demo):
+    engine, operator, *_ = demo
+    plan = pulling(engine, operator)
+    channel = engine.store.scalar("SELECT id FROM channels WHERE title = 'Booking.com'")
+    kept = engine.store.one("SELECT * FROM ari_windows WHERE property_id = ?", (plan["property_id"],))
+    start = head(engine)
+    with pytest.raises(RuntimeError), engine.store.transaction():
+        engine.properties.update(operator, plan["property_id"], {"settings": {"state_length": 600}})
+        engine.channels.map_rate_plan(operator, channel, plan["id"], False)
+        engine.inventory.room_types.delete(operator, plan["room_type_id"])
+        assert head(engine) > start  # each recorded its events ...
+        raise RuntimeError("the outer transaction fails after the changes")
+    assert head(engine) == start  # ... and none is left
+    assert dict(engine.store.one("SELECT * FROM ari_windows WHERE property_id = ?", (plan["property_id"],))) == \
+        dict(kept)

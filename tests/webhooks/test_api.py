@@ -6,6 +6,8 @@ someone else's webhook is a 401."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tests.conftest import CONTACT, serve_site
 from tests.shopping.shop import check
@@ -155,3 +157,41 @@ def test_a_callback_on_a_private_address_is_refused_unless_allowed(tmp_path):
                                                                   "callback_url": url}})
                 assert "private or local address" in check(answer, 422)["errors"]["details"]["callback_url"][0], url
         assert check(user.client.get("/api/v1/webhooks"))["meta"]["total"] == 0
+        public = make_hook(user.client, hotel, "http://93.184.216.34/hook")  # an address literal: no DNS needed
+        for url in ("http://127.0.0.1:8000/hook", "http://10.1.2.3/hook", "http://[fe80::1]/hook"):
+            answer = user.client.put(f"/api/v1/webhooks/{public['id']}", json={"webhook": {"callback_url": url}})
+            assert "private or local address" in check(answer, 422)["errors"]["details"]["callback_url"][0], url
+        assert check(user.client.get(f"/api/v1/webhooks/{public['id']}"))["data"]["attributes"]["callback_url"] == \
+            "http://93.184.216.34/hook"
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=40),
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=10), inner,
+                                                                                max_size=3), max_leaves=6)
+FIELDS = ("property_id", "callback_url", "event_mask", "headers", "request_params", "is_active", "send_data",
+          "is_global", "secret", "state", "colour")
+MASKISH = st.lists(st.sampled_from(["*", "ari", "booking", "message", "ari:rate", "ari:*:*:*", "ari:rate:*:x",
+                                    "ari:", "ari:rate:a:b:c", " ", "review", "Booking"]), max_size=4).map(",".join)
+URLISH = st.sampled_from(["https://hooks.example.com/x", "ftp://a/", "http://[::1", "http://a b/", "https://é.com/",
+                          "http://xn--a.com/", "", "https://a.com:0/"])
+BODIES = st.dictionaries(st.sampled_from(FIELDS), JSON | MASKISH | URLISH, max_size=5)
+
+
+@pytest.fixture
+def made(user, hotel) -> dict:
+    return make_hook(user.client, hotel, URL)
+
+
+# Function-scoped fixtures are made once for all the examples, which is what is wanted here: one webhook updated
+# over and over.
+@settings(max_examples=60, derandomize=True, database=None, deadline=None, suppress_health_check=list(HealthCheck))
+@given(fields=BODIES)
+def test_no_webhook_body_is_a_server_error(user, hotel, made, fields):
+    """Whatever a create or an update is sent, the answer is a success or an error in the error shape: never a 500."""
+    for answer in (user.client.put(f"/api/v1/webhooks/{made['id']}", json={"webhook": fields}),
+                   user.client.post("/api/v1/webhooks", json={"webhook": {"property_id": hotel, **fields}})):
+        assert answer.status_code in (200, 201, 400, 422), (fields, answer.status_code, answer.text)
+        if answer.status_code >= 400:
+            assert answer.json()["errors"].keys() >= {"code", "title"}
+        elif answer.status_code == 201:
+            check(user.client.delete(f"/api/v1/webhooks/{answer.json()['data']['id']}"))

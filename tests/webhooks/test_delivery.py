@@ -144,8 +144,9 @@ def test_a_receiver_answering_500_three_times_gets_the_event_again_after_each_th
     assert all(gap >= 0.04 for gap in gaps), gaps  # backoff 0.05, 0.1, 0.2 s
     settled(site.engine, hook["id"])
     [delivery] = check(desk.client.get(f"/api/v1/webhooks/{hook['id']}/deliveries"))["data"]
-    assert {k: delivery["attributes"][k] for k in ("status", "attempts", "response_status", "last_error")} == {
-        "status": "delivered", "attempts": 4, "response_status": 200, "last_error": None}
+    assert {k: delivery["attributes"][k] for k in ("status", "attempts", "response_status", "last_error",
+                                                   "warnings")} == {
+        "status": "delivered", "attempts": 4, "response_status": 200, "last_error": None, "warnings": None}
 
     desk.shop.restrict(day(2), day(2), rate="102.00")
     later = receiver.wait_for(5)[4]

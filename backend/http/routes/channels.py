@@ -86,5 +86,6 @@ def rotate_ari_secret(channel_id: str, engine: EngineDep, actor: ActorDep):
 async def channel_deliveries(channel_id: str, engine: EngineDep, actor: ActorDep,
                              limit: int = Query(50, ge=1, le=500, description="how many, newest first")):
     """The channel's ARI delivery log, newest first: per event, its status (`delivered`, `retrying`, `failed`),
-    attempts, the channel's answer status, the last error and the next retry."""
+    attempts, the channel's answer status, what it warned of while taking it (`warnings`: an OTA answer's Warnings,
+    else null), the last error and the next retry."""
     return many([entity("delivery", d) for d in engine.distribution.deliveries(actor, channel_id, limit)])

@@ -25,6 +25,7 @@ STEPS: list[str] = [
     "0013_outbox.sql",
     "0014_webhooks.sql",
     "0015_channel_ari_secret.sql",
+    "0018_saved_replies_notes_assignment.sql",
 ]
 
 

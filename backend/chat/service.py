@@ -230,8 +230,8 @@ class Chat:
             raise BadRequest(["the message_thread must be a JSON object"])
         model = validate(ThreadInput, {k: v for k, v in data.items() if k not in THREAD_READ_ONLY})
         if "assignee_id" in model.model_fields_set:
-            if model.assignee_id is not None and not self.store.scalar(
-                    "SELECT 1 FROM group_members WHERE group_id = ? AND user_id = ?", (thread["group_id"], model.assignee_id)):
+            member = "SELECT 1 FROM group_members WHERE group_id = ? AND user_id = ?"
+            if model.assignee_id is not None and not self.store.scalar(member, (thread["group_id"], model.assignee_id)):
                 raise ValidationFailed.one("assignee_id", "is not a user of the property's group")
             with self.store.transaction() as conn:
                 conn.execute("UPDATE message_threads SET assignee_id = ?, updated_at = ? WHERE id = ?",

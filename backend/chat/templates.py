@@ -24,7 +24,8 @@ from storage import Store, new_id, utc_now
 MAX_PER_GROUP = 500  # a group's templates and its properties': the picker lists them all
 COLUMNS = {"id": Column("m.id", "id"), "property_id": Column("m.property_id", "id"),
            "group_id": Column("coalesce(m.group_id, p.group_id)", "id"), "title": Column("m.title")}
-READ_ONLY = {"id", "placeholders", "user_id", "inserted_at", "updated_at"}  # sent back by clients that PUT what they read
+# Sent back by clients that PUT what they read: ignored.
+READ_ONLY = {"id", "placeholders", "user_id", "inserted_at", "updated_at"}
 
 
 def _known_placeholders(text: str) -> str:

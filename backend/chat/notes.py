@@ -41,11 +41,12 @@ class ThreadNotes:
         self.chat = chat
 
     def list(self, actor: Actor, thread_id: str, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-        """The thread's notes, newest first, as its messages are listed."""
+        """The thread's notes, newest first, as its messages are listed (of two written in the same microsecond, the
+        later written first)."""
         self.chat.reach(actor, thread_id)
         rows, meta = page(self.store, query, COLUMNS, select="n.*, u.email AS author_email",
                           source="thread_notes n LEFT JOIN users u ON u.id = n.user_id", scope="n.thread_id = ?",
-                          scope_params=[thread_id], default_order="n.inserted_at DESC, n.id DESC")
+                          scope_params=[thread_id], default_order="n.inserted_at DESC, n.rowid DESC")
         return [_note(r) for r in rows], {**meta, **NEWEST_FIRST}
 
     def add(self, actor: Actor, thread_id: str, data: Any) -> dict[str, Any]:

@@ -23,8 +23,8 @@ def as_item(note: dict[str, Any], my_id: str) -> dict[str, Any]:
 
 
 def with_notes(messages: list[dict[str, Any]], notes: list[dict[str, Any]], older: bool) -> list[dict[str, Any]]:
-    """Messages and notes together, oldest first (an inquiry's card before the guest's words sent with it); with older
-    messages left out, only the notes of the span shown."""
+    """Messages and notes (oldest first) together, oldest first: an inquiry's card before the guest's words sent with
+    it, and what shares a time in the order given. With older messages left out, only the notes of the span shown."""
     oldest = min(m["inserted_at"] for m in messages) if older and messages else ""
     shown = [note for note in notes if note["inserted_at"] >= oldest]
     return sorted([*messages, *shown], key=lambda m: (m["inserted_at"], m["sender"] != "system"))

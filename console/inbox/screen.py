@@ -80,8 +80,10 @@ class ReplySent(Message):
         self.thread_id = thread_id
 
 
-class NoteSaved(ReplySent):
-    pass
+class NoteSaved(Message):
+    def __init__(self, thread_id: str) -> None:
+        super().__init__()
+        self.thread_id = thread_id
 
 
 class RepliesFound(Message):
@@ -361,7 +363,7 @@ class InboxScreen(FilteredArea, AreaScreen):
                 break
         # Oldest at the top, staff's notes among them; an inquiry's card comes before the guest's words sent with it.
         notes, _ = self.app.engine.notes.list(actor, thread_id, ListQuery(limit=MESSAGE_PAGE))
-        messages = with_notes(newest_first, [as_item(note, actor.user_id) for note in notes],
+        messages = with_notes(newest_first, [as_item(note, actor.user_id) for note in reversed(notes)],
                               older=len(newest_first) < meta["total"])
         post_fresh(self, ConversationLoaded(thread, messages, meta["total"], opened))
 
@@ -404,10 +406,10 @@ class InboxScreen(FilteredArea, AreaScreen):
         self.post_message(ActionDone(f"Reply sent to {guest}"))
 
     def on_reply_sent(self, message: ReplySent) -> None:
-        if isinstance(message, NoteSaved):
-            self.conversation.noted(message.thread_id)
-        else:
-            self.conversation.sent(message.thread_id)
+        self.conversation.sent(message.thread_id)
+
+    def on_note_saved(self, message: NoteSaved) -> None:
+        self.conversation.noted(message.thread_id)
 
     # --- notes, saved replies, assignment, unread --------------------------------------------
 

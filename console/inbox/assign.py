@@ -3,6 +3,7 @@ assignee is marked and under the cursor; you are named as "you"."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from textual.app import ComposeResult
@@ -15,11 +16,11 @@ from textual.widgets.option_list import Option
 NOBODY = "-"  # the option that unassigns (an id no user has)
 
 
+@dataclass(frozen=True)
 class Assignment:
-    """What the dialog answers: the chosen user's id and email, or None for nobody."""
+    """What the dialog answers: the chosen user (`id`, `email`), or None for nobody."""
 
-    def __init__(self, user: dict[str, Any] | None) -> None:
-        self.user = user
+    user: dict[str, Any] | None
 
 
 def person(user: dict[str, Any], me: str) -> str:

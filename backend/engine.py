@@ -17,6 +17,8 @@ from backend.channels import Channels
 from backend.chat import Chat
 from backend.chat.attachments import Attachments
 from backend.chat.embed import ChatEmbed
+from backend.chat.notes import ThreadNotes
+from backend.chat.templates import MessageTemplates
 from backend.config import Config
 from backend.events import EventBus
 from backend.facilities import Facilities
@@ -64,6 +66,8 @@ class Engine:
         self.chat = Chat(store, self.events, Attachments(store, self.config.base_url, self.config.attachment_max_bytes),
                          self.config.clock)
         self.embed = ChatEmbed(store, self.chat)
+        self.notes = ThreadNotes(store, self.events, self.chat)
+        self.message_templates = MessageTemplates(store, self.chat)
 
     # The card vault is built on first use: its modules (lxml, jsonpath-ng, httpx) are a tenth of a
     # second of import that the console's start and the main listeners never need.

@@ -89,14 +89,17 @@ class FrontdeskApp(ConsoleApp):
                      Binding("ctrl+q", "quit", "Quit")]
 
     def __init__(self, engine: Engine, *, poll_interval: float = 1.0, mode: str | None = None,
-                 settings: Path | None = None) -> None:
-        """`settings`: the file where the theme is remembered between runs; None remembers nothing."""
+                 settings: Path | None = None, user: str | None = None) -> None:
+        """`settings`: the file where the theme is remembered between runs; None remembers nothing. `user`: the
+        email of the user the console acts as (`frontdesk --as EMAIL`); None, the local operator."""
         if mode:  # the mode to open in: tests and screenshots start in other areas; App reads it on init
             self.DEFAULT_MODE = mode
         super().__init__()
         self.engine = engine
         self.poll_interval = poll_interval
-        self.db_label = display_path(engine.path)
+        self.user = user
+        # Who you are, in the bar, when you are someone: the local operator is the console's default.
+        self.db_label = f"{user} · {display_path(engine.path)}" if user else display_path(engine.path)
         engine.identity.operator()  # made on first use: before the workers, which only read it
         self.generation = 0  # counts data changes, so screens can tell whether they are behind
         self.data_version = engine.data_version()
@@ -113,8 +116,9 @@ class FrontdeskApp(ConsoleApp):
             remember(self.settings, "theme", theme)
 
     def actor(self) -> Actor:
-        """The local operator, read afresh so that groups added meanwhile are seen."""
-        return self.engine.identity.operator()
+        """The user named with --as, else the local operator, read afresh so that groups added meanwhile are seen."""
+        identity = self.engine.identity
+        return identity.actor_for(self.user) if self.user else identity.operator()
 
     # --- live refresh ------------------------------------------------------------------------
 
@@ -199,7 +203,8 @@ class FrontdeskApp(ConsoleApp):
         self.notify(describe(message.error), title=title_for(message.error), severity="error")
 
 
-def run_console(engine: Engine) -> None:
-    """The console, delivering the outbox's events while no `frontdesk serve` holds the database."""
+def run_console(engine: Engine, user: str | None = None) -> None:
+    """The console as `user` (an email; None: the local operator), delivering the outbox's events while no
+    `frontdesk serve` holds the database."""
     with engine.delivering("console"):
-        FrontdeskApp(engine, settings=settings_path()).run()
+        FrontdeskApp(engine, settings=settings_path(), user=user).run()

@@ -59,19 +59,31 @@ def _engine(**config: Any):
 @click.group(invoke_without_command=True)
 @click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), envvar="FRONTDESK_DB",
               default=default_db_path, show_default="the user data directory", help=DB_HELP)
+@click.option("--as", "as_user", metavar="EMAIL",
+              help="Open the console as this user (see `frontdesk users list`): their groups, their threads. "
+                   "Default: the local operator, who sees every group.")
 @click.pass_context
-def main(ctx: click.Context, db_path: Path) -> None:
+def main(ctx: click.Context, db_path: Path, as_user: str | None) -> None:
     """Frontdesk, a channel manager in your terminal. Without a command, opens the console
     (filling an empty database with demo data first)."""
     ctx.ensure_object(dict)["db_path"] = db_path
     if ctx.invoked_subcommand is None:
         from backend.demo import load_demo
+        from backend.errors import NotFound
         from console.app import run_console
 
         engine = _engine()
         if engine.is_empty():
             load_demo(engine)
-        run_console(engine)
+        if as_user is not None:
+            try:
+                as_user = engine.identity.actor_for(as_user).email
+            except NotFound:
+                click.echo(f"error: there is no user {as_user}; `frontdesk users list` shows them", err=True)
+                sys.exit(1)
+        run_console(engine, as_user)
+    elif as_user is not None:
+        raise click.UsageError("--as opens the console as a user; it goes with no command")
 
 
 @command(main)

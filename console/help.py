@@ -18,6 +18,8 @@ from console.channels.dialogs import ChannelDialog, SecretDialog
 from console.channels.screen import ChannelsScreen
 from console.channels.webhooks import WebhooksScreen
 from console.inbox.files import FileDialog
+from console.inbox.reply_picker import ReplyPicker
+from console.inbox.saved_replies import SavedRepliesScreen, TemplateDialog
 from console.inbox.screen import InboxScreen
 from console.inventory.editor import InventoryEditor
 from console.inventory.range_dialog import RangeEditDialog
@@ -39,6 +41,9 @@ INTRO = ("Frontdesk answers your guests and keeps your properties, their rooms, 
 SECTIONS: tuple[tuple[str, list[Binding]], ...] = (
     ("Inbox", [*InboxScreen.BINDINGS, Binding("enter", "", "Open and reply")]),
     ("Attach a file, save files", [Binding("enter", "", "Attach, save"), *FileDialog.BINDINGS]),
+    ("Saved reply picker (ctrl+r)", [Binding("enter", "", "Insert at the cursor"), *ReplyPicker.BINDINGS]),
+    ("Saved replies (t in the Inbox)", [*SavedRepliesScreen.BINDINGS, Binding("enter", "", "Edit")]),
+    ("Saved reply editor", TemplateDialog.BINDINGS),
     ("Properties", [*PropertiesScreen.BINDINGS, Binding("enter", "", "Edit")]),
     ("Property editor", [*PropertyEditor.BINDINGS, Binding("tab", "", "Next field"),
                          Binding("shift+tab", "", "Previous field")]),

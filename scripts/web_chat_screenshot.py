@@ -1,5 +1,6 @@
 """Regenerate screenshots/web-chat.png: the embeddable web chat of a demo property, opened the way an
-integrator opens it (a one-time token from the API), in Debian's headless Chromium.
+integrator opens it (a one-time token from the API), in Debian's headless Chromium, on a conversation with a
+staff note.
 
     .venv/bin/python scripts/web_chat_screenshot.py
 """
@@ -32,6 +33,8 @@ def main() -> None:
                 base_url=server.url, headers={"Authorization": f"Bearer {token.token}"}) as client:
             threads = client.get("/api/v1/message_threads").json()["data"]
             property_id = threads[0]["relationships"]["property"]["data"]["id"]
+            client.post(f"/api/v1/message_threads/{threads[0]['id']}/notes", json={"note": {
+                "message": "Two-bedroom is held until Friday: confirm the price with revenue first."}})
             url = client.post("/api/v1/auth/one_time_token", json={"one_time_token": {
                 "property_id": property_id}}).json()["data"]["attributes"]["embed_url"]
             with sync_playwright() as playwright:

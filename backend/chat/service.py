@@ -9,6 +9,7 @@ the spec's error table lives here: 404 unknown, 401 someone else's, 403 without 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -29,7 +30,7 @@ from backend.errors import (
 )
 from backend.events import EventBus
 from backend.identity import Actor
-from backend.listing import Column, ListQuery, page, parse_bool
+from backend.listing import Column, Filter, ListQuery, page, parse_bool
 from backend.money import in_currency
 from backend.outbox import record as outbox
 from backend.validation import validate
@@ -43,7 +44,12 @@ THREAD_COLUMNS = {
     "booking_id": Column("t.booking_id", "id"), "title": Column("t.title"),
     "search": Column("(t.title || char(10) || coalesce((SELECT message FROM messages WHERE id = t.last_message_id), ''))"),
     "last_message_received_at": Column("t.last_message_received_at"),
+    "assignee_id": Column("t.assignee_id", "id"), "is_assigned": Column("(t.assignee_id IS NOT NULL)", "bool"),
 }
+ME = "me"  # `filter[assignee_id]=me`: the caller's threads
+# A thread's other attributes, which clients that PUT what they read send back: ignored.
+THREAD_READ_ONLY = {"id", "title", "is_closed", "provider", "message_count", "unread_count", "last_message",
+                    "last_message_received_at", "inserted_at", "updated_at", "assignee_email"}
 MESSAGE_COLUMNS = {"sender": Column("m.sender", "enum"), "inserted_at": Column("m.inserted_at")}
 NEWEST_FIRST = {"order_by": "inserted_at", "order_direction": "desc"}
 NO_CHAT = "the property does not have the chat application; install it first"
@@ -64,6 +70,18 @@ class MessageEnvelope(BaseModel):
     message: MessageInput
 
 
+class ThreadInput(BaseModel):
+    """What a PUT of a thread changes."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    assignee_id: StrictStr | None = Field(None, description="a user of the property's group; null unassigns")
+
+
+class ThreadEnvelope(BaseModel):
+    message_thread: ThreadInput
+
+
 class InboundMessageInput(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -81,7 +99,7 @@ class Chat:
         self.attachments = attachments
         self.clock = clock
 
-    def _now(self) -> str:
+    def now(self) -> str:
         """The engine's clock as the spec writes timestamps: UTC, no zone, microseconds."""
         return self.clock().astimezone(UTC).replace(tzinfo=None).isoformat(timespec="microseconds")
 
@@ -92,6 +110,7 @@ class Chat:
 
         The allowed properties are listed first and tested row by row (`+t.property_id`), so the page
         is read along the inbox-order index and stops at its 50th row, whatever the number of threads."""
+        query.filters = [_mine(f, actor) for f in query.filters]
         for f in query.filters:
             if f.field == "property_id" and f.op == "eq":
                 for property_id in f.value.split(","):
@@ -190,13 +209,50 @@ class Chat:
         self.events.publish("thread.changed", thread_id, action="read")
         return self.thread(actor, thread_id)
 
+    def mark_unread(self, actor: Actor, thread_id: str) -> dict[str, Any]:
+        """Back to unread, as staff leave a thread for later: counted again as the guest messages since the last
+        reply (at least one), so the badge and the unread counts are as they were before it was read."""
+        self.reach(actor, thread_id)
+        with self.store.transaction() as conn:
+            unanswered = conn.execute(
+                "SELECT count(*) FROM messages WHERE thread_id = ? AND sender = 'guest' AND inserted_at > coalesce("
+                "(SELECT max(inserted_at) FROM messages WHERE thread_id = ? AND sender = 'property'), '')",
+                (thread_id, thread_id)).fetchone()[0]
+            conn.execute("UPDATE message_threads SET unread_count = ? WHERE id = ?", (max(1, unanswered), thread_id))
+        self.events.publish("thread.changed", thread_id, action="unread")
+        return self.thread(actor, thread_id)
+
+    def update_thread(self, actor: Actor, thread_id: str, data: Any) -> dict[str, Any]:
+        """`assignee_id`: who answers the thread, a user of its property's group; null unassigns it. The thread's
+        read-only attributes, sent back as read, are ignored."""
+        thread = self.reach(actor, thread_id)
+        if not isinstance(data, dict):
+            raise BadRequest(["the message_thread must be a JSON object"])
+        model = validate(ThreadInput, {k: v for k, v in data.items() if k not in THREAD_READ_ONLY})
+        if "assignee_id" in model.model_fields_set:
+            member = "SELECT 1 FROM group_members WHERE group_id = ? AND user_id = ?"
+            if model.assignee_id is not None and not self.store.scalar(member, (thread["group_id"], model.assignee_id)):
+                raise ValidationFailed.one("assignee_id", "is not a user of the property's group")
+            with self.store.transaction() as conn:
+                conn.execute("UPDATE message_threads SET assignee_id = ?, updated_at = ? WHERE id = ?",
+                             (model.assignee_id, self.now(), thread_id))
+            self.events.publish("thread.changed", thread_id, action="assigned")
+        return self.thread(actor, thread_id)
+
+    def assignees(self, actor: Actor, thread_id: str) -> list[dict[str, Any]]:
+        """Whom the thread may be assigned to: the users of its property's group, by email."""
+        thread = self.reach(actor, thread_id)
+        return [dict(r) for r in self.store.query(
+            "SELECT u.id, u.email FROM group_members g JOIN users u ON u.id = g.user_id WHERE g.group_id = ? "
+            "ORDER BY u.email", (thread["group_id"],))]
+
     def _set_closed(self, actor: Actor, thread_id: str, closed: bool) -> dict[str, Any]:
         self._thread_row(actor, thread_id)
         with self.store.transaction() as conn:
             thread = conn.execute("SELECT property_id, booking_id, is_closed FROM message_threads WHERE id = ?",
                                   (thread_id,)).fetchone()
             conn.execute("UPDATE message_threads SET is_closed = ?, updated_at = ? WHERE id = ?",
-                         (int(closed), self._now(), thread_id))
+                         (int(closed), self.now(), thread_id))
             if bool(thread["is_closed"]) != closed:  # closing a closed thread changes nothing anyone must hear of
                 _closed_or_reopened(conn, thread_id, thread, closed)
         self.events.publish("thread.changed", thread_id, action="closed" if closed else "opened")
@@ -226,7 +282,7 @@ class Chat:
                                          (thread_id, channel["id"])):
                     raise ValidationFailed.one("thread_id", "is not a thread of this channel")
             message = self._add(conn, thread_id, "guest", model.message or "", attachment_ids=model.attachments,
-                                channel_id=channel["id"], at=_sent_at(model.sent_at, self._now()))
+                                channel_id=channel["id"], at=_sent_at(model.sent_at, self.now()))
         self.events.publish("message.received", message["id"], thread_id=thread_id)
         return message
 
@@ -245,7 +301,7 @@ class Chat:
                                                           (details.room_type_id, details.property_id)):
             raise ValidationFailed.one("booking_details.room_type_id", "is not a room type of the property")
         meta = {"status": "active", "live_feed_event_id": new_id(), "booking_details": details.model_dump(mode="json")}
-        now = _sent_at(model.sent_at, self._now())
+        now = _sent_at(model.sent_at, self.now())
         with self.store.transaction() as conn:
             thread_id = new_id()
             conn.execute("INSERT INTO message_threads (id, property_id, channel_id, provider, title, inserted_at, "
@@ -281,7 +337,7 @@ class Chat:
             raise NotFound(f"message {message_id} is not a reply on this channel")
         with self.store.transaction() as conn:
             conn.execute("UPDATE messages SET delivery = 'delivered', delivered_at = coalesce(delivered_at, ?), "
-                         "updated_at = ? WHERE id = ?", (self._now(), self._now(), message_id))
+                         "updated_at = ? WHERE id = ?", (self.now(), self.now(), message_id))
         self.events.publish("message.delivered", message_id)
 
     def attachment(self, actor: Actor, attachment_id: str):
@@ -323,7 +379,7 @@ class Chat:
              at: str | None = None) -> dict[str, Any]:
         """One message and its thread's counters, in the caller's transaction. Card numbers in it are masked
         before it is stored, as an OTA's own messaging does: a guest who types one never has it kept."""
-        message_id, now = new_id(), at or self._now()
+        message_id, now = new_id(), at or self.now()
         text, meta = mask_text(text), mask_cards_in(meta)
         conn.execute("INSERT INTO messages (id, thread_id, sender, message, meta, delivery, inserted_at, updated_at) "
                      "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -360,7 +416,7 @@ class Chat:
         customer = attributes.get("customer") or {}
         title = " ".join(p for p in (customer.get("name"), customer.get("surname")) if p) or booking["unique_id"]
         channel = conn.execute("SELECT channel_code FROM channels WHERE id = ?", (booking["channel_id"],)).fetchone()
-        thread_id, now = new_id(), self._now()
+        thread_id, now = new_id(), self.now()
         conn.execute("INSERT INTO message_threads (id, property_id, channel_id, booking_id, provider, title, "
                      "inserted_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                      (thread_id, booking["property_id"], booking["channel_id"], booking["id"], channel[0], title,
@@ -373,6 +429,11 @@ class Chat:
         if row["channel_code"] not in CHAT_PROVIDERS:
             raise NotSupported("the booking's channel does not support messages")
         return row
+
+    def reach(self, actor: Actor, thread_id: str):
+        """The thread's row (with its property's group_id), once the actor's access is checked as every chat call
+        checks it: 404 unknown, 401 someone else's, 403 without the chat app."""
+        return self._thread_row(actor, thread_id)
 
     def _thread_row(self, actor: Actor, thread_id: str):
         row = self.store.one(f"SELECT t.*, p.group_id, p.title AS property_title, {CHAT_APP} AS chat "
@@ -401,11 +462,15 @@ class Chat:
         last = {m["id"]: m for m in self._message_list(self.store.query(
             f"SELECT * FROM messages WHERE id IN ({','.join('?' * len(rows)) or 'NULL'})",
             [r["last_message_id"] for r in rows]))} if rows else {}
+        assigned = sorted({r["assignee_id"] for r in rows if r["assignee_id"]})
+        emails = dict(self.store.query(f"SELECT id, email FROM users WHERE id IN ({','.join('?' * len(assigned))})",
+                                       assigned)) if assigned else {}
         return [{"id": r["id"], "title": r["title"], "is_closed": bool(r["is_closed"]), "provider": r["provider"],
                  "message_count": r["message_count"], "unread_count": r["unread_count"],
                  "last_message": last.get(r["last_message_id"]), "last_message_received_at": r["last_message_received_at"],
                  "inserted_at": r["inserted_at"], "updated_at": r["updated_at"], "property_id": r["property_id"],
-                 "property_title": r["property_title"], "channel_id": r["channel_id"], "booking_id": r["booking_id"]}
+                 "property_title": r["property_title"], "channel_id": r["channel_id"], "booking_id": r["booking_id"],
+                 "assignee_id": r["assignee_id"], "assignee_email": emails.get(r["assignee_id"])}
                 for r in rows]
 
     def _message_list(self, rows: list) -> list[dict[str, Any]]:
@@ -432,6 +497,13 @@ def _message_input(data: Any) -> MessageInput:
     if not (model.message or "").strip() and model.attachment_id is None:
         raise ValidationFailed.one("message", "can't be blank without an attachment_id")
     return model
+
+
+def _mine(f: Filter, actor: Actor) -> Filter:
+    """`filter[assignee_id]=me` (also in a list of ids) as the caller's own id."""
+    if f.field != "assignee_id" or ME not in f.value.split(","):
+        return f
+    return replace(f, value=",".join(actor.user_id if v == ME else v for v in f.value.split(",")))
 
 
 def _unread(query: ListQuery) -> str:

@@ -19,10 +19,12 @@ from backend.http.routes import (
     embed,
     inbound,
     inventory,
+    message_templates,
     pci,
     properties,
     shopping,
     system,
+    threads,
     webhooks,
 )
 
@@ -34,7 +36,8 @@ DESCRIPTIONS = {
     "pci": "The card tokenisation API: tokenisation profiles, capture and the card vault.",
 }
 API_ROUTERS = [system.api_router, properties.router, channels.router, applications.router, inventory.router,
-               bookings.router, shopping.router, chat.router, embed.router, inbound.router, webhooks.router]
+               bookings.router, shopping.router, chat.router, threads.router, message_templates.router, embed.router,
+               inbound.router, webhooks.router]
 
 
 def create_app(engine: Engine, listener: Listener = "main", gate: Gate | None = None) -> FastAPI:

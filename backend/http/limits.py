@@ -18,6 +18,9 @@ BOOKING_BYTES = 512 * KiB
 ARI_BYTES = 10_000_000  # the service's own limit for ARI writes (reference/channex-api.md §2)
 EMPTY_BYTES = KiB  # calls the service documents without a body: a client's `{}` at most
 CARD_BYTES = 4 * KiB  # one card from the card form: a few hundred bytes
+# A note or a saved reply: at most 10,000 characters, which JSON escapes may make 60,000 bytes; a thread PUT back
+# as read carries its last message.
+TEXT_BYTES = 64 * KiB
 LARGE_BYTES = MiB
 LARGE_SLOTS = 2  # requests with a body over LARGE_BYTES in progress at once, per process
 SLOT_WAIT = 5.0  # seconds a large body waits for a slot before it is answered 503
@@ -37,6 +40,10 @@ def body_limits(config: Config) -> dict[str, int]:
         "/api/v1/inbound/{channel_id}/attachments": config.max_body_bytes,
         "/api/v1/tokenize": config.tokenise_max_bytes,
         "/api/v1/capture_form/cards": CARD_BYTES,
+        "/api/v1/message_threads/{thread_id}": TEXT_BYTES,
+        "/api/v1/message_threads/{thread_id}/notes": TEXT_BYTES,
+        "/api/v1/message_templates": TEXT_BYTES,
+        "/api/v1/message_templates/{template_id}": TEXT_BYTES,
     }
 
 

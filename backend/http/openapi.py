@@ -28,7 +28,9 @@ from backend.channels import ChannelEnvelope
 from backend.chat.attachments import AttachmentEnvelope
 from backend.chat.embed import ChatSessionEnvelope, OneTimeTokenEnvelope
 from backend.chat.inquiry import InquiryEnvelope
-from backend.chat.service import MessageEnvelope
+from backend.chat.notes import NoteEnvelope
+from backend.chat.service import MessageEnvelope, ThreadEnvelope
+from backend.chat.templates import TemplateEnvelope
 from backend.distribution.pull import AckBody
 from backend.http.deps import get_actor, get_api_key, get_chat_actor
 from backend.http.routes import card_form, embed, inbound, pci
@@ -45,7 +47,7 @@ ENVELOPES: dict[str, type[BaseModel]] = {model.__name__: model for model in (
     PropertyEnvelope, ChannelEnvelope, InstallationEnvelope, RoomTypeEnvelope, RatePlanEnvelope, HotelPolicyEnvelope,
     AriEnvelope, BookingEnvelope, NoShowEnvelope, MessageEnvelope, InboundMessageEnvelope, AttachmentEnvelope,
     InquiryEnvelope, OneTimeTokenEnvelope, ChatSessionEnvelope, ProfileEnvelope, GroupEnvelope, CardFormEnvelope,
-    WebhookEnvelope, AckBody)}
+    WebhookEnvelope, AckBody, ThreadEnvelope, NoteEnvelope, TemplateEnvelope)}
 
 SCHEMES = {
     "bearer": {"type": "http", "scheme": "bearer",

@@ -103,12 +103,32 @@ def last_message(m: dict[str, Any] | None) -> dict[str, Any] | None:
 
 
 def thread_entity(t: dict[str, Any]) -> dict[str, Any]:
+    """The service's thread, with who answers it: `assignee_id` and `assignee_email` (ours)."""
     attributes = {k: t[k] for k in ("id", "title", "is_closed", "provider", "message_count", "unread_count",
-                                    "last_message_received_at", "inserted_at", "updated_at")}
+                                    "last_message_received_at", "inserted_at", "updated_at", "assignee_id",
+                                    "assignee_email")}
     attributes["last_message"] = last_message(t["last_message"])
     relationships: dict[str, Any] = {
         "property": {"data": {"id": t["property_id"], "type": "property", "title": t["property_title"]}},
-        "channel": {"data": {"id": t["channel_id"], "type": "channel"} if t["channel_id"] else None}}
+        "channel": {"data": {"id": t["channel_id"], "type": "channel"} if t["channel_id"] else None},
+        "assignee": {"data": {"id": t["assignee_id"], "type": "user"} if t["assignee_id"] else None}}
     if t["booking_id"]:
         relationships["booking"] = {"data": {"id": t["booking_id"], "type": "booking"}}
     return entity("message_thread", attributes, relationships)
+
+
+def note_entity(n: dict[str, Any]) -> dict[str, Any]:
+    """A staff note on a thread, with its author as a message's `user` relationship."""
+    attributes = {k: v for k, v in n.items() if k != "thread_id"}
+    return entity("note", attributes, {
+        "message_thread": {"data": {"id": n["thread_id"], "type": "message_thread"}},
+        "user": {"data": {"id": n["user_id"], "type": "user"} if n["user_id"] else None}})
+
+
+def template_entity(t: dict[str, Any]) -> dict[str, Any]:
+    relationships: dict[str, Any] = {}
+    if t["property_id"]:
+        relationships["property"] = {"data": {"id": t["property_id"], "type": "property"}}
+    if t["group_id"]:
+        relationships["group"] = {"data": {"id": t["group_id"], "type": "group"}}
+    return entity("message_template", t, relationships)

@@ -19,6 +19,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Static, TextArea
 
+from console.inbox.notes import BOX_TITLE, NOTE_PLACEHOLDER, is_note, note_text
 from console.inbox.text import (
     bubble,
     inquiry_card,
@@ -26,6 +27,9 @@ from console.inbox.text import (
     pending_text,
     provider,
 )
+
+
+REPLY_PLACEHOLDER = "Write a reply… (ctrl+s sends, ctrl+o attaches a file)"
 
 
 class MessageView(Static):
@@ -41,7 +45,8 @@ class MessageView(Static):
         self.set_classes("msg -card" if card else f"msg -{message['sender']}")
         self.border_title = inquiry_title(message) if card else None
         self.can_focus = bool(message["attachments"])
-        self.update(inquiry_card(message) if card else bubble(message, guest))
+        self.update(inquiry_card(message) if card else
+                    note_text(message) if is_note(message) else bubble(message, guest))
 
     def refresh_from(self, message: dict[str, Any], guest: str) -> None:
         """A reply's delivery state is the one thing about a message that changes."""
@@ -60,13 +65,13 @@ class Conversation(Vertical):
         self.older = 0  # messages of the thread older than those on screen
         self.drafts: dict[str, str] = {}
         self.pending: dict[str, dict[str, Any]] = {}  # thread id: the upload that goes with its next reply
+        self.writing_note = False  # the reply box writes an internal note (ctrl+n), not a reply
 
     def compose(self) -> ComposeResult:
         yield Static("Pick a conversation on the left.", id="conv-header")
         with VerticalScroll(id="conv-messages"):
             yield Static("", id="conv-older", markup=False)
-        yield TextArea(id="compose", placeholder="Write a reply… (ctrl+s sends, ctrl+o attaches a file)",
-                       disabled=True)
+        yield TextArea(id="compose", placeholder=REPLY_PLACEHOLDER, disabled=True)
         yield Static("", id="conv-pending", markup=False)
 
     @property
@@ -85,7 +90,7 @@ class Conversation(Vertical):
         self.thread = thread
         self.query_one("#conv-header", Static).update(self.header(thread))
         self.show_pending()
-        self.older = total - len(messages)
+        self.older = total - sum(not is_note(m) for m in messages)
         note = self.query_one("#conv-older", Static)
         note.update(f"▲ {self.older:,} older message{'s' if self.older != 1 else ''} · o shows them")
         note.display = self.older > 0
@@ -172,7 +177,17 @@ class Conversation(Vertical):
         self.compose_box.disabled = True
         self.show_pending()
 
+    def write_note(self, on: bool) -> None:
+        """The reply box writes an internal note, or a reply again: told apart by its border and title."""
+        compose = self.compose_box
+        self.writing_note = on
+        compose.set_class(on, "-note")
+        compose.border_title = BOX_TITLE if on else None
+        compose.placeholder = NOTE_PLACEHOLDER if on else REPLY_PLACEHOLDER
+
     def switch_draft(self, thread_id: str) -> None:
+        if self.writing_note:
+            self.write_note(False)
         compose = self.compose_box
         if self.thread is not None:
             self.drafts[self.thread["id"]] = compose.text
@@ -203,6 +218,13 @@ class Conversation(Vertical):
             self.compose_box.load_text("")
             self.show_pending()
 
+    def noted(self, thread_id: str) -> None:
+        """The note is saved: the box is empty and writes replies again; the file waiting for the reply stays."""
+        self.drafts.pop(thread_id, None)
+        if self.thread and self.thread["id"] == thread_id:
+            self.compose_box.load_text("")
+            self.write_note(False)
+
     def with_files(self, focused: Widget | None) -> MessageView | None:
         """The message whose files to save: the one in focus, else the newest that has any."""
         views = list(self.views.values())
@@ -218,4 +240,6 @@ class Conversation(Vertical):
                     style="italic" if thread["is_closed"] else "dim")
         kind = "booking" if thread["booking_id"] else "inquiry"
         text.append(f"\n{provider(thread['provider'])} {kind} · {thread['property_title']}", style="dim")
+        if thread["assignee_email"]:
+            text.append(f" · → {thread['assignee_email']}", style="dim")
         return text

@@ -20,6 +20,7 @@ from textual.message import Message
 from textual.widgets import DataTable, Input, Select
 
 from backend.listing import Filter, ListQuery
+from console.inbox.assign import AssignDialog, Assignment
 from console.inbox.conversation import Conversation
 from console.inbox.files import (
     AttachDialog,
@@ -27,6 +28,9 @@ from console.inbox.files import (
     default_folder,
     saved_text,
 )
+from console.inbox.notes import as_item, with_notes
+from console.inbox.reply_picker import ReplyPicker
+from console.inbox.saved_replies import SavedRepliesScreen
 from console.inbox.text import PROVIDERS, thread_cells, whose_message
 from console.kit.area import PAGE_BINDINGS, PAGE_SIZE, AreaScreen, FilteredArea
 from console.kit.messages import ActionDone
@@ -40,6 +44,8 @@ RECEIVED = "last_message_received_at"
 AGE_COLUMN = 2
 AGE_TICK = 30.0  # seconds between updates of the list's ages
 PAGES = Binding.Group("Pages")  # one footer item for both page keys: the conversation's keys need the room
+# `m` goes round these: whose threads the list shows, as the engine's filter, and in the status line.
+ASSIGNED = {None: None, "mine": Filter("assignee_id", "eq", "me"), "unassigned": Filter("is_assigned", "eq", "false")}
 
 
 class PropertiesFound(Message):
@@ -74,6 +80,31 @@ class ReplySent(Message):
         self.thread_id = thread_id
 
 
+class NoteSaved(Message):
+    def __init__(self, thread_id: str) -> None:
+        super().__init__()
+        self.thread_id = thread_id
+
+
+class RepliesFound(Message):
+    """The saved replies of a thread, filled in for it: the picker opens on them."""
+
+    def __init__(self, guest: str, templates: list[dict[str, Any]]) -> None:
+        super().__init__()
+        self.guest = guest
+        self.templates = templates
+
+
+class AssigneesFound(Message):
+    """Whom a thread may go to, and who you are: the assignment picker opens on them."""
+
+    def __init__(self, thread: dict[str, Any], users: list[dict[str, Any]], me: str) -> None:
+        super().__init__()
+        self.thread = thread
+        self.users = users
+        self.me = me
+
+
 class InboxScreen(FilteredArea, AreaScreen):
     AREA = "inbox"
     NOUNS = ("conversation", "conversations")
@@ -85,6 +116,8 @@ class InboxScreen(FilteredArea, AreaScreen):
         Binding("r", "open", "Reply"),
         Binding("ctrl+s", "send", "Send", priority=True),
         Binding("ctrl+o", "attach", "Attach", priority=True),
+        Binding("ctrl+r", "saved_reply", "Saved reply", priority=True),
+        Binding("ctrl+n", "note", "Note/reply", priority=True),
         Binding("n", "next_unread", "Next unread"),
         Binding("c", "toggle_closed", "Close/reopen"),
         Binding("u", "toggle_unread", "Unread only"),
@@ -93,6 +126,11 @@ class InboxScreen(FilteredArea, AreaScreen):
         Binding("f", "focus('#ib-status')", "Filters", show=False),
         Binding("s", "save_files", "Save files"),
         Binding("o", "older", "Older"),
+        # The list's keys beyond the footer's room: help (f1) lists them.
+        Binding("a", "assign", "Assign", show=False),
+        Binding("m", "assigned", "Mine, unassigned, all", show=False),
+        Binding("U", "mark_unread", "Mark unread", key_display="shift+u", show=False),
+        Binding("t", "saved_replies", "Saved replies", show=False),
         *(replace(binding, group=PAGES) for binding in PAGE_BINDINGS),
     ]
 
@@ -101,6 +139,7 @@ class InboxScreen(FilteredArea, AreaScreen):
         self.filters: list[Filter] = []
         self.search = ""
         self.unread_only = False
+        self.assigned: str | None = None  # a key of ASSIGNED
         self.property_titles: dict[str, str] = {}
         self.opened_id: str | None = None  # the thread opened with enter, while it is the one shown
         self.pages: tuple[str | None, int] = (None, MESSAGE_PAGES)  # a thread and how many pages it shows
@@ -133,6 +172,8 @@ class InboxScreen(FilteredArea, AreaScreen):
             filters.append(Filter("search", "has", self.search))
         if self.unread_only:
             filters.append(Filter("unread", "eq", "true"))
+        if self.assigned:
+            filters.append(ASSIGNED[self.assigned])
         return filters
 
     def fetch(self, number: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
@@ -186,6 +227,8 @@ class InboxScreen(FilteredArea, AreaScreen):
         shown = []
         if self.unread_only:
             shown.append("unread")
+        if self.assigned:
+            shown.append(self.assigned)
         for f in self.filters:
             if f.field == "is_closed":
                 shown.append("closed" if f.value == "true" else "open")
@@ -224,7 +267,8 @@ class InboxScreen(FilteredArea, AreaScreen):
             return True
         conversation = self.conversation
         writing = self.focused is conversation.compose_box
-        shown = {"back": not self.table.has_focus, "send": writing, "attach": writing,
+        shown = {"back": not self.table.has_focus, "send": writing, "attach": writing, "saved_reply": writing,
+                 "note": writing,
                  "save_files": not writing and conversation.with_files(None) is not None,
                  "older": not writing and conversation.older > 0, "page": self.page.count > 1}
         return shown.get(action, True)
@@ -317,8 +361,10 @@ class InboxScreen(FilteredArea, AreaScreen):
             newest_first += rows
             if len(newest_first) >= meta["total"]:
                 break
-        # Oldest at the top; an inquiry's card comes before the guest's words sent with it.
-        messages = sorted(newest_first, key=lambda m: (m["inserted_at"], m["sender"] != "system"))
+        # Oldest at the top, staff's notes among them; an inquiry's card comes before the guest's words sent with it.
+        notes, _ = self.app.engine.notes.list(actor, thread_id, ListQuery(limit=MESSAGE_PAGE))
+        messages = with_notes(newest_first, [as_item(note, actor.user_id) for note in reversed(notes)],
+                              older=len(newest_first) < meta["total"])
         post_fresh(self, ConversationLoaded(thread, messages, meta["total"], opened))
 
     def on_conversation_loaded(self, message: ConversationLoaded) -> None:
@@ -345,6 +391,9 @@ class InboxScreen(FilteredArea, AreaScreen):
         if thread is None:
             self.app.bell()
             return
+        if self.conversation.writing_note:
+            self.save_note(thread["id"], thread["title"], self.conversation.compose_box.text)
+            return
         attachment = self.conversation.pending.get(thread["id"])
         self.send_reply(thread["id"], thread["title"], self.conversation.compose_box.text,
                         attachment["id"] if attachment else None)
@@ -358,6 +407,92 @@ class InboxScreen(FilteredArea, AreaScreen):
 
     def on_reply_sent(self, message: ReplySent) -> None:
         self.conversation.sent(message.thread_id)
+
+    def on_note_saved(self, message: NoteSaved) -> None:
+        self.conversation.noted(message.thread_id)
+
+    # --- notes, saved replies, assignment, unread --------------------------------------------
+
+    def action_note(self) -> None:
+        """The reply box writes an internal note (or a reply again)."""
+        self.conversation.write_note(not self.conversation.writing_note)
+
+    @engine_work(group="action")
+    def save_note(self, thread_id: str, guest: str, text: str) -> None:
+        self.app.engine.notes.add(self.app.actor(), thread_id, {"message": text})
+        self.post_message(NoteSaved(thread_id))
+        self.post_message(ActionDone(f"Note saved on the conversation with {guest}: only staff see it"))
+
+    def action_saved_reply(self) -> None:
+        if thread := self.conversation.thread:
+            self.find_replies(thread["id"], thread["title"])
+
+    @engine_work(exclusive=True, group="replies")
+    def find_replies(self, thread_id: str, guest: str) -> None:
+        templates = self.app.engine.message_templates.for_thread(self.app.actor(), thread_id)
+        post_fresh(self, RepliesFound(guest, templates))
+
+    def on_replies_found(self, message: RepliesFound) -> None:
+        box = self.conversation.compose_box
+
+        def chosen(text: str | None) -> None:
+            if text:
+                box.insert(text)
+            box.focus()
+
+        self.app.push_screen(ReplyPicker(message.guest, message.templates), chosen)
+
+    def action_saved_replies(self) -> None:
+        thread = self.conversation.thread
+        self.app.push_screen(SavedRepliesScreen(thread["property_id"] if thread else None))
+
+    def action_assigned(self) -> None:
+        """Whose threads the list shows: everyone's, then yours, then nobody's."""
+        order = list(ASSIGNED)
+        self.assigned = order[(order.index(self.assigned) + 1) % len(order)]
+        self.restart()
+
+    def action_assign(self) -> None:
+        if thread := self.conversation.thread:
+            self.find_assignees(thread)
+
+    @engine_work(exclusive=True, group="assignees")
+    def find_assignees(self, thread: dict[str, Any]) -> None:
+        actor = self.app.actor()
+        post_fresh(self, AssigneesFound(thread, self.app.engine.chat.assignees(actor, thread["id"]), actor.user_id))
+
+    def on_assignees_found(self, message: AssigneesFound) -> None:
+        thread, chat = message.thread, self.app.engine.chat
+
+        def chosen(answer: Assignment | None) -> None:
+            if answer is None:
+                return
+            user = answer.user
+
+            def assign() -> str:
+                chat.update_thread(self.app.actor(), thread["id"], {"assignee_id": user["id"] if user else None})
+                who = "you" if user and user["id"] == message.me else user["email"] if user else None
+                return f"{thread['title']}'s conversation is " + (f"assigned to {who}" if who else "unassigned")
+
+            self.act(assign)
+
+        self.app.push_screen(AssignDialog(thread["title"], message.users, thread["assignee_id"], message.me), chosen)
+
+    def action_mark_unread(self) -> None:
+        """Leave the thread for later: unread again, and no longer open (which would read it at once)."""
+        thread = self.conversation.thread
+        if thread is None:
+            self.app.bell()
+            return
+        self.opened_id = None
+        self.table.focus()
+        chat, actor = self.app.engine.chat, self.app.actor()
+
+        def unread() -> str:
+            chat.mark_unread(actor, thread["id"])
+            return f"Marked {thread['title']}'s conversation unread"
+
+        self.act(unread)
 
     def action_toggle_closed(self) -> None:
         thread = self.conversation.thread

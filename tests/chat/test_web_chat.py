@@ -132,3 +132,36 @@ def _eventually(condition, tries: int = 50) -> bool:
             return True
         time.sleep(0.1)
     return False
+
+
+def test_internal_notes_show_apart_and_are_written_from_the_page(browser, host, desk, live):
+    """A colleague's note (over the API) shows in its own box with its author; one saved from the page is a note,
+    never a message the guest or the channel could see."""
+    store, thread_id = live[0].store, desk.thread_id()
+    check(desk.client.post(f"/api/v1/message_threads/{thread_id}/notes",
+                           json={"note": {"message": "Regular guest: offer the upgrade"}}), 201)
+    issued = check(desk.client.post("/api/v1/auth/one_time_token", json={
+        "one_time_token": {"property_id": desk.shop.property_id}}), 201)["data"]["attributes"]
+    host.frame_url = issued["embed_url"]
+    page = browser.new_page()
+    page.set_default_timeout(WAIT_MS)
+    page.goto(host.url + "/")
+    chat = page.frame_locator("iframe")
+    chat.locator(".thread", has_text="Jane Doe").click()
+
+    note = chat.locator(".message.note", has_text="Regular guest: offer the upgrade")
+    note.wait_for()
+    assert f"Internal note · {desk.shop.user.actor.email}" in note.inner_text()
+    assert chat.locator(".message.guest", has_text="offer the upgrade").count() == 0
+
+    chat.locator("#reply").fill("Upgrade given: room 12")
+    chat.locator("#add-note").click()
+    chat.locator(".message.note", has_text="Upgrade given: room 12").wait_for()
+    assert chat.locator("#reply").input_value() == ""
+    assert store.scalar("SELECT count(*) FROM thread_notes WHERE thread_id = ? AND note = ?",
+                        (thread_id, "Upgrade given: room 12")) == 1
+    assert store.scalar("SELECT count(*) FROM messages WHERE thread_id = ? AND message LIKE '%Upgrade%'",
+                        (thread_id,)) == 0
+    assert check(desk.adapter.get(f"{desk.inbound}/outbox"))["data"] == []
+    assert check(desk.client.get(f"/api/v1/message_threads/{thread_id}"))["data"]["attributes"]["message_count"] == 1
+    page.close()

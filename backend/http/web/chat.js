@@ -6,6 +6,7 @@
 const API = "/api/v1";
 const PAGE = 30;          // threads per page
 const MESSAGES = 50;      // messages per page, newest first
+const NOTES = 100;        // staff's internal notes read with a conversation, newest first
 const POLL_MS = 4000;     // how often the list and the open conversation look for news
 const SESSION_KEY = "frontdesk-chat-session";
 
@@ -17,6 +18,7 @@ const state = {
   threads: [],
   current: null,          // the open thread
   messages: [],           // oldest first, as shown
+  notes: [],              // staff's internal notes on the open thread, never messages
   messagePages: 1,
   messageTotal: 0,
   file: null,
@@ -229,6 +231,7 @@ async function loadMessages({ toBottom = false, older = false } = {}) {
   for (const message of body.data.slice().reverse()) known.set(message.id, message);
   state.messages = [...known.values()].sort((a, b) => a.attributes.inserted_at.localeCompare(b.attributes.inserted_at));
   state.messageTotal = body.meta.total;
+  await loadNotes();
   renderMessages();
   // Anchored: new messages scroll into view only for a reader already at the bottom, and earlier
   // messages loaded above keep the one being read where it was.
@@ -236,9 +239,30 @@ async function loadMessages({ toBottom = false, older = false } = {}) {
   else box.scrollTop = box.scrollHeight - fromBottom;
 }
 
+// Internal notes come from their own resource: the guest's conversation never holds them.
+async function loadNotes() {
+  const query = new URLSearchParams({ "pagination[limit]": String(NOTES) });
+  const body = await api(`/message_threads/${state.current.id}/notes?${query}`);
+  state.notes = body.data;
+}
+
+// Messages and notes by time; while earlier messages are not shown, neither are the notes of their time.
 function renderMessages() {
-  $("message-list").replaceChildren(...state.messages.map(messageItem));
-  $("older").hidden = state.messages.length >= state.messageTotal;
+  const older = state.messages.length < state.messageTotal;
+  const oldest = older && state.messages.length ? state.messages[0].attributes.inserted_at : "";
+  const notes = state.notes.filter((note) => note.attributes.inserted_at >= oldest);
+  const items = [...state.messages, ...notes].sort((a, b) => a.attributes.inserted_at.localeCompare(b.attributes.inserted_at));
+  $("message-list").replaceChildren(...items.map((item) => (item.type === "note" ? noteItem(item) : messageItem(item))));
+  $("older").hidden = !older;
+}
+
+function noteItem(note) {
+  const a = note.attributes;
+  const item = el("li", "message note");
+  item.dataset.id = note.id;
+  item.append(el("p", "note-label", `Internal note · ${a.author_email || "a former colleague"}`),
+              el("p", "text", a.message), el("p", "stamp", utc(a.inserted_at).toLocaleString()));
+  return item;
 }
 
 function messageItem(message) {
@@ -324,6 +348,22 @@ async function send(event) {
   }
 }
 
+async function saveNote() {
+  const text = $("reply").value.trim();
+  if (!text) return notice("Write the note in the box first.");
+  $("add-note").disabled = true;
+  try {
+    await api(`/message_threads/${state.current.id}/notes`, { method: "POST", body: { note: { message: text } } });
+    $("reply").value = "";
+    notice("");
+    await loadMessages();
+  } catch (error) {
+    notice(error.message);
+  } finally {
+    $("add-note").disabled = false;
+  }
+}
+
 async function upload(file) {
   const data = await new Promise((resolve, reject) => {
     const reader = new FileReader();
@@ -369,6 +409,10 @@ async function poll() {
         renderHead();
         await loadMessages();
         if (fresh.attributes.unread_count > 0) await api(`/message_threads/${fresh.id}/read`, { method: "POST" });
+      } else if (fresh) {
+        const known = state.notes.map((note) => note.id).join();
+        await loadNotes();  // a colleague's note moves no message
+        if (state.notes.map((note) => note.id).join() !== known) renderMessages();
       }
     }
   } catch (error) {
@@ -411,6 +455,7 @@ function bind() {
   });
   $("toggle-closed").addEventListener("click", toggleClosed);
   $("compose").addEventListener("submit", send);
+  $("add-note").addEventListener("click", saveNote);
   $("reply").addEventListener("keydown", (event) => {
     if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) send(event);
   });

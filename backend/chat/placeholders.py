@@ -1,0 +1,115 @@
+"""The placeholders of saved replies, and what fills them for a thread: its booking (or an inquiry's details),
+its guest and its property.
+
+A placeholder is a name in braces, `{guest_name}`. An unknown name is refused when the reply is saved, so a
+typo never reaches a guest; a known one with nothing to fill it from (`{booking_id}` on an inquiry, the
+check-in time of a property without a hotel policy) stays in the text as it is, for staff to see and fill in
+before sending.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from typing import Any
+
+from pydantic_core import from_json
+
+from storage import Store
+
+PLACEHOLDERS: dict[str, str] = {
+    "guest_name": "the guest's full name",
+    "guest_first_name": "the guest's first name",
+    "property": "the property's title",
+    "arrival_date": "the arrival date, e.g. 21 Nov 2026",
+    "departure_date": "the departure date",
+    "nights": "the number of nights",
+    "guests": "the number of guests",
+    "booking_id": "the booking's number, as the channel shows it (e.g. BDC-1556013801)",
+    "checkin_time": "check-in from, as the property's hotel policy says (e.g. 14:00)",
+    "checkout_time": "check-out until, as the property's hotel policy says (e.g. 11:00)",
+}
+# `{name}`: a word in braces. Braces around anything else (`{ }`, `{2 nights}`) are plain text.
+PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def placeholders_in(text: str) -> list[str]:
+    """The placeholder names a text uses, each once, in order of first use."""
+    return list(dict.fromkeys(PLACEHOLDER.findall(text)))
+
+
+def unknown_placeholders(text: str) -> list[str]:
+    return [name for name in placeholders_in(text) if name not in PLACEHOLDERS]
+
+
+def unknown_text(names: list[str]) -> str:
+    found = ", ".join(f"{{{name}}}" for name in names)
+    known = ", ".join(f"{{{name}}}" for name in PLACEHOLDERS)
+    return f"has unknown placeholder{'s' if len(names) > 1 else ''} {found}; use {known}"
+
+
+def fill(text: str, values: dict[str, str | None]) -> str:
+    """The text with each placeholder that has a value replaced; the others stay as written."""
+    return PLACEHOLDER.sub(lambda m: values.get(m.group(1)) or m.group(0), text)
+
+
+def thread_values(store: Store, thread: Any) -> dict[str, str | None]:
+    """What fills the placeholders for a thread (a message_threads row): its booking's latest revision, or for an
+    inquiry the details the guest asked with; its property's title and hotel policy."""
+    values: dict[str, str | None] = {"guest_name": thread["title"], "property": _property_title(store, thread)}
+    stay: dict[str, Any] = {}
+    if thread["booking_id"]:
+        stay = _booking_stay(store, thread["booking_id"])
+    else:
+        stay = _inquiry_stay(store, thread["id"])
+    values |= {k: v for k, v in stay.items() if v}
+    values["guest_first_name"] = stay.get("guest_first_name") or (values["guest_name"] or "").split(" ")[0] or None
+    values |= _policy_times(store, thread["property_id"])
+    return values
+
+
+def _property_title(store: Store, thread: Any) -> str | None:
+    return store.scalar("SELECT title FROM properties WHERE id = ?", (thread["property_id"],))
+
+
+def _booking_stay(store: Store, booking_id: str) -> dict[str, Any]:
+    row = store.one("SELECT b.unique_id, b.arrival_date, b.departure_date, r.attributes FROM bookings b "
+                    "JOIN booking_revisions r ON r.id = b.revision_id WHERE b.id = ?", (booking_id,))
+    if row is None:
+        return {}
+    attributes = from_json(row["attributes"])
+    customer = attributes.get("customer") or {}
+    full = " ".join(p for p in (customer.get("name"), customer.get("surname")) if p)
+    guests = sum(n for room in attributes.get("rooms") or () for kind in ("adults", "children", "infants")
+                 if isinstance(n := (room.get("occupancy") or {}).get(kind), int))
+    return {"guest_name": full or None, "guest_first_name": customer.get("name") or None,
+            "booking_id": row["unique_id"], **_dates(row["arrival_date"], row["departure_date"]),
+            "guests": str(guests) if guests else None}
+
+
+def _inquiry_stay(store: Store, thread_id: str) -> dict[str, Any]:
+    meta = store.scalar("SELECT meta FROM messages WHERE thread_id = ? AND sender = 'system' AND meta IS NOT NULL "
+                        "ORDER BY inserted_at LIMIT 1", (thread_id,))
+    details = (from_json(meta).get("booking_details") or {}) if meta else {}
+    guests = details.get("number_of_guests")
+    stay = _dates(details.get("checkin_date"), details.get("checkout_date"))
+    return {"guest_name": details.get("guest_name"), **stay, "guests": str(guests) if guests else None}
+
+
+def _dates(arrival: str | None, departure: str | None) -> dict[str, str | None]:
+    if not arrival or not departure:
+        return {}
+    first, last = date.fromisoformat(arrival), date.fromisoformat(departure)
+    return {"arrival_date": _day(first), "departure_date": _day(last), "nights": str((last - first).days)}
+
+
+def _day(value: date) -> str:
+    """As a guest reads it anywhere: 21 Nov 2026 (never 11/21 or 21/11)."""
+    return f"{value.day} {value:%b %Y}"
+
+
+def _policy_times(store: Store, property_id: str) -> dict[str, str | None]:
+    row = store.one("SELECT json_extract(policy, '$.checkin_from_time') AS checkin, "
+                    "json_extract(policy, '$.checkout_to_time') AS checkout FROM hotel_policies WHERE property_id = ?",
+                    (property_id,))
+    return {"checkin_time": row["checkin"], "checkout_time": row["checkout"]} if row else {}

@@ -1,0 +1,167 @@
+"""Saved replies (message templates): text staff send again and again, for one property or for every property
+of a group, with placeholders that the thread being answered fills in (backend/chat/placeholders.py).
+
+Whoever reaches a property reaches its templates and its group's: a template of someone else's is a 401, as
+every object is. The text is masked for card numbers before it is stored, as messages are.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictStr
+
+from backend.card_data import mask_text
+from backend.chat.placeholders import fill, placeholders_in, thread_values, unknown_placeholders, unknown_text
+from backend.chat.service import MAX_TEXT, Chat
+from backend.errors import BadRequest, Errors, NotFound, Unauthorized, ValidationFailed
+from backend.fields import RequiredText
+from backend.identity import Actor
+from backend.listing import Column, ListQuery, page
+from backend.validation import validate
+from storage import Store, new_id, utc_now
+
+MAX_PER_GROUP = 500  # a group's templates and its properties': the picker lists them all
+COLUMNS = {"id": Column("m.id", "id"), "property_id": Column("m.property_id", "id"),
+           "group_id": Column("coalesce(m.group_id, p.group_id)", "id"), "title": Column("m.title")}
+# Sent back by clients that PUT what they read: ignored.
+READ_ONLY = {"id", "placeholders", "user_id", "inserted_at", "updated_at"}
+
+
+def _known_placeholders(text: str) -> str:
+    unknown = unknown_placeholders(text)
+    if unknown:
+        raise ValueError(unknown_text(unknown))
+    return text
+
+
+def _not_blank(text: str) -> str:
+    if not text.strip():
+        raise ValueError("can't be blank")
+    return text
+
+
+TemplateText = Annotated[StrictStr, Field(max_length=MAX_TEXT), AfterValidator(_not_blank),
+                         AfterValidator(_known_placeholders)]
+
+
+class TemplateInput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    title: RequiredText
+    message: TemplateText = Field(description="the reply, with placeholders such as {guest_name}")
+    property_id: StrictStr | None = Field(None, description="the one property it is for; else group_id")
+    group_id: StrictStr | None = Field(None, description="for every property of this group (default: your default "
+                                                          "group), when property_id is not given")
+
+
+class TemplateEnvelope(BaseModel):
+    message_template: TemplateInput
+
+
+class MessageTemplates:
+    def __init__(self, store: Store, chat: Chat) -> None:
+        self.store = store
+        self.chat = chat
+
+    def list(self, actor: Actor, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        """The actor's templates, by title: those of their groups and of their groups' properties."""
+        marks, groups = actor.group_params()
+        rows, meta = page(self.store, query, COLUMNS, select="m.*",
+                          source="message_templates m LEFT JOIN properties p ON p.id = m.property_id",
+                          scope=f"coalesce(m.group_id, p.group_id) IN ({marks})", scope_params=groups,
+                          default_order="m.title, m.id")
+        return [_template(r) for r in rows], meta
+
+    def get(self, actor: Actor, template_id: str) -> dict[str, Any]:
+        return _template(self._row(actor, template_id))
+
+    def create(self, actor: Actor, data: Any) -> dict[str, Any]:
+        model = self._validate(actor, data)
+        template_id, now = new_id(), utc_now()
+        with self.store.transaction() as conn:
+            if self._count_in_group(conn, model) >= MAX_PER_GROUP:
+                raise ValidationFailed.one("message_template", f"a group keeps at most {MAX_PER_GROUP} saved replies")
+            conn.execute("INSERT INTO message_templates (id, group_id, property_id, title, message, user_id, "
+                         "inserted_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                         (template_id, model.group_id, model.property_id, mask_text(model.title),
+                          mask_text(model.message), actor.user_id, now, now))
+        return self.get(actor, template_id)
+
+    def update(self, actor: Actor, template_id: str, data: Any) -> dict[str, Any]:
+        """Only the fields sent change; a property_id sent makes it that property's, a group_id its group's."""
+        current = self._row(actor, template_id)
+        if not isinstance(data, dict):
+            raise BadRequest(["the message_template must be a JSON object"])
+        sent = {k: v for k, v in data.items() if k not in READ_ONLY}
+        scope = {"property_id": current["property_id"], "group_id": current["group_id"]}
+        if sent.get("property_id") is not None or sent.get("group_id") is not None:
+            scope = {"property_id": None, "group_id": None}
+        model = self._validate(actor, {"title": current["title"], "message": current["message"], **scope, **sent})
+        with self.store.transaction() as conn:
+            conn.execute("UPDATE message_templates SET group_id = ?, property_id = ?, title = ?, message = ?, "
+                         "updated_at = ? WHERE id = ?", (model.group_id, model.property_id, mask_text(model.title),
+                                                          mask_text(model.message), utc_now(), template_id))
+        return self.get(actor, template_id)
+
+    def delete(self, actor: Actor, template_id: str) -> None:
+        self._row(actor, template_id)
+        with self.store.transaction() as conn:
+            conn.execute("DELETE FROM message_templates WHERE id = ?", (template_id,))
+
+    def for_thread(self, actor: Actor, thread_id: str) -> list[dict[str, Any]]:
+        """The templates that apply to a thread (its property's and its group's), by title, each with
+        `filled_message`: its text with the thread's values, and `unfilled`, the placeholders left as written."""
+        thread = self.chat.reach(actor, thread_id)
+        rows = self.store.query("SELECT * FROM message_templates WHERE property_id = ? OR group_id = ? "
+                                "ORDER BY title, id", (thread["property_id"], thread["group_id"]))
+        values = thread_values(self.store, thread)
+        templates = []
+        for row in rows:
+            template = _template(row)
+            template["filled_message"] = fill(template["message"], values)
+            template["unfilled"] = [name for name in template["placeholders"] if not values.get(name)]
+            templates.append(template)
+        return templates
+
+    # --- the pieces ----------------------------------------------------------------------------
+
+    def _validate(self, actor: Actor, data: Any) -> TemplateInput:
+        """The input, with its scope checked: a property or group of the actor's (422 naming it otherwise), one of
+        them only, the actor's default group when neither is given."""
+        model = validate(TemplateInput, data)
+        errors = Errors()
+        if model.property_id is not None and model.group_id is not None:
+            errors.add("property_id", "give property_id (one property) or group_id (every property of a group), "
+                                      "not both")
+        elif model.property_id is not None:
+            row = self.store.one("SELECT group_id FROM properties WHERE id = ?", (model.property_id,))
+            if row is None or not actor.reaches(row["group_id"], model.property_id):
+                errors.add("property_id", "is not a property of yours")
+        else:
+            model.group_id = model.group_id or actor.default_group_id
+            if model.group_id not in actor.group_ids:
+                errors.add("group_id", "is not a group of yours")
+        errors.raise_if_any()
+        return model
+
+    def _count_in_group(self, conn, model: TemplateInput) -> int:
+        group = model.group_id or conn.execute("SELECT group_id FROM properties WHERE id = ?",
+                                               (model.property_id,)).fetchone()[0]
+        return conn.execute("SELECT count(*) FROM message_templates m LEFT JOIN properties p ON p.id = m.property_id "
+                            "WHERE m.group_id = ? OR p.group_id = ?", (group, group)).fetchone()[0]
+
+    def _row(self, actor: Actor, template_id: str):
+        row = self.store.one("SELECT m.*, coalesce(m.group_id, p.group_id) AS owner FROM message_templates m "
+                             "LEFT JOIN properties p ON p.id = m.property_id WHERE m.id = ?", (template_id,))
+        if row is None:
+            raise NotFound(f"message template {template_id} does not exist")
+        if not actor.reaches(row["owner"], row["property_id"]):
+            raise Unauthorized("you have no access to this message template")
+        return row
+
+
+def _template(row) -> dict[str, Any]:
+    return {"id": row["id"], "title": row["title"], "message": row["message"], "property_id": row["property_id"],
+            "group_id": row["group_id"], "placeholders": placeholders_in(row["message"]), "user_id": row["user_id"],
+            "inserted_at": row["inserted_at"], "updated_at": row["updated_at"]}

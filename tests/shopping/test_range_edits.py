@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from backend.config import Config
 from backend.engine import Engine
 from backend.errors import Unauthorized, ValidationFailed
 from backend.identity import Actor
@@ -58,6 +59,10 @@ class Hotel:
 
 @pytest.fixture
 def hotel(engine: Engine) -> Hotel:
+    return build(engine)
+
+
+def build(engine: Engine) -> Hotel:
     actor, _ = engine.identity.add_user("revenue@example.com")
     prop = engine.properties.create(actor, {"title": "Range Hotel", "currency": "EUR", **CONTACT})
     room = engine.inventory.room_types.create(actor, {"property_id": prop["id"], "title": "Double",
@@ -140,6 +145,18 @@ def test_undo_leaves_nights_changed_since_as_they_are(hotel: Hotel) -> None:
     assert hotel.availability(1, 4) == {day(1): 5, day(2): 2, day(3): 5, day(4): 5}
     assert [w["message"] for w in undone.warnings] == [
         "1 night(s) changed since the edit (a booking, or another change) and were left as they are"]
+
+
+def test_undo_leaves_nights_now_past(tmp_path) -> None:
+    """An undo two days after the edit: the two nights that have passed meanwhile keep what the edit wrote."""
+    now = [datetime.now(UTC)]
+    hotel = build(Engine.open(tmp_path / "later.db", Config(clock=lambda: now[0])))
+    ari = hotel.engine.inventory.ari
+    edit = ari.edit(hotel.actor, [], [hotel.rates(0, 3, rate="80.00")])
+    now[0] += timedelta(days=2)
+    undone = ari.undo(hotel.actor, edit.undo)
+    assert [w["message"] for w in undone.warnings] == ["2 night(s) now past were left as they are"]
+    assert [row[2] for row in hotel.stored()[:4]] == [8000, 8000, 10000, 10000]
 
 
 def test_undo_needs_access_to_the_property(hotel: Hotel) -> None:

@@ -37,6 +37,7 @@ from console.inventory.room_type_editor import RoomTypeEditor
 from console.inventory.summary import edited
 from console.kit.area import AreaScreen
 from console.kit.fit_table import Fitted, FitTable
+from console.kit.labels import plain
 from console.kit.workers import engine_work, post_fresh
 from console.kit.words import counted
 
@@ -348,7 +349,7 @@ class InventoryScreen(AreaScreen):
     def tell(self, text: str, warnings: list[dict[str, Any]]) -> None:
         self.status.news(text, error=bool(warnings))
         if warnings:
-            self.notify("; ".join(warning["message"] for warning in warnings), title="Done, with warnings",
+            self.notify("; ".join(plain(warning["message"]) for warning in warnings), title="Done, with warnings",
                         severity="warning")
 
     def action_undo(self) -> None:

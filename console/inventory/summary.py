@@ -8,13 +8,13 @@ from typing import Any
 
 from backend.inventory.review import ASK_ABOVE_NIGHTS, Review, Span
 from backend.inventory.undo import Undo
+from console.kit.labels import label_for, plain
 from console.kit.words import counted
 
-# The values of a night as the range dialog and its summary name them.
-FIELD_LABELS = {"availability": "Rooms to sell", "rate": "Rate", "min_stay_arrival": "Min stay on arrival",
-                "min_stay_through": "Min stay through", "max_stay": "Max stay (0: none)",
-                "stop_sell": "Stop sell", "closed_to_arrival": "Closed to arrival",
-                "closed_to_departure": "Closed to departure"}
+# The values of a night as the range dialog and its summary name them: the console's labels, max stay's 0 explained.
+FIELD_LABELS = {**{name: label_for(name) for name in ("availability", "rate", "min_stay_arrival", "min_stay_through",
+                                                      "stop_sell", "closed_to_arrival", "closed_to_departure")},
+                "max_stay": f"{label_for('max_stay')} (0: none)"}
 
 
 def day_text(day: date) -> str:
@@ -55,7 +55,7 @@ def summary(review: Review) -> str:
     if jump := review.rate_jump:
         lines.append(f"Asked because the rate of {day_text(date.fromisoformat(jump.day))} goes from {jump.now} to "
                      f"{jump.then} {jump.currency} ({'+' if jump.percent > 0 else '−'}{abs(jump.percent)}%).")
-    lines.extend(warning["message"] for warning in review.warnings)
+    lines.extend(plain(warning["message"]) for warning in review.warnings)
     return "\n".join(lines)
 
 
@@ -68,4 +68,4 @@ def edited(verb: str, undo: Undo, warnings: list[dict[str, Any]]) -> str:
     else:
         what = f"{counted(len(days), 'night')} of {', '.join(dict.fromkeys(n.title for n in undo.nights))}"
         text = f"{verb} {what} · u {'redoes' if verb == 'Undone' else 'undoes'}"
-    return f"{text} · {'; '.join(w['message'] for w in warnings)}" if warnings else text
+    return f"{text} · {'; '.join(plain(w['message']) for w in warnings)}" if warnings else text

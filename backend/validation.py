@@ -36,6 +36,29 @@ def validate(model: type[M], data: Any, context: dict[str, Any] | None = None) -
         raise ValidationFailed(details_of(exc)) from None
 
 
+def validate_partly(model: type[M], data: dict[str, Any], context: dict[str, Any] | None = None,
+                    stand_ins: dict[str, Any] | None = None) -> tuple[M | None, dict[str, list[str]]]:
+    """The model and every problem of the data. Where fields fail, the model is made again without them (a failed
+    required field takes its stand-in), so that the rules that read other records can still judge the fields that
+    passed and one answer names every problem; None when even that fails. The caller drops what those rules say
+    about the failed fields (`failed`): the stand-ins are no one's input."""
+    try:
+        return model.model_validate(data, context=context), {}
+    except ValidationError as exc:
+        details = details_of(exc)
+    bad = failed(details)
+    rest = {k: v for k, v in data.items() if k not in bad} | {k: v for k, v in (stand_ins or {}).items() if k in bad}
+    try:
+        return model.model_validate(rest, context=context), details
+    except ValidationError:
+        return None, details
+
+
+def failed(details: dict[str, list[str]]) -> set[str]:
+    """The top-level fields that problems name: `options` for `options.1.rate`."""
+    return {path.split(".")[0] for path in details}
+
+
 def as_input(model: type[BaseModel], record: dict[str, Any]) -> dict[str, Any]:
     """A stored record in the shape that create accepts: its read-only and derived keys left out."""
     return {k: v for k, v in record.items() if k in model.model_fields}

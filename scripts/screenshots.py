@@ -225,15 +225,28 @@ async def inventory_derived_rate_plan(pilot: Pilot) -> None:
 
 
 async def inventory_calendar(pilot: Pilot) -> None:
+    """Three nights of the Double's rooms and flexible rate chosen with shift+arrows."""
     await inventory(pilot, "c")
+    await settle(pilot)
+    await pilot.press("right", "shift+right", "shift+right", "shift+down")
 
 
 async def inventory_range(pilot: Pilot) -> None:
-    await inventory(pilot, "c")
+    await inventory_calendar(pilot)
     await settle(pilot)
-    await pilot.press("down", "right", "right", "right", "right", "right", "e")
+    await pilot.press("e")
     await settle(pilot)
     await type_text(pilot, "310")
+
+
+async def inventory_range_confirmation(pilot: Pilot) -> None:
+    """Ten weeks at a rate less than half of the weekend's: summed up and asked about before anything is written."""
+    await inventory_range(pilot)
+    await settle(pilot)
+    dialog = pilot.app.screen
+    dialog.fields["rate"].value = "130"
+    dialog.fields["date_to"].value = "2027-01-31"
+    await pilot.press("ctrl+s")
 
 
 async def tokenisation_editor(pilot: Pilot) -> None:
@@ -298,6 +311,7 @@ SHOTS: dict[str, Steps] = {
     "inventory-derived-rate-plan": inventory_derived_rate_plan,
     "inventory-calendar": inventory_calendar,
     "inventory-range": inventory_range,
+    "inventory-range-confirmation": inventory_range_confirmation,
     "tokenisation-editor": tokenisation_editor,
     "tokenisation-tester": tokenisation_tester,
 }

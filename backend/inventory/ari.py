@@ -1,11 +1,15 @@
 """Availability per room type per night, and rates and restrictions per rate plan per night.
 
 A write is a list of values, each for one date or a range (optionally only some weekdays). The
-whole list is checked first: a malformed value (bad type, past or reversed dates, unknown room
-type or rate plan, a negative rate) is a 422 naming `values.N.field` and nothing is written.
-The values are then applied in order in one transaction; nights beyond the property's
-state_length are skipped, rates outside min_price/max_price are clamped, and a derived plan's values
-that follow its parent are not written, each with a warning.
+whole list is checked first, every field of every value, and every problem is reported in one 422
+naming `values.N.field` (bad type, past or reversed dates, unknown room type or rate plan, a negative
+rate); nothing is written then. The values are then applied in order in one transaction; nights beyond
+the property's state_length are skipped, rates outside min_price/max_price are clamped, and a derived
+plan's values that follow its parent are not written, each with a warning.
+
+The console's range edit writes availability and restrictions together (`edit`), after asking the engine
+what it would change (`review`, backend/inventory/review.py), and can put back exactly what an edit
+replaced (`undo`, backend/inventory/undo.py).
 
 Reads give each night's values as the rules read them (backend/inventory/calendar.py): the night's own,
 else the plan's weekday default, and a derived plan's taken from its parent, computed on every read.
@@ -36,7 +40,10 @@ from backend.events import EventBus
 from backend.identity import Actor
 from backend.inventory.calendar import Calendar, Scope
 from backend.inventory.models import INHERITS, complete
+from backend.inventory.ranges import TABLES, Kind, Planned
+from backend.inventory.review import Review, review_of
 from backend.inventory.stays import ROW_FIELDS
+from backend.inventory.undo import Restored, Undo, after, before, restore
 from backend.inventory.window import Window, window_of
 from backend.listing import ListQuery
 from backend.money import format_minor, parse_money, to_minor
@@ -103,14 +110,19 @@ class Written:
     (what the range holds is read when it is sent, so nights in between that did not change cost nothing)."""
 
     def __init__(self) -> None:
-        self.ranges: dict[tuple[str, str], tuple[str, str]] = {}
+        self.ranges: dict[tuple[str, str, str], tuple[str, str]] = {}
 
-    def add(self, property_id: str, target_id: str, kept: list[date]) -> None:
-        if not kept:
+    def add(self, kind: str, property_id: str, target_id: str, days: list[str]) -> None:
+        if not days:
             return
-        first, last = min(kept).isoformat(), max(kept).isoformat()
-        known = self.ranges.get((property_id, target_id))
-        self.ranges[(property_id, target_id)] = (min(first, known[0]), max(last, known[1])) if known else (first, last)
+        first, last = min(days), max(days)
+        known = self.ranges.get((kind, property_id, target_id))
+        self.ranges[(kind, property_id, target_id)] = (min(first, known[0]), max(last, known[1])) if known else (first, last)
+
+    def record(self, conn) -> None:
+        for (kind, property_id, target_id), nights in self.ranges.items():
+            changed = outbox.availability_changed if kind == "availability" else outbox.rates_changed
+            changed(conn, property_id, target_id, nights)
 
 
 @dataclass(frozen=True)
@@ -120,6 +132,31 @@ class Holder:
     row: Any
     settings: dict[str, Any]
     window: Window
+
+
+@dataclass(frozen=True)
+class Checked:
+    """One value of a write that passed every check: its target's row and the nights it names."""
+
+    kind: Kind
+    index: int
+    target: Any
+    dates: list[date]
+    fields: dict[str, Any]  # restrictions: column → stored value; availability: {"availability": n}
+
+
+@dataclass(frozen=True)
+class Edit:
+    """A range edit made (or undone): the engine's warnings, and how to put back what it replaced."""
+
+    warnings: list[dict[str, Any]]
+    undo: Undo
+
+
+MODELS: dict[str, tuple[type[Dated], str, str]] = {  # kind → model, its target's key and noun
+    "availability": (AvailabilityValue, "room_type_id", "room type"),
+    "restrictions": (RestrictionValue, "rate_plan_id", "rate plan"),
+}
 
 
 class Ari:
@@ -132,93 +169,156 @@ class Ari:
     # --- writing -----------------------------------------------------------------------------
 
     def set_availability(self, actor: Actor, values: Any) -> list[dict[str, Any]]:
-        items, props = self._parse(actor, values, AvailabilityValue, "room_types", "room_type_id", "room type")
-        warnings: list[dict[str, Any]] = []
-        written = Written()
-        with self.store.transaction() as conn:
-            for index, (value, target, dates) in enumerate(items):
-                kept = _within(index, props[target["property_id"]], dates, warnings)
-                conn.executemany(
-                    "INSERT INTO availability (room_type_id, date, availability) VALUES (?, ?, ?) "
-                    "ON CONFLICT(room_type_id, date) DO UPDATE SET availability = excluded.availability",
-                    [(value.room_type_id, d.isoformat(), value.availability) for d in kept])
-                written.add(target["property_id"], value.room_type_id, kept)
-            for (property_id, room_type_id), (first, last) in written.ranges.items():
-                outbox.availability_changed(conn, property_id, room_type_id, (first, last))
-        self._changed(props)
-        return warnings
+        return self._write(*self._checked(actor, {"availability": values}, "values"), undoable=False).warnings
 
     def set_restrictions(self, actor: Actor, values: Any) -> list[dict[str, Any]]:
-        items, props = self._parse(actor, values, RestrictionValue, "rate_plans", "rate_plan_id", "rate plan")
-        errors, prepared = Errors(), []
-        for index, (value, plan, dates) in enumerate(items):
-            fields = self._restriction_fields(index, value, plan, props[plan["property_id"]], errors)
-            prepared.append((value, plan, dates, fields))
+        return self._write(*self._checked(actor, {"restrictions": values}, "values"), undoable=False).warnings
+
+    def edit(self, actor: Actor, availability: list[Any], restrictions: list[Any]) -> Edit:
+        """Availability and restriction values written in one transaction; the problems of both are reported in one
+        422 (as `availability.N.field` and `restrictions.N.field`), and the `Edit` says how to put it all back."""
+        return self._write(*self._checked(actor, self._lists(availability, restrictions), None), undoable=True)
+
+    def review(self, actor: Actor, availability: list[Any], restrictions: list[Any]) -> Review:
+        """What `edit` with these values would change, checked as it checks them, without writing anything."""
+        planned, props, warnings = self._checked(actor, self._lists(availability, restrictions), None)
+        rooms = {value.target["id"] for value in planned if value.kind == "availability"}
+        plans = {value.target["id"] for value in planned if value.kind == "restrictions"}
+        days = [d for value in planned for d in value.days]
+        first, last = (min(days), max(days)) if days else ("", "")
+        return review_of(planned, self.calendar.availability(Scope(tuple(rooms)), first, last) if rooms else {},
+                         self.calendar.restrictions(Scope(tuple(plans)), first, last) if plans else {}, warnings)
+
+    def undo(self, actor: Actor, undo: Undo) -> Edit:
+        """Put back what an edit (or an undo) replaced; warnings count the nights left as they are."""
+        props = {}
+        for property_id in undo.property_ids:
+            row = self.store.one("SELECT * FROM properties WHERE id = ?", (property_id,))
+            if row is None or row["group_id"] not in actor.group_ids:
+                raise Unauthorized("you have no access to this property")
+            props[property_id] = window_of(row, self.clock()).today
+        written = Written()
+        with self.store.transaction() as conn:
+            done = restore(conn, undo, props)
+            for nights in done.written:
+                written.add(nights.kind, nights.property_id, nights.target_id, list(nights.rows))
+            written.record(conn)
+        self._changed(props)
+        return Edit(_left_alone(done), done.undo)
+
+    def _lists(self, availability: list[Any], restrictions: list[Any]) -> dict[str, list[Any]]:
+        lists = {name: values for name, values in (("availability", availability), ("restrictions", restrictions))
+                 if values}
+        if not lists:
+            raise ValidationFailed.one("values", "give availability or restriction values")
+        return lists
+
+    def _checked(self, actor: Actor, lists: dict[str, Any], name: str | None):
+        """Every value of every list checked before anything is written, each problem named (`name`.N.field, or the
+        list's own name when `name` is None) and all of them raised together; then what each would write: a derived
+        plan's values that follow its parent, nights beyond state_length and rates beyond min_price/max_price each
+        skipped or clamped with a warning."""
+        errors, props, checked = Errors(), {}, []
+        for kind, values in lists.items():
+            checked += self._parse(actor, kind, values, name or kind, props, errors)
         errors.raise_if_any()
         warnings: list[dict[str, Any]] = []
         parents: dict[str, str] = {}  # id → title, read once per write
-        written = Written()
-        with self.store.transaction() as conn:
-            for index, (value, plan, dates, fields) in enumerate(prepared):
-                holder = props[plan["property_id"]]
-                fields = self._own(index, fields, plan, parents, warnings)
+        planned = []
+        for item in checked:
+            holder = props[item.target["property_id"]]
+            fields = item.fields
+            if item.kind == "restrictions":
+                fields = self._own(item.index, fields, item.target, parents, warnings)
                 if not fields:
                     continue
-                fields = self._clamp(index, fields, plan, holder, warnings)
-                kept = _within(index, holder, dates, warnings)
-                columns = ", ".join(fields)
-                updates = ", ".join(f"{c} = excluded.{c}" for c in fields)
+                fields = self._clamp(item.index, fields, item.target, holder, warnings)
+            kept = _within(item.index, holder, item.dates, warnings)
+            planned.append(Planned(item.kind, item.index, item.target, tuple(kept), fields))
+        return planned, props, warnings
+
+    def _write(self, planned: list[Planned], props: dict[str, Holder], warnings: list[dict[str, Any]], *,
+               undoable: bool) -> Edit:
+        """`undoable`: keep what the write replaces (an API write of thousands of values keeps nothing)."""
+        written = Written()
+        with self.store.transaction() as conn:
+            replaced = before(conn, planned) if undoable else {}
+            for value in planned:
+                table, columns = value.table, list(value.fields)
+                updates = ", ".join(f"{c} = excluded.{c}" for c in columns)
                 conn.executemany(
-                    f"INSERT INTO restrictions (rate_plan_id, date, {columns}) VALUES (?, ?{', ?' * len(fields)}) "
-                    f"ON CONFLICT(rate_plan_id, date) DO UPDATE SET {updates}",
-                    [(value.rate_plan_id, d.isoformat(), *fields.values()) for d in kept])
-                written.add(plan["property_id"], value.rate_plan_id, kept)
-            for (property_id, rate_plan_id), (first, last) in written.ranges.items():
-                outbox.rates_changed(conn, property_id, rate_plan_id, (first, last))
+                    f"INSERT INTO {table.name} ({table.key}, date, {', '.join(columns)}) "
+                    f"VALUES (?, ?{', ?' * len(columns)}) ON CONFLICT({table.key}, date) DO UPDATE SET {updates}",
+                    [(value.target["id"], day, *value.fields.values()) for day in value.days])
+                written.add(value.kind, value.property_id, value.target["id"], value.days)
+            written.record(conn)
+            undo = after(conn, planned, replaced) if undoable else Undo()
         self._changed(props)
-        return warnings
+        return Edit(warnings, undo)
 
-    def _parse(self, actor: Actor, values: Any, model: type[Dated], table: str, key: str, noun: str):
-        """Every value checked before anything is written; returns (value, target row, dates) and the properties."""
+    def _parse(self, actor: Actor, kind: str, values: Any, name: str, props: dict[str, Holder],
+               errors: Errors) -> list[Checked]:
+        """A list's values checked; what passes is returned, the problems are added to errors. A value with some bad
+        fields still has the others checked, so that one answer names every problem."""
         if not isinstance(values, list) or not values:
-            raise ValidationFailed.one("values", "must be a non-empty list")
+            errors.add(name, "must be a non-empty list")
+            return []
         if len(values) > MAX_VALUES:
-            raise ValidationFailed.one("values", f"must hold at most {MAX_VALUES} values")
-        errors, items, props, now = Errors(), [], {}, self.clock()
+            errors.add(name, f"must hold at most {MAX_VALUES} values")
+            return []
+        model, key, noun = MODELS[kind]
+        checked, now = [], self.clock()
         for index, raw in enumerate(values):
-            prefix = f"values.{index}."
+            prefix = f"{name}.{index}."
             if not isinstance(raw, dict):
-                errors.add(f"values.{index}", "must be an object")
+                errors.add(f"{name}.{index}", "must be an object")
                 continue
-            try:
-                value = model.model_validate(raw)
-            except ValidationError as exc:
-                errors.merge({("date" if k == "base" else k): v for k, v in details_of(exc).items()},
-                             prefix)
-                continue
-            target = self.store.one(f"SELECT t.*, p.group_id FROM {table} t JOIN properties p ON p.id = t.property_id "
-                                    "WHERE t.id = ?", (getattr(value, key),))
-            if target is None or target["group_id"] not in actor.group_ids or target["property_id"] != value.property_id:
+            value, bad = _model(model, raw, prefix, errors)
+            holder = None if "property_id" in bad else self._holder(actor, value.property_id, props, now)
+            target = None
+            if holder is not None and key not in bad:
+                target = self.store.one(f"SELECT * FROM {TABLES[kind].targets} WHERE id = ?", (getattr(value, key),))
+                if target is not None and target["property_id"] != value.property_id:
+                    target = None
+            if target is None and not bad & {key, "property_id"}:
                 errors.add(prefix + key, f"is not a {noun} of this property")
-                continue
-            if value.property_id not in props:
-                row = self.store.one("SELECT * FROM properties WHERE id = ?", (value.property_id,))
-                props[value.property_id] = Holder(row, from_json(row["settings"]), window_of(row, now))
-            dates = _dates(value, props[value.property_id].window.today, prefix, errors)
-            items.append((value, target, dates))
-        errors.raise_if_any()
-        return items, props
+            dates = ([] if bad & {"date", "date_from", "date_to"}
+                     else _dates(value, holder.window.today if holder else None, prefix, errors))
+            if kind == "availability":
+                fields = None if bad else {"availability": value.availability}  # type: ignore[attr-defined]
+            else:
+                fields = self._restriction_fields(prefix, raw, value, bad, target, holder, errors)  # type: ignore[arg-type]
+            if target is not None and not bad and fields is not None:
+                checked.append(Checked(kind, index, target, dates, fields))  # type: ignore[arg-type]
+        return checked
 
-    def _restriction_fields(self, index: int, value: RestrictionValue, plan, holder: Holder,
-                            errors: Errors) -> dict[str, Any]:
-        prefix = f"values.{index}."
-        fields = {name: getattr(value, name) for name in RESTRICTION_FIELDS if getattr(value, name) is not None}
-        if "rate" in value.model_fields_set:
+    def _holder(self, actor: Actor, property_id: str, props: dict[str, Holder], now) -> Holder | None:
+        """The property a value names, read once per write; None when it is not one of the actor's."""
+        if property_id not in props:
+            row = self.store.one("SELECT * FROM properties WHERE id = ?", (property_id,))
+            if row is None or row["group_id"] not in actor.group_ids:
+                return None
+            props[property_id] = Holder(row, from_json(row["settings"]), window_of(row, now))
+        return props[property_id]
+
+    def _restriction_fields(self, prefix: str, raw: dict[str, Any], value: RestrictionValue, bad: set[str],
+                            plan, holder: Holder | None, errors: Errors) -> dict[str, Any] | None:
+        """The columns a restriction value sets, in their stored form (None when one can't be read)."""
+        if not any(raw.get(name) is not None for name in ("min_stay", *RESTRICTION_FIELDS)):
+            errors.add(prefix + "rate", "give at least one of rate, min_stay, " + ", ".join(RESTRICTION_FIELDS[1:]))
+            return None
+        fields = {}
+        if "rate" in raw:
+            if plan is None:
+                return None
             try:
-                fields["rate"] = parse_money(value.rate, plan["currency"])
+                fields["rate"] = parse_money(raw["rate"], plan["currency"])
             except ValueError as exc:
                 errors.add(prefix + "rate", str(exc))
-        if value.min_stay is not None:
+                return None
+        fields.update({name: getattr(value, name) for name in RESTRICTION_FIELDS[1:]
+                       if name not in bad and getattr(value, name, None) is not None})
+        if getattr(value, "min_stay", None) is not None and holder is not None:
             kind = holder.settings["min_stay_type"]
             for name in ("min_stay_arrival", "min_stay_through"):
                 if kind in ("both", name.removeprefix("min_stay_")):
@@ -226,8 +326,6 @@ class Ari:
         for name in BOOLEANS:
             if name in fields:
                 fields[name] = int(fields[name])
-        if not fields:
-            errors.add(prefix + "rate", "give at least one of rate, min_stay, " + ", ".join(RESTRICTION_FIELDS[1:]))
         return fields
 
     def _own(self, index: int, fields: dict[str, Any], plan, parents: dict[str, str],
@@ -363,8 +461,21 @@ def _within(index: int, holder: Holder, dates: list[date], warnings: list) -> li
     return kept
 
 
-def _dates(value: Dated, today: date, prefix: str, errors: Errors) -> list[date]:
-    """The dates a value covers, weekday mask applied; problems are added to errors."""
+def _model(model: type[Dated], raw: dict[str, Any], prefix: str, errors: Errors) -> tuple[Dated, set[str]]:
+    """The value, and the names of its fields that failed (their problems added to errors). With failures, the value
+    holds the fields that passed, so that the checks that need the database can still judge those."""
+    try:
+        return model.model_validate(raw), set()
+    except ValidationError as exc:
+        details = {("date" if k == "base" else k): v for k, v in details_of(exc).items()}
+        errors.merge(details, prefix)
+        bad = {path.split(".")[0] for path in details}
+        return model.model_construct(**{k: v for k, v in raw.items() if k in model.model_fields and k not in bad}), bad
+
+
+def _dates(value: Dated, today: date | None, prefix: str, errors: Errors) -> list[date]:
+    """The dates a value covers, weekday mask applied; problems are added to errors (being past only when the
+    property's today is known)."""
     names = ("date",) if value.date is not None else ("date_from", "date_to")
     parsed = {}
     for name in names:
@@ -375,14 +486,29 @@ def _dates(value: Dated, today: date, prefix: str, errors: Errors) -> list[date]
     if len(parsed) != len(names):
         return []
     first, last = (parsed["date"], parsed["date"]) if value.date is not None else (parsed["date_from"], parsed["date_to"])
-    if first < today:
-        errors.add(prefix + names[0], f"is in the past (today is {today.isoformat()} at the property)")
-        return []
+    problems = []
+    if today is not None and first < today:
+        problems.append((names[0], f"is in the past (today is {today.isoformat()} at the property)"))
     if last < first:
-        errors.add(prefix + "date_to", "must be on or after date_from")
-        return []
-    if (last - first).days >= MAX_RANGE_DAYS:
-        errors.add(prefix + "date_to", f"must be within {MAX_RANGE_DAYS} days of date_from")
+        problems.append(("date_to", "must be on or after date_from"))
+    elif (last - first).days >= MAX_RANGE_DAYS:
+        problems.append(("date_to", f"must be within {MAX_RANGE_DAYS} days of date_from"))
+    for name, message in problems:
+        errors.add(prefix + name, message)
+    if problems:
         return []
     mask = {WEEKDAYS.index(d) for d in value.days} if value.days else None
     return [d for d in days(first, last + timedelta(days=1)) if mask is None or d.weekday() in mask]
+
+
+def _left_alone(done: Restored) -> list[dict[str, Any]]:
+    """An undo's warnings: the nights it could not put back, and why."""
+    warnings = []
+    if done.changed:
+        warnings.append({"field": "date", "message": f"{done.changed} night(s) changed since the edit (a booking, "
+                                                     "or another change) and were left as they are"})
+    if done.past:
+        warnings.append({"field": "date", "message": f"{done.past} night(s) now past were left as they are"})
+    if done.gone:
+        warnings.append({"field": "date", "message": f"{', '.join(done.gone)}: deleted since the edit"})
+    return warnings

@@ -38,7 +38,7 @@ from backend.inventory.window import window_of
 from backend.listing import Column, ListQuery, order_by, page, where
 from backend.money import canonical, in_currency
 from backend.outbox import record as outbox
-from backend.validation import as_input, as_sent, validate
+from backend.validation import as_input, as_sent, failed, validate, validate_partly
 from storage import Store, new_id, utc_now
 
 READ_ONLY = frozenset({"id", "inserted_at", "updated_at"})
@@ -48,6 +48,9 @@ POLICY_COLUMNS = {"id": Column("h.id", "id"), "property_id": Column("h.property_
 POLICY_ALIASES = {"checkin_time": "checkin_from_time", "checkout_time": "checkout_to_time"}
 # Our older values of a policy's fields, read as the service's (storage/0008 and 0012 rewrote the stored ones).
 OLDER_VALUES = {"pets_policy": ("by_arrangement", "by_arrangements"), "parking_type": ("nearby", "location_nearby")}
+# What a failed required field is taken to be while the rest of a record is judged (backend/validation.py).
+ROOM_STAND_INS = {"title": "-", "count_of_rooms": 0, "occ_adults": 1}
+PLAN_STAND_INS = {"title": "-", "options": [{"occupancy": 1, "is_primary": True}]}
 PLAN_COLUMNS = {"id": Column("r.id", "id"), "property_id": Column("r.property_id", "id"),
                 "room_type_id": Column("r.room_type_id", "id"), "title": Column("r.title"),
                 "currency": Column("r.currency", "enum"), "meal_type": Column("r.meal_type", "enum"),
@@ -173,22 +176,28 @@ class RoomTypes(Owned):
     option_fields = ("property_id", "occ_adults", "occ_children", "occ_infants", "default_occupancy")
 
     def create(self, actor: Actor, data: Any) -> dict[str, Any]:
-        model = _room_model(_writable(data, "room type"))
-        self._property(actor, model.property_id, "property_id")
-        return self.get(actor, self._insert(_room_values(model)))
+        model, errors = _room_model(_writable(data, "room type"))
+        errors.raise_if_any()
+        self._property(actor, model.property_id, "property_id")  # type: ignore[union-attr]
+        return self.get(actor, self._insert(_room_values(model)))  # type: ignore[arg-type]
 
     def update(self, actor: Actor, room_id: str, data: Any) -> dict[str, Any]:
         current, _ = self._merge(actor, room_id, data)  # access, a JSON object, the same property
-        model = _room_model({k: v for k, v in data.items() if k not in READ_ONLY}, as_input(RoomTypeInput, current))
-        capacity = model.occ_adults + model.occ_children
-        too_big = self.store.query("SELECT title, details FROM rate_plans WHERE room_type_id = ?", (room_id,))
-        for plan in too_big:
+        model, errors = _room_model({k: v for k, v in data.items() if k not in READ_ONLY},
+                                    as_input(RoomTypeInput, current))
+        if model is not None and not failed(errors.details) & {"occ_adults", "occ_children"}:
+            self._check_capacity(room_id, model.occ_adults + model.occ_children, errors)
+        errors.raise_if_any()
+        self._update(room_id, _room_values(model))  # type: ignore[arg-type]
+        return self.get(actor, room_id)
+
+    def _check_capacity(self, room_id: str, capacity: int, errors: Errors) -> None:
+        """The room must still hold the largest occupancy each of its rate plans sells."""
+        for plan in self.store.query("SELECT title, details FROM rate_plans WHERE room_type_id = ?", (room_id,)):
             largest = max(o["occupancy"] for o in from_json(plan["details"])["options"])
             if largest > capacity:
-                raise ValidationFailed.one("occ_adults", f"rate plan {plan['title']!r} sells an occupancy of {largest}; "
-                                                         "change it first")
-        self._update(room_id, _room_values(model))
-        return self.get(actor, room_id)
+                errors.add("occ_adults", f"rate plan {plan['title']!r} sells an occupancy of {largest}; change it first")
+                return
 
     def _plans_of(self, conn: sqlite3.Connection, item_id: str) -> list[str]:
         return [row[0] for row in conn.execute("SELECT id FROM rate_plans WHERE room_type_id = ?", (item_id,))]
@@ -224,17 +233,12 @@ class RatePlans(Owned):
     option_fields = ("property_id", "room_type_id", "currency", "sell_mode")
 
     def create(self, actor: Actor, data: Any) -> dict[str, Any]:
-        model = self._validate(actor, _writable(data, "rate plan"))
-        currency = self._check(actor, model, None)
+        model, currency = self._checked(actor, _writable(data, "rate plan"), None)
         return self.get(actor, self._insert(_plan_values(model, currency)))
 
     def update(self, actor: Actor, plan_id: str, data: Any) -> dict[str, Any]:
         current, merged = self._merge(actor, plan_id, data)
-        model = self._validate(actor, as_input(RatePlanInput, _implied(merged, data)))
-        if model.currency != current["currency"] and self.store.scalar(
-                "SELECT 1 FROM restrictions WHERE rate_plan_id = ? AND rate IS NOT NULL LIMIT 1", (plan_id,)):
-            raise ValidationFailed.one("currency", "can't be changed once rates are stored; create a new rate plan")
-        currency = self._check(actor, model, plan_id)
+        model, currency = self._checked(actor, as_input(RatePlanInput, _implied(merged, data)), plan_id, current)
         values = _plan_values(model, currency)
         self._update(plan_id, values, also=lambda conn, before: self._ari_changed(conn, before, values))
         return self.get(actor, plan_id)
@@ -253,20 +257,39 @@ class RatePlans(Owned):
         outbox.rates_changed(conn, before["property_id"], before["id"],
                              (window.today.isoformat(), (window.end - timedelta(days=1)).isoformat()))
 
-    def _validate(self, actor: Actor, data: dict[str, Any]) -> RatePlanInput:
+    def _checked(self, actor: Actor, data: dict[str, Any], plan_id: str | None,
+                 current: dict[str, Any] | None = None) -> tuple[RatePlanInput, str]:
+        """The plan and its currency, or every problem with it in one 422: its fields' own, and what the rules that
+        read other records (its property, room type, parent, children, stored rates) say of the fields that
+        passed."""
+        model, details = self._validate(actor, data)
+        errors = Errors()
+        errors.merge(details)
+        currency = ""
+        if model is not None:
+            rules = Errors()
+            currency = self._check(actor, model, plan_id, rules)
+            if current is not None and model.currency != current["currency"] and self.store.scalar(
+                    "SELECT 1 FROM restrictions WHERE rate_plan_id = ? AND rate IS NOT NULL LIMIT 1", (plan_id,)):
+                rules.add("currency", "can't be changed once rates are stored; create a new rate plan")
+            bad = failed(details)
+            errors.merge({path: texts for path, texts in rules.details.items() if path.split(".")[0] not in bad})
+        errors.raise_if_any()
+        return model, currency  # type: ignore[return-value]
+
+    def _validate(self, actor: Actor, data: dict[str, Any]) -> tuple[RatePlanInput | None, dict[str, list[str]]]:
         """Amounts are read in the plan's currency: its own, else its property's (when the actor's)."""
         currency = data.get("currency")
         if currency is None and isinstance(data.get("property_id"), str):
             marks, groups = actor.group_params()
             currency = self.store.scalar(f"SELECT currency FROM properties WHERE id = ? AND group_id IN ({marks})",
                                          (data["property_id"], *groups))
-        return validate(RatePlanInput, data, in_currency(currency))
+        return validate_partly(RatePlanInput, data, in_currency(currency), PLAN_STAND_INS)
 
-    def _check(self, actor: Actor, model: RatePlanInput, plan_id: str | None) -> str:
-        """The cross-record rules; returns the plan's currency."""
+    def _check(self, actor: Actor, model: RatePlanInput, plan_id: str | None, errors: Errors) -> str:
+        """The cross-record rules, into errors; returns the plan's currency."""
         prop = self._property(actor, model.property_id, "property_id")
         room = self.store.one("SELECT * FROM room_types WHERE id = ?", (model.room_type_id,))
-        errors = Errors()
         if room is None or room["property_id"] != prop["id"]:
             errors.add("room_type_id", "is not a room type of this property")
         else:
@@ -285,7 +308,6 @@ class RatePlans(Owned):
             _check_manual(model, errors)
         if plan_id is not None:
             self._check_children(model, plan_id, currency, errors)
-        errors.raise_if_any()
         return currency
 
     def _check_parent(self, model: RatePlanInput, plan_id: str | None, currency: str, errors: Errors) -> None:
@@ -453,9 +475,10 @@ def _writable(data: Any, noun: str, extra: frozenset[str] | set[str] = frozenset
     return {k: v for k, v in data.items() if k not in READ_ONLY | extra}
 
 
-def _room_model(sent: dict[str, Any], stored: dict[str, Any] | None = None) -> RoomTypeInput:
-    """The room type as sent over the stored one (update), `content` key by key. The older top-level
-    `description` and `photos` go into `content`; both spellings at once is an error. Every problem at once."""
+def _room_model(sent: dict[str, Any], stored: dict[str, Any] | None = None) -> tuple[RoomTypeInput | None, Errors]:
+    """The room type as sent over the stored one (update), `content` key by key, and every problem with its fields.
+    The older top-level `description` and `photos` go into `content`; both spellings at once is an error. With
+    problems, the model holds the fields that passed (None when it can't), for the rules that read other records."""
     errors = Errors()
     changes = dict(sent)
     for old in ("description", "photos"):
@@ -469,13 +492,10 @@ def _room_model(sent: dict[str, Any], stored: dict[str, Any] | None = None) -> R
     record = {**(stored or {}), **changes}
     if stored and isinstance(changes.get("content"), dict):
         record["content"] = {**stored["content"], **changes["content"]}
-    try:
-        model = validate(RoomTypeInput, record)
-    except ValidationFailed as failed:
-        aliases = {f"content.{old}": old for old in ("description", "photos") if old in sent}
-        errors.merge(as_sent(failed.details, aliases))
-    errors.raise_if_any()
-    return model
+    model, details = validate_partly(RoomTypeInput, record, stand_ins=ROOM_STAND_INS)
+    aliases = {f"content.{old}": old for old in ("description", "photos") if old in sent}
+    errors.merge(as_sent(details, aliases))
+    return model, errors
 
 
 def _room_values(model: RoomTypeInput) -> dict[str, Any]:

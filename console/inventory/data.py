@@ -18,7 +18,7 @@ from backend.engine import Engine
 from backend.identity import Actor
 from backend.listing import ListQuery
 
-DAYS_SHOWN = 14
+NIGHTS = 14  # shown before the screen knows its width
 SIGNS = {"increase_by_percent": ("+", "%"), "decrease_by_percent": ("−", "%"), "increase_by_amount": ("+", ""),
          "decrease_by_amount": ("−", "")}
 
@@ -29,6 +29,7 @@ class InventoryData:
     property: dict[str, Any] | None  # the one shown (None: the operator has none)
     today: date
     start: date
+    nights: int = NIGHTS
     rooms: list[dict[str, Any]] = field(default_factory=list)
     plans: list[dict[str, Any]] = field(default_factory=list)  # grouped by room type, in room order
     channels: list[dict[str, Any]] = field(default_factory=list)  # those the property is connected to
@@ -37,7 +38,12 @@ class InventoryData:
 
     @property
     def dates(self) -> list[date]:
-        return [self.start + timedelta(days=offset) for offset in range(DAYS_SHOWN)]
+        return [self.start + timedelta(days=offset) for offset in range(self.nights)]
+
+    def rate_on(self, plan: dict[str, Any], day: date) -> str | None:
+        """The plan's rate of a night as the calendar shows it (the engine's ARI read: the night's own, a derived
+        plan's from its parent), or None when it has none."""
+        return self.restrictions.get(plan["id"], {}).get(day.isoformat(), {}).get("rate")
 
     def plans_of(self, room_id: str) -> list[dict[str, Any]]:
         return [plan for plan in self.plans if plan["room_type_id"] == room_id]
@@ -53,16 +59,17 @@ def property_today(engine: Engine, prop: dict[str, Any]) -> date:
     return local_now(prop["timezone"], engine.config.clock()).date()
 
 
-def load_inventory(engine: Engine, actor: Actor, property_id: str | None, start: date | None) -> InventoryData:
+def load_inventory(engine: Engine, actor: Actor, property_id: str | None, start: date | None,
+                   nights: int = NIGHTS) -> InventoryData:
     """The picked property's inventory (the first property when none is picked or it has gone);
-    the calendar starts at `start`, or at the property's today when that is None."""
+    the calendar starts at `start`, or at the property's today when that is None, and shows `nights`."""
     properties = engine.properties.options(actor)
     ids = [p["id"] for p in properties]
     if property_id not in ids:
         property_id = ids[0] if ids else None
     if property_id is None:
         today = engine.config.clock().date()
-        return InventoryData(properties, None, today, start or today)
+        return InventoryData(properties, None, today, start or today, nights)
     prop = engine.properties.get(actor, property_id)
     today = property_today(engine, prop)
     start = start or today
@@ -72,8 +79,8 @@ def load_inventory(engine: Engine, actor: Actor, property_id: str | None, start:
                    key=lambda plan: order.get(plan["room_type_id"], len(order)))
     channels = [c for c in engine.channels.for_property(actor, property_id) if c["connected"]]
     query = ListQuery.from_params([("filter[property_id]", property_id), ("filter[date][gte]", start.isoformat()),
-                                   ("filter[date][lte]", (start + timedelta(days=DAYS_SHOWN - 1)).isoformat())])
-    return InventoryData(properties, prop, today, start, rooms, plans, channels,
+                                   ("filter[date][lte]", (start + timedelta(days=nights - 1)).isoformat())])
+    return InventoryData(properties, prop, today, start, nights, rooms, plans, channels,
                          engine.inventory.ari.availability(actor, query),
                          engine.inventory.ari.restrictions(actor, query))
 

@@ -130,8 +130,8 @@ class RatePlanEditor(InventoryEditor):
                            Grid(*(f[flag] for flag in FOLLOWS), classes="fields"), id="derived-pricing")
         pricing.display = derived
         yield section("Rates", Grid(f["rate_mode"], f["parent_rate_plan_id"], classes="fields"), pricing,
-                      Static("Rate per occupancy (a derived plan uses only their differences from the primary):",
-                             classes="editor-hint"), self.lists["options"])
+                      Static("Rate per occupancy: a night sells the primary at the calendar's rate, the others at "
+                             "their difference from the primary here:", classes="editor-hint"), self.lists["options"])
         yield section("Restrictions by weekday, for nights without their own",
                       Grid(*(f[name] for name in WEEKLY), classes="fields"))
         yield section("Cancellation and payment", Grid(*(f[POLICY + name] for name in POLICY_LABELS), classes="fields"))

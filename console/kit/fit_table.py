@@ -60,6 +60,7 @@ class FitTable(DataTable):
         self.flex = flex
         self.drop = drop
         self.hidden: tuple[str, ...] = ()
+        self.headers: dict[str, str] = {}  # label → what the header says instead, where it says more
         self.full_rows: dict[RowKey, tuple[CellType, ...]] = {}  # every column's cell, hidden ones too
         self.add_all_columns()
 
@@ -68,7 +69,13 @@ class FitTable(DataTable):
 
     def add_all_columns(self) -> None:
         for label in self.shown():
-            self.add_column(label, width=self.widths[label], key=label)
+            self.add_column(self.headers.get(label, label), width=self.widths[label], key=label)
+
+    def relabel(self, label: str, header: str) -> None:
+        """Another header over a column ("Rate 24 Dec" over Rate); the column keeps its label as its key."""
+        if self.headers.get(label, label) != header:
+            self.headers[label] = header
+            self.rebuild()
 
     def add_row(self, *cells: CellType, height: int | None = 1, key: str | None = None, **options) -> RowKey:
         """Takes a cell for every column; only the shown ones go into the table."""

@@ -69,6 +69,16 @@ FIELD_LABELS: dict[str, str] = {
     "date_to": "To (included)",
     "attachment_id": "Attachment",
     "state_length": "Inventory days",  # as the engine's messages name it
+    # A night's availability, rate and restrictions, as the Inventory calendar's range dialog labels them.
+    "availability": "Rooms to sell",
+    "rate": "Rate",
+    "min_stay": "Min stay",
+    "min_stay_arrival": "Min stay on arrival",
+    "min_stay_through": "Min stay through",
+    "max_stay": "Max stay",
+    "closed_to_arrival": "Closed to arrival",
+    "closed_to_departure": "Closed to departure",
+    "stop_sell": "Stop sell",
 }
 
 # The engine's titles are HTTP's words (HTTP keeps them); staff read what went wrong instead.

@@ -13,6 +13,7 @@ from textual.widgets import Select
 from backend.channels import mapped_plan_ids
 from backend.engine import Engine
 from backend.listing import ListQuery
+from console.inventory.jump import JumpDialog
 from console.inventory.range_dialog import RangeEditDialog
 from console.kit.confirm import ConfirmDialog
 from console.inventory.screen import InventoryScreen
@@ -248,8 +249,10 @@ async def test_creates_a_derived_rate_plan_with_its_modifiers(make_app, engine: 
         await settle(pilot)
         assert isinstance(app.screen, InventoryScreen), str(editor.query_one("#summary").render())
         table = app.screen.plans_table
-        row = table.get_row(ids(engine)["Single Room / Early bird"])
-        assert str(row[4]) == "−20% +4.50 of Best Available Rate"
+        title, *_, rate, _, _ = table.get_row(ids(engine)["Single Room / Early bird"])
+        assert title.plain == "Early bird ← Best Available Rate"
+        # The calendar's first night's rate, 160.00 less 20% plus 4.50; its modifiers where the column has room
+        assert (rate.main.plain, rate.detail) == ("132.50 CHF", "−20% +4.50")
     plan = engine.inventory.rate_plans.get(engine.identity.operator(), ids(engine)["Single Room / Early bird"])
     assert plan["rate_mode"] == "derived" and plan["inherit_stop_sell"] and not plan["inherit_closed_to_arrival"]
     assert plan["options"][0]["derived_option"] == {"rate": [["decrease_by_percent", "20"],
@@ -299,7 +302,8 @@ async def test_range_edit_sets_availability_on_some_weekdays(make_app, engine: E
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert isinstance(app.screen, InventoryScreen)
-        assert str(app.screen.query_one("#status-news").render()) == "Saved"
+        assert str(app.screen.query_one("#status-news").render()) == (
+            "Saved 2 nights of Double Room Matterhorn View · u undoes")
     nights = engine.inventory.ari.availability(engine.identity.operator(), week(engine, ids(engine)[HOTEL]))[room]
     assert nights == {**before, "2026-11-28": 5, "2026-11-29": 5}  # a Saturday and a Sunday
     assert before["2026-11-28"] != 5
@@ -311,9 +315,8 @@ async def test_range_edit_of_restrictions_shows_the_engines_warning(make_app, en
     async with app.run_test(size=SIZE) as pilot:
         dialog = await open_range(pilot, f"rate:{plan}", "2026-11-24")
         fill(dialog, {"rate": "99", "min_stay_arrival": "3", "stop_sell": True})
-        await pilot.press("ctrl+s")
-        await settle(pilot)
-        assert isinstance(app.screen, InventoryScreen)
+        await press_for(pilot, "ctrl+s", ConfirmDialog)  # 280 down to 120 (min_price) is more than half
+        await press_for(pilot, "y", InventoryScreen)
         news = str(app.screen.query_one("#status-news").render())
         assert "99.00 is beyond min_price 120.00; stored as min_price" in news
     nights = engine.inventory.ari.restrictions(engine.identity.operator(), week(engine, ids(engine)[HOTEL]))[plan]
@@ -351,7 +354,7 @@ async def test_the_calendar_marks_what_a_derived_plan_takes_from_its_parent(make
         assert not grid.get_row(f"rate:{parent}")[1].spans
         sunday = grid.get_row(f"closed:{member}")[1]  # 22 Nov, a Sunday: the parent's closed to arrival
         assert str(sunday) == "A" and any("underline" in str(span.style) for span in sunday.spans)
-        assert "underlined: from the parent rate plan" in str(screen.query_one("#ari-legend").render())
+        assert "underlined: from the parent plan" in str(screen.query_one("#ari-legend").render())
 
 
 async def test_the_range_dialog_of_a_derived_plan_leaves_its_parents_values_alone(make_app, engine: Engine) -> None:
@@ -370,24 +373,254 @@ async def test_the_range_dialog_of_a_derived_plan_leaves_its_parents_values_alon
     assert nights["2026-11-24"]["min_stay_through"] == 3
 
 
+# --- choosing a range, jumping, confirming and undoing ----------------------------------------------
+
+def ari(engine: Engine, first: str, last: str) -> tuple[dict, dict]:
+    """The hotel's availability and restrictions from first to last, as the engine reads them."""
+    query = ListQuery.from_params([("filter[property_id]", ids(engine)[HOTEL]), ("filter[date][gte]", first),
+                                   ("filter[date][lte]", last)])
+    operator = engine.identity.operator()
+    return engine.inventory.ari.availability(operator, query), engine.inventory.ari.restrictions(operator, query)
+
+
+def stored(engine: Engine, plan_id: str) -> list[tuple]:
+    """A plan's nights as stored: only the values they have of their own, NULL for the rest."""
+    return [tuple(row) for row in engine.store.query("SELECT * FROM restrictions WHERE rate_plan_id = ? ORDER BY date",
+                                                     (plan_id,))]
+
+
+async def test_shift_arrows_choose_nights_and_rows_and_e_sets_them(make_app, engine: Engine) -> None:
+    app = make_app()
+    room, plan = ids(engine)[DOUBLE], ids(engine)[f"{DOUBLE} / Best Available Rate"]
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_inventory(pilot, "calendar")
+        put_cursor(screen, f"availability:{room}", "2026-11-23")
+        await pilot.press("shift+right", "shift+right", "shift+right", "shift+down", "shift+down")
+        await settle(pilot)
+        grid = screen.query_one(AriGrid)
+        assert [row.key for row in grid.block.rows] == [f"availability:{room}", f"rate:{plan}", f"closed:{plan}"]
+        assert "23–26 Nov × 3 rows chosen" in str(screen.query_one("#calendar-caption").render())
+        assert grid.selected(grid.get_row_index(f"closed:{plan}"), grid.days.index(datetime(2026, 11, 26).date()) + 1)
+        dialog = await press_for(pilot, "e", RangeEditDialog)
+        assert (dialog.fields["date_from"].value, dialog.fields["date_to"].value) == ("2026-11-23", "2026-11-26")
+        assert [r["id"] for r in dialog.rooms] == [room] and [p["id"] for p in dialog.plans] == [plan]
+        assert {"availability", "rate", "stop_sell"} <= dialog.fields.keys()
+        assert app.focused is dialog.fields["stop_sell"].control  # the cursor's row is about closing
+        fill(dialog, {"availability": "3", "closed_to_departure": True})
+        await press_for(pilot, "ctrl+s", InventoryScreen)
+        assert "Saved 4 nights of Double Room Matterhorn View, Best Available Rate · u undoes" in str(
+            screen.query_one("#status-news").render())
+        await pilot.press("left")  # a plain arrow lets go
+        await settle(pilot)
+        assert grid.block is None and "shift+arrows choose" in str(screen.query_one("#calendar-caption").render())
+    availability, restrictions = ari(engine, "2026-11-22", "2026-11-27")
+    assert [availability[room][f"2026-11-{d}"] for d in range(22, 28)] == [12, 3, 3, 3, 3, 11]
+    assert [restrictions[plan][f"2026-11-{d}"]["closed_to_departure"] for d in range(22, 28)] == [
+        False, True, True, True, True, False]
+
+
+async def test_jump_to_a_date_moves_the_calendar(make_app, engine: Engine) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_inventory(pilot, "calendar")
+        grid = screen.query_one(AriGrid)
+        jump = await press_for(pilot, "j", JumpDialog)
+        await type_text(pilot, "next week")
+        await press_for(pilot, "enter", JumpDialog)
+        assert "is not a date: type 2026-12-24, 24 Dec, 24/12 or +7" in error_text(jump, "date")
+        jump.field.value = "31/02"
+        await press_for(pilot, "enter", JumpDialog)
+        assert error_text(jump, "date") == "There is no 31 Feb 2026"
+        jump.field.value = "24 Dec"
+        await press_for(pilot, "enter", InventoryScreen)
+        assert grid.days[0].isoformat() == "2026-12-24" and grid.cursor_coordinate.column == 1
+        assert str(screen.plans_table.columns["Rate"].label) == "Rate 24 Dec"
+        await press_for(pilot, "j", JumpDialog)
+        await type_text(pilot, "+3")
+        await press_for(pilot, "enter", InventoryScreen)
+        assert grid.days[0].isoformat() == "2026-11-25"
+
+
+async def test_the_rate_list_shows_the_calendars_rate_of_the_same_day(make_app, engine: Engine) -> None:
+    """On Friday 27 November the Double's flexible rate is 350.00 (its weekend rate), not its primary option's
+    280.00; the list and the calendar both say what the engine's ARI read says, for every plan, derived ones too."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_inventory(pilot, "calendar")
+        await press_for(pilot, "j", JumpDialog)
+        await type_text(pilot, "2026-11-27")
+        await press_for(pilot, "enter", InventoryScreen)
+        grid, table = screen.query_one(AriGrid), screen.plans_table
+        _, nights = ari(engine, "2026-11-27", "2026-11-27")
+        for plan in screen.data.plans:
+            rate = nights[plan["id"]]["2026-11-27"]["rate"]
+            assert table.get_row(plan["id"])[4].main.plain == f"{rate} CHF"
+            assert str(grid.get_row(f"rate:{plan['id']}")[1]) == rate.removesuffix(".00")
+        flexible = ids(engine)[f"{DOUBLE} / Best Available Rate"]
+        assert table.get_row(flexible)[4].main.plain == "350.00 CHF"
+        assert engine.inventory.rate_plans.get(engine.identity.operator(), flexible)["options"][1]["rate"] == "280.00"
+
+
+async def test_a_big_edit_asks_first_and_writes_nothing_on_no(make_app, engine: Engine) -> None:
+    app = make_app()
+    plan = ids(engine)[f"{DOUBLE} / Best Available Rate"]
+    before = ari(engine, "2026-11-22", "2027-01-31")
+    async with app.run_test(size=SIZE) as pilot:
+        dialog = await open_range(pilot, f"rate:{plan}", "2026-11-24")
+        fill(dialog, {"date_to": "2027-01-31", "rate": "300"})
+        confirm = await press_for(pilot, "ctrl+s", ConfirmDialog)
+        text = str(confirm.query_one(".dialog-text").render())
+        assert str(confirm.query_one(".dialog-title").render()) == "Change 69 nights?"
+        assert "69 nights, Tue 24 Nov 2026 – Sun 31 Jan 2027" in text
+        assert "Rate plans: Best Available Rate" in text
+        assert "Rate: 280.00–350.00 → 300.00 CHF" in text
+        assert "Asked because it is more than 31 nights." in text
+        assert await press_for(pilot, "n", RangeEditDialog) is dialog
+        fill(dialog, {"date_to": "2026-11-26", "rate": "99"})  # three nights, but 280 down to 99
+        confirm = await press_for(pilot, "ctrl+s", ConfirmDialog)
+        assert "the rate of Tue 24 Nov 2026 goes from 280.00 to 120.00 CHF (−57%)" in str(
+            confirm.query_one(".dialog-text").render())  # stored as min_price, 120.00, it says below
+        assert "stored as min_price" in str(confirm.query_one(".dialog-text").render())
+        await press_for(pilot, "escape", RangeEditDialog)
+    assert ari(engine, "2026-11-22", "2027-01-31") == before
+
+
+async def test_undo_restores_exactly_what_the_edit_replaced(make_app, engine: Engine) -> None:
+    """Over the end of the demo's year of ARI, nights with values of their own and nights without: after u, the
+    engine reads what it read before and stores what it stored before (a NULL restriction stays NULL, a night
+    that had no row has none); u again puts the edit back."""
+    app = make_app()
+    room, plan = ids(engine)[DOUBLE], ids(engine)[f"{DOUBLE} / Best Available Rate"]
+    member = ids(engine)[f"{DOUBLE} / Member rate"]
+    before, rows = ari(engine, "2027-11-10", "2027-12-05"), stored(engine, plan)
+    assert before[1][plan]["2027-11-30"]["rate"] is None  # the demo's year has ended: nothing of its own
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_inventory(pilot, "calendar")
+        put_cursor(screen, f"availability:{room}", "2026-11-24")
+        await pilot.press("shift+down", "shift+down", "shift+down", "shift+down")  # rooms, the plan, Member rate
+        dialog = await press_for(pilot, "e", RangeEditDialog)
+        fill(dialog, {"date_from": "2027-11-15", "date_to": "2027-12-01", "availability": "2", "rate": "300",
+                      "min_stay_through": "3", "stop_sell": True, "closed_to_arrival": False})
+        await press_for(pilot, "ctrl+s", InventoryScreen)
+        edited = ari(engine, "2027-11-10", "2027-12-05")
+        assert edited[1][plan]["2027-11-30"]["rate"] == "300.00" and edited[1][member]["2027-11-30"]["stop_sell"]
+        await pilot.press("u")
+        await settle(pilot)
+        assert ari(engine, "2027-11-10", "2027-12-05") == before and stored(engine, plan) == rows
+        assert "Undone 17 nights of " in str(screen.query_one("#status-news").render())
+        await pilot.press("u")
+        await settle(pilot)
+        assert ari(engine, "2027-11-10", "2027-12-05") == edited
+        assert "Redone 17 nights" in str(screen.query_one("#status-news").render())
+
+
+async def test_every_problem_of_a_range_edit_shows_at_once(make_app, engine: Engine) -> None:
+    """A past first night, a last night before it, a day that is not a weekday, a rate that is not money, a min stay
+    of 0 and a negative number of rooms: all beside their fields after one save, and nothing written."""
+    app = make_app()
+    room = ids(engine)[DOUBLE]
+    before = ari(engine, "2026-11-22", "2026-11-30")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_inventory(pilot, "calendar")
+        put_cursor(screen, f"availability:{room}", "2026-11-24")
+        await pilot.press("shift+down")
+        dialog = await press_for(pilot, "e", RangeEditDialog)
+        fill(dialog, {"date_from": "2026-11-20", "date_to": "2026-11-19", "days": "fr someday", "availability": "-1",
+                      "rate": "lots", "min_stay_arrival": "0"})
+        await save_refused(pilot, dialog)
+        shown = {name for name, field in dialog.fields.items() if field.has_errors}
+        assert shown == {"date_from", "date_to", "days", "availability", "rate", "min_stay_arrival"}
+        assert "is in the past (today is 2026-11-22 at the property)" in error_text(dialog, "date_from")
+        assert error_text(dialog, "rate") == "must be a number"
+    assert ari(engine, "2026-11-22", "2026-11-30") == before
+
+
+async def test_editors_show_every_problem_at_once(make_app, engine: Engine) -> None:
+    """A blank title and an occupancy the room can't hold (a rule that reads the room type): one save shows both."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        editor = await open_plan(pilot, f"{DOUBLE} / Best Available Rate")
+        _, double = editor.lists["options"].query(ItemRow)
+        fill(editor, {"title": ""})
+        double.fields["occupancy"].value = "9"
+        await save_refused(pilot, editor)
+        assert editor.fields["title"].has_errors
+        assert "must not exceed the room's capacity of 3" in error_text(double, "occupancy")
+        await press_for(pilot, "escape", ConfirmDialog)
+        await press_for(pilot, "y", InventoryScreen)
+        await pilot.press("r")
+        await settle(pilot)
+        editor = await press_for(pilot, "e", RoomTypeEditor)  # the Double, which sells plans for 2
+        fill(editor, {"title": "", "occ_adults": "1", "occ_children": "0", "default_occupancy": "1"})
+        await save_refused(pilot, editor)
+        assert editor.fields["title"].has_errors and editor.fields["occ_adults"].has_errors
+        assert "sells an occupancy of 2" in error_text(editor, "occ_adults")
+
+
 # --- snapshots -----------------------------------------------------------------------------------
+# Each screen at 120×40 and at 80×24 (SMALL), where the calendar shows fewer nights and the lists fewer columns.
+
+SMALL = (80, 24)
+BOTH = pytest.mark.parametrize("size", [SIZE, SMALL], ids=["120x40", "80x24"])
+
+
+async def choose_a_block(pilot: Pilot) -> InventoryScreen:
+    """The calendar with three nights of the Double's rooms and its flexible rate chosen."""
+    screen = await open_inventory(pilot, "calendar")
+    put_cursor(screen, f"availability:{ids(pilot.app.engine)[DOUBLE]}", "2026-11-23")
+    await pilot.press("shift+right", "shift+right", "shift+down")
+    await settle(pilot)
+    return screen
+
 
 def test_snapshot_room_types(snap_compare, make_app) -> None:
     assert snap_compare(make_app(), terminal_size=SIZE, run_before=open_inventory)
 
 
-def test_snapshot_rate_plan_editor(snap_compare, make_app) -> None:
+def test_snapshot_room_types_80x24(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(), terminal_size=SMALL, run_before=open_inventory)
+
+
+@BOTH
+def test_snapshot_rate_plans(snap_compare, make_app, size) -> None:
     async def run_before(pilot: Pilot) -> None:
-        await open_plan(pilot, f"{DOUBLE} / Best Available Rate")
+        await open_inventory(pilot, "plans")
 
-    assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
 
 
-def test_snapshot_calendar(snap_compare, make_app) -> None:
+@BOTH
+def test_snapshot_calendar_with_a_selection(snap_compare, make_app, size) -> None:
+    assert snap_compare(make_app(), terminal_size=size, run_before=choose_a_block)
+
+
+def test_snapshot_calendar_at_200_columns(snap_compare, make_app) -> None:
+    """Four weeks at 200 columns."""
     async def run_before(pilot: Pilot) -> None:
         await open_inventory(pilot, "calendar")
 
-    assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(make_app(), terminal_size=(200, 60), run_before=run_before)
+
+
+@BOTH
+def test_snapshot_range_dialog_with_a_selection(snap_compare, make_app, size) -> None:
+    async def run_before(pilot: Pilot) -> None:
+        await choose_a_block(pilot)
+        await press_for(pilot, "e", RangeEditDialog)
+
+    assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
+
+
+@BOTH
+def test_snapshot_range_confirmation(snap_compare, make_app, size) -> None:
+    """The summary of a big edit: ten weeks of a rate, asked about before anything is written."""
+    async def run_before(pilot: Pilot) -> None:
+        await choose_a_block(pilot)
+        dialog = await press_for(pilot, "e", RangeEditDialog)
+        fill(dialog, {"date_to": "2027-01-31", "availability": "4", "rate": "130", "stop_sell": False})
+        await press_for(pilot, "ctrl+s", ConfirmDialog)
+
+    assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
 
 
 def test_snapshot_range_dialog_with_an_error(snap_compare, make_app) -> None:
@@ -400,6 +633,23 @@ def test_snapshot_range_dialog_with_an_error(snap_compare, make_app) -> None:
         await settle(pilot)
 
     assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)
+
+
+@BOTH
+def test_snapshot_room_type_editor(snap_compare, make_app, size) -> None:
+    async def run_before(pilot: Pilot) -> None:
+        await open_inventory(pilot)
+        await press_for(pilot, "e", RoomTypeEditor)
+
+    assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
+
+
+@BOTH
+def test_snapshot_rate_plan_editor(snap_compare, make_app, size) -> None:
+    async def run_before(pilot: Pilot) -> None:
+        await open_plan(pilot, f"{DOUBLE} / Best Available Rate")
+
+    assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
 
 
 async def open_derived_plan(pilot: Pilot) -> None:
@@ -415,14 +665,7 @@ def test_snapshot_derived_rate_plan_editor_80x24(snap_compare, make_app) -> None
         editor = await open_plan(pilot, f"{DOUBLE} / Member rate")
         editor.query_one("#form").scroll_to_widget(editor.fields["rate_mode"], top=True, animate=False)
 
-    assert snap_compare(make_app(), terminal_size=(80, 24), run_before=run_before)
-
-
-def test_snapshot_calendar_80x24(snap_compare, make_app) -> None:
-    async def run_before(pilot: Pilot) -> None:
-        await open_inventory(pilot, "calendar")
-
-    assert snap_compare(make_app(), terminal_size=(80, 24), run_before=run_before)
+    assert snap_compare(make_app(), terminal_size=SMALL, run_before=run_before)
 
 
 async def test_a_range_edit_names_the_fields_as_the_dialog_labels_them(make_app, engine: Engine) -> None:

@@ -57,6 +57,28 @@ def test_rate_plan_rules(shop):
     assert check(client.get("/api/v1/rate_plans", params={"filter[property_id]": shop.property_id}))["meta"]["total"] == 1
 
 
+def test_rate_plan_problems_come_in_one_answer(shop):
+    """A field's own problem and what the rules that read other records say of the rest (an occupancy above the
+    room's, a currency that can't change once rates are stored): one 422 names them all."""
+    client = shop.user.client
+    created = client.post("/api/v1/rate_plans", json={"rate_plan": {
+        "property_id": shop.property_id, "room_type_id": shop.room_id, "title": " ", "sell_mode": "per_bed",
+        "options": [{"occupancy": 9, "rate": "10"}]}})
+    assert set(check(created, 422)["errors"]["details"]) == {"title", "sell_mode", "options.0.occupancy"}
+    changed = client.put(f"/api/v1/rate_plans/{shop.plan_id}", json={"rate_plan": {
+        "title": "", "currency": "USD", "options": [{"occupancy": 1, "rate": "10"}, {"occupancy": 5, "rate": "12",
+                                                                                    "is_primary": True}]}})
+    assert set(check(changed, 422)["errors"]["details"]) == {"title", "currency", "options.1.occupancy",
+                                                             "cancellation_policy.currency"}  # the stored policy's EUR
+
+
+def test_room_type_problems_come_in_one_answer(shop):
+    """A blank title and fewer adults than a rate plan of the room sells: both at once."""
+    response = shop.user.client.put(f"/api/v1/room_types/{shop.room_id}", json={"room_type": {
+        "title": "", "occ_adults": 1, "occ_children": 0, "default_occupancy": 1}})
+    assert set(check(response, 422)["errors"]["details"]) == {"title", "occ_adults"}
+
+
 def test_rate_plan_shape(shop):
     plan = check(shop.user.client.post("/api/v1/rate_plans", json={"rate_plan": {
         "property_id": shop.property_id, "room_type_id": shop.room_id, "title": "Half board", "meal_plan": "half_board",

@@ -16,6 +16,7 @@ from backend.channels import Channels
 from backend.chat import Chat
 from backend.chat.attachments import Attachments
 from backend.chat.embed import ChatEmbed
+from backend.chat.stay import ThreadStays
 from backend.config import Config
 from backend.events import EventBus
 from backend.facilities import Facilities
@@ -61,6 +62,7 @@ class Engine:
         self.chat = Chat(store, self.events, Attachments(store, self.config.base_url, self.config.attachment_max_bytes),
                          self.config.clock)
         self.embed = ChatEmbed(store, self.chat)
+        self.thread_stays = ThreadStays(store, self.chat, self.bookings, self.shopping)
 
     # The card vault is built on first use: its modules (lxml, jsonpath-ng, httpx) are a tenth of a
     # second of import that the console's start and the main listeners never need.

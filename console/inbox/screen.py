@@ -116,8 +116,8 @@ class InboxScreen(FilteredArea, AreaScreen):
         Binding("s", "save_files", "Save files"),
         Binding("o", "older", "Older"),
         # The list takes these itself while it has the focus (thread_list.py); elsewhere they scroll the conversation.
-        Binding("home,g", "conversation_edge('home')", "Conversation's start", show=False),
-        Binding("end,G", "conversation_edge('end')", "Conversation's end", show=False),
+        Binding("home,g", "conversation_edge('home')", "Top of the list or conversation", show=False),
+        Binding("end,G", "conversation_edge('end')", "Bottom of the list or conversation", show=False),
         *(replace(binding, group=PAGES) for binding in PAGE_BINDINGS),
     ]
 

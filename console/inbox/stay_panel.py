@@ -38,7 +38,7 @@ def pairs(rows: list[tuple[str, str | Text]]) -> Table:
     grid.add_column(style="dim", no_wrap=True)
     grid.add_column()
     for label, value in rows:
-        grid.add_row(label, value)
+        grid.add_row(label, value if isinstance(value, Text) else Text(value))  # titles as typed: never markup
     return grid
 
 
@@ -61,7 +61,7 @@ def booking_view(stay: dict[str, Any]) -> Table:
     if flags:
         rows.append(("Flags", Text(", ".join(flags), style="bold red")))
     if stay["notes"]:
-        rows.append(("Notes", Text(stay["notes"])))  # as typed: never read as markup
+        rows.append(("Notes", stay["notes"]))
     return pairs(rows)
 
 
@@ -125,7 +125,7 @@ class StayPanel(Static):
         if stay is None:
             self.update("")
         elif stay["kind"] == "booking":
-            self.border_title = f"Booking {stay['unique_id']}"
+            self.border_title = Text(f"Booking {stay['unique_id']}")
             self.border_subtitle = "b opens it"
             self.update(booking_view(stay))
         else:

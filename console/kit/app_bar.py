@@ -24,8 +24,12 @@ BADGED = "inbox"  # the area whose tab counts unread conversations
 MOST = 999  # above this a badge reads "999+"
 
 
-def badge(count: int) -> str:
-    return f" ({min(count, MOST)}{'+' if count > MOST else ''})" if count else ""
+def badge(count: int, short: bool) -> str:
+    """" (18)"; in a short bar " 18", bold all the same."""
+    if not count:
+        return ""
+    shown = f"{min(count, MOST)}{'+' if count > MOST else ''}"
+    return f" {shown}" if short else f" ({shown})"
 
 
 class AreaTab(Static):
@@ -40,7 +44,7 @@ class AreaTab(Static):
         title = self.area_title
         text = f"{self.key} {title[:4]}…" if short and len(title) > 5 and not self.has_class("-active") \
             else f"{self.key} {title}"
-        return Text.assemble(text, (badge(self.count), "bold"))
+        return Text.assemble(text, (badge(self.count, short), "bold"))
 
     def on_click(self) -> None:
         self.app.switch_mode(self.mode)

@@ -100,6 +100,18 @@ async def test_a_booking_thread_shows_its_booking(engine: Engine, make_app) -> N
             assert words in shown
 
 
+async def test_titles_show_as_typed(engine: Engine, make_app) -> None:
+    """A room type named with brackets is shown as its name, never read as markup."""
+    operator = engine.identity.operator()
+    thread = next(t for t in engine.chat.threads(operator, ListQuery(limit=50))[0] if t["title"] == "Emma Clarke")
+    room = engine.bookings.get(operator, thread["booking_id"])["rooms"][0]
+    engine.inventory.room_types.update(operator, room["room_type_id"], {"title": "[bold]Suite[/bold] [red"})
+    app = make_app(mode="inbox")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_inbox(pilot, "Emma Clarke")
+        assert "[bold]Suite[/bold] [red · Best Available Rate" in panel_text(screen.stay)
+
+
 async def test_the_panel_shows_notes_and_follows_a_changed_booking(engine: Engine, make_app) -> None:
     """A modification from the channel reaches the panel: the new dates, the notes."""
     app = make_app(mode="inbox")

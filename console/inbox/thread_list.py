@@ -3,7 +3,8 @@ row, and live refreshes that hold still.
 
 A refresh (a guest writes, a thread arrives) replaces the rows; `hold` then keeps the row under the cursor at
 the same height on screen, whatever arrived above it, and remembers the threads that came above it meanwhile:
-while any of them is above the view the list says so (`NewAbove`), until the view goes up to them.
+while any of them is above the view the list says so (`NewAbove`), until the view goes up to them. The thread
+under the cursor keeps the cursor: when its own guest writes, both go to the top.
 """
 
 from __future__ import annotations

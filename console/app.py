@@ -222,9 +222,10 @@ class FrontdeskApp(ConsoleApp):
         self.switch_mode("bookings")
         self.push_screen(BookingDetailScreen(message.booking_id, message.unique_id))
 
-    def open_thread(self, thread_id: str) -> None:
-        """The Inbox, with the conversation selected and opened."""
-        self.switch_mode("inbox")
+    async def open_thread(self, thread_id: str) -> None:
+        """The Inbox, with the conversation selected and opened; on the inbox's first visit, once it is mounted
+        (which puts the focus on its list)."""
+        await self.switch_mode("inbox")
         inbox = self.screen_stack[0]
         assert isinstance(inbox, InboxScreen)
         inbox.show_thread(thread_id)

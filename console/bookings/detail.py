@@ -231,9 +231,9 @@ class BookingDetailScreen(Screen):
             return self.view is not None and self.view.booking["message_thread_id"] is not None
         return True
 
-    def action_open_thread(self) -> None:
+    async def action_open_thread(self) -> None:
         if self.view is not None and self.view.booking["message_thread_id"]:
-            self.app.open_thread(self.view.booking["message_thread_id"])
+            await self.app.open_thread(self.view.booking["message_thread_id"])
 
     def action_ack(self) -> None:
         if self.view is None or not self.view.pending:

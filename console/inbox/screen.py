@@ -132,6 +132,7 @@ class InboxScreen(FilteredArea, AreaScreen):
         self.cursor_target: str | None = None  # the thread to put the cursor on when its page arrives
         self.footer_keys: tuple[bool, ...] = ()  # what the footer was last refreshed for
         self.open_target: str | None = None  # the thread to open once the cursor is on it (from a booking's page)
+        self.reply_waits = False  # opened before the reply box could take the focus
         self.filled: tuple[int, str] | None = None  # the page and filters the list last showed
         # The width's class from the start: the first resize then finds it set, and does not style every widget
         # of the screen a second time (a tenth of a second at start-up).
@@ -199,7 +200,8 @@ class InboxScreen(FilteredArea, AreaScreen):
         return thread_cells(row, self.app.engine.config.clock())
 
     def on_mount(self) -> None:
-        super().on_mount()
+        # AreaScreen's own on_mount runs too (Textual calls each class's handler): calling it here loaded the
+        # first page twice.
         self.set_interval(AGE_TICK, self.tick_ages)
 
     def tick_ages(self) -> None:
@@ -437,7 +439,10 @@ class InboxScreen(FilteredArea, AreaScreen):
         if row := self.current_row():
             self.opened_id = row["id"]
             self.load(row["id"])
-            self.conversation.compose_box.focus()
+            box = self.conversation.compose_box
+            # Before any conversation is shown the reply box is disabled, and takes no focus: it does once one is.
+            self.reply_waits = box.disabled
+            box.focus()
 
     def load(self, thread_id: str) -> None:
         """(Re)read a thread: as many pages as it shows, and read at once while it is the opened one."""
@@ -467,6 +472,9 @@ class InboxScreen(FilteredArea, AreaScreen):
         if message.opened or thread_id == self.current_id():
             self.conversation.show(message.thread, message.messages, message.total)
             self.stay.follow(message.thread)
+            if self.reply_waits and message.opened:
+                self.reply_waits = False
+                self.conversation.compose_box.focus()
             if thread_id != self.opened_id:
                 self.opened_id = None  # another thread is shown: the opened one is closed
             if self.pages[0] != thread_id:

@@ -30,7 +30,7 @@ class ConsoleApp(App[None]):
         """Show a booking's page in the Bookings area (from the inbox, beside its conversation)."""
         raise NotImplementedError
 
-    def open_thread(self, thread_id: str) -> None:
+    async def open_thread(self, thread_id: str) -> None:
         """Show a conversation in the Inbox, selected and opened (from a booking's page)."""
         raise NotImplementedError
 

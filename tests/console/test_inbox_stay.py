@@ -15,7 +15,7 @@ from backend.listing import ListQuery
 from console.bookings.detail import BookingDetailScreen
 from console.inbox.screen import InboxScreen
 from console.inbox.stay_panel import StayPanel
-from tests.console.helpers import SIZE, frozen_clock, press_for, select_row, settle
+from tests.console.helpers import SIZE, frozen_clock, press_for, select_row, settle, until
 
 pytestmark = pytest.mark.anyio
 
@@ -180,6 +180,21 @@ async def test_b_opens_the_booking_and_m_comes_back_to_its_conversation(engine: 
         assert inbox.current_id() == thread["id"] and inbox.opened_id == thread["id"]
         assert app.focused is inbox.conversation.compose_box
         assert engine.chat.thread(engine.identity.operator(), thread["id"])["unread_count"] == 0  # opened: read
+
+
+async def test_m_opens_the_conversation_on_the_inbox_first_visit(engine: Engine, make_app) -> None:
+    """From Bookings before the inbox was ever shown: the inbox is made, then the conversation opened in it."""
+    operator = engine.identity.operator()
+    emma = next(t for t in engine.chat.threads(operator, ListQuery(limit=50))[0] if t["title"] == "Emma Clarke")
+    app = make_app()  # on the properties list
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.open_booking(emma["booking_id"])
+        await settle(pilot)
+        assert isinstance(app.screen, BookingDetailScreen)
+        inbox = await press_for(pilot, "m", InboxScreen)
+        await until(pilot, lambda: app.focused is inbox.conversation.compose_box)
+        assert inbox.current_id() == emma["id"] and inbox.opened_id == emma["id"]
 
 
 async def test_m_finds_the_conversation_behind_filters_that_hide_it(engine: Engine, make_app) -> None:

@@ -51,7 +51,7 @@ def booking_view(stay: dict[str, Any]) -> Table:
         ("Status", Text(stay["status"], style=STATUS_STYLES.get(stay["status"], "bold"))),
         ("Stay", dates(stay["arrival_date"], stay["departure_date"], stay["nights"])
          + (f", arriving {stay['arrival_hour']}" if stay["arrival_hour"] else "")),
-        *((("Room" if index == 0 else ""), f"{room['room_type']} · {room['rate_plan']}")
+        *(("" if index else "Room", f"{room['room_type']} · {room['rate_plan']}")  # one line a room
           for index, room in enumerate(stay["rooms"])),
         ("Guests", party(stay["occupancy"])),
         ("Amount", f"{stay['amount']} {stay['currency']}"),

@@ -19,6 +19,7 @@ from backend.chat.attachments import Attachments
 from backend.chat.embed import ChatEmbed
 from backend.chat.notes import ThreadNotes
 from backend.chat.templates import MessageTemplates
+from backend.chat.stay import ThreadStays
 from backend.config import Config
 from backend.events import EventBus
 from backend.facilities import Facilities
@@ -68,6 +69,7 @@ class Engine:
         self.embed = ChatEmbed(store, self.chat)
         self.notes = ThreadNotes(store, self.events, self.chat)
         self.message_templates = MessageTemplates(store, self.chat)
+        self.thread_stays = ThreadStays(store, self.chat, self.bookings, self.shopping)
 
     # The card vault is built on first use: its modules (lxml, jsonpath-ng, httpx) are a tenth of a
     # second of import that the console's start and the main listeners never need.

@@ -288,6 +288,47 @@ class Shopping:
         offer = found[0] if found else None
         return {"offer": offer, "best_offer": offer, "currency": currency}
 
+    def cheapest(self, channel_id: str, property_id: str, stay: Stay, room_type_id: str | None = None) -> dict[str, Any]:
+        """What the stay would cost on the channel today: best_offer's price (in one room type only, when given) with
+        the rate plan and room that give it; else `reasons`, each plan's in the engine's words ("no availability on
+        2027-01-03 (Flexible)"). For staff weighing a guest's request, so a stay that can't be sold is an answer, not
+        an error."""
+        try:
+            self._require_connected(channel_id, property_id)
+        except NotFound:
+            return _unpriced(["the property is not sold on this channel (disconnected or inactive)"])
+        plans = [p for p in self.calendar.mapped_plans([channel_id], [property_id])
+                 if room_type_id in (None, p.room_type_id) and stay.currency in (None, p.currency)]
+        if not plans:
+            return _unpriced([f"no rate plan {'of the room ' if room_type_id else ''}is mapped to this channel"])
+        context = self._contexts([property_id], bands=bool(stay.party and stay.party.ages))[property_id]
+        guests = stay.party and stay.party.guests(context.bands)
+        first, last = stay.arrival.isoformat(), stay.departure.isoformat()
+        restrictions = self.calendar.restrictions(Scope(tuple(p.id for p in plans)), first, last, plans)
+        rooms = self.calendar.rooms({p.room_type_id for p in plans})
+        availability = self.calendar.availability(Scope(tuple(rooms)), first, last)
+        best: Quote | None = None
+        reasons: dict[str, list[str]] = {}  # why → the plans it stops
+        for plan in plans:
+            try:
+                quotes = _offers(plan, rooms[plan.room_type_id], stay.nights, guests, context, restrictions[plan.id],
+                                 availability.get(plan.room_type_id, {}))
+            except NotSellable as why:
+                reasons.setdefault(str(why), []).append(plan.title)
+                continue
+            for _, found in quotes:
+                if best is None or found.price < best.price:
+                    best = found
+        if best is None:
+            return _unpriced([f"{why} ({', '.join(titles)})" for why, titles in reasons.items()])
+        plan = best.plan
+        return {"price": format_minor(best.price, plan.currency), "currency": plan.currency, "rate_plan": plan.title,
+                "room_type": rooms[plan.room_type_id].title, "reasons": []}
+
+
+def _unpriced(reasons: list[str]) -> dict[str, Any]:
+    return {"price": None, "currency": None, "rate_plan": None, "room_type": None, "reasons": reasons}
+
 
 def _pairs(params: Params) -> Iterable[tuple[str, str]]:
     return params.items() if isinstance(params, Mapping) else params
@@ -295,17 +336,25 @@ def _pairs(params: Params) -> Iterable[tuple[str, str]]:
 
 def _quotes(plan: Plan, room: Room, nights: Nights, guests: Guests | None, context: Context, restrictions,
             availability) -> list[tuple[Guests, Quote]]:
-    """The plan's sellable quotes: for the guests, or one per option when none are given. The nights are checked
-    once per plan; each option's price is then arithmetic."""
-    if guests is not None and room.holds(guests):
-        return []
+    """The plan's sellable quotes (`_offers`), none when it can't sell the stay."""
     try:
-        rates = open_rates(plan, nights, context.window, restrictions, availability, context.min_stay_type)
+        return _offers(plan, room, nights, guests, context, restrictions, availability)
     except NotSellable:
         return []
+
+
+def _offers(plan: Plan, room: Room, nights: Nights, guests: Guests | None, context: Context, restrictions,
+            availability) -> list[tuple[Guests, Quote]]:
+    """The plan's quotes: for the guests, or one per option when none are given; NotSellable says why there are none.
+    The nights are checked once per plan; each option's price is then arithmetic."""
+    if guests is not None and (problem := room.holds(guests)):
+        raise NotSellable(f"the room {problem}")
+    rates = open_rates(plan, nights, context.window, restrictions, availability, context.min_stay_type)
     if guests is not None:
         option = plan.option_for(guests)
-        return [] if option is None else [(guests, priced(plan, nights, rates, *option, guests))]
+        if option is None:
+            raise NotSellable(f"the rate plan sells at most {plan.options[-1][0]} guests")
+        return [(guests, priced(plan, nights, rates, *option, guests))]
     parties = [(_party(room, occupancy), occupancy, rate) for occupancy, rate in plan.options]
     return [(party, priced(plan, nights, rates, occupancy, rate, party)) for party, occupancy, rate in parties]
 

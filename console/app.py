@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from textual.binding import Binding
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable
 
@@ -26,11 +27,24 @@ from console.kit.area import AreaScreen
 from console.kit.confirm import ConfirmDialog, Editing
 from console.kit.labels import describe, title_for
 from console.kit.messages import ActionFailed, DataChanged
-from console.kit.workers import engine_work
+from console.kit.workers import engine_work, post_fresh
 from console.settings import read_settings, remember, settings_path
 from console.themes import THEMES
 
 HERE = Path(__file__).parent
+
+
+class UnreadCounted(Message):
+    def __init__(self, count: int) -> None:
+        super().__init__()
+        self.count = count
+
+
+class BookingFound(Message):
+    def __init__(self, booking_id: str, unique_id: str) -> None:
+        super().__init__()
+        self.booking_id = booking_id
+        self.unique_id = unique_id
 
 
 def later(module: str, name: str) -> Callable[[], Screen]:
@@ -126,6 +140,7 @@ class FrontdeskApp(ConsoleApp):
         # Engine events may come from worker threads; post_message is safe from any thread.
         self.unsubscribe = self.engine.events.subscribe(lambda event: self.post_message(DataChanged(event.kind)))
         self.set_interval(self.poll_interval, self.check_data_version)
+        self.count_unread()
 
     def on_unmount(self) -> None:
         self.unsubscribe()
@@ -140,6 +155,15 @@ class FrontdeskApp(ConsoleApp):
         self.generation += 1
         for screen in self.screen_stack:
             screen.post_message(DataChanged(message.kind))
+        self.count_unread()
+
+    @engine_work(exclusive=True, group="unread")
+    def count_unread(self) -> None:
+        """The inbox tab's badge, from whichever area is shown: a burst of changes costs one count."""
+        post_fresh(self, UnreadCounted(self.engine.chat.unread_threads(self.actor())))
+
+    def on_unread_counted(self, message: UnreadCounted) -> None:
+        self.unread_threads = message.count
 
     # --- actions -----------------------------------------------------------------------------
 
@@ -186,6 +210,29 @@ class FrontdeskApp(ConsoleApp):
         """Open the editor on a property (None: a new one) once its data is read."""
         self.switch_mode("properties")
         self.load_property_editor(property_id)
+
+    def open_booking(self, booking_id: str) -> None:
+        """The booking's page over the Bookings list, once the booking is read (its number names the page)."""
+        self.load_booking_page(booking_id)
+
+    @engine_work(exclusive=True, group="booking")
+    def load_booking_page(self, booking_id: str) -> None:
+        booking = self.engine.bookings.get(self.actor(), booking_id)
+        self.post_message(BookingFound(booking["id"], booking["unique_id"]))
+
+    def on_booking_found(self, message: BookingFound) -> None:
+        from console.bookings.detail import BookingDetailScreen
+
+        self.switch_mode("bookings")
+        self.push_screen(BookingDetailScreen(message.booking_id, message.unique_id))
+
+    async def open_thread(self, thread_id: str) -> None:
+        """The Inbox, with the conversation selected and opened; on the inbox's first visit, once it is mounted
+        (which puts the focus on its list)."""
+        await self.switch_mode("inbox")
+        inbox = self.screen_stack[0]
+        assert isinstance(inbox, InboxScreen)
+        inbox.show_thread(thread_id)
 
     @engine_work(exclusive=True, group="editor")
     def load_property_editor(self, property_id: str | None) -> None:

@@ -1,4 +1,5 @@
-"""Regenerate screenshots/*.svg: every console screen at 120x40, over a fresh database of demo data.
+"""Regenerate screenshots/*.svg: every console screen at 120x40 (the inbox at 80x24 and 200x60 too), over a fresh
+database of demo data.
 
     .venv/bin/python scripts/screenshots.py [NAME ...]   # only those, e.g. tokenisation-tester
 """
@@ -44,6 +45,13 @@ async def open_thread(pilot: Pilot, guest: str) -> None:
 
 async def inbox(pilot: Pilot) -> None:
     await open_thread(pilot, "Emma Clarke")
+
+
+async def inbox_narrow(pilot: Pilot) -> None:
+    """At 80×24: Emma's conversation read in the list's place, her booking shown over it (i)."""
+    await inbox(pilot)
+    await settle(pilot)
+    await pilot.press("escape", "i")
 
 
 async def inbox_inquiry(pilot: Pilot) -> None:
@@ -279,10 +287,13 @@ async def tokenisation_tester(pilot: Pilot) -> None:
 
 
 # Scenes in the inbox, where the console opens; every other scene starts on the properties list.
-INBOX_SHOTS = {"inbox", "inbox-inquiry", "inbox-reply"}
+INBOX_SHOTS = {"inbox", "inbox-80x24", "inbox-200x60", "inbox-inquiry", "inbox-reply"}
+SIZES = {"inbox-80x24": (80, 24), "inbox-200x60": (200, 60)}  # the others at SIZE
 
 SHOTS: dict[str, Steps] = {
     "inbox": inbox,
+    "inbox-80x24": inbox_narrow,
+    "inbox-200x60": inbox,
     "inbox-inquiry": inbox_inquiry,
     "inbox-reply": inbox_reply,
     "properties": properties,
@@ -319,7 +330,7 @@ SHOTS: dict[str, Steps] = {
 
 async def shoot(engine: Engine, name: str, steps: Steps) -> None:
     app = SteadyApp(engine, mode=None if name in INBOX_SHOTS else "properties")
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZES.get(name, SIZE)) as pilot:
         await settle(pilot)
         await steps(pilot)
         await settle(pilot)

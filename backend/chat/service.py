@@ -153,6 +153,20 @@ class Chat:
         return lambda: self.store.scalar(f"SELECT coalesce(sum(threads), 0) FROM thread_counts WHERE "
                                          f"{' AND '.join(where)}", params)
 
+    def unread_threads(self, actor: Actor) -> int:
+        """How many of the actor's threads have guest messages staff have not read (the inbox's `unread` filter's
+        total): a sum over the trigger-kept thread_counts, a few rows per property, whatever the number of threads."""
+        allowed = [p["id"] for p in self.properties(actor)]
+        return self.store.scalar(f"SELECT coalesce(sum(threads), 0) FROM thread_counts WHERE unread = 1 AND "
+                                 f"property_id IN ({','.join('?' * len(allowed)) or 'NULL'})", allowed)
+
+    def inquiry_details(self, actor: Actor, thread_id: str) -> dict[str, Any] | None:
+        """What an Airbnb inquiry asks to book (its system message's booking_details), None for another thread."""
+        row = self._thread_row(actor, thread_id)
+        meta = self.store.scalar("SELECT meta FROM messages WHERE thread_id = ? AND sender = 'system' AND meta IS NOT "
+                                 "NULL ORDER BY inserted_at, id LIMIT 1", (row["id"],))
+        return from_json(meta).get("booking_details") if meta and row["booking_id"] is None else None
+
     def thread(self, actor: Actor, thread_id: str) -> dict[str, Any]:
         return self._threads([self._thread_row(actor, thread_id)])[0]
 

@@ -1,6 +1,7 @@
 """One booking: its stay, rooms night by night with their guests and children's ages, notes, services, guest, masked
 card, revisions and the reports made to its channel, which staff make here too (a no-show, an invalid card, a
-cancellation for an invalid card: Booking.com's, under its rules, which the engine checks).
+cancellation for an invalid card: Booking.com's, under its rules, which the engine checks). `m` opens the guest's
+conversation in the Inbox, when there is one.
 
 The card shows as the engine stores it for display — first 6 and last 4 digits, CVV `***`. The
 console never asks the engine to reveal a card."""
@@ -156,6 +157,7 @@ class BookingDetailScreen(Screen):
         Binding("n", "no_show", "No-show"),
         Binding("i", "invalid_card", "Card invalid"),
         Binding("x", "cancel_invalid_card", "Cancel: card"),
+        Binding("m", "open_thread", "Messages"),
         Binding("escape", "app.pop_screen", "Back"),
     ]
     # Side by side where there is room; one above the other in a narrow window, each line whole.
@@ -211,6 +213,7 @@ class BookingDetailScreen(Screen):
     def on_booking_loaded(self, message: BookingLoaded) -> None:
         self.view = view = message.view
         booking = view.booking
+        self.refresh_bindings()  # m shows once the booking is known to have a conversation
         self.query_one("#bk-overview", Static).update(overview(booking, view.property_title))
         self.query_one("#bk-customer", Static).update(customer_view(booking["customer"]))
         self.query_one("#bk-rooms", Static).update(rooms_view(view))
@@ -226,6 +229,15 @@ class BookingDetailScreen(Screen):
         self.query_one(StatusLine).where(
             f"{len(view.revisions)} revision{'s' if len(view.revisions) != 1 else ''} · "
             + (f"{count} pending: press a to acknowledge" if count else "all acknowledged"))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "open_thread":  # only a booking whose guest has written (or been written to) has a conversation
+            return self.view is not None and self.view.booking["message_thread_id"] is not None
+        return True
+
+    async def action_open_thread(self) -> None:
+        if self.view is not None and self.view.booking["message_thread_id"]:
+            await self.app.open_thread(self.view.booking["message_thread_id"])
 
     def action_ack(self) -> None:
         if self.view is None or not self.view.pending:

@@ -28,7 +28,6 @@ from console.inbox.text import (
     provider,
 )
 
-
 REPLY_PLACEHOLDER = "Write a reply… (ctrl+s sends, ctrl+o attaches a file)"
 
 

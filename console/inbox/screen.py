@@ -3,7 +3,12 @@
 Moving through the list previews a thread; enter (or r) opens it, which marks it read and puts the
 cursor in the reply box. While it stays open, a guest message arriving in it is read at once. Engine
 events ("message.received", "message.sent", "thread.changed") reach the screen as DataChanged, which
-re-reads the list and the thread on show (see `reload`).
+re-reads the list and the thread on show (see `reload`); the list holds still meanwhile (thread_list.py).
+
+The guest's stay shows beside the conversation (stay_panel.py). The layout follows the width: under 100
+columns the list takes the whole width and enter opens the conversation in its place (esc goes back);
+from 100 the two sit side by side with the stay above the conversation; from 160 the stay has a column
+of its own.
 """
 
 from __future__ import annotations
@@ -12,12 +17,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
+from textual.containers import Horizontal, Vertical
 from textual.coordinate import Coordinate
 from textual.message import Message
-from textual.widgets import DataTable, Input, Select
+from textual.widgets import DataTable, Input, Select, Static
 
 from backend.listing import Filter, ListQuery
 from console.inbox.assign import AssignDialog, Assignment
@@ -31,11 +37,13 @@ from console.inbox.files import (
 from console.inbox.notes import as_item, with_notes
 from console.inbox.reply_picker import ReplyPicker
 from console.inbox.saved_replies import SavedRepliesScreen
+from console.inbox.stay_panel import StayPanel
 from console.inbox.text import PROVIDERS, thread_cells, whose_message
+from console.inbox.thread_list import ThreadList
 from console.kit.area import PAGE_BINDINGS, PAGE_SIZE, AreaScreen, FilteredArea
 from console.kit.messages import ActionDone
 from console.kit.toggles import Checkbox
-from console.kit.words import when
+from console.kit.words import counted, when
 from console.kit.workers import engine_work, post_fresh
 
 MESSAGE_PAGE = 100  # the engine's largest page
@@ -105,15 +113,29 @@ class AssigneesFound(Message):
         self.me = me
 
 
+class ThreadLocated(Message):
+    """The page of the list a thread is on, and whether the filters had to be cleared to show it."""
+
+    def __init__(self, thread_id: str, page: int, cleared: bool) -> None:
+        super().__init__()
+        self.thread_id = thread_id
+        self.page = page
+        self.cleared = cleared
+
+
 class InboxScreen(FilteredArea, AreaScreen):
     AREA = "inbox"
     NOUNS = ("conversation", "conversations")
     COLUMNS = (("", 1), ("Conversation", 40), ("Age", 6))
+    FLEX = "Conversation"
     ROW_HEIGHT = 2
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-medium"), (160, "-wide")]
 
     BINDINGS = [
         Binding("escape", "back", "Back to list"),
         Binding("r", "open", "Reply"),
+        Binding("b", "open_booking", "Booking"),  # early: at 80 columns the footer shows its first keys only
+        Binding("i", "toggle_stay", "Stay"),
         Binding("ctrl+s", "send", "Send", priority=True),
         Binding("ctrl+o", "attach", "Attach", priority=True),
         Binding("ctrl+r", "saved_reply", "Saved reply", priority=True),
@@ -131,6 +153,9 @@ class InboxScreen(FilteredArea, AreaScreen):
         Binding("m", "assigned", "Mine, unassigned, all", show=False),
         Binding("U", "mark_unread", "Mark unread", key_display="shift+u", show=False),
         Binding("t", "saved_replies", "Saved replies", show=False),
+        # The list takes these itself while it has the focus (thread_list.py); elsewhere they scroll the conversation.
+        Binding("home,g", "conversation_edge('home')", "Top of the list or conversation", show=False),
+        Binding("end,G", "conversation_edge('end')", "Bottom of the list or conversation", show=False),
         *(replace(binding, group=PAGES) for binding in PAGE_BINDINGS),
     ]
 
@@ -145,6 +170,13 @@ class InboxScreen(FilteredArea, AreaScreen):
         self.pages: tuple[str | None, int] = (None, MESSAGE_PAGES)  # a thread and how many pages it shows
         self.cursor_target: str | None = None  # the thread to put the cursor on when its page arrives
         self.footer_keys: tuple[bool, ...] = ()  # what the footer was last refreshed for
+        self.open_target: str | None = None  # the thread to open once the cursor is on it (from a booking's page)
+        self.reply_waits = False  # opened before the reply box could take the focus
+        self.filled: tuple[int, str] | None = None  # the page and filters the list last showed
+        # The width's class from the start: the first resize then finds it set, and does not style every widget
+        # of the screen a second time (a tenth of a second at start-up).
+        width = self.app.size.width
+        self.add_class(next(name for least, name in reversed(self.HORIZONTAL_BREAKPOINTS) if width >= least))
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="ib-toolbar", classes="filters"):
@@ -153,15 +185,38 @@ class InboxScreen(FilteredArea, AreaScreen):
             yield Select([(title, code) for code, title in PROVIDERS.items()], prompt="any channel",
                          id="ib-provider", compact=True)
             yield Select([], prompt="any property", id="ib-property", compact=True)
-            yield Checkbox("Unread only", id="ib-unread", compact=True)
+            yield Checkbox("Unread", id="ib-unread", compact=True)
             yield Input(placeholder="guest or text (/)", id="ib-search", compact=True)
         with Horizontal(id="inbox-body"):
-            yield self.make_table()
-            yield Conversation()
+            with Vertical(id="ib-list-pane"):
+                yield self.make_table()
+                yield Static("", id="new-above", markup=False)  # over the list's header, so that no row moves
+            with Vertical(id="reading"):
+                yield StayPanel()
+                yield Conversation()
+
+    def make_table(self) -> ThreadList:
+        return ThreadList(self.COLUMNS, self.FLEX, self.DROP, row_height=self.ROW_HEIGHT, cursor_type="row",
+                          zebra_stripes=True, id="list")
+
+    @property
+    def table(self) -> ThreadList:
+        return self.query_one("#list", ThreadList)
 
     @property
     def conversation(self) -> Conversation:
         return self.query_one(Conversation)
+
+    @property
+    def stay(self) -> StayPanel:
+        return self.query_one(StayPanel)
+
+    def on_descendant_focus(self, _: events.DescendantFocus) -> None:
+        """Under 100 columns the conversation takes the list's place while the focus is in it."""
+        reading = self.focused is not None and self.query_one("#reading") in self.focused.ancestors_with_self
+        if reading != self.has_class("-reading"):
+            self.set_class(reading, "-reading")
+            self.refresh_bindings()
 
     # --- the list ----------------------------------------------------------------------------
 
@@ -186,7 +241,8 @@ class InboxScreen(FilteredArea, AreaScreen):
         return thread_cells(row, self.app.engine.config.clock())
 
     def on_mount(self) -> None:
-        super().on_mount()
+        # AreaScreen's own on_mount runs too (Textual calls each class's handler): calling it here loaded the
+        # first page twice.
         self.set_interval(AGE_TICK, self.tick_ages)
 
     def tick_ages(self) -> None:
@@ -195,13 +251,33 @@ class InboxScreen(FilteredArea, AreaScreen):
         for index, row in enumerate(self.rows.values()):  # fill_table added them in this order
             table.update_cell_at(Coordinate(index, AGE_COLUMN), thread_cells(row, now)[AGE_COLUMN])
 
+    def fill_table(self) -> None:
+        """A refresh of the same page and filters holds the list still; anything else starts it afresh."""
+        table, shown = self.table, (self.page.number, repr(self.list_filters()))
+        before = table.place()
+        live = shown == self.filled and not self.from_top
+        super().fill_table()
+        self.filled = shown
+        if live:
+            table.hold(before)
+        else:
+            table.forget()
+
+    def on_thread_list_new_above(self, message: ThreadList.NewAbove) -> None:
+        marker = self.query_one("#new-above", Static)
+        marker.update(f"↑ {counted(message.count, 'new conversation')} above · Home")
+        marker.display = message.count > 0
+
     def page_shown(self) -> None:
         if self.cursor_target in self.rows:
             self.table.move_cursor(row=self.table.get_row_index(self.cursor_target))
-        self.cursor_target = None
+            if self.open_target == self.cursor_target:
+                self.action_open()
+        self.cursor_target = self.open_target = None
         if not self.rows:
             self.opened_id = None
             self.conversation.clear("No conversation matches the filters.")
+            self.stay.follow(None)
         self.update_footer()
 
     def reload(self, page: int | None = None) -> None:
@@ -267,23 +343,90 @@ class InboxScreen(FilteredArea, AreaScreen):
             return True
         conversation = self.conversation
         writing = self.focused is conversation.compose_box
+        thread = conversation.thread
+        reading = not self.has_class("-narrow") or self.has_class("-reading")  # the conversation is on screen
         shown = {"back": not self.table.has_focus, "send": writing, "attach": writing, "saved_reply": writing,
                  "note": writing,
                  "save_files": not writing and conversation.with_files(None) is not None,
-                 "older": not writing and conversation.older > 0, "page": self.page.count > 1}
+                 "older": not writing and conversation.older > 0, "page": self.page.count > 1,
+                 "open_booking": reading and not writing and bool(thread and thread["booking_id"]),
+                 "toggle_stay": reading and not writing and self.stay.stay is not None}
         return shown.get(action, True)
 
     def update_footer(self) -> None:
         """Refresh the footer when a key of `check_action` comes or goes, and only then: it rebuilds
         itself on every refresh, which would cost more than the rest of a switch between threads."""
-        conversation = self.conversation
-        keys = (self.page.count > 1, conversation.with_files(None) is not None, conversation.older > 0)
+        conversation, thread = self.conversation, self.conversation.thread
+        keys = (self.page.count > 1, conversation.with_files(None) is not None, conversation.older > 0,
+                bool(thread and thread["booking_id"]), self.stay.stay is not None)
         if keys != self.footer_keys:
             self.footer_keys = keys
             self.refresh_bindings()
 
     def action_back(self) -> None:
-        self.table.focus()
+        """Back to the list; under 100 columns, from the reply box to the conversation first (where i, b and g
+        work), as the list is not on screen."""
+        if self.has_class("-narrow") and self.focused is self.conversation.compose_box:
+            self.conversation.box.focus()
+        else:
+            self.table.focus()
+
+    def action_conversation_edge(self, edge: str) -> None:
+        box = self.conversation.box
+        if edge == "home":
+            box.scroll_home(animate=False)
+        else:
+            box.scroll_end(animate=False)
+
+    def action_toggle_stay(self) -> None:
+        """Under 100 columns the stay is hidden until asked for; wider, it shows until hidden. The conversation
+        keeps its newest message in view if it showed it."""
+        box = self.conversation.box
+        at_end = box.is_vertical_scroll_end
+        self.toggle_class("-stay-on" if self.has_class("-narrow") else "-stay-off")
+        if at_end:
+            box.call_after_refresh(box.scroll_end, animate=False)
+
+    def action_open_booking(self) -> None:
+        thread = self.conversation.thread
+        if thread is None or not thread["booking_id"]:
+            self.app.bell()
+            return
+        self.app.open_booking(thread["booking_id"])
+
+    def show_thread(self, thread_id: str) -> None:
+        """Select and open a thread (from a booking's page): on its page of the list as filtered, else of the
+        whole list, the filters cleared."""
+        self.locate(thread_id, self.list_filters())
+
+    @engine_work(exclusive=True, group="locate")
+    def locate(self, thread_id: str, filters: list[Filter]) -> None:
+        chat, actor = self.app.engine.chat, self.app.actor()
+        thread = chat.thread(actor, thread_id)
+        _, matching = chat.threads(actor, ListQuery(limit=1, filters=[*filters, Filter("id", "eq", thread_id)]))
+        cleared = matching["total"] == 0
+        if cleared:
+            filters = []
+        _, before = chat.threads(actor, ListQuery(limit=1, filters=[*filters,
+                                                                    Filter(RECEIVED, "gt", thread[RECEIVED])]))
+        self.post_message(ThreadLocated(thread_id, before["total"] // PAGE_SIZE + 1, cleared))
+
+    def on_thread_located(self, message: ThreadLocated) -> None:
+        if message.cleared:
+            self.clear_filters()
+        self.cursor_target = self.open_target = message.thread_id
+        self.reload(message.page)
+
+    def clear_filters(self) -> None:
+        """The filter bar back to showing everything, without applying it: the caller reloads."""
+        for select in self.query("#ib-toolbar Select").results(Select):
+            with select.prevent(Select.Changed):
+                select.clear()
+        unread = self.query_one("#ib-unread", Checkbox)
+        with unread.prevent(Checkbox.Changed):
+            unread.value = False
+        self.query_one("#ib-search", Input).value = ""
+        self.filters, self.search, self.unread_only = [], "", False
 
     def action_next_unread(self) -> None:
         """The next unread thread below the cursor; past this page, the engine finds it and its page,
@@ -340,7 +483,10 @@ class InboxScreen(FilteredArea, AreaScreen):
         if row := self.current_row():
             self.opened_id = row["id"]
             self.load(row["id"])
-            self.conversation.compose_box.focus()
+            box = self.conversation.compose_box
+            # Before any conversation is shown the reply box is disabled, and takes no focus: it does once one is.
+            self.reply_waits = box.disabled
+            box.focus()
 
     def load(self, thread_id: str) -> None:
         """(Re)read a thread: as many pages as it shows, and read at once while it is the opened one."""
@@ -371,6 +517,10 @@ class InboxScreen(FilteredArea, AreaScreen):
         thread_id = message.thread["id"]
         if message.opened or thread_id == self.current_id():
             self.conversation.show(message.thread, message.messages, message.total)
+            self.stay.follow(message.thread)
+            if self.reply_waits and message.opened:
+                self.reply_waits = False
+                self.conversation.compose_box.focus()
             if thread_id != self.opened_id:
                 self.opened_id = None  # another thread is shown: the opened one is closed
             if self.pages[0] != thread_id:

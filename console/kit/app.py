@@ -4,6 +4,7 @@ against the app class (console/app.py), which imports the areas: so no area impo
 from __future__ import annotations
 
 from textual.app import App
+from textual.reactive import reactive
 
 from backend.engine import Engine
 from backend.identity import Actor
@@ -15,6 +16,7 @@ class ConsoleApp(App[None]):
     engine: Engine
     generation: int  # counts data changes, so a screen can tell that it is behind
     db_label: str  # the database, as the bar shows it
+    unread_threads: reactive[int] = reactive(0)  # threads with unread guest messages: the inbox tab's badge
 
     def actor(self) -> Actor:
         """Whom the console acts as, read afresh so that groups added meanwhile are seen."""
@@ -22,6 +24,14 @@ class ConsoleApp(App[None]):
 
     def open_property_editor(self, property_id: str | None) -> None:
         """Open the editor on a property (None: a new one)."""
+        raise NotImplementedError
+
+    def open_booking(self, booking_id: str) -> None:
+        """Show a booking's page in the Bookings area (from the inbox, beside its conversation)."""
+        raise NotImplementedError
+
+    async def open_thread(self, thread_id: str) -> None:
+        """Show a conversation in the Inbox, selected and opened (from a booking's page)."""
         raise NotImplementedError
 
     def start_in(self, mode: str, action: str = "new") -> None:

@@ -89,12 +89,14 @@ class FrontdeskApp(ConsoleApp):
                      Binding("ctrl+q", "quit", "Quit")]
 
     def __init__(self, engine: Engine, *, poll_interval: float = 1.0, mode: str | None = None,
-                 settings: Path | None = None) -> None:
-        """`settings`: the file where the theme is remembered between runs; None remembers nothing."""
+                 settings: Path | None = None, secure_url: str | None = None) -> None:
+        """`settings`: the file where the theme is remembered between runs; None remembers nothing. `secure_url`:
+        the secure API that the tester captures from, when given (`frontdesk --secure-url`)."""
         if mode:  # the mode to open in: tests and screenshots start in other areas; App reads it on init
             self.DEFAULT_MODE = mode
         super().__init__()
         self.engine = engine
+        self.secure_url = secure_url
         self.poll_interval = poll_interval
         self.db_label = display_path(engine.path)
         engine.identity.operator()  # made on first use: before the workers, which only read it
@@ -199,7 +201,7 @@ class FrontdeskApp(ConsoleApp):
         self.notify(describe(message.error), title=title_for(message.error), severity="error")
 
 
-def run_console(engine: Engine) -> None:
+def run_console(engine: Engine, secure_url: str | None = None) -> None:
     """The console, delivering the outbox's events while no `frontdesk serve` holds the database."""
     with engine.delivering("console"):
-        FrontdeskApp(engine, settings=settings_path()).run()
+        FrontdeskApp(engine, settings=settings_path(), secure_url=secure_url).run()

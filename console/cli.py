@@ -49,6 +49,18 @@ def command(group: click.Group, name: str | None = None) -> Callable:
     return decorate
 
 
+def _prefixes(_ctx: click.Context, _param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ...]:
+    """Whole http(s) addresses with a host: a bare word would allow nothing, or worse, be read loosely."""
+    for value in values:
+        if not re.fullmatch(r"https?://[^/\s@]+(/\S*)?", value):
+            raise click.BadParameter(f"{value!r} is not an http(s) address such as https://api.channel.example/v1/")
+    return values
+
+
+def _address(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    return value if value is None else _prefixes(ctx, param, (value,))[0]
+
+
 def _engine(**config: Any):
     from backend.config import Config
     from backend.engine import Engine
@@ -59,8 +71,11 @@ def _engine(**config: Any):
 @click.group(invoke_without_command=True)
 @click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), envvar="FRONTDESK_DB",
               default=default_db_path, show_default="the user data directory", help=DB_HELP)
+@click.option("--secure-url", metavar="URL", callback=_address,
+              help="Where the console's tester captures: the secure API of the `frontdesk serve` on this database. "
+                   "Default: the address that server recorded when it started.")
 @click.pass_context
-def main(ctx: click.Context, db_path: Path) -> None:
+def main(ctx: click.Context, db_path: Path, secure_url: str | None) -> None:
     """Frontdesk, a channel manager in your terminal. Without a command, opens the console
     (filling an empty database with demo data first)."""
     ctx.ensure_object(dict)["db_path"] = db_path
@@ -71,7 +86,7 @@ def main(ctx: click.Context, db_path: Path) -> None:
         engine = _engine()
         if engine.is_empty():
             load_demo(engine)
-        run_console(engine)
+        run_console(engine, secure_url)
 
 
 @command(main)
@@ -96,14 +111,6 @@ def _sources(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
     return value
 
 
-def _prefixes(_ctx: click.Context, _param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ...]:
-    """Whole http(s) addresses with a host: a bare word would allow nothing, or worse, be read loosely."""
-    for value in values:
-        if not re.fullmatch(r"https?://[^/\s@]+(/\S*)?", value):
-            raise click.BadParameter(f"{value!r} is not an http(s) address such as https://api.channel.example/v1/")
-    return values
-
-
 def _origins(_ctx: click.Context, _param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ...]:
     """Origins as a browser sends them (scheme, host, port; no path), or `*`: anything else would never match."""
     for value in values:
@@ -114,10 +121,6 @@ def _origins(_ctx: click.Context, _param: click.Parameter, values: tuple[str, ..
 
 SECONDS = click.FloatRange(min=0, min_open=True)
 COUNT = click.IntRange(min=1)
-
-
-def _address(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    return value if value is None else _prefixes(ctx, param, (value,))[0]
 
 
 @command(main)

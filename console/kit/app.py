@@ -15,6 +15,7 @@ class ConsoleApp(App[None]):
     engine: Engine
     generation: int  # counts data changes, so a screen can tell that it is behind
     db_label: str  # the database, as the bar shows it
+    secure_url: str | None  # the secure API the tester captures from, when given (`frontdesk --secure-url`)
 
     def actor(self) -> Actor:
         """Whom the console acts as, read afresh so that groups added meanwhile are seen."""

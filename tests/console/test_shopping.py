@@ -59,6 +59,25 @@ def test_snapshot_booking_error(snap_compare, make_app) -> None:
     assert snap_compare(make_app(), terminal_size=SIZE, run_before=open_booking_with_error)
 
 
+def test_snapshot_offers_80x24(snap_compare, make_app) -> None:
+    """The stay on one line and the party on the next; the property's city before its country."""
+    assert snap_compare(make_app(), terminal_size=(80, 24), run_before=open_shopping)
+
+
+def test_snapshot_property_80x24(snap_compare, make_app) -> None:
+    """One month, its legend beside it, and the rooms keep their rows."""
+    assert snap_compare(make_app(), terminal_size=(80, 24), run_before=open_property)
+
+
+def test_snapshot_property_200x60(snap_compare, make_app) -> None:
+    """Four months side by side."""
+    assert snap_compare(make_app(), terminal_size=(200, 60), run_before=open_property)
+
+
+def test_snapshot_booking_error_80x24(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(), terminal_size=(80, 24), run_before=open_booking_with_error)
+
+
 async def test_lists_offers_and_filters_the_available(make_app, engine: Engine) -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:

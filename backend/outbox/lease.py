@@ -147,4 +147,7 @@ def running_server(db_path: Path) -> ServerAddresses | None:
         conn.close()
     if row is None or _gone(row[1], row[2], time.time()):
         return None
-    return ServerAddresses(**json.loads(row[0]))
+    try:
+        return ServerAddresses(**json.loads(row[0]))
+    except (ValueError, TypeError):  # not a record this version wrote: no address to trust
+        return None

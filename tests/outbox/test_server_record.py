@@ -59,6 +59,15 @@ def test_whoever_takes_the_lease_next_clears_the_record(tmp_path):
     assert servers_rows(db) == 0
 
 
+def test_a_record_that_is_not_addresses_is_not_trusted(tmp_path):
+    db = tmp_path / "f.db"
+    assert Lease(db, "serve", addresses=ADDRESSES).acquire()
+    for garbage in ("not json", '{"main": "http://127.0.0.1:1"}', '["a", "b", "c"]'):
+        with sqlite3.connect(lease_path(db)) as conn:
+            conn.execute("UPDATE servers SET addresses = ?", (garbage,))
+        assert running_server(db) is None
+
+
 def test_a_console_holding_the_lease_is_no_server(tmp_path):
     db = tmp_path / "f.db"
     assert Lease(db, "console").acquire()

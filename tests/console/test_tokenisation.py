@@ -284,6 +284,24 @@ async def test_a_dry_run_of_each_sample_shows_its_nodes_masked_and_keeps_nothing
     assert kept(engine) == 0
 
 
+async def test_at_80x24_the_testers_boxes_keep_their_lines_and_each_tab_names_what_it_leaves_out(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=NARROW) as pilot:
+        screen = await open_area(pilot)
+        where = screen.query_one("#status-where", Static)
+        assert "not shown: Updated, Type" in where.render().plain
+        tester = await dry_run(pilot, "ota_hotel_res_notif")
+        for box in (tester.message_area, tester.result_area):
+            assert box.size.height >= 6  # they collapsed to their borders
+        assert where.render().plain == "Tester · not shown: Holder, Expiry, CVV"
+        assert [len(row) for row in node_rows(tester)] == [4, 4]  # #, card, token, errors and warnings
+        capture = tester.query_one("#capture-run")
+        assert capture.region.right <= NARROW[0] and capture.region.height == 1  # the capture bar in full
+        await pilot.press("escape", "v")
+        await settle(pilot)
+        assert "not shown: Created, Type, Profile, Purge after" in where.render().plain
+
+
 async def test_the_screen_never_shows_the_bookings_card_in_clear(make_app) -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:

@@ -442,7 +442,7 @@ async def test_a_capture_through_the_frontdesk_serve_running_on_this_database(ma
     ports = [free_port() for _ in range(3)]
     server = _serving(tmp_path / "frontdesk.db", ports)
     try:
-        _wait_for(f"http://127.0.0.1:{ports[2]}/api/v1/health")
+        _wait_for(f"http://127.0.0.1:{ports[1]}/api/v1/health")  # the secure listener, which capture reaches
         _recorded(tmp_path / "frontdesk.db")
         app = make_app()
         async with app.run_test(size=SIZE) as pilot:

@@ -34,7 +34,8 @@ from storage import Store
 if TYPE_CHECKING:
     from backend.distribution.service import Distribution
     from backend.outbox.deliverer import Deliverer, Route, Sweep
-    from backend.vault.capture import Capture
+    from backend.outbox.lease import ServerAddresses
+    from backend.vault.capture import Capture, CaptureTarget
     from backend.vault.card_form import CardForm
     from backend.vault.pci_keys import PciKeys
     from backend.vault.service import Tokenisation
@@ -70,6 +71,7 @@ class Engine:
         self.notes = ThreadNotes(store, self.events, self.chat)
         self.message_templates = MessageTemplates(store, self.chat)
         self.thread_stays = ThreadStays(store, self.chat, self.bookings, self.shopping)
+        self._captures: dict[str, Capture] = {}  # by the secure listener's address (capture_via)
 
     # The card vault is built on first use: its modules (lxml, jsonpath-ng, httpx) are a tenth of a
     # second of import that the console's start and the main listeners never need.
@@ -101,10 +103,31 @@ class Engine:
 
     @cached_property
     def capture(self) -> Capture:
+        """The server's capture, through its own secure listener."""
+        return self._capture_at(self.config.capture_url)
+
+    def _capture_at(self, secure_url: str) -> Capture:
         from backend.vault.capture import Capture
 
-        return Capture(self.tokenisation, self.config.capture_url, self.config.capture_allow_list,
+        return Capture(self.tokenisation, secure_url, self.config.capture_allow_list,
                        lambda: self.keys.internal_secret, self.config.capture_timeout, self.config.tokenise_max_bytes)
+
+    def capture_target(self, given: str | None = None) -> CaptureTarget | None:
+        """Where a capture from this process (the console's tester) reaches the secure listener: the address it was
+        given (`frontdesk --secure-url`), else the one that the `frontdesk serve` running on this database recorded,
+        else nowhere. Read afresh each time: servers start and stop."""
+        from backend.vault.capture import CaptureTarget
+
+        if given:
+            return CaptureTarget(given.rstrip("/"), "option")
+        server = self.running_server()
+        return CaptureTarget(server.secure, "server") if server else None
+
+    def capture_via(self, target: CaptureTarget) -> Capture:
+        """Capture through the secure listener at `target` (`capture` is the server's own)."""
+        if target.url not in self._captures:
+            self._captures[target.url] = self._capture_at(target.url)
+        return self._captures[target.url]
 
     # --- events out ---------------------------------------------------------------------------
 
@@ -134,13 +157,15 @@ class Engine:
         return (sweep,)
 
     @contextmanager
-    def delivering(self, kind: str) -> Iterator[Deliverer]:
+    def delivering(self, kind: str, addresses: ServerAddresses | None = None) -> Iterator[Deliverer]:
         """Run the deliverer while the block runs, if this process gets the lease (`serve`, or the `console` when no
-        server holds the database); any commit of this process wakes it at once."""
+        server holds the database); any commit of this process wakes it at once. A server gives its listeners'
+        `addresses`, recorded beside the lease while it holds it (`running_server`)."""
         from backend.outbox.deliverer import Deliverer
         from backend.outbox.lease import Lease
 
-        deliverer = Deliverer(self.store, self.routes(), Lease(self.store.path, kind), self.config.clock,
+        lease = Lease(self.store.path, kind, addresses=addresses)
+        deliverer = Deliverer(self.store, self.routes(), lease, self.config.clock,
                               max_attempts=self.config.delivery_max_attempts,
                               backoff_base=self.config.delivery_backoff, sweeps=self.sweeps())
         unsubscribe = self.events.subscribe(lambda _event: deliverer.wake.set())
@@ -159,6 +184,12 @@ class Engine:
     def path(self) -> Path:
         """The database file."""
         return self.store.path
+
+    def running_server(self) -> ServerAddresses | None:
+        """The listeners of the `frontdesk serve` running on this database now, if one is."""
+        from backend.outbox.lease import running_server
+
+        return running_server(self.store.path)
 
     def data_version(self) -> int:
         """Changes when another connection commits: how a console notices writes by other processes."""

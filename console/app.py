@@ -103,13 +103,15 @@ class FrontdeskApp(ConsoleApp):
                      Binding("ctrl+q", "quit", "Quit")]
 
     def __init__(self, engine: Engine, *, poll_interval: float = 1.0, mode: str | None = None,
-                 settings: Path | None = None, user: str | None = None) -> None:
+                 settings: Path | None = None, user: str | None = None, secure_url: str | None = None) -> None:
         """`settings`: the file where the theme is remembered between runs; None remembers nothing. `user`: the
-        email of the user the console acts as (`frontdesk --as EMAIL`); None, the local operator."""
+        email of the user the console acts as (`frontdesk --as EMAIL`); None, the local operator. `secure_url`:
+        the secure API that the tester captures from, when given (`frontdesk --secure-url`)."""
         if mode:  # the mode to open in: tests and screenshots start in other areas; App reads it on init
             self.DEFAULT_MODE = mode
         super().__init__()
         self.engine = engine
+        self.secure_url = secure_url
         self.poll_interval = poll_interval
         self.user = user
         # Who you are, in the bar, when you are someone: the local operator is the console's default.
@@ -250,8 +252,8 @@ class FrontdeskApp(ConsoleApp):
         self.notify(describe(message.error), title=title_for(message.error), severity="error")
 
 
-def run_console(engine: Engine, user: str | None = None) -> None:
+def run_console(engine: Engine, user: str | None = None, secure_url: str | None = None) -> None:
     """The console as `user` (an email; None: the local operator), delivering the outbox's events while no
-    `frontdesk serve` holds the database."""
+    `frontdesk serve` holds the database; `secure_url`: where the tester captures, when given."""
     with engine.delivering("console"):
-        FrontdeskApp(engine, settings=settings_path(), user=user).run()
+        FrontdeskApp(engine, settings=settings_path(), user=user, secure_url=secure_url).run()

@@ -49,6 +49,18 @@ def command(group: click.Group, name: str | None = None) -> Callable:
     return decorate
 
 
+def _prefixes(_ctx: click.Context, _param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ...]:
+    """Whole http(s) addresses with a host: a bare word would allow nothing, or worse, be read loosely."""
+    for value in values:
+        if not re.fullmatch(r"https?://[^/\s@]+(/\S*)?", value):
+            raise click.BadParameter(f"{value!r} is not an http(s) address such as https://api.channel.example/v1/")
+    return values
+
+
+def _address(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    return value if value is None else _prefixes(ctx, param, (value,))[0]
+
+
 def _engine(**config: Any):
     from backend.config import Config
     from backend.engine import Engine
@@ -62,8 +74,11 @@ def _engine(**config: Any):
 @click.option("--as", "as_user", metavar="EMAIL",
               help="Open the console as this user (see `frontdesk users list`): their groups, their threads. "
                    "Default: the local operator, who sees every group.")
+@click.option("--secure-url", metavar="URL", callback=_address,
+              help="Where the console's tester captures: the secure API of the `frontdesk serve` on this database. "
+                   "Default: the address that server recorded when it started.")
 @click.pass_context
-def main(ctx: click.Context, db_path: Path, as_user: str | None) -> None:
+def main(ctx: click.Context, db_path: Path, as_user: str | None, secure_url: str | None) -> None:
     """Frontdesk, a channel manager in your terminal. Without a command, opens the console
     (filling an empty database with demo data first)."""
     ctx.ensure_object(dict)["db_path"] = db_path
@@ -81,9 +96,9 @@ def main(ctx: click.Context, db_path: Path, as_user: str | None) -> None:
             except NotFound:
                 click.echo(f"error: there is no user {as_user}; `frontdesk users list` shows them", err=True)
                 sys.exit(1)
-        run_console(engine, as_user)
-    elif as_user is not None:
-        raise click.UsageError("--as opens the console as a user; it goes with no command")
+        run_console(engine, as_user, secure_url)
+    elif as_user is not None or secure_url is not None:
+        raise click.UsageError("--as and --secure-url are the console's; they go with no command")
 
 
 @command(main)
@@ -108,14 +123,6 @@ def _sources(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
     return value
 
 
-def _prefixes(_ctx: click.Context, _param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ...]:
-    """Whole http(s) addresses with a host: a bare word would allow nothing, or worse, be read loosely."""
-    for value in values:
-        if not re.fullmatch(r"https?://[^/\s@]+(/\S*)?", value):
-            raise click.BadParameter(f"{value!r} is not an http(s) address such as https://api.channel.example/v1/")
-    return values
-
-
 def _origins(_ctx: click.Context, _param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ...]:
     """Origins as a browser sends them (scheme, host, port; no path), or `*`: anything else would never match, and
     would go into the card form's Content-Security-Policy. Kept as the browser writes them (backend/http/cors.py)."""
@@ -131,10 +138,6 @@ def _origins(_ctx: click.Context, _param: click.Parameter, values: tuple[str, ..
 
 SECONDS = click.FloatRange(min=0, min_open=True)
 COUNT = click.IntRange(min=1)
-
-
-def _address(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    return value if value is None else _prefixes(ctx, param, (value,))[0]
 
 
 @command(main)

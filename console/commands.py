@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -15,6 +16,18 @@ if TYPE_CHECKING:
     from console.kit.app import ConsoleApp
 
 PROPERTY_HITS = 8
+
+
+@dataclass
+class FirstHit(DiscoveryHit):
+    """Listed before Textual's own commands (Keys, Maximize, Screenshot…, which score 0), in the order given:
+    otherwise the palette lists them in whichever order its providers happen to answer."""
+
+    rank: float = 1.0
+
+    @property
+    def score(self) -> float:
+        return self.rank
 
 
 class FrontdeskCommands(Provider):
@@ -41,8 +54,9 @@ class FrontdeskCommands(Provider):
         ]
 
     async def discover(self) -> Hits:
-        for name, help_text, callback in self.commands():
-            yield DiscoveryHit(name, callback, help=help_text)
+        commands = self.commands()
+        for index, (name, help_text, callback) in enumerate(commands):
+            yield FirstHit(name, callback, help=help_text, rank=1 - index / len(commands))
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)

@@ -77,7 +77,7 @@ class HelpScreen(ModalScreen[None]):
         self.global_bindings = global_bindings
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="help", classes="dialog"):
+        with Vertical(id="help", classes="dialog -fits-short"):
             yield Label("Frontdesk · Help", classes="dialog-title")
             with VerticalScroll(id="help-body"):
                 yield Static(INTRO, classes="dialog-text", markup=False)

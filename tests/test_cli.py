@@ -93,6 +93,13 @@ def test_db_can_come_from_the_environment(tmp_path):
     assert Engine.open(db).identity.users() == ["eve@example.com"]
 
 
+def test_the_consoles_secure_url_must_be_an_address(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "console", "--secure-url", "8001", "--db", str(tmp_path / "c.db")],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and "'8001' is not an http(s) address" in result.stderr
+    assert not (tmp_path / "c.db").exists()  # refused before anything opened
+
+
 def test_serve_does_not_import_textual(tmp_path):
     """`frontdesk serve` runs its whole command up to starting the listeners, where it reports what it loaded."""
     code = ("import sys, backend.http.server as server\n"

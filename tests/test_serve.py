@@ -10,6 +10,7 @@ import time
 
 import httpx
 
+from backend.outbox.lease import ServerAddresses, running_server
 from tests.conftest import free_port
 
 BOOKING_SITE = "https://book.hotel.example"
@@ -66,6 +67,46 @@ def test_serve_refuses_a_cors_origin_a_browser_never_sends(tmp_path):
         refused = subprocess.run([sys.executable, "-m", "console", "serve", "--db", str(tmp_path / "x.db"),
                                   "--cors-origin", origin], capture_output=True, text=True, timeout=60)
         assert refused.returncode == 2 and "is not an origin" in refused.stderr, refused.stderr
+
+
+def _serving(db, ports: list[int], *options: str) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "console", "serve", "--db", str(db), "--port", str(ports[0]),
+         "--secure-port", str(ports[1]), "--pci-port", str(ports[2]), *options],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+
+
+def _recorded(db) -> ServerAddresses:
+    deadline = time.monotonic() + 30
+    while (found := running_server(db)) is None:
+        assert time.monotonic() < deadline, "serve recorded no addresses"
+        time.sleep(0.05)
+    return found
+
+
+def test_serve_records_its_addresses_while_it_runs_and_clears_them_when_it_stops(tmp_path):
+    db = tmp_path / "served.db"
+    ports = [free_port() for _ in range(3)]
+    server = _serving(db, ports, "--public-secure-url", "https://secure.hotel.example")
+    try:
+        assert _recorded(db) == ServerAddresses(*(f"http://127.0.0.1:{port}" for port in ports),
+                                                public_secure="https://secure.hotel.example")
+    finally:
+        server.send_signal(signal.SIGTERM)
+        output, _ = server.communicate(timeout=15)
+    assert server.returncode == 0, output
+    assert running_server(db) is None
+
+
+def test_a_killed_servers_addresses_are_not_trusted(tmp_path):
+    db = tmp_path / "served.db"
+    server = _serving(db, [free_port() for _ in range(3)])
+    try:
+        _recorded(db)
+    finally:
+        server.send_signal(signal.SIGKILL)
+        server.communicate(timeout=15)
+    assert running_server(db) is None  # its record is still there, but its process is gone
 
 
 def _wait_for(url: str) -> None:

@@ -15,6 +15,7 @@ from backend.engine import Engine
 from backend.http.apps import Listener, create_app
 from backend.http.guard import Gate
 from backend.http.protocol import GuardedH11Protocol
+from backend.outbox.lease import ServerAddresses
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,12 @@ class Listeners:
     @property
     def scheme(self) -> str:
         return "https" if self.ssl_certfile else "http"
+
+    def addresses(self) -> ServerAddresses:
+        """Where the listeners listen, and their public addresses if given: what `serve` records for a console."""
+        return ServerAddresses(f"http://{self.host}:{self.port}", f"{self.scheme}://{self.host}:{self.secure_port}",
+                               f"{self.scheme}://{self.host}:{self.pci_port}", self.public_url, self.public_secure_url,
+                               self.public_pci_url)
 
     def config(self) -> Config:
         secure = f"{self.scheme}://{self.host}:{self.secure_port}"
@@ -91,7 +98,7 @@ def serve(db_path: Path, listeners: Listeners) -> None:
     print(f"Frontdesk serving {db_path}: main http://{listeners.host}:{listeners.port}, "
           f"secure {listeners.scheme}://{listeners.host}:{listeners.secure_port}, "
           f"pci {listeners.scheme}://{listeners.host}:{listeners.pci_port}", flush=True)
-    with engine.delivering("serve"):
+    with engine.delivering("serve", listeners.addresses()):  # records the addresses while it holds the lease
         asyncio.run(_serve_all(servers))
 
 

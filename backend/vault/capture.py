@@ -37,6 +37,19 @@ class BadGateway(FrontdeskError):
     status, code, title = 502, "bad_gateway", "Bad Gateway"
 
 
+class Unreachable(BadGateway):
+    """Nothing answered at the captured address (the same 502 to an HTTP caller)."""
+
+
+@dataclass(frozen=True)
+class CaptureTarget:
+    """Where a capture reaches the secure listener, and how that was learnt: `option`, given to this process;
+    `server`, recorded by the `frontdesk serve` running on the database."""
+
+    url: str
+    source: str
+
+
 @dataclass(frozen=True)
 class Captured:
     """What the caller gets: the target's own status, the tokenised body and the vault's headers."""
@@ -109,7 +122,7 @@ class Capture:
                         raise PayloadTooLarge(f"the captured answer is larger than {self.max_bytes} bytes")
                 return response.status_code, bytes(body), response.headers.get("content-type", "")
         except (httpx.HTTPError, httpx.InvalidURL) as exc:
-            raise BadGateway([f"the captured endpoint could not be reached ({type(exc).__name__})"]) from None
+            raise Unreachable([f"the captured endpoint could not be reached ({type(exc).__name__})"]) from None
 
 
 def _plain(url: str) -> bool:

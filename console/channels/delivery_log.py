@@ -25,7 +25,10 @@ from console.kit.workers import engine_work, post_fresh
 if TYPE_CHECKING:
     from console.kit.app import ConsoleApp
 
-COLUMNS = (("When", 12), ("What", 36), ("Status", 8), ("Tries", 5), ("Next try", 12), ("Error", 20))
+COLUMNS = (("When", 12), ("What", 28), ("Status", 8), ("Tries", 5), ("Next try", 12), ("Error", 16))
+FLEX = ("What", "Error")
+DROP = ("Next try", "Error", "Tries")  # the line below the table spells them out for the row under the cursor
+CLOSE = "esc closes"
 
 
 @dataclass(frozen=True)
@@ -82,7 +85,7 @@ class DeliveryLogDialog(ModalScreen[None]):
         with Vertical(classes="dialog", id="delivery-log"):
             yield Label(self.log_title, classes="dialog-title", markup=False)
             yield Static("Loading…", id="log-about", classes="dialog-text", markup=False)
-            yield FitTable(COLUMNS, "Error", cursor_type="row", zebra_stripes=True, id="log-list")
+            yield FitTable(COLUMNS, FLEX, DROP, cursor_type="row", zebra_stripes=True, id="log-list")
             yield Static("", id="log-entry", markup=False)
 
     @property
@@ -90,7 +93,7 @@ class DeliveryLogDialog(ModalScreen[None]):
         return self.query_one("#log-list", DataTable)
 
     def on_mount(self) -> None:
-        self.query_one("#delivery-log").border_subtitle = "esc closes"  # in the border: every line counts at 80×24
+        self.query_one("#delivery-log").border_subtitle = CLOSE  # in the border: every line counts at 80×24
         self.table.focus()
         self.load()
 
@@ -119,6 +122,10 @@ class DeliveryLogDialog(ModalScreen[None]):
             table.move_cursor(row=min(cursor, len(log.entries) - 1), animate=False)
         else:
             self.query_one("#log-entry", Static).update(log.empty)
+
+    def on_fit_table_columns_hidden(self, message: FitTable.ColumnsHidden) -> None:
+        hidden = f"not shown: {', '.join(message.labels)} (see below) · " if message.labels else ""
+        self.query_one("#delivery-log").border_subtitle = hidden + CLOSE
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         entry = self.entries.get(event.row_key.value or "")

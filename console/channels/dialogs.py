@@ -116,10 +116,10 @@ class ChannelDialog(ModalScreen[dict[str, Any] | None]):
         }
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
+        with Vertical(classes="dialog -fits-short", id="channel-dialog"):
             yield Label("New channel" if self.channel is None else f"Edit “{self.channel['title']}”",
                         classes="dialog-title", markup=False)
-            with VerticalScroll(id="channel-fields", can_focus=False):  # a shopping channel's run long at 80×24
+            with VerticalScroll(id="channel-fields", can_focus=False):  # a shopping channel's scroll at 80×24
                 yield from self.fields.values()
                 yield Static("", id="channel-problems", markup=False)
             with Horizontal(classes="dialog-buttons"):
@@ -190,7 +190,9 @@ class ChannelDialog(ModalScreen[dict[str, Any] | None]):
                 self.fields[path].show_errors(texts)
             else:
                 unplaced += [f"{label_for(path)} {text}" if path else text for text in texts]
-        self.query_one("#channel-problems", Static).update("\n".join(unplaced))
+        problems = self.query_one("#channel-problems", Static)
+        problems.update("\n".join(unplaced))
+        problems.set_class(bool(unplaced), "-shown")
 
 
 class SecretDialog(ModalScreen[None]):
@@ -206,7 +208,7 @@ class SecretDialog(ModalScreen[None]):
         self.secret_id = secret_id
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog wide-dialog"):
+        with Vertical(classes="dialog wide-dialog -fits-short"):
             yield Label(self.heading, classes="dialog-title", markup=False)
             yield Static(self.explanation, classes="dialog-text", markup=False)
             yield Static(self.key, id=self.secret_id, classes="secret", markup=False)

@@ -36,6 +36,7 @@ class ChannelsScreen(DestinationsArea):
     # What matters first: which channel, and whether it has the latest ARI.
     COLUMNS = (("Title", 24), ("Sync", 26), ("Active", 6), ("Properties", 10), ("Type", 12), ("Shopping access", 15))
     FLEX = "Sync"
+    DROP = ("Type", "Shopping access")
 
     BINDINGS = [
         Binding("n", "new", "New"),

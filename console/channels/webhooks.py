@@ -48,8 +48,9 @@ class WebhooksScreen(DestinationsArea):
     CRUMB = "Webhooks"
     NOUNS = ("webhook", "webhooks")
     # What matters first: whose, and whether its events arrive.
-    COLUMNS = (("Property", 20), ("State", 22), ("Active", 6), ("Callback address", 32), ("Events", 20))
-    FLEX = "State"
+    COLUMNS = (("Property", 20), ("State", 20), ("Active", 6), ("Callback address", 24), ("Events", 20))
+    FLEX = ("State", "Callback address")
+    DROP = ("Events",)
 
     BINDINGS = [
         Binding("p", "pause", "Pause/unpause"),

@@ -13,10 +13,17 @@ from backend.identity import Actor
 class ConsoleApp(App[None]):
     """The app's side of the areas' contract; `FrontdeskApp` fills it in."""
 
+    # Classes that every screen gets from the terminal's size, for the layouts of narrow, wide and short windows
+    # in the areas' stylesheets: -narrow below 100 columns (80 is the least we design for), -wide from 160;
+    # -short below 30 rows (24 is the least).
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-normal"), (160, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
+
     engine: Engine
     generation: int  # counts data changes, so a screen can tell that it is behind
     db_label: str  # the database, as the bar shows it
     unread_threads: reactive[int] = reactive(0)  # threads with unread guest messages: the inbox tab's badge
+    secure_url: str | None  # the secure API the tester captures from, when given (`frontdesk --secure-url`)
 
     def actor(self) -> Actor:
         """Whom the console acts as, read afresh so that groups added meanwhile are seen."""

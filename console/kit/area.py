@@ -83,7 +83,7 @@ class AreaScreen(Screen):
     AREA: ClassVar[str]
     NOUNS: ClassVar[tuple[str, str]]  # singular, plural
     COLUMNS: ClassVar[tuple[tuple[str, int], ...]]  # label, width
-    FLEX: ClassVar[str | None] = None  # the column that takes the width the others leave
+    FLEX: ClassVar[str | tuple[str, ...] | None] = None  # the column(s) that take the width the others leave
     DROP: ClassVar[tuple[str, ...]] = ()  # columns hidden when the width can't hold them all, least needed first
     CRUMB: ClassVar[str] = ""  # after the area's name in the bar: a screen opened from the area's own
     ROW_HEIGHT: ClassVar[int] = 1  # lines a row takes
@@ -135,7 +135,8 @@ class AreaScreen(Screen):
         self.reload()
 
     def on_fit_table_columns_hidden(self, message: FitTable.ColumnsHidden) -> None:
-        self.status.columns_hidden(message.labels)
+        if message.control is self.table:  # another table of the screen says so itself
+            self.status.columns_hidden(message.labels)
 
     def restart(self) -> None:
         """A new search or filter: its first page, with the cursor on its first result."""

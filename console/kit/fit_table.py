@@ -1,7 +1,8 @@
-"""A table that fits its width: one flexible column takes what the others leave (never less than its own
-width), so 80 columns show the columns that matter and 120 or more show them roomier; columns that matter
-less are hidden, in an order the table is given, when even that does not fit (and the table says which, for
-the status line); and a cell that adds its detail only where the column has room for all of it."""
+"""A table that fits its width: its flexible columns share what the others leave (never less than their own
+widths, and in proportion to them), so 80 columns show the columns that matter and 120 or more show them
+roomier; columns that matter less are hidden, in an order the table is given, when even that does not fit (and
+the table says which, for the status line); and a cell that adds its detail only where the column has room for
+all of it."""
 
 from __future__ import annotations
 
@@ -47,17 +48,23 @@ class FitTable(DataTable):
     class ColumnsHidden(Message):
         """The columns the width leaves out changed; `labels` is empty when every column shows."""
 
-        def __init__(self, labels: tuple[str, ...]) -> None:
+        def __init__(self, table: FitTable, labels: tuple[str, ...]) -> None:
             super().__init__()
+            self.table = table
             self.labels = labels
 
-    def __init__(self, columns: tuple[tuple[str, int], ...], flex: str | None = None, drop: tuple[str, ...] = (),
-                 **options) -> None:
-        """`drop`: the columns to hide when the width can't hold every column, the least needed first."""
+        @property
+        def control(self) -> FitTable:
+            return self.table
+
+    def __init__(self, columns: tuple[tuple[str, int], ...], flex: str | tuple[str, ...] | None = None,
+                 drop: tuple[str, ...] = (), **options) -> None:
+        """`flex`: the column, or columns, that take the width the others leave. `drop`: the columns to hide when
+        the width can't hold every column, the least needed first."""
         super().__init__(**options)
         self.widths = dict(columns)  # label → width; labels are the column keys
-        self.least = self.widths.get(flex, 0)
-        self.flex = flex
+        self.flex: tuple[str, ...] = (flex,) if isinstance(flex, str) else flex or ()
+        self.least = {label: self.widths[label] for label in self.flex}
         self.drop = drop
         self.hidden: tuple[str, ...] = ()
         self.headers: dict[str, str] = {}  # label → what the header says instead, where it says more
@@ -90,32 +97,42 @@ class FitTable(DataTable):
 
     def on_resize(self, _: events.Resize) -> None:
         hidden = self.to_hide()
-        width = self.flex_width(hidden)
-        if hidden != self.hidden or (self.flex and width != self.widths[self.flex]):
+        widths = self.flex_widths(hidden)
+        if hidden != self.hidden or any(width != self.widths[label] for label, width in widths.items()):
             if hidden != self.hidden:
                 self.hidden = hidden
-                self.post_message(self.ColumnsHidden(hidden))
-            if self.flex:
-                self.widths[self.flex] = width
+                self.post_message(self.ColumnsHidden(self, hidden))
+            self.widths.update(widths)
             self.rebuild()
 
     def room(self, hidden: tuple[str, ...]) -> int:
-        """What the flexible column would get with these columns hidden. The vertical scrollbar's room is
+        """What the flexible columns would share with these columns hidden. The vertical scrollbar's room is
         always kept, so that a page long enough to need one never adds a horizontal one too."""
         others = sum(width + 2 * self.cell_padding for label, width in self.widths.items()
-                     if label != self.flex and label not in hidden)
-        return self.size.width - self.styles.scrollbar_size_vertical - others - 2 * self.cell_padding
+                     if label not in self.flex and label not in hidden)
+        flexible = sum(1 for label in self.flex if label not in hidden)
+        return self.size.width - self.styles.scrollbar_size_vertical - others - 2 * self.cell_padding * flexible
 
     def to_hide(self) -> tuple[str, ...]:
         hidden: tuple[str, ...] = ()
         for label in self.drop:
-            if self.room(hidden) >= self.least:
+            if self.room(hidden) >= self.least_width(hidden):
                 break
             hidden += (label,)
         return hidden
 
-    def flex_width(self, hidden: tuple[str, ...]) -> int:
-        return max(self.least, self.room(hidden)) if self.flex else 0
+    def least_width(self, hidden: tuple[str, ...]) -> int:
+        return sum(width for label, width in self.least.items() if label not in hidden)
+
+    def flex_widths(self, hidden: tuple[str, ...]) -> dict[str, int]:
+        """Each shown flexible column's least width and its share of the room beyond, the first taking what
+        division leaves over."""
+        least = self.least_width(hidden)
+        extra = max(0, self.room(hidden) - least)
+        widths = {label: width + extra * width // least for label, width in self.least.items() if label not in hidden}
+        if widths:
+            widths[next(iter(widths))] += least + extra - sum(widths.values())
+        return widths
 
     def rebuild(self) -> None:
         """Columns again at their new widths, with the same rows and the cursor where it was."""

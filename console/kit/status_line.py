@@ -3,9 +3,12 @@ what last happened on the right."""
 
 from __future__ import annotations
 
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Static
+
+WIDEN = " (widen the window)"
 
 
 class StatusLine(Horizontal):
@@ -20,12 +23,23 @@ class StatusLine(Horizontal):
 
     def where(self, text: str) -> None:
         self.place = text
-        self.query_one("#status-where", Static).update(self.place + self.hidden)
+        self.show_place()
 
     def columns_hidden(self, labels: tuple[str, ...]) -> None:
         """Say which columns a narrow window leaves out, so that none goes missing without a word."""
-        self.hidden = f" · not shown: {', '.join(labels)} (widen the window)" if labels else ""
-        self.where(self.place)
+        self.hidden = f" · not shown: {', '.join(labels)}{WIDEN}" if labels else ""
+        self.show_place()
+
+    def on_resize(self, _: events.Resize) -> None:
+        self.call_after_refresh(self.show_place)  # once the line's parts have their new widths
+
+    def show_place(self) -> None:
+        """Where you are, with the columns not shown; the advice to widen the window only where it fits the line."""
+        where = self.query_one("#status-where", Static)
+        text = self.place + self.hidden
+        if len(text) > where.size.width > 0:
+            text = self.place + self.hidden.removesuffix(WIDEN)
+        where.update(text)
 
     def news(self, text: str, error: bool = False) -> None:
         news = self.query_one("#status-news", Static)

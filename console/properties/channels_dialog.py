@@ -12,13 +12,18 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.widgets import DataTable, Label, Static
+from textual.widgets import Label, Static
 
 from backend.errors import ValidationFailed
 from console.kit.channel_toggles import ChannelsLoaded, ChannelTogglesDialog
+from console.kit.fit_table import FitTable
 from console.kit.labels import describe, label_for
 from console.kit.messages import ActionDone, ActionFailed
 from console.kit.workers import engine_work
+
+
+COLUMNS = (("Connected", 15), ("Channel", 20), ("Type", 12), ("Active", 6))
+HINT = "its group's channels · space connects or disconnects · esc closes"
 
 
 class PropertyChannelsDialog(ChannelTogglesDialog):
@@ -34,14 +39,15 @@ class PropertyChannelsDialog(ChannelTogglesDialog):
         self.property_title = title
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog wide-dialog"):
+        with Vertical(classes="dialog wide-dialog -fits-short", id="property-channels-dialog"):
             yield Label(f"Channels of “{self.property_title}”", classes="dialog-title", markup=False)
-            table = DataTable(cursor_type="row", id="property-channels")
-            table.add_columns("Connected", "Channel", "Type", "Channel active")
-            yield table
+            yield FitTable(COLUMNS, "Channel", cursor_type="row", id="property-channels")
             yield Static("", id="connect-problems", markup=False)
-            yield Static("Channels of its group · space or enter connects or disconnects · esc closes",
-                         classes="dialog-hint", markup=False)
+
+    def on_mount(self) -> None:
+        """The keys in the border: at 80×24 the lines inside are for the engine's word on a refused connection.
+        (The table's focus and load are the base class's mount.)"""
+        self.query_one("#property-channels-dialog").border_subtitle = HINT
 
     def read(self) -> list[dict[str, Any]]:
         return self.app.engine.channels.for_property(self.app.actor(), self.property_id)

@@ -72,8 +72,8 @@ class EditorReady(Message):
         self.data = data
 
 
-def section(title: str, *children: Widget, hint: str = "") -> Vertical:
-    box = Vertical(*children, classes="section")
+def section(title: str, *children: Widget, hint: str = "", id: str | None = None) -> Vertical:
+    box = Vertical(*children, classes="section", id=id)
     box.border_title = title
     if hint:
         box.border_subtitle = hint
@@ -178,7 +178,7 @@ class PropertyEditor(RecordEditor):
                           Label("Photos", classes="field-label"),
                           Vertical(*map(PhotoRow, get_path(self.values, "content.photos") or []), id="photos"),
                           Button("+ Add photo", id="add-photo", compact=True))
-            yield section("Facilities", f["facilities"])
+            yield section("Facilities", f["facilities"], id="facilities-section")
         yield StatusLine()
         yield Footer()
 

@@ -22,8 +22,11 @@ SEARCH_DELAY = 0.3  # seconds of quiet typing before the list is searched
 class PropertiesScreen(AreaScreen):
     AREA = "properties"
     NOUNS = ("property", "properties")
-    COLUMNS = (("Title", 34), ("Type", 13), ("City", 20), ("Country", 7), ("Currency", 8), ("Channels", 8),
+    COLUMNS = (("Title", 26), ("Type", 13), ("City", 20), ("Country", 7), ("Currency", 8), ("Channels", 8),
                ("Chat", 4), ("Active", 6))
+    FLEX = ("Title", "City")
+    # At 80 columns: which property, where, and whether it sells and chats.
+    DROP = ("Type", "Currency", "Country", "City")
 
     BINDINGS = [
         Binding("n", "new", "New"),

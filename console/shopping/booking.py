@@ -63,7 +63,7 @@ class BookStayDialog(ModalScreen[dict[str, Any] | None]):
 
     def compose(self) -> ComposeResult:
         plan = self.plan
-        with Vertical(classes="dialog wide-dialog", id="test-booking"):
+        with Vertical(classes="dialog wide-dialog -fits-short", id="test-booking"):
             yield Label("Book a test stay", classes="dialog-title")
             yield Static(f"{self.property['title']} · {self.room['title']} · {plan['title']}\n"
                          f"{self.stay.checkin} → {self.stay.checkout} · {party(plan['occupancy'])} · "

@@ -18,7 +18,9 @@ WEEKDAYS = "Mo Tu We Th Fr Sa Su".split()
 CELL = 5  # "dd" and three marks
 MONTH_WIDTH = 7 * CELL + 6
 GAP = "    "
-LEGEND = "× closed · A no arrival · D no departure · ² min stay on arrival · ₂ min stay through · ▁ your stay"
+LEGEND = ("× closed", "A no arrival", "D no departure", "² min stay on arrival", "₂ min stay through", "▁ your stay")
+LEGEND_WIDTH = max(map(len, LEGEND))
+MAX_MONTHS = 4
 
 
 def min_stay_mark(nights: int | None, digits: dict[str, str]) -> str:
@@ -66,14 +68,24 @@ def next_month(first: date) -> date:
     return (first.replace(day=28) + timedelta(days=4)).replace(day=1)
 
 
-def calendar_view(closed: dict[str, Any], first: date, months: int, stay: tuple[date, date] | None,
+def months_for(width: int) -> int:
+    """How many month grids fit side by side in `width` columns: one at least, MAX_MONTHS at most."""
+    return max(1, min(MAX_MONTHS, (width + len(GAP)) // (MONTH_WIDTH + len(GAP))))
+
+
+def calendar_view(closed: dict[str, Any], first: date, width: int, stay: tuple[date, date] | None,
                   today: date) -> Text:
-    """`months` month grids side by side from the month of `first`, with the legend beneath."""
+    """As many month grids as fit `width` side by side, from the month of `first`, with the legend beneath; or,
+    where only one fits, the legend beside it, a mark a line, so that the grid keeps every line it can."""
     grids, month = [], first.replace(day=1)
-    for _ in range(months):
+    for _ in range(months_for(width)):
         grids.append(month_lines(month, closed, stay, today))
         month = next_month(month)
+    legend = [Text(mark, style="dim") for mark in LEGEND]
+    beside = len(grids) == 1 and width >= MONTH_WIDTH + len(GAP) + LEGEND_WIDTH
+    if beside:
+        grids.append([Text(), Text(), *legend])
     height = max(len(lines) for lines in grids)
-    blank = Text(" " * MONTH_WIDTH)
-    rows = [Text(GAP).join(lines[index] if index < len(lines) else blank for lines in grids) for index in range(height)]
-    return Text("\n").join([*rows, Text(LEGEND, style="dim")])
+    rows = [Text(GAP).join(lines[index] if index < len(lines) else Text(" " * MONTH_WIDTH) for lines in grids)
+            for index in range(height)]
+    return Text("\n").join(rows if beside else [*rows, Text(" · ").join(legend)])

@@ -7,7 +7,9 @@ from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
+from rich.table import Table
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
@@ -16,9 +18,11 @@ from textual.widgets import DataTable, Footer, Static
 
 from backend.errors import FrontdeskError
 from console.kit.app_bar import AppBar
+from console.kit.fit_table import FitTable
 from console.kit.labels import describe, title_for
 from console.kit.messages import ActionFailed, DataChanged
 from console.kit.status_line import StatusLine
+from console.kit.words import party
 from console.kit.workers import engine_work, post_fresh
 from console.shopping.booking import BookStayDialog
 from console.shopping.closed_calendar import calendar_view, next_month
@@ -27,8 +31,9 @@ from console.shopping.stay import StayQuery
 if TYPE_CHECKING:
     from console.kit.app import ConsoleApp
 
-MONTHS = 2
-ROOM_COLUMNS = (("Room", 24), ("Rate plan", 29), ("Guests", 6), ("Meal", 10), ("Price", 13), ("Cancellation", 22))
+ROOM_COLUMNS = (("Room", 20), ("Rate plan", 27), ("Guests", 6), ("Meal", 10), ("Price", 13), ("Cancellation", 22))
+ROOM_FLEX = ("Rate plan", "Cancellation")
+ROOM_DROP = ("Cancellation", "Meal")  # the lines below the table spell them out for the rate plan under the cursor
 
 
 @dataclass(frozen=True)
@@ -50,14 +55,21 @@ def guests(occupancy: dict[str, int]) -> str:
     return f"{occupancy['adults']}+{extra}" if extra else str(occupancy["adults"])
 
 
-def plan_details(plan: dict[str, Any]) -> Text:
-    """What the row has no room for: the price of each night, the taxes, the whole cancellation policy."""
+def plan_details(plan: dict[str, Any]) -> Table:
+    """What the row has no room for: the price of each night, the taxes, the whole cancellation policy, the meals
+    and the party."""
     currency = plan["currency"]
     nights = " · ".join(f"{day[5:]} {price}" for day, price in plan["days"].items())
     taxes = "; ".join(f"{t['title']} {t['rate']} {t['mode'].replace('_', ' ')}: {t['amount']} {currency}"
                       + (" (included)" if t["inclusive"] else " (on top)") for t in plan["taxes"]) or "none"
-    return Text.assemble(("Nights  ", "dim"), nights, "\n", ("Taxes   ", "dim"), taxes, "\n",
-                         ("Policy  ", "dim"), plan["cancellation_policy"]["title"] or "—")
+    terms = " · ".join((plan["cancellation_policy"]["title"] or "no cancellation policy", words(plan["meal_plan"]),
+                        f"for {party(plan['occupancy'])}"))
+    details = Table.grid(padding=(0, 2))  # a line that wraps keeps to its column
+    details.add_column(style="dim", no_wrap=True)
+    details.add_column()
+    for label, text in (("Nights", nights), ("Taxes", taxes), ("Terms", terms)):
+        details.add_row(label, text)
+    return details
 
 
 PETS = {"by_arrangements": "by arrangement"}  # the service's code, in plain words
@@ -100,10 +112,7 @@ class ShoppingPropertyScreen(Screen):
         yield AppBar("shopping", self.property["title"])
         yield Static("", id="shop-header")
         yield Static("", id="shop-calendar")
-        table = DataTable(cursor_type="row", zebra_stripes=True, id="shop-rooms")
-        for label, width in ROOM_COLUMNS:
-            table.add_column(label, width=width, key=label)
-        yield table
+        yield FitTable(ROOM_COLUMNS, ROOM_FLEX, ROOM_DROP, cursor_type="row", zebra_stripes=True, id="shop-rooms")
         yield Static("", id="shop-plan")
         yield StatusLine()
         yield Footer()
@@ -141,10 +150,17 @@ class ShoppingPropertyScreen(Screen):
         if page.rooms_problem:
             self.query_one(StatusLine).news(page.rooms_problem, error=True)
 
+    def on_resize(self, _: events.Resize) -> None:
+        self.show_calendar()  # as many months as the width holds
+
+    def on_fit_table_columns_hidden(self, message: FitTable.ColumnsHidden) -> None:
+        self.query_one(StatusLine).columns_hidden(message.labels)
+
     def show_calendar(self) -> None:
         if self.page is not None:
-            view = calendar_view(self.page.closed, self.month, MONTHS, self.stay.dates(), self.today)
-            self.query_one("#shop-calendar", Static).update(view)
+            calendar = self.query_one("#shop-calendar", Static)
+            width = self.size.width - calendar.styles.margin.width
+            calendar.update(calendar_view(self.page.closed, self.month, width, self.stay.dates(), self.today))
 
     def fill_rooms(self, rooms: list[dict[str, Any]]) -> None:
         table = self.query_one("#shop-rooms", DataTable)

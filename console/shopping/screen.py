@@ -43,7 +43,9 @@ def offer(row: dict[str, Any]) -> Text:
 class ShoppingScreen(AreaScreen):
     AREA = "shopping"
     NOUNS = ("property", "properties")
-    COLUMNS = (("Property", 34), ("City", 22), ("Country", 7), ("Best offer", 16), ("Available", 9))
+    COLUMNS = (("Property", 24), ("City", 18), ("Country", 7), ("Best offer", 16), ("Available", 9))
+    FLEX = ("Property", "City")
+    DROP = ("Country", "City")
 
     BINDINGS = [
         Binding("c", "focus('#shop-channel')", "Channel"),
@@ -59,20 +61,22 @@ class ShoppingScreen(AreaScreen):
         self.channels: dict[str, dict[str, Any]] = {}
 
     def compose_body(self) -> ComposeResult:
-        with Horizontal(id="shop-toolbar", classes="filters"):
-            yield Label("Channel", classes="filter-label")
-            yield Select([], prompt="no shopping channel", id="shop-channel", compact=True)
-            yield Label("Check-in", classes="filter-label")
-            yield Input(self.stay.checkin, placeholder="YYYY-MM-DD", id="shop-checkin", compact=True,
-                        classes="date-input")
-            yield Label("Check-out", classes="filter-label")
-            yield Input(self.stay.checkout, placeholder="YYYY-MM-DD", id="shop-checkout", compact=True,
-                        classes="date-input")
-            yield Label("Adults", classes="filter-label")
-            yield Input(self.stay.adults, id="shop-adults", compact=True, classes="count-input")
-            yield Label("Children", classes="filter-label")
-            yield Input(self.stay.children, id="shop-children", compact=True, classes="count-input")
-            yield Checkbox("Available only", id="shop-available", compact=True)
+        with Horizontal(id="shop-toolbar"):  # one line, or two at 80 columns
+            with Horizontal(classes="filters"):
+                yield Label("Channel", classes="filter-label")
+                yield Select([], prompt="no shopping channel", id="shop-channel", compact=True)
+                yield Label("Check-in", classes="filter-label")
+                yield Input(self.stay.checkin, placeholder="YYYY-MM-DD", id="shop-checkin", compact=True,
+                            classes="date-input")
+                yield Label("Check-out", classes="filter-label")
+                yield Input(self.stay.checkout, placeholder="YYYY-MM-DD", id="shop-checkout", compact=True,
+                            classes="date-input")
+            with Horizontal(classes="filters"):
+                yield Label("Adults", classes="filter-label")
+                yield Input(self.stay.adults, id="shop-adults", compact=True, classes="count-input")
+                yield Label("Children", classes="filter-label")
+                yield Input(self.stay.children, id="shop-children", compact=True, classes="count-input")
+                yield Checkbox("Available only", id="shop-available", compact=True)
         yield self.make_table()
 
     # --- reading -----------------------------------------------------------------------------

@@ -94,7 +94,7 @@ class ProfileEditor(ModalScreen[str | None]):
             title = f"Profile “{self.profile['name']}” · built-in, read-only"
         else:
             title = f"Edit profile “{self.profile['name']}”"
-        with Vertical(id="profile-editor", classes="dialog"):
+        with Vertical(id="profile-editor", classes="dialog -fits-short"):
             yield Label(title, classes="dialog-title", markup=False)
             if self.profile is None:
                 with Horizontal(id="profile-start-bar", classes="filters"):

@@ -17,6 +17,7 @@ from textual.widgets import DataTable, Input, Select, TabbedContent, TabPane, Te
 
 from backend.vault import samples
 from console.kit.area import PAGE_BINDINGS, PAGE_SIZE, AreaScreen
+from console.kit.fit_table import FitTable
 from console.kit.messages import ActionDone
 from console.kit.workers import engine_work
 from console.tokenisation.editor import ProfileEditor
@@ -57,7 +58,10 @@ def placement(profile: dict[str, Any]) -> Text:
 class TokenisationScreen(AreaScreen):
     AREA = "tokenisation"
     NOUNS = ("profile", "profiles")
-    COLUMNS = (("Profile", 26), ("Type", 4), ("Token goes to", 40), ("", 19), ("Updated", 16))
+    COLUMNS = (("Profile", 20), ("Type", 4), ("Token goes to", 28), ("Kind", 19), ("Updated", 16))
+    FLEX = ("Profile", "Token goes to")
+    DROP = ("Updated", "Type")
+    TABLES = {"profiles": "list", "tester": "tester-nodes", "vault": "vault-list"}  # each tab's table
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("p", "show_tab('profiles')", "Profiles"),
@@ -77,6 +81,7 @@ class TokenisationScreen(AreaScreen):
     def __init__(self) -> None:
         super().__init__()
         self.tab = "profiles"
+        self.hidden_columns: dict[str, tuple[str, ...]] = {}  # by table id: what a narrow window leaves out
 
     def compose_body(self) -> ComposeResult:
         with TabbedContent(id="tokenisation-tabs", initial="profiles"):
@@ -114,18 +119,23 @@ class TokenisationScreen(AreaScreen):
     def cells(self, row: dict[str, Any]) -> tuple[Any, ...]:
         updated = row["updated_at"]
         return (row["name"], row["profile"]["type"], placement(row),
-                Text("built-in, read-only", style="italic") if row["built_in"] else "",
+                Text("built-in, read-only", style="italic") if row["built_in"] else "your own",
                 f"{updated[:10]} {updated[11:16]}" if updated else Text("—", style="dim"))
 
     def where(self) -> str:
         if self.tab == "vault":
             return self.vault.where()
         if self.tab == "tester":
-            return "Tester · dry runs keep nothing"
+            return "Tester"  # what a run kept, the status news and the result's title say
         return super().where()
 
     def on_cards_loaded(self, _: CardsLoaded) -> None:
         self.status.where(self.where())
+
+    def on_fit_table_columns_hidden(self, message: FitTable.ColumnsHidden) -> None:
+        """Each tab's table hides its own columns; the status line names those of the tab shown."""
+        self.hidden_columns[message.control.id or ""] = message.labels
+        self.status.columns_hidden(self.hidden_columns.get(self.TABLES[self.tab], ()))
 
     # --- tabs --------------------------------------------------------------------------------
 
@@ -135,7 +145,10 @@ class TokenisationScreen(AreaScreen):
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         self.tab = event.pane.id or "profiles"
         self.refresh_bindings()
+        self.status.columns_hidden(self.hidden_columns.get(self.TABLES[self.tab], ()))
         self.status.where(self.where())
+        if self.tab == "tester":
+            self.tester.find_target()  # a server may have started or stopped meanwhile
         {"profiles": self.table, "tester": self.tester.query_one("#tester-profile"),
          "vault": self.vault.table}[self.tab].focus()
 

@@ -2,6 +2,10 @@
 capture of an endpoint of the secure API, with what the engine made of it: the tokenised message,
 the three headers and, per message node, the card as extracted (masked), its token, errors and warnings.
 
+A capture goes to the secure API of the `frontdesk serve` running on the console's database, at the address that
+server recorded, or to the one given with `frontdesk --secure-url`; the capture bar says which, or that there is
+none, before anything is sent.
+
 A run is a dry run: the engine issues placeholder tokens and keeps nothing. Only "tokenise for real"
 (asked first) and a capture put cards in the vault. Nothing shown here holds a card number or a
 security code in clear: the message box hides them as they appear, and results are hidden again in
@@ -20,17 +24,19 @@ from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.widgets import Button, DataTable, Input, Label, Select, Static, TextArea
+from textual.widgets import Button, Input, Label, Select, Static, TextArea
 from textual.worker import get_current_worker
 
 from backend.card_data import hide_card_data
 from backend.errors import FrontdeskError
 from backend.vault import samples
-from backend.vault.capture import BadGateway
+from backend.vault.capture import CaptureTarget, Unreachable
 from backend.vault.tokenise import NodeReport, Tokenised
 from console.kit.confirm import ConfirmDialog
+from console.kit.fit_table import FitTable
 from console.kit.labels import describe
 from console.kit.words import counted
+from console.kit.workers import engine_work, post_fresh
 from console.tokenisation.message_area import MessageArea
 from console.tokenisation.samples import TITLES, sample_options
 from console.tokenisation.vault_browser import ACTOR
@@ -38,9 +44,14 @@ from console.tokenisation.vault_browser import ACTOR
 if TYPE_CHECKING:
     from console.kit.app import ConsoleApp
 
-NODE_COLUMNS = ("#", "Card number", "Holder", "Expiry", "CVV", "Token", "Errors", "Warnings")
+NODE_COLUMNS = (("#", 2), ("Card number", 16), ("Holder", 14), ("Expiry", 6), ("CVV", 3), ("Token", 32),
+                ("Errors, warnings", 16))
+NODE_FLEX = "Errors, warnings"
+NODE_DROP = ("Holder", "Expiry", "CVV")
 CAPTURE_PATH = "/api/v1/bookings"
 CAPTURE_PROFILE = "frontdesk"
+SOURCES = {"server": "from the server running on this database", "option": "from --secure-url"}
+NO_SERVER = "No `frontdesk serve` is running on this database: start one, or give --secure-url"
 
 
 @dataclass(frozen=True)
@@ -90,6 +101,20 @@ class TesterNews(Message):
         self.error = error
 
 
+class TargetFound(Message):
+    """Where a capture would go now; None: nowhere."""
+
+    def __init__(self, target: CaptureTarget | None) -> None:
+        super().__init__()
+        self.target = target
+
+
+def target_view(target: CaptureTarget | None) -> Text:
+    if target is None:
+        return Text(NO_SERVER, style="bold yellow")
+    return Text.assemble(("Secure API ", "dim"), target.url, (f" · {SOURCES[target.source]}", "dim"))
+
+
 def counts(tokenised: Tokenised) -> str:
     nodes = tokenised.nodes
     text = f"{counted(len(nodes), 'message node')}, {counted(sum(1 for n in nodes if n.token), 'card')} tokenised"
@@ -126,10 +151,12 @@ def node_cells(node: NodeReport) -> tuple[Text, ...]:
         return Text(value) if value else Text("—", style="dim")
 
     month, year = card.get("expiration_month"), card.get("expiration_year")
+    problems = Text("; ").join([*(Text(error, style="bold red") for error in node.errors),
+                                *(Text(warning, style="yellow") for warning in node.warnings)])
+    problems.no_wrap, problems.overflow = True, "ellipsis"
     return (Text(str(node.position), justify="right"), shown(card.get("card_number")),
             shown(card.get("cardholder_name")), shown(f"{month}/{year}" if month or year else None),
-            shown("***" if card.get("service_code") else None), shown(node.token),
-            Text("; ".join(node.errors), style="bold red"), Text("; ".join(node.warnings), style="yellow"))
+            shown("***" if card.get("service_code") else None), shown(node.token), problems)
 
 
 class ProfileTester(Vertical):
@@ -149,12 +176,10 @@ class ProfileTester(Vertical):
             yield MessageArea(id="tester-message")
             yield TextArea(id="tester-result", read_only=True)
         yield Static(Text("Headers show after a run", style="dim"), id="tester-headers")
-        nodes = DataTable(id="tester-nodes", cursor_type="row", zebra_stripes=True)
-        for label in NODE_COLUMNS:
-            nodes.add_column(label, key=label)
-        yield nodes
+        yield FitTable(NODE_COLUMNS, NODE_FLEX, NODE_DROP, id="tester-nodes", cursor_type="row", zebra_stripes=True)
+        yield Static(Text("Looking for the `frontdesk serve` of this database…", style="dim"), id="capture-target")
         with Horizontal(id="capture-bar", classes="filters"):
-            yield Label(f"Capture GET {self.app.engine.config.secure_url}", classes="filter-label")
+            yield Label("Capture GET", classes="filter-label")
             yield Input(CAPTURE_PATH, id="capture-path", compact=True)
             yield Label("with", classes="filter-label")
             yield Select([], prompt="profile", id="capture-profile", compact=True)
@@ -164,6 +189,7 @@ class ProfileTester(Vertical):
     def on_mount(self) -> None:
         self.message_area.border_title = "Message · JSON or XML · card data hidden"
         self.result_area.border_title = "Tokenised"
+        self.find_target()
 
     @property
     def message_area(self) -> MessageArea:
@@ -292,6 +318,16 @@ class ProfileTester(Vertical):
                                              f"Tokenised with {name}: {counts(tokenised)} · stored in the vault",
                                              tokenised.body, tokenised, True)))
 
+    # --- capture -----------------------------------------------------------------------------
+
+    @engine_work(exclusive=True, group="capture-target")
+    def find_target(self) -> None:
+        """Where a capture would go now (a server may have started or stopped since the last look)."""
+        post_fresh(self, TargetFound(self.app.engine.capture_target(self.app.secure_url)))
+
+    def on_target_found(self, message: TargetFound) -> None:
+        self.query_one("#capture-target", Static).update(target_view(message.target))
+
     def focus_capture(self) -> None:
         self.query_one("#capture-path", Input).focus()
 
@@ -313,15 +349,20 @@ class ProfileTester(Vertical):
 
     @work(thread=True, exclusive=True, group="tester")
     def run_capture(self, profile: str | None, path: str, token: str) -> None:
-        secure_url = self.app.engine.config.secure_url
-        url = secure_url.rstrip("/") + "/" + path.lstrip("/")
+        engine = self.app.engine
+        target = engine.capture_target(self.app.secure_url)  # afresh: the server may have stopped, or started
+        self.post_message(TargetFound(target))
+        if target is None:
+            self.post_message(TesterNews(f"Nothing captured: {NO_SERVER}", error=True))
+            return
+        url = target.url + "/" + path.lstrip("/")
         try:
-            captured = self.app.engine.capture.capture(
+            captured = engine.capture_via(target).capture(
                 profile=profile, method="get", url=url, headers={"Authorization": f"Bearer {token}"} if token else {},
                 actor=ACTOR)
         except FrontdeskError as error:
-            hint = (f" · is `frontdesk serve` running? The secure API is expected at {secure_url}"
-                    if isinstance(error, BadGateway) else "")
+            hint = (f" · nothing answered at {target.url} ({SOURCES[target.source]})"
+                    if isinstance(error, Unreachable) else "")
             self.post_message(TesterFailed(f"Capture of {path}: {describe(error)}{hint}"))
             return
         tokenised = captured.tokenised
@@ -342,7 +383,7 @@ class ProfileTester(Vertical):
         self.result_area.border_title = outcome.title
         self.result_area.load_text(readable(outcome.body))
         self.query_one("#tester-headers", Static).update(headers_view(outcome.tokenised))
-        nodes = self.query_one("#tester-nodes", DataTable)
+        nodes = self.query_one("#tester-nodes", FitTable)
         nodes.clear()
         for node in outcome.tokenised.nodes if outcome.tokenised else ():
             nodes.add_row(*node_cells(node))
@@ -354,4 +395,4 @@ class ProfileTester(Vertical):
         self.result_area.border_title = title
         self.result_area.load_text(text)
         self.query_one("#tester-headers", Static).update(Text(headers, style="dim"))
-        self.query_one("#tester-nodes", DataTable).clear()
+        self.query_one("#tester-nodes", FitTable).clear()

@@ -15,14 +15,17 @@ from textual.message import Message
 from textual.widgets import DataTable, Static
 
 from console.kit.area import PAGE_SIZE, Page, mark
+from console.kit.fit_table import FitTable
 from console.kit.workers import engine_work, post_fresh
 
 if TYPE_CHECKING:
     from console.kit.app import ConsoleApp
 
 ACTOR = "console"  # the name the vault's audit log gives to what the console does
-COLUMNS = (("Token", 32), ("Card", 16), ("Type", 10), ("Expiry", 7), ("CVV", 3), ("Profile", 12),
+COLUMNS = (("Token", 32), ("Card", 16), ("Type", 10), ("Expiry", 7), ("CVV", 3), ("Profile", 10),
            ("Purge after", 11), ("Created", 10))
+FLEX = "Profile"  # a profile's name may be long
+DROP = ("Created", "Type", "Profile", "Purge after")
 AUDIT_ROWS = 8
 EMPTY = ("The vault is empty. Cards come in through the PCI API, a capture, or the tester's "
          "“tokenise for real” (ctrl+g).")
@@ -67,10 +70,7 @@ class VaultBrowser(Vertical):
         self.cards: dict[str, dict[str, Any]] = {}
 
     def compose(self) -> ComposeResult:
-        table = DataTable(cursor_type="row", zebra_stripes=True, id="vault-list")
-        for label, width in COLUMNS:
-            table.add_column(label, width=width, key=label)
-        yield table
+        yield FitTable(COLUMNS, FLEX, DROP, cursor_type="row", zebra_stripes=True, id="vault-list")
         yield Static(EMPTY, id="vault-audit", markup=False)
 
     @property

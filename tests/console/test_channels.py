@@ -295,3 +295,18 @@ def test_snapshot_shopping_channel(snap_compare, make_app) -> None:
 
 def test_snapshot_shopping_channel_80x24(snap_compare, make_app) -> None:
     assert snap_compare(make_app(), terminal_size=(80, 24), run_before=open_shopping_channel)
+
+
+async def open_inbound_key(pilot) -> None:
+    """The new channel's key, shown once (a fixed one: the engine's are random)."""
+    await open_channels(pilot)
+    pilot.app.push_screen(InboundKeyDialog("Expedia", "fdi_" + "7Kq2" * 10))
+    await settle(pilot)
+
+
+def test_snapshot_inbound_key(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=open_inbound_key)
+
+
+def test_snapshot_inbound_key_80x24(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(), terminal_size=(80, 24), run_before=open_inbound_key)

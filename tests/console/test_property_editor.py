@@ -8,7 +8,7 @@ from backend.engine import Engine
 from backend.listing import Filter, ListQuery
 from console.kit.confirm import ConfirmDialog
 from console.properties.screen import PropertiesScreen
-from console.properties.editor import PropertyEditor
+from console.properties.editor import AUTOUPDATE, PropertyEditor
 from console.kit.field import Field
 from tests.console.helpers import SIZE, error_text, fill, press_for, save_refused, select_row, settle, type_text
 
@@ -159,3 +159,23 @@ async def test_currency_and_country_go_upper_cased(make_app, engine: Engine) -> 
         assert isinstance(app.screen, PropertiesScreen)
     [stored] = find(engine, "Villa Minuscola")
     assert (stored["currency"], stored["country"]) == ("EUR", "IT")
+
+
+async def test_the_editor_lays_itself_out_for_the_window(make_app) -> None:
+    """At 80 columns a switch has its line to itself; from 160 the sections go two by two, the facilities across."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        editor = await open_new(pilot)
+        switches = [editor.fields[path] for path in AUTOUPDATE]
+        assert len({field.region.x for field in switches}) == 1
+        assert all(field.query_one(".field-label").size.width >= len(field.label) for field in switches)
+        sections = list(editor.query(".section"))
+        assert len({section.region.x for section in sections}) == 1  # one below the other
+
+        await pilot.resize_terminal(200, 60)
+        await settle(pilot)
+        property_, contact, settings, content, facilities = sections
+        assert property_.region.y == contact.region.y and property_.region.x < contact.region.x
+        assert settings.region.y == content.region.y
+        assert facilities.region.width > contact.region.width  # across both columns
+        assert len({field.region.y for field in switches}) == 2  # two a line again

@@ -5,8 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
+import io
+import re
+
 import pytest
+from rich.console import Console
 from textual.pilot import Pilot
+from textual.widgets import DataTable, Static
 
 from backend.demo_chat import GUESTS
 from backend.engine import Engine
@@ -22,6 +27,11 @@ pytestmark = pytest.mark.anyio
 @pytest.fixture
 def clock() -> Callable[[], datetime]:
     return frozen_clock  # the demo's dates keep still, and the default stay is 2026-12-01 → 2026-12-04
+
+
+def months(calendar: Static) -> list[str]:
+    """The titles of the month grids shown, left to right."""
+    return re.findall(r"[A-Z][a-z]+ \d{4}", calendar.render().plain.splitlines()[0])
 
 
 async def open_shopping(pilot: Pilot) -> ShoppingScreen:
@@ -57,6 +67,25 @@ def test_snapshot_property(snap_compare, make_app) -> None:
 
 def test_snapshot_booking_error(snap_compare, make_app) -> None:
     assert snap_compare(make_app(), terminal_size=SIZE, run_before=open_booking_with_error)
+
+
+def test_snapshot_offers_80x24(snap_compare, make_app) -> None:
+    """The stay on one line and the party on the next; the property's city before its country."""
+    assert snap_compare(make_app(), terminal_size=(80, 24), run_before=open_shopping)
+
+
+def test_snapshot_property_80x24(snap_compare, make_app) -> None:
+    """One month, its legend beside it, and the rooms keep their rows."""
+    assert snap_compare(make_app(), terminal_size=(80, 24), run_before=open_property)
+
+
+def test_snapshot_property_200x60(snap_compare, make_app) -> None:
+    """Four months side by side."""
+    assert snap_compare(make_app(), terminal_size=(200, 60), run_before=open_property)
+
+
+def test_snapshot_booking_error_80x24(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(), terminal_size=(80, 24), run_before=open_booking_with_error)
 
 
 async def test_lists_offers_and_filters_the_available(make_app, engine: Engine) -> None:
@@ -133,3 +162,23 @@ async def test_a_refused_test_booking_shows_the_problems_beside_the_fields(make_
         assert dialog.fields["customer.mail"].has_errors
         assert not dialog.fields["customer.surname"].has_errors
     assert engine.bookings.list(engine.identity.operator(), ListQuery())[1]["total"] == 7 + len(GUESTS)  # the demo's only
+
+
+async def test_the_page_shows_as_many_months_as_the_window_holds_and_keeps_the_rooms_in_view(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_property(pilot)
+        calendar = screen.query_one("#shop-calendar", Static)
+        assert months(calendar) == ["December 2026"]
+        assert "× closed" in calendar.render().plain.splitlines()[2]  # the legend beside the month
+        rooms = screen.query_one("#shop-rooms", DataTable)
+        assert rooms.row_count == 2 and rooms.size.height >= 1 + rooms.row_count  # header and both offers
+        assert "not shown: Cancellation, Meal" in screen.query_one("#status-where", Static).render().plain
+        plan = Console(width=76, file=io.StringIO())
+        plan.print(screen.query_one("#shop-plan", Static).content)
+        assert "Room only" in plan.file.getvalue()  # the meal, spelt out below the table
+
+        await pilot.resize_terminal(200, 60)
+        await settle(pilot)
+        assert months(calendar) == ["December 2026", "January 2027", "February 2027", "March 2027"]
+        assert "not shown" not in screen.query_one("#status-where", Static).render().plain

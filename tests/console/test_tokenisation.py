@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import signal
 from collections.abc import Callable
 from datetime import datetime
 
@@ -12,17 +13,19 @@ import pytest
 from rich.console import Console
 from textual import events
 from textual.pilot import Pilot
-from textual.widgets import DataTable, Select, Static
+from textual.widgets import DataTable, Input, Select, Static
 
-from backend.config import Config
+from backend.demo import INTEGRATOR_EMAIL
 from backend.engine import Engine
+from backend.outbox.lease import Lease, ServerAddresses
 from backend.vault import samples
 from console.kit.confirm import ConfirmDialog
 from console.tokenisation.screen import TokenisationScreen
 from console.tokenisation.editor import ProfileEditor
-from console.tokenisation.tester import ProfileTester
+from console.tokenisation.tester import NO_SERVER, ProfileTester
 from tests.conftest import free_port
 from tests.console.helpers import SIZE, SteadyApp, frozen_clock, press_for, settle, until
+from tests.test_serve import _recorded, _serving, _wait_for
 
 pytestmark = pytest.mark.anyio
 
@@ -108,27 +111,84 @@ async def break_a_selector(pilot: Pilot) -> ProfileEditor:
 
 # --- snapshots -------------------------------------------------------------------------------------
 
-def test_snapshot_profiles(snap_compare, make_app, engine: Engine) -> None:
+NARROW = (80, 24)
+
+
+def keep_profiles_still(engine: Engine) -> None:
     for sample in ("ota_hotel_res_notif", "ota_res_retrieve"):
         engine.tokenisation.create(samples.profile(sample))
     with engine.store.transaction() as conn:
         conn.execute("UPDATE tokenization_profiles SET created_at = ?, updated_at = ?", (SAVED_AT, SAVED_AT))
+
+
+def keep_the_vault_still(engine: Engine) -> None:
+    """The sample's two cards and the demo bookings' under tokens that don't change from run to run (the vault's are
+    random), in the order the browser lists them."""
+    engine.tokenisation.tokenise("frontdesk", samples.message("bookings"), "tests")
+    with engine.store.transaction() as conn:
+        conn.execute("PRAGMA defer_foreign_keys = ON")
+        rows = conn.execute("SELECT token FROM vault_cards ORDER BY profile_name, departure_date, card_mask").fetchall()
+        for number, (token,) in enumerate(rows, 1):
+            fixed = f"{number:02d}" + "5eed" * 7 + "00"
+            for table in ("vault_cards", "vault_cvv", "vault_audit"):
+                conn.execute(f"UPDATE {table} SET token = ? WHERE token = ?", (fixed, token))
+
+
+async def run_the_notification(pilot: Pilot) -> None:
+    tester = await dry_run(pilot, "ota_hotel_res_notif")
+    for area in (tester.message_area, tester.result_area):  # down to the first card, masked in both
+        area.move_cursor((area.text.splitlines().index(next(line for line in area.text.splitlines()
+                                                             if "<PaymentCard" in line)), 0), center=True)
+    await settle(pilot)
+
+
+async def open_vault(pilot: Pilot) -> None:
+    await open_area(pilot)
+    await pilot.press("v")
+    await settle(pilot)
+
+
+def test_snapshot_profiles(snap_compare, make_app, engine: Engine) -> None:
+    keep_profiles_still(engine)
     assert snap_compare(make_app(), terminal_size=SIZE, run_before=open_area)
+
+
+def test_snapshot_profiles_80x24(snap_compare, make_app, engine: Engine) -> None:
+    keep_profiles_still(engine)
+    assert snap_compare(make_app(), terminal_size=NARROW, run_before=open_area)
 
 
 def test_snapshot_editor_with_a_bad_selector(snap_compare, make_app) -> None:
     assert snap_compare(make_app(), terminal_size=SIZE, run_before=break_a_selector)
 
 
-def test_snapshot_tester_after_a_dry_run(snap_compare, make_app) -> None:
-    async def run_the_notification(pilot: Pilot) -> None:
-        tester = await dry_run(pilot, "ota_hotel_res_notif")
-        for area in (tester.message_area, tester.result_area):  # down to the first card, masked in both
-            area.move_cursor((area.text.splitlines().index(next(line for line in area.text.splitlines()
-                                                                 if "<PaymentCard" in line)), 0), center=True)
-        await settle(pilot)
+def test_snapshot_editor_with_a_bad_selector_80x24(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(), terminal_size=NARROW, run_before=break_a_selector)
 
+
+def test_snapshot_tester_after_a_dry_run(snap_compare, make_app) -> None:
     assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_the_notification)
+
+
+def test_snapshot_tester_after_a_dry_run_80x24(snap_compare, make_app) -> None:
+    """The message boxes keep their lines; the capture bar says there is no server to capture from."""
+    assert snap_compare(make_app(), terminal_size=NARROW, run_before=run_the_notification)
+
+
+def test_snapshot_vault(snap_compare, make_app, engine: Engine) -> None:
+    keep_the_vault_still(engine)
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=open_vault)
+
+
+def test_snapshot_vault_80x24(snap_compare, make_app, engine: Engine) -> None:
+    keep_the_vault_still(engine)
+    assert snap_compare(make_app(), terminal_size=NARROW, run_before=open_vault)
+
+
+def test_snapshot_vault_200x60(snap_compare, make_app, engine: Engine) -> None:
+    """The audit beside the cards, which show every column."""
+    keep_the_vault_still(engine)
+    assert snap_compare(make_app(), terminal_size=(200, 60), run_before=open_vault)
 
 
 # --- profiles --------------------------------------------------------------------------------------
@@ -224,6 +284,24 @@ async def test_a_dry_run_of_each_sample_shows_its_nodes_masked_and_keeps_nothing
     assert kept(engine) == 0
 
 
+async def test_at_80x24_the_testers_boxes_keep_their_lines_and_each_tab_names_what_it_leaves_out(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=NARROW) as pilot:
+        screen = await open_area(pilot)
+        where = screen.query_one("#status-where", Static)
+        assert "not shown: Updated, Type" in where.render().plain
+        tester = await dry_run(pilot, "ota_hotel_res_notif")
+        for box in (tester.message_area, tester.result_area):
+            assert box.size.height >= 6  # they collapsed to their borders
+        assert where.render().plain == "Tester · not shown: Holder, Expiry, CVV"
+        assert [len(row) for row in node_rows(tester)] == [4, 4]  # #, card, token, errors and warnings
+        capture = tester.query_one("#capture-run")
+        assert capture.region.right <= NARROW[0] and capture.region.height == 1  # the capture bar in full
+        await pilot.press("escape", "v")
+        await settle(pilot)
+        assert "not shown: Created, Type, Profile, Purge after" in where.render().plain
+
+
 async def test_the_screen_never_shows_the_bookings_card_in_clear(make_app) -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -295,22 +373,92 @@ async def test_tokenising_for_real_asks_first_and_fills_the_vault(make_app, engi
         assert "stored in the vault" in tester.result_area.border_title
 
 
-async def test_capture_says_when_the_secure_api_is_not_running(tmp_path, monkeypatch) -> None:
-    monkeypatch.chdir(tmp_path)
-    engine = Engine.open("frontdesk.db", Config(secure_url=f"http://127.0.0.1:{free_port()}"))
-    app = SteadyApp(engine, poll_interval=0.1, mode="tokenisation")
+def capture_target(tester: ProfileTester) -> str:
+    return text_of(tester.query_one("#capture-target", Static))
+
+
+def news(app: SteadyApp) -> str:
+    return app.screen.query_one("#status-news", Static).render().plain
+
+
+async def capture(pilot: Pilot, token: str = "", path: str = "/api/v1/bookings") -> None:
+    await pilot.press("c")  # to the capture bar
+    pilot.app.screen.tester.query_one("#capture-path", Input).value = path
+    pilot.app.screen.tester.query_one("#capture-token", Input).value = token
+    await pilot.press("enter")
+    await settle(pilot)
+
+
+async def show_tester_again(pilot: Pilot) -> None:
+    await pilot.press("escape", "p", "t")
+    await settle(pilot)
+
+
+async def test_without_a_server_the_capture_bar_says_so_and_nothing_is_sent(make_app, engine: Engine) -> None:
+    app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("t", "c")
-        await settle(pilot)
-        tester = app.screen.tester
+        tester = await open_tester(pilot)
+        assert NO_SERVER in capture_target(tester)  # before anything is sent
         assert tester.query_one("#capture-profile", Select).value == "frontdesk"
-        await pilot.press("enter")
-        await settle(pilot)
-        assert "Capture of /api/v1/bookings: The other server's answer could not be used: the captured endpoint could not be reached" in \
-            tester.result_area.text
-        assert "is `frontdesk serve` running?" in tester.result_area.text
+        await capture(pilot, "fd_anything")
+        assert news(app) == f"Nothing captured: {NO_SERVER}"
+        assert tester.result_area.text == "" and tester.result_area.border_title == "Tokenised"
     assert kept(engine) == 0
+
+
+async def test_the_capture_bar_shows_the_address_the_running_server_recorded(make_app, engine: Engine) -> None:
+    secure = f"http://127.0.0.1:{free_port()}"  # nothing listens there: the server "crashed" a moment ago
+    server = Lease(engine.path, "serve", addresses=ServerAddresses("http://127.0.0.1:1", secure, "http://127.0.0.1:2"))
+    assert server.acquire()
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        tester = await open_tester(pilot)
+        assert f"Secure API {secure} · from the server running on this database" in capture_target(tester)
+        await capture(pilot)
+        assert tester.result_area.text.startswith("Capture of /api/v1/bookings: ")
+        assert f"nothing answered at {secure} (from the server running on this database)" in tester.result_area.text
+        server.release()  # it stopped: the tester says so when shown again
+        await show_tester_again(pilot)
+        assert NO_SERVER in capture_target(tester)
+    assert kept(engine) == 0
+
+
+async def test_the_secure_url_given_to_the_console_is_used_and_said(make_app, engine: Engine) -> None:
+    secure = f"http://127.0.0.1:{free_port()}"
+    app = make_app(secure_url=secure)
+    async with app.run_test(size=SIZE) as pilot:
+        tester = await open_tester(pilot)
+        assert f"Secure API {secure} · from --secure-url" in capture_target(tester)
+        await capture(pilot)
+        assert f"nothing answered at {secure} (from --secure-url)" in tester.result_area.text
+    assert kept(engine) == 0
+
+
+async def test_a_capture_through_the_frontdesk_serve_running_on_this_database(make_app, engine: Engine,
+                                                                              tmp_path) -> None:
+    """End to end: `frontdesk serve` on free ports over the console's database; the console finds its secure
+    listener by itself, and the capture puts the bookings' cards in the vault."""
+    token = engine.identity.add_token(INTEGRATOR_EMAIL).token
+    ports = [free_port() for _ in range(3)]
+    server = _serving(tmp_path / "frontdesk.db", ports)
+    try:
+        _wait_for(f"http://127.0.0.1:{ports[1]}/api/v1/health")  # the secure listener, which capture reaches
+        _recorded(tmp_path / "frontdesk.db")
+        app = make_app()
+        async with app.run_test(size=SIZE) as pilot:
+            tester = await open_tester(pilot)
+            assert (f"Secure API http://127.0.0.1:{ports[1]} · from the server running on this database"
+                    in capture_target(tester))
+            await capture(pilot, token, "/api/v1/bookings?pagination[limit]=100")  # the demo's cards among them
+            assert news(app).startswith("Captured /api/v1/bookings?pagination[limit]=100 with frontdesk: ")
+            assert "4 cards tokenised" in news(app) and news(app).endswith("stored in the vault")
+            shown = app.export_screenshot() + tester.result_area.text
+            assert not [secret for secret in SECRETS if secret in shown]
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.communicate(timeout=15)
+    assert kept(engine) > 0
+    assert {card["profile"] for card in engine.vault.cards()[0]} >= {"frontdesk"}
 
 
 # --- the vault -------------------------------------------------------------------------------------

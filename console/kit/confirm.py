@@ -7,7 +7,7 @@ from typing import Protocol, runtime_checkable
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Label, Static
 
 
@@ -47,3 +47,17 @@ class ConfirmDialog(ModalScreen[bool]):
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
+
+
+def close_editor(editor: Screen, noun: str) -> None:
+    """Close an editor (an `Editing` screen), asking first while it holds changes that would be lost."""
+    if not editor.has_changes():  # type: ignore[attr-defined]
+        editor.dismiss(None)
+        return
+
+    def answered(discard: bool | None) -> None:
+        if discard:
+            editor.dismiss(None)
+
+    editor.app.push_screen(ConfirmDialog("Discard your changes?", f"The {noun} stays as it was saved last.",
+                                         confirm="Discard"), answered)

@@ -14,7 +14,7 @@ from textual.screen import Screen
 from textual.widgets import Input, Static
 
 from backend.identity import Actor
-from console.kit.confirm import ConfirmDialog
+from console.kit.confirm import close_editor
 from console.kit.field import Field
 from console.kit.item_list import ItemList
 from console.kit.labels import kind_of
@@ -138,13 +138,4 @@ class RecordEditor(Screen[str | None]):
         return self.payload() != self.initial
 
     def action_close(self) -> None:
-        if not self.has_changes():
-            self.dismiss(None)
-            return
-
-        def answered(discard: bool | None) -> None:
-            if discard:
-                self.dismiss(None)
-
-        self.app.push_screen(ConfirmDialog("Discard your changes?", f"The {self.NOUN} stays as it was saved last.",
-                                           confirm="Discard"), answered)
+        close_editor(self, self.NOUN)

@@ -24,7 +24,7 @@ from textual.worker import get_current_worker
 from backend.errors import FrontdeskError, ValidationFailed
 from backend.vault import samples
 from backend.vault.profiles import compile_profile
-from console.kit.confirm import ConfirmDialog
+from console.kit.confirm import close_editor
 from console.kit.labels import describe
 from console.tokenisation.samples import FIRST, sample_options
 
@@ -209,13 +209,4 @@ class ProfileEditor(ModalScreen[str | None]):
         return not self.read_only and self.editor.text != self.initial
 
     def action_close(self) -> None:
-        if not self.has_changes():
-            self.dismiss(None)
-            return
-
-        def answered(discard: bool | None) -> None:
-            if discard:
-                self.dismiss(None)
-
-        self.app.push_screen(ConfirmDialog("Discard your changes?", "The profile stays as it was saved last.",
-                                           confirm="Discard"), answered)
+        close_editor(self, "profile")

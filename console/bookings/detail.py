@@ -161,7 +161,6 @@ class BookingDetailScreen(Screen):
         Binding("escape", "app.pop_screen", "Back"),
     ]
     # Side by side where there is room; one above the other in a narrow window, each line whole.
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-roomy")]
 
     app: ConsoleApp
 

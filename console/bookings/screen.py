@@ -58,7 +58,6 @@ class BookingsScreen(FilteredArea, AreaScreen):
     FLEX = "Guest"
     DROP = ("Channel", "Acked", "Amount", "Property", "Departure")
     # The filter bar takes one line where it fits, two where it does not.
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (160, "-wide")]
 
     BINDINGS = [
         Binding("slash", "search", "Search", key_display="/"),

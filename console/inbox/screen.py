@@ -129,7 +129,6 @@ class InboxScreen(FilteredArea, AreaScreen):
     COLUMNS = (("", 1), ("Conversation", 40), ("Age", 6))
     FLEX = "Conversation"
     ROW_HEIGHT = 2
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-medium"), (160, "-wide")]
 
     BINDINGS = [
         Binding("escape", "back", "Back to list"),
@@ -176,7 +175,7 @@ class InboxScreen(FilteredArea, AreaScreen):
         # The width's class from the start: the first resize then finds it set, and does not style every widget
         # of the screen a second time (a tenth of a second at start-up).
         width = self.app.size.width
-        self.add_class(next(name for least, name in reversed(self.HORIZONTAL_BREAKPOINTS) if width >= least))
+        self.add_class(next(name for least, name in reversed(self.app.HORIZONTAL_BREAKPOINTS) if width >= least))
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="ib-toolbar", classes="filters"):

@@ -82,7 +82,6 @@ class RangeEditDialog(ModalScreen[Edit | None]):
         Binding("ctrl+s", "save", "Save", priority=True),
         Binding("escape", "dismiss", "Cancel"),
     ]
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
 
     app: ConsoleApp
 

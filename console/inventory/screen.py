@@ -86,8 +86,6 @@ class InventoryScreen(AreaScreen):
                ("Beds", 24), ("Rate plans", 10))
     FLEX = "Room type"
     DROP = ("Beds", "Infants", "Default", "Children")
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-roomy")]
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
 
     BINDINGS = [
         Binding("o", "pick_property", "Property"),

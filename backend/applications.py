@@ -10,7 +10,7 @@ from backend.errors import NotFound, Unauthorized, ValidationFailed
 from backend.events import EventBus
 from backend.identity import Actor
 from backend.listing import Column, ListQuery, page
-from backend.properties import Properties
+from backend.properties.service import Properties
 from backend.validation import validate
 from storage import Store, new_id, utc_now
 

@@ -9,32 +9,29 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from backend.applications import Applications
-from backend.bookings import Bookings
-from backend.bookings.cards import BookingCards
-from backend.bookings.finding import name_unnamed
-from backend.channels import Channels
-from backend.chat import Chat
-from backend.chat.attachments import Attachments
-from backend.chat.embed import ChatEmbed
-from backend.chat.notes import ThreadNotes
-from backend.chat.templates import MessageTemplates
-from backend.chat.stay import ThreadStays
 from backend.config import Config
 from backend.events import EventBus
-from backend.facilities import Facilities
 from backend.identity import Identity
-from backend.inventory import Inventory
-from backend.keys import Keys
-from backend.media import Media
-from backend.properties import Properties
-from backend.shopping import Shopping
 from storage import Store
 
 if TYPE_CHECKING:
+    from backend.applications import Applications
+    from backend.bookings.service import Bookings
+    from backend.channels import Channels
+    from backend.chat.embed import ChatEmbed
+    from backend.chat.notes import ThreadNotes
+    from backend.chat.service import Chat
+    from backend.chat.stay import ThreadStays
+    from backend.chat.templates import MessageTemplates
     from backend.distribution.service import Distribution
+    from backend.facilities import Facilities
+    from backend.inventory.service import Inventory
+    from backend.keys import Keys
+    from backend.media import Media
     from backend.outbox.deliverer import Deliverer, Route, Sweep
     from backend.outbox.lease import ServerAddresses
+    from backend.properties.service import Properties
+    from backend.shopping import Shopping
     from backend.vault.capture import Capture, CaptureTarget
     from backend.vault.card_form import CardForm
     from backend.vault.pci_keys import PciKeys
@@ -44,37 +41,115 @@ if TYPE_CHECKING:
 
 
 class Engine:
+    """Each service is built on first use, and its modules imported then: the console's start needs the inbox's few
+    (identity, chat), and a third of a second of imports (inventory, bookings, distribution, pydantic models) waits
+    for the area that needs it."""
+
     def __init__(self, store: Store, config: Config | None = None) -> None:
         self.store = store
         self.config = config or Config()
         self.events = EventBus()
         self.identity = Identity(store)
-        self.facilities = Facilities(store)
         self.facilities.seed()
-        self.media = Media(store, self.config.base_url, self.config.fetch_timeout, self.config.logo_max_bytes,
-                           self.config.fetch_private_addresses)
-        self.properties = Properties(store, self.events, self.media, self.facilities, self.config.clock)
-        self.channels = Channels(store, self.events, self.config.fetch_private_addresses, self.config.clock)
-        self.applications = Applications(store, self.events, self.properties)
-        self.keys = Keys(self.config.keys_path or store.path.with_name(store.path.name + ".keys"))
-        self.inventory = Inventory(store, self.events, self.config.clock)
-        self.shopping = Shopping(store, self.inventory.hotel_policies, self.config.clock)
-        self.bookings = Bookings(store, self.events, BookingCards(lambda: self.vault, lambda: self.card_form),
-                                 self.config.clock)
         if store.scalar("SELECT 1 FROM booking_cards LIMIT 1"):  # kept per revision before the vault held them
             self.bookings.cards.move_legacy(store, self.keys)
         if store.scalar("SELECT 1 FROM bookings WHERE guest_names IS NULL LIMIT 1"):  # stored before names were kept
+            from backend.bookings.finding import name_unnamed
+
             name_unnamed(store)
-        self.chat = Chat(store, self.events, Attachments(store, self.config.base_url, self.config.attachment_max_bytes),
-                         self.config.clock)
-        self.embed = ChatEmbed(store, self.chat)
-        self.notes = ThreadNotes(store, self.events, self.chat)
-        self.message_templates = MessageTemplates(store, self.chat)
-        self.thread_stays = ThreadStays(store, self.chat, self.bookings, self.shopping)
         self._captures: dict[str, Capture] = {}  # by the secure listener's address (capture_via)
 
-    # The card vault is built on first use: its modules (lxml, jsonpath-ng, httpx) are a tenth of a
-    # second of import that the console's start and the main listeners never need.
+    @cached_property
+    def facilities(self) -> Facilities:
+        from backend.facilities import Facilities
+
+        return Facilities(self.store)
+
+    @cached_property
+    def media(self) -> Media:
+        from backend.media import Media
+
+        return Media(self.store, self.config.base_url, self.config.fetch_timeout, self.config.logo_max_bytes,
+                     self.config.fetch_private_addresses)
+
+    @cached_property
+    def properties(self) -> Properties:
+        from backend.properties.service import Properties
+
+        return Properties(self.store, self.events, self.media, self.facilities, self.config.clock)
+
+    @cached_property
+    def channels(self) -> Channels:
+        from backend.channels import Channels
+
+        return Channels(self.store, self.events, self.config.fetch_private_addresses, self.config.clock)
+
+    @cached_property
+    def applications(self) -> Applications:
+        from backend.applications import Applications
+
+        return Applications(self.store, self.events, self.properties)
+
+    @cached_property
+    def keys(self) -> Keys:
+        from backend.keys import Keys
+
+        return Keys(self.config.keys_path or self.store.path.with_name(self.store.path.name + ".keys"))
+
+    @cached_property
+    def inventory(self) -> Inventory:
+        from backend.inventory.service import Inventory
+
+        return Inventory(self.store, self.events, self.config.clock)
+
+    @cached_property
+    def shopping(self) -> Shopping:
+        from backend.shopping import Shopping
+
+        return Shopping(self.store, self.inventory.hotel_policies, self.config.clock)
+
+    @cached_property
+    def bookings(self) -> Bookings:
+        from backend.bookings.cards import BookingCards
+        from backend.bookings.service import Bookings
+
+        return Bookings(self.store, self.events, BookingCards(lambda: self.vault, lambda: self.card_form),
+                        self.config.clock)
+
+    @cached_property
+    def chat(self) -> Chat:
+        from backend.chat.attachments import Attachments
+        from backend.chat.service import Chat
+
+        return Chat(self.store, self.events, Attachments(self.store, self.config.base_url,
+                                                         self.config.attachment_max_bytes), self.config.clock)
+
+    @cached_property
+    def embed(self) -> ChatEmbed:
+        from backend.chat.embed import ChatEmbed
+
+        return ChatEmbed(self.store, self.chat)
+
+    @cached_property
+    def notes(self) -> ThreadNotes:
+        from backend.chat.notes import ThreadNotes
+
+        return ThreadNotes(self.store, self.events, self.chat)
+
+    @cached_property
+    def message_templates(self) -> MessageTemplates:
+        from backend.chat.templates import MessageTemplates
+
+        return MessageTemplates(self.store, self.chat)
+
+    @cached_property
+    def thread_stays(self) -> ThreadStays:
+        from backend.chat.stay import ThreadStays
+
+        return ThreadStays(self.store, self.chat, self.bookings, self.shopping)
+
+    # The card vault: its modules (lxml, jsonpath-ng, httpx) are a tenth of a second of import that the console's
+    # start and the main listeners never need.
 
     @cached_property
     def pci_keys(self) -> PciKeys:
@@ -157,19 +232,21 @@ class Engine:
         return (sweep,)
 
     @contextmanager
-    def delivering(self, kind: str, addresses: ServerAddresses | None = None) -> Iterator[Deliverer]:
+    def delivering(self, kind: str, addresses: ServerAddresses | None = None, *,
+                   after: float = 0.0) -> Iterator[Deliverer]:
         """Run the deliverer while the block runs, if this process gets the lease (`serve`, or the `console` when no
         server holds the database); any commit of this process wakes it at once. A server gives its listeners'
-        `addresses`, recorded beside the lease while it holds it (`running_server`)."""
+        `addresses`, recorded beside the lease while it holds it (`running_server`). The deliverer makes its routes
+        and takes its first look `after` seconds on (a console paints its first page first)."""
         from backend.outbox.deliverer import Deliverer
         from backend.outbox.lease import Lease
 
         lease = Lease(self.store.path, kind, addresses=addresses)
-        deliverer = Deliverer(self.store, self.routes(), lease, self.config.clock,
+        deliverer = Deliverer(self.store, self.routes, lease, self.config.clock,
                               max_attempts=self.config.delivery_max_attempts,
                               backoff_base=self.config.delivery_backoff, sweeps=self.sweeps())
         unsubscribe = self.events.subscribe(lambda _event: deliverer.wake.set())
-        deliverer.start()
+        deliverer.start(after)
         try:
             yield deliverer
         finally:

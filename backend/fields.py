@@ -13,8 +13,6 @@ from functools import cache
 from typing import Annotated
 from urllib.parse import urlsplit
 
-import pycountry
-from email_validator import EmailNotValidError, validate_email
 from pydantic import AfterValidator, BeforeValidator, StrictStr
 
 HOST_NUMERIC = re.compile(r"[0-9.]+|0x[0-9a-f.x]*")  # what resolvers may read as an IPv4 address
@@ -23,7 +21,12 @@ PHONE = re.compile(r"^[0-9 ()\[\]+\-.]*[0-9][0-9 ()\[\]+\-.]*$")
 DECIMAL = re.compile(r"^[+-]?\d+(\.\d+)?$")
 
 
+# email_validator and pycountry are imported on first use: the console's start checks no address or code.
+
+
 def email_error(value: str) -> str | None:
+    from email_validator import EmailNotValidError, validate_email
+
     try:
         validate_email(value, check_deliverability=False)
     except EmailNotValidError:
@@ -33,11 +36,15 @@ def email_error(value: str) -> str | None:
 
 @cache
 def _currencies() -> frozenset[str]:
+    import pycountry
+
     return frozenset(c.alpha_3 for c in pycountry.currencies)
 
 
 @cache
 def _countries() -> frozenset[str]:
+    import pycountry
+
     return frozenset(c.alpha_2 for c in pycountry.countries)
 
 

@@ -11,7 +11,7 @@ import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from textual.binding import Binding
 from textual.message import Message
@@ -51,7 +51,8 @@ def later(module: str, name: str) -> Callable[[], Screen]:
     """A mode's screen, imported the first time the mode is shown: start-up loads only the inbox."""
 
     def make() -> Screen:
-        return getattr(importlib.import_module(module), name)()
+        screen = getattr(importlib.import_module(module), name)()
+        return cast(ConsoleApp, screen.app).size_classes(screen)
 
     return make
 
@@ -81,7 +82,7 @@ class FrontdeskApp(ConsoleApp):
                                          Area("channels", "2", "Channels"), Area("inventory", "3", "Inventory"),
                                          Area("shopping", "4", "Shopping"), Area("bookings", "5", "Bookings"),
                                          Area("tokenisation", "6", "Tokenisation"))
-    MODES = {"inbox": InboxScreen, "properties": later("console.properties.screen", "PropertiesScreen"),
+    MODES = {"inbox": later("console.inbox.screen", "InboxScreen"), "properties": later("console.properties.screen", "PropertiesScreen"),
              "channels": later("console.channels.screen", "ChannelsScreen"),
              "inventory": later("console.inventory.screen", "InventoryScreen"),
              "shopping": later("console.shopping.screen", "ShoppingScreen"),
@@ -255,5 +256,7 @@ class FrontdeskApp(ConsoleApp):
 def run_console(engine: Engine, user: str | None = None, secure_url: str | None = None) -> None:
     """The console as `user` (an email; None: the local operator), delivering the outbox's events while no
     `frontdesk serve` holds the database; `secure_url`: where the tester captures, when given."""
-    with engine.delivering("console"):
+    # The deliverer's first look waits a second: its routes import the HTTP client and the channels' formats, which
+    # would otherwise share the CPU with the console's first page.
+    with engine.delivering("console", after=1.0):
         FrontdeskApp(engine, settings=settings_path(), user=user, secure_url=secure_url).run()

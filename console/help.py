@@ -7,7 +7,6 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
 from console.bookings.detail import BookingDetailScreen
@@ -25,6 +24,7 @@ from console.inventory.editor import InventoryEditor
 from console.inventory.range_dialog import RangeEditDialog
 from console.inventory.rate_plan_channels import RatePlanChannelsDialog
 from console.inventory.screen import InventoryScreen
+from console.kit.screens import ModalScreen
 from console.properties.channels_dialog import PropertyChannelsDialog
 from console.properties.editor import PropertyEditor
 from console.properties.screen import PropertiesScreen

@@ -17,11 +17,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
-
-import sqlite_utils
+from typing import TYPE_CHECKING, Any
 
 from storage.migrations import migrate
+
+if TYPE_CHECKING:
+    import sqlite_utils
 
 BUSY_TIMEOUT_MS = 10_000
 
@@ -56,15 +57,24 @@ class Store:
 
     @property
     def db(self) -> sqlite_utils.Database:
+        """This thread's connection as sqlite-utils sees it (imported here: a tenth of a second of start-up that
+        the engine's own SQL never needs)."""
         db = getattr(self._local, "db", None)
         if db is None:
-            db = sqlite_utils.Database(self._connect())
+            import sqlite_utils
+
+            db = sqlite_utils.Database(self.conn)
             self._local.db = db
         return db
 
     @property
     def conn(self) -> sqlite3.Connection:
-        return self.db.conn
+        """This thread's connection."""
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self._connect()
+            self._local.conn = conn
+        return conn
 
     def _connect(self) -> sqlite3.Connection:
         # isolation_level=None: we issue BEGIN ourselves, so sqlite3 never opens hidden transactions.
@@ -76,6 +86,7 @@ class Store:
         # 200/201 for survives a power cut; NORMAL would keep it only through a crash of the process.
         conn.execute("PRAGMA synchronous = FULL")
         conn.execute("PRAGMA foreign_keys = ON")
+        conn.execute("PRAGMA recursive_triggers = ON")  # as sqlite-utils, which opened the connections, set it
         return conn
 
     @contextmanager
@@ -108,7 +119,7 @@ class Store:
         return self.conn.execute("PRAGMA data_version").fetchone()[0]
 
     def close(self) -> None:
-        db = getattr(self._local, "db", None)
-        if db is not None:
-            db.conn.close()
-            self._local.db = None
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            conn.close()
+            self._local.conn = self._local.db = None

@@ -1,5 +1,4 @@
 """Bookings from channels and their revisions, with card data masked or sealed."""
 
-from backend.bookings.service import Bookings
-
-__all__ = ["Bookings"]
+# The service is imported from backend.bookings.service: importing a module of this package (as the console's start
+# does) must not import the service and all it needs.

@@ -1,5 +1,4 @@
 """Guest chat: threads, messages, attachments, inquiries, and the channels' inbound path and outbox."""
 
-from backend.chat.service import Chat
-
-__all__ = ["Chat"]
+# The service is imported from backend.chat.service: importing a module of this package (as the console's start
+# does) must not import the service and all it needs.

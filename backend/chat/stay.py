@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from backend.bookings import Bookings
+from backend.bookings.service import Bookings
 from backend.chat.service import Chat
 from backend.identity import Actor
 from backend.money import format_minor, parse_money

@@ -103,13 +103,16 @@ def backoff(attempts: int, base: float) -> float:
 
 
 class Deliverer:
-    def __init__(self, store: Store, routes: list[Route], lease: Lease, clock: Callable[[], datetime], *,
-                 max_attempts: int = MAX_ATTEMPTS, backoff_base: float = BACKOFF, workers: int = 4,
-                 sweeps: tuple[Sweep, ...] = ()) -> None:
-        """`sweeps`: besides `tell_non_acked`, what else comes from time passing, each run every `SWEEP_EVERY`
-        seconds with the store and the clock's now."""
+    def __init__(self, store: Store, routes: list[Route] | Callable[[], list[Route]], lease: Lease,
+                 clock: Callable[[], datetime], *, max_attempts: int = MAX_ATTEMPTS, backoff_base: float = BACKOFF,
+                 workers: int = 4, sweeps: tuple[Sweep, ...] = ()) -> None:
+        """`routes`: the routes, or what makes them on the first round (their services and HTTP clients are a
+        good part of a second of imports that a starting console does not wait for). `sweeps`: besides
+        `tell_non_acked`, what else comes from time passing, each run every `SWEEP_EVERY` seconds with the store
+        and the clock's now."""
         self.store, self.lease, self.clock = store, lease, clock
-        self.routes = {route.kind: route for route in routes}
+        self._make_routes = routes if callable(routes) else lambda: routes
+        self._routes: dict[str, Route] | None = None
         self.sweeps: tuple[Sweep, ...] = (tell_non_acked, *sweeps)
         self.max_attempts, self.backoff_base = max_attempts, backoff_base
         self.wake = threading.Event()
@@ -121,8 +124,15 @@ class Deliverer:
 
     # --- running -------------------------------------------------------------------------------
 
-    def start(self) -> None:
-        self._thread = threading.Thread(target=self._run, name="deliverer", daemon=True)
+    @property
+    def routes(self) -> dict[str, Route]:
+        if self._routes is None:
+            self._routes = {route.kind: route for route in self._make_routes()}
+        return self._routes
+
+    def start(self, after: float = 0.0) -> None:
+        """Deliver on a thread of its own, from `after` seconds on."""
+        self._thread = threading.Thread(target=self._run, args=(after,), name="deliverer", daemon=True)
         self._thread.start()
 
     def stop(self) -> None:
@@ -134,7 +144,9 @@ class Deliverer:
         self.lease.release()
         self.lease.close()
 
-    def _run(self) -> None:
+    def _run(self, after: float) -> None:
+        if self._stop.wait(after):
+            return
         renewed = 0.0
         holding = False
         while not self._stop.is_set():

@@ -12,11 +12,14 @@ import secrets
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
-
-import httpx
-from standardwebhooks.webhooks import Webhook
+from typing import TYPE_CHECKING
 
 from backend.media import private_host_error
+
+if TYPE_CHECKING:
+    import httpx
+
+# httpx and standardwebhooks are imported on first use: the deliverer imports this module as a console starts.
 
 TIMEOUT = 5.0  # seconds per connect, write and read
 READ_CAP = 64 * 1024  # bytes of an answer read; the rest is dropped
@@ -29,6 +32,8 @@ def new_secret() -> str:
 
 
 def signature_headers(secret: str, message_id: str, body: str, at: datetime | None = None) -> dict[str, str]:
+    from standardwebhooks.webhooks import Webhook
+
     moment = at or datetime.now(UTC)
     return {"webhook-id": message_id, "webhook-timestamp": str(int(moment.timestamp())),
             "webhook-signature": Webhook(secret).sign(message_id, moment, body)}
@@ -52,6 +57,8 @@ class Sender:
     """A pooled client for every outbound POST of one deliverer (connections kept alive per host)."""
 
     def __init__(self, private_addresses: bool = False, timeout: float = TIMEOUT) -> None:
+        import httpx
+
         self.private_addresses = private_addresses
         self.client = httpx.Client(timeout=timeout, follow_redirects=False, trust_env=False,
                                    event_hooks={"request": [self._refuse_private]})
@@ -63,6 +70,8 @@ class Sender:
 
     def post(self, url: str, body: str, headers: dict[str, str]) -> Answer:
         """POST `body`; the answer, whatever its status. SendFailed when there is none."""
+        import httpx
+
         try:
             with self.client.stream("POST", url, content=body.encode(), headers=headers) as response:
                 read, deadline = bytearray(), time.monotonic() + self.client.timeout.read * 2

@@ -1,5 +1,4 @@
 """Properties: the physical premises that everything else hangs from."""
 
-from backend.properties.service import Properties
-
-__all__ = ["Properties"]
+# The service is imported from backend.properties.service: importing a module of this package (as the console's start
+# does) must not import the service and all it needs.

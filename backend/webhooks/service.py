@@ -20,7 +20,7 @@ from backend.media import private_host_error
 from backend.outbox import deliverer
 from backend.outbox.deliverer import Event
 from backend.outbox.sending import SendFailed, Sender, new_secret
-from backend.properties import Properties
+from backend.properties.service import Properties
 from backend.validation import validate
 from backend.webhooks import masks, payloads
 from backend.webhooks.models import WebhookInput

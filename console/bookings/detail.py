@@ -19,7 +19,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from backend.card_data import mask_number
@@ -30,6 +29,7 @@ from console.kit.app_bar import AppBar
 from console.kit.confirm import ConfirmDialog
 from console.kit.labels import describe, title_for
 from console.kit.messages import ActionDone, ActionFailed, DataChanged
+from console.kit.screens import Screen
 from console.kit.status_line import StatusLine
 from console.kit.words import party
 from console.kit.workers import engine_work, post_fresh

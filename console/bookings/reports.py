@@ -10,9 +10,9 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
+from console.kit.screens import ModalScreen
 from console.kit.words import when
 
 WORDS = {"no_show": "No-show", "invalid_card": "Card invalid", "cancel_due_invalid_card": "Cancelled: card invalid"}

@@ -13,12 +13,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
-from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label, Static
 
 from console.channels.words import status_words
 from console.kit.fit_table import FitTable, Fitted
 from console.kit.messages import DataChanged
+from console.kit.screens import ModalScreen
 from console.kit.words import when
 from console.kit.workers import engine_work, post_fresh
 

@@ -9,13 +9,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
 from backend.channels import CHANNEL_CODES, SHOPPING_CODES, ShoppingSettings
 from console.kit.field import Field
 from console.kit.labels import label_for
 from console.kit.messages import ActionFailed
+from console.kit.screens import ModalScreen
 from console.kit.toggles import Switch
 from console.kit.workers import engine_work
 

@@ -9,9 +9,10 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
+
+from console.kit.screens import ModalScreen
 
 NOBODY = "-"  # the option that unassigns (an id no user has)
 

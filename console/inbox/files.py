@@ -18,7 +18,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
 from backend.chat.attachments import sniff
@@ -26,6 +25,7 @@ from console.inbox.text import pending_text
 from console.kit.field import Field
 from console.kit.labels import describe
 from console.kit.messages import ActionFailed
+from console.kit.screens import ModalScreen
 from console.kit.words import size
 from console.kit.workers import engine_work
 

@@ -12,11 +12,11 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
 from textual.fuzzy import Matcher
-from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from console.inbox.text import one_line
+from console.kit.screens import ModalScreen
 
 
 def ranked(templates: list[dict[str, Any]], query: str) -> list[tuple[dict[str, Any], Content]]:

@@ -11,7 +11,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
-from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Input, Label, Select, Static, TextArea
 
 from backend.chat.placeholders import PLACEHOLDERS
@@ -21,6 +20,7 @@ from console.kit.area import PAGE_BINDINGS, PAGE_SIZE, AreaScreen
 from console.kit.field import Field
 from console.kit.labels import label_for
 from console.kit.messages import ActionDone, ActionFailed
+from console.kit.screens import ModalScreen
 from console.kit.workers import engine_work
 
 if TYPE_CHECKING:

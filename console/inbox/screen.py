@@ -172,10 +172,6 @@ class InboxScreen(FilteredArea, AreaScreen):
         self.open_target: str | None = None  # the thread to open once the cursor is on it (from a booking's page)
         self.reply_waits = False  # opened before the reply box could take the focus
         self.filled: tuple[int, str] | None = None  # the page and filters the list last showed
-        # The width's class from the start: the first resize then finds it set, and does not style every widget
-        # of the screen a second time (a tenth of a second at start-up).
-        width = self.app.size.width
-        self.add_class(next(name for least, name in reversed(self.app.HORIZONTAL_BREAKPOINTS) if width >= least))
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="ib-toolbar", classes="filters"):

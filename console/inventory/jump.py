@@ -8,11 +8,11 @@ from datetime import date
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
 from console.inventory.summary import day_text
 from console.kit.field import Field
+from console.kit.screens import ModalScreen
 from console.kit.typed_dates import EXAMPLES, NotADate, typed_date
 
 

@@ -18,7 +18,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.message import Message
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
 from backend.inventory.ari import Edit
@@ -31,8 +30,9 @@ from console.kit.field import Field
 from console.kit.forms import int_or_raw
 from console.kit.labels import label_for
 from console.kit.messages import ActionFailed
-from console.kit.workers import engine_work
+from console.kit.screens import ModalScreen
 from console.kit.words import counted
+from console.kit.workers import engine_work
 
 if TYPE_CHECKING:
     from console.kit.app import ConsoleApp

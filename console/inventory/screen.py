@@ -27,7 +27,14 @@ from textual.widgets import DataTable, Label, Select, Static, TabbedContent, Tab
 from backend.inventory.ari import Edit
 from backend.inventory.models import MEAL_TYPES
 from backend.inventory.undo import Undo
-from console.inventory.ari_grid import LEGEND, SHORT_LEGEND, AriGrid, Selection, label_width, nights_that_fit
+from console.inventory.ari_grid import (
+    LEGEND,
+    SHORT_LEGEND,
+    AriGrid,
+    Selection,
+    label_width,
+    nights_that_fit,
+)
 from console.inventory.data import NIGHTS, InventoryData, load_inventory, modifiers
 from console.inventory.jump import JumpDialog
 from console.inventory.range_dialog import RangeEditDialog
@@ -36,10 +43,10 @@ from console.inventory.rate_plan_editor import RatePlanEditor
 from console.inventory.room_type_editor import RoomTypeEditor
 from console.inventory.summary import edited
 from console.kit.area import AreaScreen
-from console.kit.fit_table import Fitted, FitTable
+from console.kit.fit_table import FitTable, Fitted
 from console.kit.labels import plain
-from console.kit.workers import engine_work, post_fresh
 from console.kit.words import counted
+from console.kit.workers import engine_work, post_fresh
 
 PLAN_COLUMNS = (("Rate plan", 26), ("Room type", 18), ("Meal", 12), ("Sold", 10), ("Rate", 16),
                 ("Cancellation", 12), ("Channels", 8))

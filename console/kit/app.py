@@ -3,11 +3,16 @@ against the app class (console/app.py), which imports the areas: so no area impo
 
 from __future__ import annotations
 
+from typing import Any, TypeVar
+
 from textual.app import App
 from textual.reactive import reactive
+from textual.screen import Screen
 
 from backend.engine import Engine
 from backend.identity import Actor
+
+S = TypeVar("S", bound=Screen)
 
 
 class ConsoleApp(App[None]):
@@ -24,6 +29,25 @@ class ConsoleApp(App[None]):
     db_label: str  # the database, as the bar shows it
     unread_threads: reactive[int] = reactive(0)  # threads with unread guest messages: the inbox tab's badge
     secure_url: str | None  # the secure API the tester captures from, when given (`frontdesk --secure-url`)
+
+    def push_screen(self, screen: Screen | str, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(screen, Screen) and not screen.is_running:
+            self.size_classes(screen)
+        return super().push_screen(screen, *args, **kwargs)
+
+    def size_classes(self, screen: S) -> S:
+        """Give a screen about to be mounted its size classes, as its first resize would: its widgets are then
+        styled once as they mount, where the resize would style all of them again (for a form of many fields, a
+        good part of its opening). Textual also restyles the whole app when a mode's new screen lags behind the
+        app's CSS; one made now is styled with the CSS as it stands."""
+        width, height = self.size
+        for dimension, own, default in ((width, screen.HORIZONTAL_BREAKPOINTS, self.HORIZONTAL_BREAKPOINTS),
+                                        (height, screen.VERTICAL_BREAKPOINTS, self.VERTICAL_BREAKPOINTS)):
+            fits = [(least, name) for least, name in (default if own is None else own) or [] if dimension >= least]
+            if fits:
+                screen.add_class(max(fits)[1], update=False)
+        screen._css_update_count = self._css_update_count  # Textual's own mark of a screen styled with today's CSS
+        return screen
 
     def actor(self) -> Actor:
         """Whom the console acts as, read afresh so that groups added meanwhile are seen."""

@@ -16,7 +16,6 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Checkbox, DataTable, Footer, Input, Select
 
 from console.kit.app_bar import AppBar
@@ -24,6 +23,7 @@ from console.kit.confirm import ConfirmDialog
 from console.kit.fit_table import FitTable
 from console.kit.labels import describe, title_for
 from console.kit.messages import ActionDone, ActionFailed, DataChanged
+from console.kit.screens import Screen
 from console.kit.status_line import StatusLine
 from console.kit.workers import engine_work, post_fresh
 

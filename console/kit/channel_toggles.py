@@ -7,10 +7,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.message import Message
-from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
 from console.kit.messages import ActionDone, DataChanged
+from console.kit.screens import ModalScreen
 from console.kit.workers import engine_work, post_fresh
 
 if TYPE_CHECKING:

@@ -7,8 +7,10 @@ from typing import Protocol, runtime_checkable
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.widgets import Button, Label, Static
+
+from console.kit.screens import ModalScreen
 
 
 @runtime_checkable

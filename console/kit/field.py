@@ -7,7 +7,15 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
-from textual.widgets import Input, Label, Select, SelectionList, Static, Switch, TextArea
+from textual.widgets import (
+    Input,
+    Label,
+    Select,
+    SelectionList,
+    Static,
+    Switch,
+    TextArea,
+)
 
 # ISO codes the engine takes in capitals only; staff may type "eur" or "ch".
 CODE_FIELDS = frozenset({"currency", "country"})

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from textual.binding import Binding
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Input, Static
 
 from backend.identity import Actor
@@ -19,6 +18,7 @@ from console.kit.field import Field
 from console.kit.item_list import ItemList
 from console.kit.labels import kind_of
 from console.kit.messages import ActionFailed
+from console.kit.screens import Screen
 from console.kit.status_line import StatusLine
 from console.kit.workers import engine_work
 

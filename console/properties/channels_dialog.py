@@ -21,7 +21,6 @@ from console.kit.labels import describe, label_for
 from console.kit.messages import ActionDone, ActionFailed
 from console.kit.workers import engine_work
 
-
 COLUMNS = (("Connected", 15), ("Channel", 20), ("Type", 12), ("Active", 6))
 HINT = "its group's channels · space connects or disconnects · esc closes"
 

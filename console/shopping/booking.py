@@ -11,11 +11,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
 from console.kit.field import Field
 from console.kit.messages import ActionFailed
+from console.kit.screens import ModalScreen
 from console.kit.words import party
 from console.kit.workers import engine_work
 from console.shopping.stay import StayQuery

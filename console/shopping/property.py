@@ -13,7 +13,6 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from backend.errors import FrontdeskError
@@ -21,6 +20,7 @@ from console.kit.app_bar import AppBar
 from console.kit.fit_table import FitTable
 from console.kit.labels import describe, title_for
 from console.kit.messages import ActionFailed, DataChanged
+from console.kit.screens import Screen
 from console.kit.status_line import StatusLine
 from console.kit.words import party
 from console.kit.workers import engine_work, post_fresh

@@ -16,7 +16,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.screen import ModalScreen
 from textual.timer import Timer
 from textual.widgets import Button, Label, Select, Static, TextArea
 from textual.worker import get_current_worker
@@ -26,6 +25,7 @@ from backend.vault import samples
 from backend.vault.profiles import compile_profile
 from console.kit.confirm import close_editor
 from console.kit.labels import describe
+from console.kit.screens import ModalScreen
 from console.tokenisation.samples import FIRST, sample_options
 
 if TYPE_CHECKING:

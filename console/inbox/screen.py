@@ -37,7 +37,7 @@ from console.inbox.files import (
 from console.inbox.notes import as_item, with_notes
 from console.inbox.reply_picker import ReplyPicker
 from console.inbox.saved_replies import SavedRepliesScreen
-from console.inbox.stay_panel import StayPanel
+from console.inbox.stay_panel import StayLoaded, StayPanel
 from console.inbox.text import PROVIDERS, thread_cells, whose_message
 from console.inbox.thread_list import ThreadList
 from console.kit.area import PAGE_BINDINGS, PAGE_SIZE, AreaScreen, FilteredArea
@@ -521,6 +521,10 @@ class InboxScreen(FilteredArea, AreaScreen):
             if self.pages[0] != thread_id:
                 self.pages = (thread_id, MESSAGE_PAGES)
             self.update_footer()
+
+    def on_stay_loaded(self, _: StayLoaded) -> None:
+        """After the panel has shown it (the message bubbles up from there): `i` and `b` come and go with a stay."""
+        self.update_footer()
 
     def action_older(self) -> None:
         """Another 500 older messages above those shown; the view stays on the message being read."""

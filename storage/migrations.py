@@ -26,9 +26,9 @@ STEPS: list[str] = [
     "0014_webhooks.sql",
     "0015_channel_ari_secret.sql",
     "0016_card_form_sessions_leave_with_their_card.sql",
-    "0021_booking_guest_names.sql",
     "0017_ari_windows_and_warnings.sql",
     "0018_saved_replies_notes_assignment.sql",
+    "0019_booking_guest_names.sql",
 ]
 
 

@@ -187,7 +187,7 @@ def test_bookings_stored_before_names_were_kept_are_found_once_an_engine_opens(t
                                                                                 site) -> None:
     hotels.book("auckland", "OLD", "2026-12-01", "2026-12-03", customer={"name": "Émile", "surname": "Zola"})
     with sqlite3.connect(site.engine.store.path) as conn:
-        conn.execute("UPDATE bookings SET guest_names = NULL")  # as migration 0021 leaves them
+        conn.execute("UPDATE bookings SET guest_names = NULL")  # as migration 0019 leaves them
     assert hotels.numbers(guest_name="zola") == []
     Engine.open(site.engine.store.path)  # what any frontdesk command does first
     assert hotels.numbers(guest_name="emile zola") == ["BDC-OLD"]

@@ -63,14 +63,25 @@ def desk(user, live) -> Iterator[Desk]:
     made.adapter.close()
 
 
-def test_staff_read_and_answer_a_guest_in_the_embedded_chat(browser, host, desk, live, tmp_path):
-    store = live[0].store
-    issued = check(desk.client.post("/api/v1/auth/one_time_token", json={
+def issue_embed(desk: Desk) -> dict:
+    """A one-time token and the embed address of the desk's property, as the integrator's backend asks for them."""
+    return check(desk.client.post("/api/v1/auth/one_time_token", json={
         "one_time_token": {"property_id": desk.shop.property_id}}), 201)["data"]["attributes"]
-    host.frame_url = issued["embed_url"]
+
+
+def open_host_page(browser, host: HostPage, embed_url: str):
+    """The integrator's page on its own origin, with the chat in its iframe."""
+    host.frame_url = embed_url
     page = browser.new_page()
     page.set_default_timeout(WAIT_MS)
     page.goto(host.url + "/")
+    return page
+
+
+def test_staff_read_and_answer_a_guest_in_the_embedded_chat(browser, host, desk, live, tmp_path):
+    store = live[0].store
+    issued = issue_embed(desk)
+    page = open_host_page(browser, host, issued["embed_url"])
     chat = page.frame_locator("iframe")
 
     # The thread list: the guest's thread, unread, with its preview.
@@ -110,14 +121,10 @@ def test_staff_read_and_answer_a_guest_in_the_embedded_chat(browser, host, desk,
 
 
 def test_a_spent_or_bad_token_shows_a_message_not_the_chat(browser, host, desk, anonymous):
-    issued = check(desk.client.post("/api/v1/auth/one_time_token", json={
-        "one_time_token": {"property_id": desk.shop.property_id}}), 201)["data"]["attributes"]
+    issued = issue_embed(desk)
     check(anonymous.post("/api/v1/auth/chat_session", json={
         "chat_session": {"one_time_token": issued["token"]}}), 201)  # someone used it first
-    host.frame_url = issued["embed_url"]
-    page = browser.new_page()
-    page.set_default_timeout(WAIT_MS)
-    page.goto(host.url + "/")
+    page = open_host_page(browser, host, issued["embed_url"])
     notice = page.frame_locator("iframe").locator("#notice")
     notice.wait_for()
     assert "used or expired" in notice.inner_text()
@@ -140,12 +147,8 @@ def test_internal_notes_show_apart_and_are_written_from_the_page(browser, host, 
     store, thread_id = live[0].store, desk.thread_id()
     check(desk.client.post(f"/api/v1/message_threads/{thread_id}/notes",
                            json={"note": {"message": "Regular guest: offer the upgrade"}}), 201)
-    issued = check(desk.client.post("/api/v1/auth/one_time_token", json={
-        "one_time_token": {"property_id": desk.shop.property_id}}), 201)["data"]["attributes"]
-    host.frame_url = issued["embed_url"]
-    page = browser.new_page()
-    page.set_default_timeout(WAIT_MS)
-    page.goto(host.url + "/")
+    issued = issue_embed(desk)
+    page = open_host_page(browser, host, issued["embed_url"])
     chat = page.frame_locator("iframe")
     chat.locator(".thread", has_text="Jane Doe").click()
 

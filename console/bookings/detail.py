@@ -19,11 +19,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from backend.card_data import mask_number
 from backend.listing import MAX_LIMIT, Filter, ListQuery
 from console.bookings.flags import explained
+from console.kit.footer import Footer
 from console.bookings.reports import WORDS, NoShowDialog, reports_view
 from console.kit.app_bar import AppBar
 from console.kit.confirm import ConfirmDialog

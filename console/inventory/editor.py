@@ -10,9 +10,10 @@ from typing import Any, ClassVar
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.widget import Widget
-from textual.widgets import Footer, Input, Select, Static, TextArea
+from textual.widgets import Input, Select, Static, TextArea
 
 from console.kit.app_bar import AppBar
+from console.kit.footer import Footer
 from console.kit.field import Field
 from console.kit.forms import get_path
 from console.kit.item_list import ItemList, ItemRow

@@ -16,9 +16,10 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
-from textual.widgets import Checkbox, DataTable, Footer, Input, Select
+from textual.widgets import Checkbox, DataTable, Input, Select
 
 from console.kit.app_bar import AppBar
+from console.kit.footer import Footer
 from console.kit.confirm import ConfirmDialog
 from console.kit.fit_table import FitTable
 from console.kit.labels import describe, title_for

@@ -18,7 +18,6 @@ from textual.suggester import SuggestFromList
 from textual.widget import Widget
 from textual.widgets import (
     Button,
-    Footer,
     Input,
     Label,
     Select,
@@ -33,6 +32,7 @@ from backend.identity import Actor
 from backend.properties.models import PROPERTY_TYPES, Settings
 from backend.properties.service import Properties
 from console.kit.app_bar import AppBar
+from console.kit.footer import Footer
 from console.kit.field import Field
 from console.kit.forms import blank_to_none, get_path, int_or_raw, keep_order, set_path
 from console.kit.labels import label_for

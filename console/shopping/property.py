@@ -13,10 +13,11 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from backend.errors import FrontdeskError
 from console.kit.app_bar import AppBar
+from console.kit.footer import Footer
 from console.kit.fit_table import FitTable
 from console.kit.labels import describe, title_for
 from console.kit.messages import ActionFailed, DataChanged

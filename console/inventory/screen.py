@@ -269,11 +269,17 @@ class InventoryScreen(AreaScreen):
 
     def action_show_tab(self, tab: str) -> None:
         self.query_one(TabbedContent).active = tab
+        # Focused before the tab's first frame: a table painted without the focus is painted again, every cell,
+        # once it has it (the calendar's cells take a tenth of a second).
+        self.set_focus(self.tab_table(tab))
+
+    def tab_table(self, tab: str) -> DataTable:
+        return {"rooms": self.table, "plans": self.plans_table, "calendar": self.grid}[tab]
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         self.tab = event.pane.id or "rooms"
         self.refresh_bindings()
-        {"rooms": self.table, "plans": self.plans_table, "calendar": self.grid}[self.tab].focus()
+        self.tab_table(self.tab).focus()
         self.status.where(self.where())
         self.show_hidden()
 

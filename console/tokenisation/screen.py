@@ -13,6 +13,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import DataTable, Input, Select, TabbedContent, TabPane, TextArea
 
 from backend.vault import samples
@@ -141,6 +142,12 @@ class TokenisationScreen(AreaScreen):
 
     def action_show_tab(self, tab: str) -> None:
         self.query_one(TabbedContent).active = tab
+        self.set_focus(self.tab_focus(tab))  # before the tab's first frame, as in Inventory
+
+    def tab_focus(self, tab: str) -> Widget:
+        """Where a tab puts the focus as it opens."""
+        return {"profiles": self.table, "tester": self.tester.query_one("#tester-profile"),
+                "vault": self.vault.table}[tab]
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         self.tab = event.pane.id or "profiles"
@@ -149,8 +156,7 @@ class TokenisationScreen(AreaScreen):
         self.status.where(self.where())
         if self.tab == "tester":
             self.tester.find_target()  # a server may have started or stopped meanwhile
-        {"profiles": self.table, "tester": self.tester.query_one("#tester-profile"),
-         "vault": self.vault.table}[self.tab].focus()
+        self.tab_focus(self.tab).focus()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         tabs = TAB_ACTIONS.get(action)

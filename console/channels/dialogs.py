@@ -9,9 +9,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
-from textual.widgets import Button, Input, Label, Select, Static
+from textual.widgets import Button, Input, Label, Static
 
 from backend.channels import CHANNEL_CODES, SHOPPING_CODES, ShoppingSettings
+from console.kit.choice import Choice
 from console.kit.field import Field
 from console.kit.labels import label_for
 from console.kit.messages import ActionFailed
@@ -77,13 +78,11 @@ class ChannelDialog(ModalScreen[dict[str, Any] | None]):
         self.fields = {
             "title": Field("Title", Input(channel["title"] if channel else "", placeholder="e.g. Booking.com",
                                           id="channel-title", compact=True), path="title", required=True),
-            "channel": Field("Channel type", Select([(CODE_NAMES[c], c) for c in CHANNEL_CODES], value=code,
-                                                    allow_blank=False, disabled=channel is not None,
-                                                    id="channel-code", compact=True),
+            "channel": Field("Channel type", Choice([(CODE_NAMES[c], c) for c in CHANNEL_CODES], code,
+                                                    disabled=channel is not None, id="channel-code"),
                              path="channel", hint="fixed once created" if channel else ""),
             "group_id": Field("Group (the channel sells only this group's properties)",
-                              Select([(g["title"], g["id"]) for g in groups], value=group, allow_blank=False,
-                                     id="channel-group", compact=True), path="group_id"),
+                              Choice([(g["title"], g["id"]) for g in groups], group, id="channel-group"), path="group_id"),
             "is_active": Field("Active", Switch(channel["is_active"] if channel else True, id="channel-active"),
                                path="is_active"),
             "keyed": Field("Require a provider API key (header api-key)",
@@ -95,23 +94,22 @@ class ChannelDialog(ModalScreen[dict[str, Any] | None]):
                                       hint="empty keeps the current key" if channel and channel["has_provider_api_key"]
                                       else "without a key the channel answers anyone"),
             "settings.facilities_format": Field(
-                "Booking engines get the facilities as", Select(FACILITY_FORMATS, value=shown.facilities_format,
-                                                                allow_blank=False, id="channel-facilities",
-                                                                compact=True),
+                "Booking engines get the facilities as", Choice(FACILITY_FORMATS, shown.facilities_format,
+                                                                id="channel-facilities"),
                 path="settings.facilities_format", classes="shopping-only"),
             "settings.request_credit_card": Field(
                 "Booking engines ask guests for a card", Switch(shown.request_credit_card, id="channel-card"),
                 path="settings.request_credit_card", classes="shopping-only"),
             "settings.ari_distribution": Field(
-                "Availability and rates (ARI)", Select(ARI_MODES, value=settings.get("ari_distribution", "none"),
-                                                       allow_blank=False, id="channel-ari", compact=True),
+                "Availability and rates (ARI)", Choice(ARI_MODES, settings.get("ari_distribution", "none"),
+                                                       id="channel-ari"),
                 path="settings.ari_distribution"),
             "settings.ari_url": Field("Push to (the channel's address)",
                                       Input(settings.get("ari_url") or "", placeholder="https://…",
                                             id="channel-ari-url", compact=True),
                                       path="settings.ari_url", classes="push-only"),
-            "settings.ari_format": Field("Push as", Select(ARI_FORMATS, value=settings.get("ari_format", "json"),
-                                                           allow_blank=False, id="channel-ari-format", compact=True),
+            "settings.ari_format": Field("Push as", Choice(ARI_FORMATS, settings.get("ari_format", "json"),
+                                                           id="channel-ari-format"),
                                          path="settings.ari_format", classes="push-only"),
         }
 
@@ -132,7 +130,7 @@ class ChannelDialog(ModalScreen[dict[str, Any] | None]):
         fields = self.query_one("#channel-fields", VerticalScroll)
         self.call_after_refresh(fields.scroll_home, animate=False)  # the title's label in view too, at 80×24
 
-    def on_select_changed(self) -> None:
+    def on_choice_changed(self) -> None:
         self.show_fields()
 
     def show_fields(self) -> None:

@@ -10,9 +10,10 @@ from typing import Any, ClassVar
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.widget import Widget
-from textual.widgets import Input, Select, Static, TextArea
+from textual.widgets import Input, Static, TextArea
 
 from console.kit.app_bar import AppBar
+from console.kit.choice import Choice
 from console.kit.footer import Footer
 from console.kit.field import Field
 from console.kit.forms import get_path
@@ -58,7 +59,7 @@ class InventoryEditor(RecordEditor):
                         required=required)
 
     def choice(self, path: str, options: list[tuple[str, Any]]) -> Field:
-        return self.add(path, Select(options, value=get_path(self.values, path), allow_blank=False, compact=True))
+        return self.add(path, Choice(options, get_path(self.values, path)))
 
     def long_text(self, path: str) -> Field:
         return self.add(path, TextArea(get_path(self.values, path) or "", compact=True))

@@ -10,7 +10,7 @@ from typing import Any, get_args
 from pydantic import BaseModel
 from textual.app import ComposeResult
 from textual.containers import Grid, Vertical
-from textual.widgets import Select, Static
+from textual.widgets import Static
 
 from backend.inventory.models import (
     MEAL_TYPES,
@@ -23,6 +23,7 @@ from backend.inventory.models import (
 from backend.inventory.rooms import RatePlans
 from backend.validation import as_input
 from console.inventory.editor import InventoryEditor, section
+from console.kit.choice import Choice
 from console.kit.forms import (
     blank_to_none,
     flags_from,
@@ -99,11 +100,10 @@ class RatePlanEditor(InventoryEditor):
         self.text("children_fee", "0.00")
         self.text("infant_fee", "0.00")
         self.choice("rate_mode", PRICED)
-        self.add("parent_rate_plan_id", Select([(p["title"], p["id"]) for p in self.parents], compact=True,
-                                               value=values.get("parent_rate_plan_id") or Select.NULL))
+        self.add("parent_rate_plan_id", Choice([(p["title"], p["id"]) for p in self.parents], prompt="Select",
+                                               value=values.get("parent_rate_plan_id")))
         for flag in FOLLOWS:
-            self.add(flag, Select([("yes", True), ("no", False)], value=bool(values.get(flag)), allow_blank=False,
-                                  compact=True))
+            self.add(flag, Choice([("yes", True), ("no", False)], bool(values.get(flag))))
         self.item_list(ItemList("options", OPTION_COLUMNS, values.get("options") or [], "Add occupancy"))
         self.item_list(ItemList("derived", MODIFIER_COLUMNS, _modifiers(values), "Add modifier"))
         for name, default in WEEKLY.items():
@@ -137,8 +137,8 @@ class RatePlanEditor(InventoryEditor):
         yield section("Cancellation and payment", Grid(*(f[POLICY + name] for name in POLICY_LABELS), classes="fields"))
         yield section("Taxes", self.lists["taxes"])
 
-    def on_select_changed(self, event: Select.Changed) -> None:
-        if event.select.id == "input-rate_mode":
+    def on_choice_changed(self, event: Choice.Changed) -> None:
+        if event.choice.id == "input-rate_mode":
             derived = event.value == "derived"
             self.fields["parent_rate_plan_id"].display = derived
             self.query_one("#derived-pricing").display = derived

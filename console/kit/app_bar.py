@@ -57,6 +57,7 @@ class AppBar(Horizontal):
         super().__init__()
         self.area = area
         self.crumb = crumb
+        self.fitted: tuple[bool, int] | None = None  # (short, unread) as the labels show them
 
     def compose(self) -> ComposeResult:
         yield Static(BRAND, id="brand", markup=False)
@@ -78,11 +79,14 @@ class AppBar(Horizontal):
         self.fit(event.size.width)
 
     def fit(self, width: int) -> None:
-        if not width:  # not laid out yet: its first resize fits it
-            return
+        """Full or short labels for a bar `width` wide; before its first layout, the bar is as wide as the app.
+        Labels already right are left alone: each update lays the screen out again."""
         tabs = list(self.query(AreaTab))
         full = len(BRAND) + PADDING + sum(tab.label(short=False).cell_len + PADDING - 1 for tab in tabs)
-        short = full > width
+        short = full > (width or self.app.size.width)
+        if (short, self.app.unread_threads) == self.fitted:
+            return
+        self.fitted = (short, self.app.unread_threads)
         self.query_one("#brand", Static).update(BRAND[0] if short else BRAND)
         for tab in tabs:
             tab.update(tab.label(short))

@@ -17,6 +17,8 @@ from textual.widgets import (
     TextArea,
 )
 
+from console.kit.choice import Choice
+
 # ISO codes the engine takes in capitals only; staff may type "eur" or "ch".
 CODE_FIELDS = frozenset({"currency", "country"})
 
@@ -63,7 +65,7 @@ class Field(Vertical):
             return as_typed(self.path, control.value)
         if isinstance(control, TextArea):
             return control.text
-        if isinstance(control, Switch):
+        if isinstance(control, Switch | Choice):
             return control.value
         if isinstance(control, Select):
             return None if control.value is Select.NULL else control.value
@@ -80,6 +82,8 @@ class Field(Vertical):
             control.text = value or ""
         elif isinstance(control, Switch):
             control.value = bool(value)
+        elif isinstance(control, Choice):
+            control.value = value
         elif isinstance(control, Select):
             control.value = Select.NULL if value is None else value
         elif isinstance(control, SelectionList):

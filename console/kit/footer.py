@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer as TextualFooter
 
@@ -21,6 +22,13 @@ class Footer(TextualFooter):
         super().__init__(*args, **kwargs)
         self.shown: tuple[Any, ...] | None = None  # the keys as last composed
         self.pending = False
+
+    def compose(self) -> ComposeResult:
+        # The screen's keys from the start: Textual's footer shows none until the screen first publishes its
+        # bindings, and is then rebuilt (the screen laid out again) as the screen opens.
+        self._bindings_ready = True
+        self.shown = self.keys()
+        yield from super().compose()
 
     def bindings_changed(self, screen: Screen) -> None:
         self._bindings_ready = True

@@ -13,8 +13,9 @@ from typing import Any, Literal
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Input, Label, Select, Static
+from textual.widgets import Button, Input, Label, Static
 
+from console.kit.choice import Choice
 from console.kit.field import Field
 from console.kit.forms import int_or_raw
 
@@ -39,10 +40,9 @@ class ItemRow(Horizontal):
     @staticmethod
     def make_field(column: Column, value: Any) -> Field:
         if column.kind == "yes_no":  # words rather than a switch: a column of switches reads as one bar
-            control: Any = Select([("yes", True), ("no", False)], value=bool(value), allow_blank=False, compact=True)
+            control: Any = Choice([("yes", True), ("no", False)], bool(value))
         elif column.kind == "choice":
-            control = Select([(choice.replace("_", " "), choice) for choice in column.choices],
-                             value=value or column.choices[0], allow_blank=False, compact=True)
+            control = Choice([(choice.replace("_", " "), choice) for choice in column.choices], value or column.choices[0])
         else:
             control = Input("" if value is None else str(value), placeholder=column.placeholder, compact=True)
         field = Field(column.label, control, path=column.key, classes="item-field -unlabelled")  # the header says it

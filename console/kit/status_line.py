@@ -16,9 +16,10 @@ class StatusLine(Horizontal):
         super().__init__()
         self.place = "Loading…"
         self.hidden = ""
+        self.shown = self.place  # as the line shows it: an update lays the screen out again, so only a change
 
     def compose(self) -> ComposeResult:
-        yield Static("Loading…", id="status-where", markup=False)
+        yield Static(self.shown, id="status-where", markup=False)
         yield Static("", id="status-news", markup=False)
 
     def where(self, text: str) -> None:
@@ -39,7 +40,9 @@ class StatusLine(Horizontal):
         text = self.place + self.hidden
         if len(text) > where.size.width > 0:
             text = self.place + self.hidden.removesuffix(WIDEN)
-        where.update(text)
+        if text != self.shown:
+            self.shown = text
+            where.update(text)
 
     def news(self, text: str, error: bool = False) -> None:
         news = self.query_one("#status-news", Static)

@@ -20,7 +20,6 @@ from textual.widgets import (
     Button,
     Input,
     Label,
-    Select,
     SelectionList,
     Static,
     TextArea,
@@ -32,6 +31,7 @@ from backend.identity import Actor
 from backend.properties.models import PROPERTY_TYPES, Settings
 from backend.properties.service import Properties
 from console.kit.app_bar import AppBar
+from console.kit.choice import Choice
 from console.kit.footer import Footer
 from console.kit.field import Field
 from console.kit.forms import blank_to_none, get_path, int_or_raw, keep_order, set_path
@@ -111,8 +111,7 @@ class PropertyEditor(RecordEditor):
                             compact=True), hint, required)
 
         def choice(path: str, options: list[tuple[str, str]], prompt: str = "") -> None:
-            add(path, Select(options, value=value(path) or Select.NULL, prompt=prompt, allow_blank=bool(prompt),
-                             compact=True))
+            add(path, Choice(options, value(path) or None, prompt=prompt or None))
 
         def switch(path: str) -> None:
             add(path, Switch(bool(value(path))))

@@ -6,8 +6,9 @@ from typing import Any
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal
-from textual.widgets import Button, Input, Select
+from textual.widgets import Button, Input
 
+from console.kit.choice import Choice
 from console.kit.field import Field
 
 KINDS = ("photo", "ad", "menu")
@@ -17,7 +18,7 @@ class PhotoRow(Horizontal):
     def __init__(self, photo: dict[str, Any] | None = None) -> None:
         super().__init__(classes="photo-row")
         photo = photo or {}
-        kind = Select([(k, k) for k in KINDS], value=photo.get("kind") or "photo", allow_blank=False, compact=True)
+        kind = Choice([(k, k) for k in KINDS], photo.get("kind") or "photo")
         self.fields = {
             "url": Field("Photo URL", Input(photo.get("url") or "", placeholder="https://…", compact=True),
                          path="url", classes="photo-url"),

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 from textual.command import CommandPalette
-from textual.widgets import Select
 
 from console.app import FrontdeskApp
 from console.bookings.screen import BookingsScreen
@@ -17,6 +16,7 @@ from console.properties.screen import PropertiesScreen
 from console.properties.editor import PropertyEditor
 from console.settings import settings_path
 from console.kit.app_bar import AreaTab
+from console.kit.choice import Choice
 from console.kit.toggles import Checkbox, Switch
 from tests.console.helpers import SIZE, press_for, run_command, settle, type_text, until
 
@@ -108,7 +108,7 @@ async def test_digits_switch_areas_only_from_a_list(make_app) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         editor = await press_for(pilot, "e", PropertyEditor)
-        for kind in (Select, Switch):  # fields of a form that take no text
+        for kind in (Choice, Switch):  # fields of a form that take no text
             editor.query(kind).first().focus()
             await pilot.press("2", "0")
             assert app.screen is editor

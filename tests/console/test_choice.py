@@ -1,0 +1,112 @@
+"""The kit's Choice: a form's choice among a few options, one widget until its list is opened, chosen with the
+keyboard or the mouse as a Select is; and the rate plan editor's choices, reached and changed by keys alone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from textual.app import App, ComposeResult
+from textual.widgets import Input
+
+from console.inventory.rate_plan_editor import RatePlanEditor
+from console.kit.choice import Choice, ChoiceList
+from tests.console.helpers import SIZE, press_for, settle
+from tests.console.test_inventory import open_inventory
+
+pytestmark = pytest.mark.anyio
+
+MEALS = [("Room only", "none"), ("Breakfast", "breakfast"), ("Half board", "half_board"), ("Full board", "full_board")]
+
+
+class Form(App[None]):
+    def __init__(self, choice: Choice) -> None:
+        super().__init__()
+        self.choice = choice
+        self.changes: list[Any] = []
+
+    def compose(self) -> ComposeResult:
+        yield Input(id="before")
+        yield self.choice
+        yield Input(id="after")
+
+    def on_choice_changed(self, message: Choice.Changed) -> None:
+        self.changes.append(message.value)
+
+
+def shown(app: Form) -> str:
+    return app.choice.render().plain
+
+
+async def test_one_widget_until_opened_then_enter_takes_the_highlighted_option() -> None:
+    app = Form(Choice(MEALS, "breakfast"))
+    async with app.run_test() as pilot:
+        await pilot.press("tab")
+        assert app.focused is app.choice and not app.choice.children  # nothing but the line
+        assert shown(app).startswith("Breakfast") and shown(app).rstrip().endswith("▼")
+
+        await pilot.press("enter")
+        [options] = app.choice.query(ChoiceList)
+        assert app.focused is options and options.highlighted == 1  # on the option chosen
+        await pilot.press("down", "enter")
+        assert app.choice.value == "half_board" and app.changes == ["half_board"]
+        assert app.focused is app.choice and not app.choice.children
+        assert shown(app).startswith("Half board")
+
+
+async def test_escape_and_leaving_close_the_list_and_change_nothing() -> None:
+    app = Form(Choice(MEALS))
+    async with app.run_test() as pilot:
+        assert app.choice.value == "none"  # without a prompt, the first option
+        app.choice.focus()
+        await pilot.press("space", "down", "escape")
+        assert app.focused is app.choice and not app.choice.children
+        await pilot.press("up", "down", "tab")  # up opens it too; tab moves on and closes it
+        assert app.focused is app.query_one("#after") and not app.choice.children
+        assert app.choice.value == "none" and app.changes == []
+
+
+async def test_a_letter_moves_to_the_next_option_that_starts_with_it() -> None:
+    app = Form(Choice(MEALS))
+    async with app.run_test() as pilot:
+        app.choice.focus()
+        await pilot.press("enter", "f", "enter")
+        assert app.choice.value == "full_board"
+        await pilot.press("enter", "h", "h", "enter")  # half board, then round again to it
+        assert app.choice.value == "half_board"
+
+
+async def test_a_prompt_stands_for_no_choice() -> None:
+    app = Form(Choice(MEALS, prompt="any meal"))
+    async with app.run_test() as pilot:
+        assert app.choice.value is None and shown(app).startswith("any meal")
+        app.choice.value = "breakfast"
+        app.choice.focus()
+        await pilot.press("enter", "home", "enter")  # the prompt is the first option
+        assert app.choice.value is None and app.changes == ["breakfast", None]
+        with pytest.raises(ValueError):
+            app.choice.value = "brunch"
+
+
+async def test_a_click_opens_the_list_and_another_takes_an_option() -> None:
+    app = Form(Choice(MEALS))
+    async with app.run_test() as pilot:
+        await pilot.click(Choice)
+        [options] = app.choice.query(ChoiceList)
+        await pilot.click(ChoiceList, offset=(2, 2))  # the third option
+        assert app.choice.value == "half_board" and not app.choice.children
+
+
+async def test_a_rate_plan_is_derived_from_another_by_keys_alone(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_inventory(pilot, "plans")
+        editor = await press_for(pilot, "n", RatePlanEditor)
+        priced = editor.fields["rate_mode"].control
+        while app.focused is not priced:
+            await pilot.press("tab")
+        await pilot.press("enter", "down", "enter")
+        await settle(pilot)
+        assert editor.fields["rate_mode"].value == "derived" and editor.query_one("#derived-pricing").display
+        await pilot.press("tab", "enter", "down", "enter")  # the first plan it can follow (the prompt is above it)
+        assert editor.fields["parent_rate_plan_id"].value == editor.parents[0]["id"]

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from rich.table import Table
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Vertical, VerticalScroll
+from textual.content import Content
+from textual.geometry import Size
+from textual.widget import Widget
 from textual.widgets import Label, Static
 
 from console.bookings.detail import BookingDetailScreen
@@ -82,13 +83,13 @@ class HelpScreen(ModalScreen[None]):
             with VerticalScroll(id="help-body"):
                 yield Static(INTRO, classes="dialog-text", markup=False)
                 with Grid(id="help-keys"):
-                    yield Static(self.keys("Everywhere", self.global_bindings))
+                    yield KeyTable("Everywhere", self.rows(self.global_bindings))
                     for title, bindings in SECTIONS:
-                        yield Static(self.keys(title, bindings))
+                        yield KeyTable(title, self.rows(bindings))
             yield Static("esc closes · ctrl+p opens the command palette", classes="dialog-hint")
 
-    def keys(self, title: str, bindings: list[Binding]) -> Table:
-        """A key table; bindings that share a description share a row ("e enter  Edit")."""
+    def rows(self, bindings: list[Binding]) -> list[tuple[str, str]]:
+        """(keys, what they do); bindings that share a description share a row ("e enter  Edit")."""
         rows: dict[str, list[str]] = {}
         for binding in bindings:
             if not binding.description:
@@ -96,11 +97,42 @@ class HelpScreen(ModalScreen[None]):
             shown = ([binding.key_display] if binding.key_display else
                      [self.app.get_key_display(Binding(key, "")) for key in binding.key.split(",")])
             rows.setdefault(binding.description, []).extend(shown)
-        table = Table.grid(padding=(0, 2), expand=True)
-        table.title = Text(title, style="bold")
-        table.title_justify = "left"
-        table.add_column(width=12, style="bold", no_wrap=True)
-        table.add_column(ratio=1)
-        for description, keys in rows.items():
-            table.add_row(" ".join(dict.fromkeys(keys)), description)
-        return table
+        return [(" ".join(dict.fromkeys(keys)), description) for description, keys in rows.items()]
+
+
+class KeyTable(Widget):
+    """A titled table of keys: the keys in bold, cut to their column, beside what they do, wrapped under itself.
+
+    One widget drawing plain lines: help's 26 tables as Rich tables in Statics were each rendered twice (to
+    measure, to paint), most of help's opening."""
+
+    DEFAULT_CSS = "KeyTable { height: auto; }"
+    KEYS = 12  # the keys' column
+    GAP = 2
+
+    def __init__(self, title: str, rows: list[tuple[str, str]]) -> None:
+        super().__init__()
+        self.title = title
+        self.rows = rows
+        self.drawn: tuple[int, list[Content]] | None = None  # (width, lines)
+
+    def lines(self, width: int) -> list[Content]:
+        if self.drawn is None or self.drawn[0] != width:
+            self.drawn = (width, self.draw(width))
+        return self.drawn[1]
+
+    def draw(self, width: int) -> list[Content]:
+        text_width = max(width - self.KEYS - self.GAP, 1)
+        lines = [Content.styled(self.title, "bold").truncate(width)]
+        for keys, description in self.rows:
+            key = Content.styled(keys, "bold").truncate(self.KEYS, pad=True) + " " * self.GAP
+            first, *rest = Content(description).wrap(text_width)
+            lines.append(key + first)
+            lines.extend(" " * (self.KEYS + self.GAP) + line for line in rest)
+        return lines
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return len(self.lines(width))
+
+    def render(self) -> Content:
+        return Content("\n").join(self.lines(self.content_size.width))

@@ -17,9 +17,9 @@ import posixpath
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
-import httpx
 from pydantic_core import from_json
 
 from backend.card_data import card_data_left, json_named_values
@@ -28,6 +28,10 @@ from backend.keys import ACTOR_HEADER, INTERNAL_HEADER, REVEAL_HEADER
 from backend.vault.builtin import REVEALS
 from backend.vault.service import Tokenisation
 from backend.vault.tokenise import CardDataLeft, Tokenised
+
+if TYPE_CHECKING:
+    import httpx
+# httpx is imported on first capture: the console imports this module as its Tokenisation area first opens.
 
 FORWARDED = ("authorization", "user-api-key")  # the main API's own credentials
 CARD_LEFT = "the captured answer holds {} that the profile does not cut out; nothing of it is returned"
@@ -91,6 +95,8 @@ class Capture:
     def _client(self) -> httpx.Client:
         """One pooled client for every capture: making one loads the CA bundle, ~20 ms, and each capture
         would open a new connection. Redirects are not followed: they could lead off the allowed URLs."""
+        import httpx
+
         return httpx.Client(timeout=self.timeout, follow_redirects=False)
 
     def _check(self, profile: str | None, method: str | None, url: str | None) -> bool:
@@ -113,6 +119,8 @@ class Capture:
         return internal
 
     def _fetch(self, url: str, headers: dict[str, str]) -> tuple[int, bytes, str]:
+        import httpx
+
         try:
             with self._client.stream("GET", url, headers=headers) as response:
                 body = bytearray()

@@ -7,6 +7,7 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer as TextualFooter
+from textual.widgets._footer import FooterKey
 
 
 class Footer(TextualFooter):
@@ -28,7 +29,12 @@ class Footer(TextualFooter):
         # bindings, and is then rebuilt (the screen laid out again) as the screen opens.
         self._bindings_ready = True
         self.shown = self.keys()
-        yield from super().compose()
+        for widget in super().compose():
+            if isinstance(widget, FooterKey) and not widget.has_class("-command-palette"):
+                # Made in the footer's style: Textual makes a key compact, then not as it mounts, each a restyle
+                # of the key (of a console's start, a tenth of a second). The palette's key stays compact.
+                widget.set_reactive(FooterKey.compact, self.compact)
+            yield widget
 
     def bindings_changed(self, screen: Screen) -> None:
         self._bindings_ready = True

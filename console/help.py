@@ -1,4 +1,5 @@
-"""Help: what the console is for, and every key of every screen, read from the screens' own bindings."""
+"""Help: what the console is for, and every key of every screen, read from the bindings the screens use (each
+area's keys.py): help imports no area's screens, so its first open imports no area."""
 
 from __future__ import annotations
 
@@ -10,63 +11,60 @@ from textual.geometry import Size
 from textual.widget import Widget
 from textual.widgets import Label, Static
 
-from console.bookings.detail import BookingDetailScreen
-from console.bookings.reports import NoShowDialog
-from console.bookings.screen import BookingsScreen
-from console.channels.delivery_log import DeliveryLogDialog
-from console.channels.dialogs import ChannelDialog, SecretDialog
-from console.channels.screen import ChannelsScreen
-from console.channels.webhooks import WebhooksScreen
-from console.inbox.files import FileDialog
-from console.inbox.reply_picker import ReplyPicker
-from console.inbox.saved_replies import SavedRepliesScreen, TemplateDialog
-from console.inbox.screen import InboxScreen
-from console.inventory.editor import InventoryEditor
-from console.inventory.range_dialog import RangeEditDialog
-from console.inventory.rate_plan_channels import RatePlanChannelsDialog
-from console.inventory.screen import InventoryScreen
+from console.bookings.keys import BOOKING, BOOKINGS, NO_SHOW
+from console.channels.keys import (
+    CHANNEL_DIALOG,
+    CHANNELS,
+    DELIVERY_LOG,
+    SECRET_DIALOG,
+    WEBHOOKS,
+)
+from console.inbox.keys import (
+    FILE_DIALOG,
+    INBOX,
+    REPLY_PICKER,
+    SAVED_REPLIES,
+    TEMPLATE_DIALOG,
+)
+from console.inventory.keys import INVENTORY, RANGE_EDIT, RATE_PLAN_CHANNELS
+from console.kit.keys import RECORD_EDITOR
 from console.kit.screens import ModalScreen
-from console.properties.channels_dialog import PropertyChannelsDialog
-from console.properties.editor import PropertyEditor
-from console.properties.screen import PropertiesScreen
-from console.shopping.booking import BookStayDialog
-from console.shopping.property import ShoppingPropertyScreen
-from console.shopping.screen import ShoppingScreen
-from console.tokenisation.editor import ProfileEditor
-from console.tokenisation.screen import TokenisationScreen
+from console.properties.keys import PROPERTIES, PROPERTY_CHANNELS
+from console.shopping.keys import BOOK_STAY, SHOPPING, SHOPPING_PROPERTY
+from console.tokenisation.keys import PROFILE_EDITOR, TOKENISATION
 
 INTRO = ("Frontdesk answers your guests and keeps your properties, their rooms, rates and availability, the "
          "channels they are sold on, the bookings those channels send and, tokenised in a vault, their cards. Every change goes straight to the database, and lists refresh "
          "by themselves when anything changes it, another frontdesk process included.")
 
 SECTIONS: tuple[tuple[str, list[Binding]], ...] = (
-    ("Inbox", [*InboxScreen.BINDINGS, Binding("enter", "", "Open and reply")]),
-    ("Attach a file, save files", [Binding("enter", "", "Attach, save"), *FileDialog.BINDINGS]),
-    ("Saved reply picker (ctrl+r)", [Binding("enter", "", "Insert at the cursor"), *ReplyPicker.BINDINGS]),
-    ("Saved replies (t in the Inbox)", [*SavedRepliesScreen.BINDINGS, Binding("enter", "", "Edit")]),
-    ("Saved reply editor", TemplateDialog.BINDINGS),
-    ("Properties", [*PropertiesScreen.BINDINGS, Binding("enter", "", "Edit")]),
-    ("Property editor", [*PropertyEditor.BINDINGS, Binding("tab", "", "Next field"),
+    ("Inbox", [*INBOX, Binding("enter", "", "Open and reply")]),
+    ("Attach a file, save files", [Binding("enter", "", "Attach, save"), *FILE_DIALOG]),
+    ("Saved reply picker (ctrl+r)", [Binding("enter", "", "Insert at the cursor"), *REPLY_PICKER]),
+    ("Saved replies (t in the Inbox)", [*SAVED_REPLIES, Binding("enter", "", "Edit")]),
+    ("Saved reply editor", TEMPLATE_DIALOG),
+    ("Properties", [*PROPERTIES, Binding("enter", "", "Edit")]),
+    ("Property editor", [*RECORD_EDITOR, Binding("tab", "", "Next field"),
                          Binding("shift+tab", "", "Previous field")]),
-    ("Channels of a property", [*PropertyChannelsDialog.BINDINGS, Binding("enter", "", "Connect / disconnect")]),
-    ("Channels", [*ChannelsScreen.BINDINGS, Binding("enter", "", "Edit")]),
-    ("Channel dialog", ChannelDialog.BINDINGS),
-    ("Inbound key, signing secret", SecretDialog.BINDINGS),
-    ("Webhooks (w in Channels)", WebhooksScreen.BINDINGS),
-    ("Delivery log (l)", DeliveryLogDialog.BINDINGS),
-    ("Inventory", InventoryScreen.BINDINGS),
-    ("Room type and rate plan editors", InventoryEditor.BINDINGS),
-    ("Range edit", RangeEditDialog.BINDINGS),
-    ("Channels of a rate plan", RatePlanChannelsDialog.BINDINGS),
-    ("Shopping preview", ShoppingScreen.BINDINGS),
-    ("A property on the channel", ShoppingPropertyScreen.BINDINGS),
-    ("Test booking", BookStayDialog.BINDINGS),
-    ("Bookings", BookingsScreen.BINDINGS),
-    ("Booking", BookingDetailScreen.BINDINGS),
-    ("A no-show", NoShowDialog.BINDINGS),
-    ("Tokenisation", [*TokenisationScreen.BINDINGS, Binding("enter", "", "Edit"),
+    ("Channels of a property", [*PROPERTY_CHANNELS, Binding("enter", "", "Connect / disconnect")]),
+    ("Channels", [*CHANNELS, Binding("enter", "", "Edit")]),
+    ("Channel dialog", CHANNEL_DIALOG),
+    ("Inbound key, signing secret", SECRET_DIALOG),
+    ("Webhooks (w in Channels)", WEBHOOKS),
+    ("Delivery log (l)", DELIVERY_LOG),
+    ("Inventory", INVENTORY),
+    ("Room type and rate plan editors", RECORD_EDITOR),
+    ("Range edit", RANGE_EDIT),
+    ("Channels of a rate plan", RATE_PLAN_CHANNELS),
+    ("Shopping preview", SHOPPING),
+    ("A property on the channel", SHOPPING_PROPERTY),
+    ("Test booking", BOOK_STAY),
+    ("Bookings", BOOKINGS),
+    ("Booking", BOOKING),
+    ("A no-show", NO_SHOW),
+    ("Tokenisation", [*TOKENISATION, Binding("enter", "", "Edit"),
                       Binding("escape", "", "Leave a text box")]),
-    ("Tokenisation profile editor", ProfileEditor.BINDINGS),
+    ("Tokenisation profile editor", PROFILE_EDITOR),
 )
 
 

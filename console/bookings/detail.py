@@ -16,7 +16,6 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.widgets import Static
@@ -24,10 +23,11 @@ from textual.widgets import Static
 from backend.card_data import mask_number
 from backend.listing import MAX_LIMIT, Filter, ListQuery
 from console.bookings.flags import explained
-from console.kit.footer import Footer
+from console.bookings.keys import BOOKING
 from console.bookings.reports import WORDS, NoShowDialog, reports_view
 from console.kit.app_bar import AppBar
 from console.kit.confirm import ConfirmDialog
+from console.kit.footer import Footer
 from console.kit.labels import describe, title_for
 from console.kit.messages import ActionDone, ActionFailed, DataChanged
 from console.kit.screens import Screen
@@ -153,14 +153,7 @@ def revisions_view(revisions: list[dict[str, Any]]) -> RenderableType:
 
 
 class BookingDetailScreen(Screen):
-    BINDINGS = [
-        Binding("a", "ack", "Acknowledge"),
-        Binding("n", "no_show", "No-show"),
-        Binding("i", "invalid_card", "Card invalid"),
-        Binding("x", "cancel_invalid_card", "Cancel: card"),
-        Binding("m", "open_thread", "Messages"),
-        Binding("escape", "app.pop_screen", "Back"),
-    ]
+    BINDINGS = BOOKING
     # Side by side where there is room; one above the other in a narrow window, each line whole.
 
     app: ConsoleApp

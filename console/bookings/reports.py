@@ -8,10 +8,10 @@ from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Label, Static
 
+from console.bookings.keys import NO_SHOW
 from console.kit.screens import ModalScreen
 from console.kit.words import when
 
@@ -38,11 +38,7 @@ def reports_view(reports: list[dict[str, Any]], channel: str) -> RenderableType:
 class NoShowDialog(ModalScreen[bool | None]):
     """Report a no-show: None to go back, else whether the property waives the no-show fee."""
 
-    BINDINGS = [
-        Binding("c", "answer(False)", "Charge the fee"),
-        Binding("w", "answer(True)", "Waive the fee"),
-        Binding("escape", "answer(None)", "Back"),
-    ]
+    BINDINGS = NO_SHOW
 
     def __init__(self, guest: str, channel: str) -> None:
         super().__init__(classes="dialog-screen")

@@ -9,7 +9,6 @@ from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import DataTable, Input, Label, Select
@@ -17,7 +16,8 @@ from textual.widgets import DataTable, Input, Label, Select
 from backend.listing import Filter, ListQuery
 from console.bookings.detail import BookingDetailScreen, full_name
 from console.bookings.flags import FLAGS, marks
-from console.kit.area import PAGE_BINDINGS, PAGE_SIZE, AreaScreen, FilteredArea
+from console.bookings.keys import BOOKINGS, TODAY
+from console.kit.area import PAGE_SIZE, AreaScreen, FilteredArea
 from console.kit.fit_table import Fitted
 from console.kit.toggles import Checkbox
 from console.kit.words import party
@@ -25,7 +25,6 @@ from console.kit.words import party
 STATUSES = ("new", "modified", "cancelled")
 STATUS_MARKS = {"new": ("● new", "green"), "modified": ("◆ modified", "yellow"), "cancelled": ("✕ cancelled", "dim")}
 # Where a stay stands on its property's own today (the engine's `stay` filter): its words, and the key that shows it.
-TODAY = {"arriving_today": ("arrivals", "a"), "departing_today": ("departures", "d"), "in_house": ("in house", "h")}
 SAID = {"arriving_today": "arriving today", "departing_today": "departing today", "in_house": "in house tonight"}
 
 
@@ -59,14 +58,7 @@ class BookingsScreen(FilteredArea, AreaScreen):
     DROP = ("Channel", "Acked", "Amount", "Property", "Departure")
     # The filter bar takes one line where it fits, two where it does not.
 
-    BINDINGS = [
-        Binding("slash", "search", "Search", key_display="/"),
-        Binding("t", "today", "Today"),
-        Binding("f", "focus('#bk-stay')", "Filters"),
-        Binding("u", "toggle_unacked", "Unacked only"),
-        *(Binding(key, f"today('{stay}')", f"Today: {words}", show=False) for stay, (words, key) in TODAY.items()),
-        *PAGE_BINDINGS,
-    ]
+    BINDINGS = BOOKINGS
 
     def __init__(self) -> None:
         super().__init__()

@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import DataTable, Label, Static
 
+from console.channels.keys import DELIVERY_LOG
 from console.channels.words import status_words
 from console.kit.fit_table import FitTable, Fitted
 from console.kit.messages import DataChanged
@@ -70,7 +70,7 @@ def spelt_out(entry: Entry) -> Text:
 
 
 class DeliveryLogDialog(ModalScreen[None]):
-    BINDINGS = [Binding("escape,q", "dismiss", "Close")]
+    BINDINGS = DELIVERY_LOG
 
     app: ConsoleApp
 

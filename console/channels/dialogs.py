@@ -6,12 +6,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Button, Input, Label, Static
 
 from backend.channels import CHANNEL_CODES, SHOPPING_CODES, ShoppingSettings
+from console.channels.keys import CHANNEL_DIALOG, SECRET_DIALOG
 from console.kit.choice import Choice
 from console.kit.field import Field
 from console.kit.labels import label_for
@@ -61,10 +61,7 @@ class ChannelDialog(ModalScreen[dict[str, Any] | None]):
     pulled by its adapter, or pushed by Frontdesk to its address in a format (`settings.ari_*`). Properties
     are connected from the Properties screen (`c`), where missing contact details show."""
 
-    BINDINGS = [
-        Binding("ctrl+s", "save", "Save", priority=True),
-        Binding("escape", "dismiss", "Cancel"),
-    ]
+    BINDINGS = CHANNEL_DIALOG
 
     app: ConsoleApp
 
@@ -196,7 +193,7 @@ class ChannelDialog(ModalScreen[dict[str, Any] | None]):
 class SecretDialog(ModalScreen[None]):
     """A secret the engine answers once and keeps only for itself (a hash, or for signing): shown this one time."""
 
-    BINDINGS = [Binding("escape", "dismiss", "Done"), Binding("ctrl+y", "copy", "Copy key")]
+    BINDINGS = SECRET_DIALOG
 
     def __init__(self, heading: str, explanation: str, secret: str, secret_id: str) -> None:
         super().__init__(classes="dialog-screen")

@@ -7,17 +7,17 @@ from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.widgets import DataTable, Static
 
 from backend.channels import SHOPPING_CODES
 from backend.listing import ListQuery
 from console.channels.destinations import DestinationsArea
 from console.channels.dialogs import AriSecretDialog, ChannelDialog, InboundKeyDialog
+from console.channels.keys import CHANNELS
 from console.channels.sync import NOUN, channel_log, sent_word
 from console.channels.webhooks import WebhooksScreen
 from console.channels.words import sync_state
-from console.kit.area import PAGE_BINDINGS, PAGE_SIZE, mark
+from console.kit.area import PAGE_SIZE, mark
 from console.kit.words import counted
 
 
@@ -38,16 +38,7 @@ class ChannelsScreen(DestinationsArea):
     FLEX = "Sync"
     DROP = ("Type", "Shopping access")
 
-    BINDINGS = [
-        Binding("n", "new", "New"),
-        Binding("e", "edit", "Edit"),
-        Binding("d", "delete", "Delete"),
-        Binding("f", "full_sync", "Full sync"),
-        Binding("r", "resume", "Resume"),
-        Binding("l", "log", "Log"),
-        Binding("w", "webhooks", "Webhooks"),
-        *PAGE_BINDINGS,
-    ]
+    BINDINGS = CHANNELS
 
     def compose_body(self) -> ComposeResult:
         yield Static("Properties are connected in the Properties area (c); a shopping channel without a provider key "

@@ -9,7 +9,6 @@ from urllib.parse import urlsplit
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.widgets import Static
 
 from backend.engine import Engine
@@ -17,8 +16,9 @@ from backend.identity import Actor
 from backend.listing import ListQuery
 from console.channels.delivery_log import Entry, Log
 from console.channels.destinations import DestinationsArea
+from console.channels.keys import WEBHOOKS
 from console.channels.words import event_words, mask_words, state_lines, sync_state
-from console.kit.area import PAGE_BINDINGS, PAGE_SIZE
+from console.kit.area import PAGE_SIZE
 from console.kit.fit_table import Fitted
 
 NOUN = "event"  # what a webhook waits for
@@ -52,15 +52,7 @@ class WebhooksScreen(DestinationsArea):
     FLEX = ("State", "Callback address")
     DROP = ("Events",)
 
-    BINDINGS = [
-        Binding("p", "pause", "Pause/unpause"),
-        Binding("r", "resume", "Resume"),
-        Binding("t", "test", "Test"),
-        Binding("l", "log", "Log"),
-        Binding("d", "delete", "Delete"),
-        Binding("escape", "app.pop_screen", "Back"),
-        *PAGE_BINDINGS,
-    ]
+    BINDINGS = WEBHOOKS
 
     def compose_body(self) -> ComposeResult:
         yield Static("Webhooks send a property's events to an integrator's address. Integrators add them over the "

@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Button, Input, Label, Static
 
 from backend.chat.attachments import sniff
+from console.inbox.keys import FILE_DIALOG
 from console.inbox.text import pending_text
 from console.kit.field import Field
 from console.kit.labels import describe
@@ -131,7 +131,7 @@ class FilesSaved(Message):
 class FileDialog(ModalScreen[Any]):
     """A path in a labelled box, Enter to go on, problems shown under the box."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = FILE_DIALOG
 
     app: ConsoleApp
 

@@ -8,13 +8,13 @@ from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
 from textual.fuzzy import Matcher
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from console.inbox.keys import REPLY_PICKER
 from console.inbox.text import one_line
 from console.kit.screens import ModalScreen
 
@@ -43,11 +43,7 @@ def option(template: dict[str, Any], title: Content) -> Option:
 class ReplyPicker(ModalScreen[str | None]):
     """Dismissed with the chosen reply's filled text, or None."""
 
-    BINDINGS = [
-        Binding("escape", "dismiss(None)", "Cancel"),
-        Binding("down", "move(1)", "Next", show=False, priority=True),
-        Binding("up", "move(-1)", "Previous", show=False, priority=True),
-    ]
+    BINDINGS = REPLY_PICKER
 
     def __init__(self, guest: str, templates: list[dict[str, Any]]) -> None:
         super().__init__(classes="dialog-screen")

@@ -8,15 +8,15 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Button, DataTable, Input, Label, Select, Static, TextArea
 
 from backend.chat.placeholders import PLACEHOLDERS
 from backend.listing import ListQuery
+from console.inbox.keys import SAVED_REPLIES, TEMPLATE_DIALOG
 from console.inbox.text import one_line
-from console.kit.area import PAGE_BINDINGS, PAGE_SIZE, AreaScreen
+from console.kit.area import PAGE_SIZE, AreaScreen
 from console.kit.field import Field
 from console.kit.labels import label_for
 from console.kit.messages import ActionDone, ActionFailed
@@ -57,13 +57,7 @@ class SavedRepliesScreen(AreaScreen):
     FLEX = "Reply"
     DROP = ("For",)
 
-    BINDINGS = [
-        Binding("n", "new", "New"),
-        Binding("e", "edit", "Edit"),
-        Binding("d", "delete", "Delete"),
-        Binding("escape", "app.pop_screen", "Back"),
-        *PAGE_BINDINGS,
-    ]
+    BINDINGS = SAVED_REPLIES
 
     def __init__(self, property_id: str | None = None) -> None:
         """`property_id`: the property of the thread on show, which a new saved reply is for at first."""
@@ -131,10 +125,7 @@ class TemplateSaved(Message):
 class TemplateDialog(ModalScreen[dict[str, Any] | None]):
     """Write a saved reply, or change one. Dismissed with the saved reply, or None."""
 
-    BINDINGS = [
-        Binding("ctrl+s", "save", "Save", priority=True),
-        Binding("escape", "dismiss(None)", "Cancel"),
-    ]
+    BINDINGS = TEMPLATE_DIALOG
 
     app: ConsoleApp
 

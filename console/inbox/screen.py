@@ -13,13 +13,11 @@ of its own.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from textual import events
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.coordinate import Coordinate
 from textual.message import Message
@@ -34,13 +32,14 @@ from console.inbox.files import (
     default_folder,
     saved_text,
 )
+from console.inbox.keys import INBOX
 from console.inbox.notes import as_item, with_notes
 from console.inbox.reply_picker import ReplyPicker
 from console.inbox.saved_replies import SavedRepliesScreen
 from console.inbox.stay_panel import StayLoaded, StayPanel
 from console.inbox.text import PROVIDERS, thread_cells, whose_message
 from console.inbox.thread_list import ThreadList
-from console.kit.area import PAGE_BINDINGS, PAGE_SIZE, AreaScreen, FilteredArea
+from console.kit.area import PAGE_SIZE, AreaScreen, FilteredArea
 from console.kit.messages import ActionDone
 from console.kit.toggles import Checkbox
 from console.kit.words import counted, when
@@ -51,7 +50,6 @@ MESSAGE_PAGES = 5  # a thread shows its newest 500 messages, and `o` 500 older o
 RECEIVED = "last_message_received_at"
 AGE_COLUMN = 2
 AGE_TICK = 30.0  # seconds between updates of the list's ages
-PAGES = Binding.Group("Pages")  # one footer item for both page keys: the conversation's keys need the room
 # `m` goes round these: whose threads the list shows, as the engine's filter, and in the status line.
 ASSIGNED = {None: None, "mine": Filter("assignee_id", "eq", "me"), "unassigned": Filter("is_assigned", "eq", "false")}
 
@@ -130,33 +128,7 @@ class InboxScreen(FilteredArea, AreaScreen):
     FLEX = "Conversation"
     ROW_HEIGHT = 2
 
-    BINDINGS = [
-        Binding("escape", "back", "Back to list"),
-        Binding("r", "open", "Reply"),
-        Binding("b", "open_booking", "Booking"),  # early: at 80 columns the footer shows its first keys only
-        Binding("i", "toggle_stay", "Stay"),
-        Binding("ctrl+s", "send", "Send", priority=True),
-        Binding("ctrl+o", "attach", "Attach", priority=True),
-        Binding("ctrl+r", "saved_reply", "Saved reply", priority=True),
-        Binding("ctrl+n", "note", "Note/reply", priority=True),
-        Binding("n", "next_unread", "Next unread"),
-        Binding("c", "toggle_closed", "Close/reopen"),
-        Binding("u", "toggle_unread", "Unread only"),
-        # The filter bar shows these two: the footer keeps its room for the conversation's keys.
-        Binding("slash", "search", "Search", key_display="/", show=False),
-        Binding("f", "focus('#ib-status')", "Filters", show=False),
-        Binding("s", "save_files", "Save files"),
-        Binding("o", "older", "Older"),
-        # The list's keys beyond the footer's room: help (f1) lists them.
-        Binding("a", "assign", "Assign", show=False),
-        Binding("m", "assigned", "Mine, unassigned, all", show=False),
-        Binding("U", "mark_unread", "Mark unread", key_display="shift+u", show=False),
-        Binding("t", "saved_replies", "Saved replies", show=False),
-        # The list takes these itself while it has the focus (thread_list.py); elsewhere they scroll the conversation.
-        Binding("home,g", "conversation_edge('home')", "Top of the list or conversation", show=False),
-        Binding("end,G", "conversation_edge('end')", "Bottom of the list or conversation", show=False),
-        *(replace(binding, group=PAGES) for binding in PAGE_BINDINGS),
-    ]
+    BINDINGS = INBOX
 
     def __init__(self) -> None:
         super().__init__()

@@ -14,8 +14,8 @@ from textual.widgets import Input, Static, TextArea
 
 from console.kit.app_bar import AppBar
 from console.kit.choice import Choice
-from console.kit.footer import Footer
 from console.kit.field import Field
+from console.kit.footer import Footer
 from console.kit.forms import get_path
 from console.kit.item_list import ItemList, ItemRow
 from console.kit.record_editor import Problem, RecordEditor

@@ -15,7 +15,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Button, Input, Label, Select, Static
@@ -24,6 +23,7 @@ from backend.inventory.ari import Edit
 from backend.inventory.review import Review
 from console.inventory.ari_grid import RowKind, Selection
 from console.inventory.data import inherits
+from console.inventory.keys import RANGE_EDIT
 from console.inventory.summary import FIELD_LABELS, summary
 from console.kit.confirm import ConfirmDialog
 from console.kit.field import Field
@@ -78,10 +78,7 @@ def field_of(path: str) -> str:
 class RangeEditDialog(ModalScreen[Edit | None]):
     """Dismissed with the edit made, or None when closed without saving."""
 
-    BINDINGS = [
-        Binding("ctrl+s", "save", "Save", priority=True),
-        Binding("escape", "dismiss", "Cancel"),
-    ]
+    BINDINGS = RANGE_EDIT
 
     app: ConsoleApp
 

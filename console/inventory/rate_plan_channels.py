@@ -7,11 +7,11 @@ from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import DataTable, Label, Static
 
 from backend.channels import mapped_plan_ids
+from console.inventory.keys import RATE_PLAN_CHANNELS
 from console.kit.channel_toggles import ChannelTogglesDialog
 from console.kit.labels import describe
 from console.kit.messages import ActionDone, ActionFailed
@@ -20,10 +20,7 @@ from console.kit.workers import engine_work
 
 class RatePlanChannelsDialog(ChannelTogglesDialog):
     NEWS = "#plan-channels-news"
-    BINDINGS = [
-        Binding("space", "toggle", "Map / unmap"),
-        Binding("escape,q", "dismiss", "Close"),
-    ]
+    BINDINGS = RATE_PLAN_CHANNELS
 
     def __init__(self, plan: dict[str, Any]) -> None:
         super().__init__()

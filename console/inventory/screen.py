@@ -19,7 +19,6 @@ from typing import Any
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import DataTable, Label, Select, Static, TabbedContent, TabPane
@@ -37,6 +36,7 @@ from console.inventory.ari_grid import (
 )
 from console.inventory.data import NIGHTS, InventoryData, load_inventory, modifiers
 from console.inventory.jump import JumpDialog
+from console.inventory.keys import INVENTORY
 from console.inventory.range_dialog import RangeEditDialog
 from console.inventory.rate_plan_channels import RatePlanChannelsDialog
 from console.inventory.rate_plan_editor import RatePlanEditor
@@ -94,21 +94,7 @@ class InventoryScreen(AreaScreen):
     FLEX = "Room type"
     DROP = ("Beds", "Infants", "Default", "Children")
 
-    BINDINGS = [
-        Binding("o", "pick_property", "Property"),
-        Binding("r", "show_tab('rooms')", "Room types"),
-        Binding("p", "show_tab('plans')", "Rate plans"),
-        Binding("c", "show_tab('calendar')", "Calendar"),
-        Binding("n", "new", "New"),
-        Binding("e", "edit", "Edit"),
-        Binding("d", "delete", "Delete"),
-        Binding("m", "channels", "Channels"),
-        Binding("left_square_bracket", "shift(-7)", "Week back", key_display="["),
-        Binding("right_square_bracket", "shift(7)", "Week on", key_display="]"),
-        Binding("t", "today", "Today"),
-        Binding("j", "jump", "Jump to date"),
-        Binding("u,ctrl+z", "undo", "Undo", key_display="u"),
-    ]
+    BINDINGS = INVENTORY
 
     def __init__(self) -> None:
         super().__init__()

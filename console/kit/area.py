@@ -14,14 +14,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import Checkbox, DataTable, Input, Select
 
 from console.kit.app_bar import AppBar
-from console.kit.footer import Footer
 from console.kit.confirm import ConfirmDialog
 from console.kit.fit_table import FitTable
+from console.kit.footer import Footer
 from console.kit.labels import describe, title_for
 from console.kit.messages import ActionDone, ActionFailed, DataChanged
 from console.kit.screens import Screen
@@ -32,12 +31,6 @@ if TYPE_CHECKING:
     from console.kit.app import ConsoleApp
 
 PAGE_SIZE = 50
-
-# Priority, so that the table's own page keys (which only scroll) don't swallow them.
-PAGE_BINDINGS = [
-    Binding("pagedown", "page(1)", "Next page", key_display="PgDn", priority=True),
-    Binding("pageup", "page(-1)", "Prev page", key_display="PgUp", priority=True),
-]
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import Input, Static
 
@@ -16,6 +15,7 @@ from backend.identity import Actor
 from console.kit.confirm import close_editor
 from console.kit.field import Field
 from console.kit.item_list import ItemList
+from console.kit.keys import RECORD_EDITOR
 from console.kit.labels import kind_of
 from console.kit.messages import ActionFailed
 from console.kit.screens import Screen
@@ -48,10 +48,7 @@ class RecordEditor(Screen[str | None]):
 
     NOUN: ClassVar[str]  # "property", "room type", …: for the summary and the discard question
 
-    BINDINGS = [
-        Binding("ctrl+s", "save", "Save", priority=True),
-        Binding("escape", "close", "Close"),
-    ]
+    BINDINGS = RECORD_EDITOR
 
     app: ConsoleApp
 

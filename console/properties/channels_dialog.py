@@ -10,7 +10,6 @@ from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Label, Static
 
@@ -20,6 +19,7 @@ from console.kit.fit_table import FitTable
 from console.kit.labels import describe, label_for
 from console.kit.messages import ActionDone, ActionFailed
 from console.kit.workers import engine_work
+from console.properties.keys import PROPERTY_CHANNELS
 
 COLUMNS = (("Connected", 15), ("Channel", 20), ("Type", 12), ("Active", 6))
 HINT = "its group's channels · space connects or disconnects · esc closes"
@@ -27,10 +27,7 @@ HINT = "its group's channels · space connects or disconnects · esc closes"
 
 class PropertyChannelsDialog(ChannelTogglesDialog):
     NEWS = "#connect-problems"
-    BINDINGS = [
-        Binding("space", "toggle", "Connect / disconnect"),
-        Binding("escape,q", "dismiss", "Close"),
-    ]
+    BINDINGS = PROPERTY_CHANNELS
 
     def __init__(self, property_id: str, title: str) -> None:
         super().__init__()

@@ -32,8 +32,8 @@ from backend.properties.models import PROPERTY_TYPES, Settings
 from backend.properties.service import Properties
 from console.kit.app_bar import AppBar
 from console.kit.choice import Choice
-from console.kit.footer import Footer
 from console.kit.field import Field
+from console.kit.footer import Footer
 from console.kit.forms import blank_to_none, get_path, int_or_raw, keep_order, set_path
 from console.kit.labels import label_for
 from console.kit.record_editor import Problem, RecordEditor

@@ -6,15 +6,15 @@ from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.timer import Timer
 from textual.widgets import DataTable, Input, Label
 
 from backend.identity import Actor
 from backend.listing import Filter, ListQuery
-from console.kit.area import PAGE_BINDINGS, PAGE_SIZE, AreaScreen, mark
+from console.kit.area import PAGE_SIZE, AreaScreen, mark
 from console.properties.channels_dialog import PropertyChannelsDialog
+from console.properties.keys import PROPERTIES
 
 SEARCH_DELAY = 0.3  # seconds of quiet typing before the list is searched
 
@@ -28,15 +28,7 @@ class PropertiesScreen(AreaScreen):
     # At 80 columns: which property, where, and whether it sells and chats.
     DROP = ("Type", "Currency", "Country", "City")
 
-    BINDINGS = [
-        Binding("n", "new", "New"),
-        Binding("e", "edit", "Edit"),
-        Binding("d", "delete", "Delete"),
-        Binding("c", "channels", "Channels"),
-        Binding("a", "toggle_chat", "Chat app"),
-        Binding("slash", "search", "Search", key_display="/"),
-        *PAGE_BINDINGS,
-    ]
+    BINDINGS = PROPERTIES
 
     def __init__(self) -> None:
         super().__init__()

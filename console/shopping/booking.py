@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Button, Input, Label, Static
@@ -18,6 +17,7 @@ from console.kit.messages import ActionFailed
 from console.kit.screens import ModalScreen
 from console.kit.words import party
 from console.kit.workers import engine_work
+from console.shopping.keys import BOOK_STAY
 from console.shopping.stay import StayQuery
 
 if TYPE_CHECKING:
@@ -40,10 +40,7 @@ def problem_line(path: str, text: str) -> str:
 
 
 class BookStayDialog(ModalScreen[dict[str, Any] | None]):
-    BINDINGS = [
-        Binding("ctrl+s", "book", "Book", priority=True),
-        Binding("escape", "close", "Close"),
-    ]
+    BINDINGS = BOOK_STAY
 
     app: ConsoleApp
 

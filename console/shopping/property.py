@@ -11,14 +11,13 @@ from rich.table import Table
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import DataTable, Static
 
 from backend.errors import FrontdeskError
 from console.kit.app_bar import AppBar
-from console.kit.footer import Footer
 from console.kit.fit_table import FitTable
+from console.kit.footer import Footer
 from console.kit.labels import describe, title_for
 from console.kit.messages import ActionFailed, DataChanged
 from console.kit.screens import Screen
@@ -27,6 +26,7 @@ from console.kit.words import party
 from console.kit.workers import engine_work, post_fresh
 from console.shopping.booking import BookStayDialog
 from console.shopping.closed_calendar import calendar_view, next_month
+from console.shopping.keys import SHOPPING_PROPERTY
 from console.shopping.stay import StayQuery
 
 if TYPE_CHECKING:
@@ -90,12 +90,7 @@ def policy_line(info: dict[str, Any]) -> str:
 
 
 class ShoppingPropertyScreen(Screen):
-    BINDINGS = [
-        Binding("b", "book", "Book a test stay"),
-        Binding("left_square_bracket", "month(-1)", "Earlier", key_display="["),
-        Binding("right_square_bracket", "month(1)", "Later", key_display="]"),
-        Binding("escape", "app.pop_screen", "Back"),
-    ]
+    BINDINGS = SHOPPING_PROPERTY
 
     app: ConsoleApp
 

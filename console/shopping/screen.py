@@ -12,15 +12,15 @@ from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import DataTable, Input, Label, Select
 
 from backend.channels import SHOPPING_CODES
 from backend.listing import Filter, ListQuery
-from console.kit.area import PAGE_BINDINGS, PAGE_SIZE, AreaScreen, mark
+from console.kit.area import PAGE_SIZE, AreaScreen, mark
 from console.kit.toggles import Checkbox
+from console.shopping.keys import SHOPPING
 from console.shopping.property import ShoppingPropertyScreen
 from console.shopping.stay import StayQuery
 
@@ -47,11 +47,7 @@ class ShoppingScreen(AreaScreen):
     FLEX = ("Property", "City")
     DROP = ("Country", "City")
 
-    BINDINGS = [
-        Binding("c", "focus('#shop-channel')", "Channel"),
-        Binding("s", "focus('#shop-checkin')", "Stay"),
-        *PAGE_BINDINGS,
-    ]
+    BINDINGS = SHOPPING
 
     def __init__(self) -> None:
         super().__init__()

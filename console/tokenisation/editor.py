@@ -8,12 +8,11 @@ which is quick but not free, and a check that is overtaken is dropped.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.timer import Timer
@@ -26,6 +25,7 @@ from backend.vault.profiles import compile_profile
 from console.kit.confirm import close_editor
 from console.kit.labels import describe
 from console.kit.screens import ModalScreen
+from console.tokenisation.keys import PROFILE_EDITOR
 from console.tokenisation.samples import FIRST, sample_options
 
 if TYPE_CHECKING:
@@ -71,10 +71,7 @@ def parse(text: str) -> tuple[Any, str | None]:
 class ProfileEditor(ModalScreen[str | None]):
     """Dismissed with the saved profile's name, or None when closed without saving."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+s", "save", "Save", priority=True),
-        Binding("escape", "close", "Close"),
-    ]
+    BINDINGS = PROFILE_EDITOR
 
     app: ConsoleApp
 

@@ -7,21 +7,21 @@ tester. A change event reads the profiles and the vault's page again, and leaves
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, Select, TabbedContent, TabPane, TextArea
 
 from backend.vault import samples
-from console.kit.area import PAGE_BINDINGS, PAGE_SIZE, AreaScreen
+from console.kit.area import PAGE_SIZE, AreaScreen
 from console.kit.fit_table import FitTable
 from console.kit.messages import ActionDone
 from console.kit.workers import engine_work
 from console.tokenisation.editor import ProfileEditor
+from console.tokenisation.keys import TOKENISATION
 from console.tokenisation.samples import FIRST
 from console.tokenisation.tester import (
     ProfileTester,
@@ -64,20 +64,7 @@ class TokenisationScreen(AreaScreen):
     DROP = ("Updated", "Type")
     TABLES = {"profiles": "list", "tester": "tester-nodes", "vault": "vault-list"}  # each tab's table
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("p", "show_tab('profiles')", "Profiles"),
-        Binding("t", "show_tab('tester')", "Tester"),
-        Binding("v", "show_tab('vault')", "Vault"),
-        Binding("n", "new", "New"),
-        Binding("e", "edit", "Edit"),
-        Binding("d", "delete", "Delete"),
-        Binding("l", "load_sample", "Load a sample"),
-        Binding("ctrl+r", "dry_run", "Dry run"),
-        Binding("ctrl+g", "tokenise", "Tokenise for real"),
-        Binding("c", "capture", "Capture"),
-        Binding("w", "wipe_cvv", "Wipe CVV"),
-        *PAGE_BINDINGS,
-    ]
+    BINDINGS = TOKENISATION
 
     def __init__(self) -> None:
         super().__init__()

@@ -133,7 +133,7 @@ class FrontdeskApp(ConsoleApp):
         # has opened, no scrolling through a form field by field. TEXTUAL_ANIMATIONS=full brings Textual's back.
         if "TEXTUAL_ANIMATIONS" not in os.environ:
             self.animation_level = "none"
-        self.gc_thresholds = (0, 0, 0)  # the collector's, before the console held it
+        self.gc_thresholds: tuple[int, int, int] | None = None  # the collector's own, while the console holds it
 
     def watch_theme(self, theme: str) -> None:
         if self.settings:
@@ -155,7 +155,8 @@ class FrontdeskApp(ConsoleApp):
 
     def on_unmount(self) -> None:
         self.unsubscribe()
-        collector.release(self.gc_thresholds)
+        if self.gc_thresholds is not None:
+            collector.release(self.gc_thresholds)
 
     def check_data_version(self) -> None:
         version = self.engine.data_version()

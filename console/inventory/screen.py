@@ -42,7 +42,7 @@ from console.inventory.rate_plan_channels import RatePlanChannelsDialog
 from console.inventory.rate_plan_editor import RatePlanEditor
 from console.inventory.room_type_editor import RoomTypeEditor
 from console.inventory.summary import edited
-from console.kit.area import AreaScreen
+from console.kit.area import TabbedArea
 from console.kit.fit_table import FitTable, Fitted
 from console.kit.labels import plain
 from console.kit.words import counted
@@ -86,7 +86,7 @@ def short_span(selection: Selection) -> str:
     return f"{first.day} {first:%b} – {last.day} {last:%b}"
 
 
-class InventoryScreen(AreaScreen):
+class InventoryScreen(TabbedArea):
     AREA = "inventory"
     NOUNS = ("room type", "room types")
     COLUMNS = (("Room type", 24), ("Rooms", 5), ("Adults", 6), ("Children", 8), ("Infants", 7), ("Default", 7),
@@ -253,19 +253,13 @@ class InventoryScreen(AreaScreen):
         select.focus()
         select.expanded = True
 
-    def action_show_tab(self, tab: str) -> None:
-        self.query_one(TabbedContent).active = tab
-        # Focused before the tab's first frame: a table painted without the focus is painted again, every cell,
-        # once it has it (the calendar's cells take a tenth of a second).
-        self.set_focus(self.tab_table(tab))
-
-    def tab_table(self, tab: str) -> DataTable:
+    def tab_focus(self, tab: str) -> DataTable:
         return {"rooms": self.table, "plans": self.plans_table, "calendar": self.grid}[tab]
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         self.tab = event.pane.id or "rooms"
         self.refresh_bindings()
-        self.tab_table(self.tab).focus()
+        self.tab_focus(self.tab).focus()
         self.status.where(self.where())
         self.show_hidden()
 

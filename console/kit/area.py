@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.message import Message
-from textual.widgets import Checkbox, DataTable, Input, Select
+from textual.widget import Widget
+from textual.widgets import Checkbox, DataTable, Input, Select, TabbedContent
 
 from console.kit.app_bar import AppBar
 from console.kit.confirm import ConfirmDialog
@@ -231,3 +232,16 @@ class AreaScreen(Screen):
         text = describe(message.error)
         self.status.news(text, error=True)
         self.notify(text, title=title_for(message.error), severity="error")
+
+
+class TabbedArea(AreaScreen):
+    """An area of tabs (a TabbedContent) that keys open; `tab_focus` says where each tab puts the focus."""
+
+    def tab_focus(self, tab: str) -> Widget:
+        raise NotImplementedError
+
+    def action_show_tab(self, tab: str) -> None:
+        self.query_one(TabbedContent).active = tab
+        # Focused before the tab's first frame: a table painted without the focus is painted again, every cell,
+        # once it has it (the inventory calendar's cells take a tenth of a second).
+        self.set_focus(self.tab_focus(tab))

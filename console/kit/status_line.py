@@ -16,10 +16,9 @@ class StatusLine(Horizontal):
         super().__init__()
         self.place = "Loading…"
         self.hidden = ""
-        self.shown = self.place  # as the line shows it: an update lays the screen out again, so only a change
 
     def compose(self) -> ComposeResult:
-        yield Static(self.shown, id="status-where", markup=False)
+        yield Static(self.place, id="status-where", markup=False)
         yield Static("", id="status-news", markup=False)
 
     def where(self, text: str) -> None:
@@ -40,8 +39,7 @@ class StatusLine(Horizontal):
         text = self.place + self.hidden
         if len(text) > where.size.width > 0:
             text = self.place + self.hidden.removesuffix(WIDEN)
-        if text != self.shown:
-            self.shown = text
+        if text != where.content:  # an update lays the screen out again: only a change
             where.update(text)
 
     def news(self, text: str, error: bool = False) -> None:

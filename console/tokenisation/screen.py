@@ -16,7 +16,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Input, Select, TabbedContent, TabPane, TextArea
 
 from backend.vault import samples
-from console.kit.area import PAGE_SIZE, AreaScreen
+from console.kit.area import PAGE_SIZE, TabbedArea
 from console.kit.fit_table import FitTable
 from console.kit.messages import ActionDone
 from console.kit.workers import engine_work
@@ -56,7 +56,7 @@ def placement(profile: dict[str, Any]) -> Text:
     return Text("the headers", style="italic") if rule["type"] == "headers" else Text(rule["card_token_node"])
 
 
-class TokenisationScreen(AreaScreen):
+class TokenisationScreen(TabbedArea):
     AREA = "tokenisation"
     NOUNS = ("profile", "profiles")
     COLUMNS = (("Profile", 20), ("Type", 4), ("Token goes to", 28), ("Kind", 19), ("Updated", 16))
@@ -126,10 +126,6 @@ class TokenisationScreen(AreaScreen):
         self.status.columns_hidden(self.hidden_columns.get(self.TABLES[self.tab], ()))
 
     # --- tabs --------------------------------------------------------------------------------
-
-    def action_show_tab(self, tab: str) -> None:
-        self.query_one(TabbedContent).active = tab
-        self.set_focus(self.tab_focus(tab))  # before the tab's first frame, as in Inventory
 
     def tab_focus(self, tab: str) -> Widget:
         """Where a tab puts the focus as it opens."""

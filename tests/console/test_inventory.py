@@ -660,6 +660,20 @@ def test_snapshot_derived_rate_plan_editor(snap_compare, make_app) -> None:
     assert snap_compare(make_app(), terminal_size=SIZE, run_before=open_derived_plan)
 
 
+@BOTH
+def test_snapshot_a_choice_opened(snap_compare, make_app, size) -> None:
+    """A form's choice shows its options beneath it, the one chosen highlighted (console/kit/choice.py)."""
+    async def run_before(pilot: Pilot) -> None:
+        editor = await open_plan(pilot, f"{DOUBLE} / Member rate")
+        meal = editor.fields["meal_type"].control
+        editor.query_one("#form").scroll_to_widget(meal, top=True, animate=False)
+        meal.focus()
+        await pilot.press("enter")
+        await settle(pilot)
+
+    assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
+
+
 def test_snapshot_derived_rate_plan_editor_80x24(snap_compare, make_app) -> None:
     async def run_before(pilot: Pilot) -> None:
         editor = await open_plan(pilot, f"{DOUBLE} / Member rate")

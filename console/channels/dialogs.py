@@ -17,7 +17,7 @@ from console.kit.field import Field
 from console.kit.labels import label_for
 from console.kit.messages import ActionFailed
 from console.kit.screens import ModalScreen
-from console.kit.toggles import Switch
+from console.kit.toggles import Checkbox
 from console.kit.workers import engine_work
 
 if TYPE_CHECKING:
@@ -53,8 +53,8 @@ class ChannelDialog(ModalScreen[dict[str, Any] | None]):
 
     The group says which properties the channel may sell: only those of its own group, as the engine checks.
 
-    A shopping channel may require a provider API key: switched on with a new key typed, it is set;
-    switched on with the box left empty, the current key stays; switched off, the channel is public.
+    A shopping channel may require a provider API key: ticked with a new key typed, it is set;
+    ticked with the box left empty, the current key stays; unticked, the channel is public.
     The key is write-only, so the box never shows it. It also says what its booking engine shows: the
     facilities as a list or grouped by kind, and whether guests are asked for a card (the channel's
     `settings`, whose other keys stay as they are). Any channel may get the ARI of its mapped rate plans:
@@ -80,10 +80,11 @@ class ChannelDialog(ModalScreen[dict[str, Any] | None]):
                              path="channel", hint="fixed once created" if channel else ""),
             "group_id": Field("Group (the channel sells only this group's properties)",
                               Choice([(g["title"], g["id"]) for g in groups], group, id="channel-group"), path="group_id"),
-            "is_active": Field("Active", Switch(channel["is_active"] if channel else True, id="channel-active"),
-                               path="is_active"),
+            "is_active": Field("Active", Checkbox(value=channel["is_active"] if channel else True,
+                                                 id="channel-active", compact=True), path="is_active"),
             "keyed": Field("Require a provider API key (header api-key)",
-                           Switch(bool(channel and channel["has_provider_api_key"]), id="channel-keyed"),
+                           Checkbox(value=bool(channel and channel["has_provider_api_key"]), id="channel-keyed",
+                                    compact=True),
                            path="keyed", classes="shopping-only"),
             "provider_api_key": Field("Provider API key", Input(password=True, id="channel-key", compact=True,
                                                                 placeholder="8 characters or more"),
@@ -95,7 +96,8 @@ class ChannelDialog(ModalScreen[dict[str, Any] | None]):
                                                                 id="channel-facilities"),
                 path="settings.facilities_format", classes="shopping-only"),
             "settings.request_credit_card": Field(
-                "Booking engines ask guests for a card", Switch(shown.request_credit_card, id="channel-card"),
+                "Booking engines ask guests for a card",
+                Checkbox(value=shown.request_credit_card, id="channel-card", compact=True),
                 path="settings.request_credit_card", classes="shopping-only"),
             "settings.ari_distribution": Field(
                 "Availability and rates (ARI)", Choice(ARI_MODES, settings.get("ari_distribution", "none"),

@@ -9,7 +9,7 @@ from typing import Any, get_args
 
 from pydantic import BaseModel
 from textual.app import ComposeResult
-from textual.containers import Grid, Vertical
+from textual.containers import Grid
 from textual.widgets import Static
 
 from backend.inventory.models import (
@@ -22,8 +22,8 @@ from backend.inventory.models import (
 )
 from backend.inventory.rooms import RatePlans
 from backend.validation import as_input
-from console.inventory.editor import InventoryEditor, section
 from console.kit.choice import Choice
+from console.kit.form_editor import FormEditor
 from console.kit.forms import (
     blank_to_none,
     flags_from,
@@ -34,6 +34,7 @@ from console.kit.forms import (
     weekdays_of,
 )
 from console.kit.item_list import Column, ItemList
+from console.kit.section import Section
 
 POLICY = "cancellation_policy."
 OPTION_COLUMNS = (Column("occupancy", "Guests", "number", placeholder="2", width="12"),
@@ -67,8 +68,10 @@ def choices_of(model: type[BaseModel], name: str) -> list[tuple[str, str]]:
     return [(value.replace("_", " "), value) for value in get_args(model.model_fields[name].annotation)]
 
 
-class RatePlanEditor(InventoryEditor):
+class RatePlanEditor(FormEditor):
+    AREA = "inventory"
     NOUN = "rate plan"
+    pricing: Section  # a derived plan's parent, modifiers and flags
     LABELS = {"property_id": "Property", "room_type_id": "Room type", "title": "Title", "currency": "Currency",
               "sell_mode": "Sold", "meal_type": "Meal", "meal_plan": "Meal", "children_fee": "Per child a night",
               "infant_fee": "Per infant a night", "options": "Option", "taxes": "Tax", "rate_mode": "Priced",
@@ -85,7 +88,8 @@ class RatePlanEditor(InventoryEditor):
             "room_type_id": room_id or rooms[0]["id"], "sell_mode": "per_room", "meal_type": "none",
             "rate_mode": "manual", "options": [{"occupancy": 2, "is_primary": True}],
             "cancellation_policy": CancellationPolicy().model_dump(mode="json")}
-        super().__init__(plan, values, f"{prop['title']} › {plan['title'] if plan else 'New rate plan'}")
+        crumb = f"{prop['title']} › {plan['title'] if plan else 'New rate plan'}"
+        super().__init__(plan["id"] if plan else None, values, crumb)
 
     def service(self) -> RatePlans:
         return self.app.engine.inventory.rate_plans
@@ -119,29 +123,32 @@ class RatePlanEditor(InventoryEditor):
 
     def sections(self) -> ComposeResult:
         f = self.fields
-        yield section("Rate plan", Grid(*(f[p] for p in ("title", "room_type_id", "meal_type", "sell_mode",
+        yield Section("Rate plan", Grid(*(f[p] for p in ("title", "room_type_id", "meal_type", "sell_mode",
                                                           "currency", "children_fee", "infant_fee")), classes="fields"))
         derived = self.values.get("rate_mode") == "derived"
-        f["parent_rate_plan_id"].display = derived
-        pricing = Vertical(Static("Its rate is that plan's, changed by these modifiers in order:",
-                                  classes="editor-hint"),
-                           self.lists["derived"],
-                           Static("It follows that plan for (yes), or has its own (no):", classes="editor-hint"),
-                           Grid(*(f[flag] for flag in FOLLOWS), classes="fields"), id="derived-pricing")
-        pricing.display = derived
-        yield section("Rates", Grid(f["rate_mode"], f["parent_rate_plan_id"], classes="fields"), pricing,
+        # A manual plan's parent, modifiers and flags are built only if it is made derived.
+        self.pricing = Section("", Grid(f["parent_rate_plan_id"], classes="fields"),
+                               Static("Its rate is that plan's, changed by these modifiers in order:",
+                                      classes="editor-hint"),
+                               self.lists["derived"],
+                               Static("It follows that plan for (yes), or has its own (no):", classes="editor-hint"),
+                               Grid(*(f[flag] for flag in FOLLOWS), classes="fields"),
+                               deferred=not derived, id="derived-pricing", classes="")
+        self.pricing.display = derived
+        yield Section("Rates", Grid(f["rate_mode"], classes="fields"), self.pricing,
                       Static("Rate per occupancy: a night sells the primary at the calendar's rate, the others at "
                              "their difference from the primary here:", classes="editor-hint"), self.lists["options"])
-        yield section("Restrictions by weekday, for nights without their own",
+        yield Section("Restrictions by weekday, for nights without their own",
                       Grid(*(f[name] for name in WEEKLY), classes="fields"))
-        yield section("Cancellation and payment", Grid(*(f[POLICY + name] for name in POLICY_LABELS), classes="fields"))
-        yield section("Taxes", self.lists["taxes"])
+        yield Section("Cancellation and payment", Grid(*(f[POLICY + name] for name in POLICY_LABELS), classes="fields"))
+        yield Section("Taxes", self.lists["taxes"], deferred=True)
 
-    def on_choice_changed(self, event: Choice.Changed) -> None:
+    async def on_choice_changed(self, event: Choice.Changed) -> None:
         if event.choice.id == "input-rate_mode":
             derived = event.value == "derived"
-            self.fields["parent_rate_plan_id"].display = derived
-            self.query_one("#derived-pricing").display = derived
+            if derived:
+                await self.pricing.build()
+            self.pricing.display = derived
 
     def payload(self) -> dict[str, Any]:
         f = self.fields

@@ -13,10 +13,11 @@ from textual.widgets import TextArea
 from backend.inventory.models import RoomTypeInput
 from backend.inventory.rooms import RoomTypes
 from backend.validation import as_input
-from console.inventory.editor import InventoryEditor, section
+from console.kit.form_editor import FormEditor
 from console.kit.forms import blank_to_none, int_or_raw
 from console.kit.item_list import Column, ItemList
 from console.kit.record_editor import Problem
+from console.kit.section import Section
 
 NUMBERS = ("count_of_rooms", "occ_adults", "occ_children", "occ_infants")
 BED_COLUMNS = (Column("title", "Bed", placeholder="e.g. Double bed", width="2fr"),
@@ -27,7 +28,8 @@ PHOTO_COLUMNS = (Column("url", "Photo URL", placeholder="https://…", width="2f
 PHOTO_KEYS = {column.key for column in PHOTO_COLUMNS}
 
 
-class RoomTypeEditor(InventoryEditor):
+class RoomTypeEditor(FormEditor):
+    AREA = "inventory"
     NOUN = "room type"
     LABELS = {"property_id": "Property", "title": "Title", "count_of_rooms": "Rooms", "occ_adults": "Adults",
               "occ_children": "Children", "occ_infants": "Infants", "default_occupancy": "Default occupancy",
@@ -42,7 +44,7 @@ class RoomTypeEditor(InventoryEditor):
         self.photo_extras = {p["url"]: {k: v for k, v in p.items() if k not in PHOTO_KEYS}
                              for p in content.get("photos", [])}
         crumb = f"{prop['title']} › {room['title'] if room else 'New room type'}"
-        super().__init__(room, {**values, **content}, crumb)
+        super().__init__(room["id"] if room else None, {**values, **content}, crumb)
 
     def service(self) -> RoomTypes:
         return self.app.engine.inventory.room_types
@@ -59,10 +61,10 @@ class RoomTypeEditor(InventoryEditor):
 
     def sections(self) -> ComposeResult:
         f = self.fields
-        yield section("Room type", Grid(*(f[p] for p in ("title", *NUMBERS, "default_occupancy")), classes="fields"))
-        yield section("Beds", self.lists["bed_options"])
-        yield section("Description and facilities", Grid(f["description"], f["facilities"], classes="fields two"))
-        yield section("Photos", self.lists["photos"])
+        yield Section("Room type", Grid(*(f[p] for p in ("title", *NUMBERS, "default_occupancy")), classes="fields"))
+        yield Section("Beds", self.lists["bed_options"])
+        yield Section("Description and facilities", Grid(f["description"], f["facilities"], classes="fields two"))
+        yield Section("Photos", self.lists["photos"])
 
     def payload(self) -> dict[str, Any]:
         f = self.fields

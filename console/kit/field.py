@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
+from textual.content import Content
+from textual.markup import escape
 from textual.widget import Widget
 from textual.widgets import (
+    Checkbox,
     Input,
-    Label,
     Select,
     SelectionList,
     Static,
-    Switch,
     TextArea,
 )
 
@@ -29,7 +29,11 @@ def as_typed(path: str, text: str) -> str:
 
 
 class Field(Vertical):
-    """One form field: label, control, hint, and the validation messages once there are any.
+    """One form field: its label, its control, and the validation messages once there are any.
+
+    The label (with the hint after it, in italics) is the field's border title: a line of its own, but not a
+    widget of its own. A form has dozens of fields and each widget costs its opening; a field is two widgets
+    until it has a message. A checkbox carries its label itself.
 
     `path` is the engine's dotted field name (`settings.state_length`), so a `ValidationFailed`
     detail finds its field by name.
@@ -37,25 +41,19 @@ class Field(Vertical):
 
     def __init__(self, label: str, control: Widget, *, path: str, hint: str = "", required: bool = False,
                  classes: str = "") -> None:
-        super().__init__(classes=f"field {classes}".strip())
+        super().__init__(control, classes=f"field {classes}".strip())
         self.label = label
         self.control = control
         self.path = path
         self.hint = hint
         self.required = required
         self.error: Static | None = None
-
-    def compose(self) -> ComposeResult:
-        if isinstance(self.control, Switch):
-            # A switch reads best with its label beside it.
-            with Horizontal(classes="switch-row"):
-                yield self.control
-                yield Label(self.label, classes="field-label")
+        hint_markup = f"  [i]{escape(hint)}[/]" if hint else ""
+        if isinstance(control, Checkbox):
+            control.label = Content.from_markup(escape(label) + hint_markup)
+            self.add_class("-toggle")
         else:
-            yield Label(self.label + (" [$accent]*[/]" if self.required else ""), classes="field-label")
-            yield self.control
-        if self.hint:
-            yield Static(self.hint, classes="field-hint", markup=False)
+            self.border_title = escape(label) + (" [$accent]*[/]" if required else "") + hint_markup
 
     @property
     def value(self) -> Any:
@@ -65,7 +63,7 @@ class Field(Vertical):
             return as_typed(self.path, control.value)
         if isinstance(control, TextArea):
             return control.text
-        if isinstance(control, Switch | Choice):
+        if isinstance(control, Checkbox | Choice):
             return control.value
         if isinstance(control, Select):
             return None if control.value is Select.NULL else control.value
@@ -80,7 +78,7 @@ class Field(Vertical):
             control.value = "" if value is None else str(value)
         elif isinstance(control, TextArea):
             control.text = value or ""
-        elif isinstance(control, Switch):
+        elif isinstance(control, Checkbox):
             control.value = bool(value)
         elif isinstance(control, Choice):
             control.value = value

@@ -39,7 +39,7 @@ class ItemRow(Horizontal):
 
     @staticmethod
     def make_field(column: Column, value: Any) -> Field:
-        if column.kind == "yes_no":  # words rather than a switch: a column of switches reads as one bar
+        if column.kind == "yes_no":  # words rather than a tick: a column of ticks reads as one bar
             control: Any = Choice([("yes", True), ("no", False)], bool(value))
         elif column.kind == "choice":
             control = Choice([(choice.replace("_", " "), choice) for choice in column.choices], value or column.choices[0])
@@ -71,19 +71,18 @@ class ItemRow(Horizontal):
     def is_blank(self) -> bool:
         return not any(isinstance(field.value, str) and field.value.strip() for field in self.fields.values())
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        if event.button.has_class("remove-item"):
-            event.stop()
-            self.remove()
-
 
 class ItemList(Vertical):
+    """The rows are kept here as well as mounted, so that the list's value never waits for its widgets (a
+    deferred section holds them unmounted until it is reached)."""
+
     def __init__(self, path: str, columns: Sequence[Column], items: list[dict[str, Any]], add_label: str) -> None:
         super().__init__(classes="item-list")
         self.path = path
         self.columns = columns
-        self.items = items
-        self.add_label = add_label
+        self.rows = [ItemRow(columns, item) for item in items]
+        self.add_button = Button(f"+ {add_label}", classes="add-item", compact=True)
+        self.error_line = Static("", classes="item-list-error", markup=False)
 
     def compose(self) -> ComposeResult:
         with Horizontal(classes="item-header"):
@@ -92,34 +91,38 @@ class ItemList(Vertical):
                 label.styles.width = column.width
                 yield label
             yield Label("", classes="item-header-spacer")  # above the rows' remove buttons
-        yield Vertical(*(ItemRow(self.columns, item) for item in self.items), classes="item-rows")
-        yield Button(f"+ {self.add_label}", classes="add-item", compact=True)
-        yield Static("", classes="item-list-error", markup=False)
+        yield Vertical(*self.rows, classes="item-rows")
+        yield self.add_button
+        yield self.error_line
 
     def filled(self) -> list[ItemRow]:
         """The rows to send: those with anything typed in."""
-        return [row for row in self.query(ItemRow) if not row.is_blank]
+        return [row for row in self.rows if not row.is_blank]
 
     @property
     def value(self) -> list[dict[str, Any]]:
         return [row.value for row in self.filled()]
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        if event.button.has_class("add-item"):
-            event.stop()
+        event.stop()
+        if event.button is self.add_button:
             row = ItemRow(self.columns)
+            self.rows.append(row)
             self.query_one(".item-rows").mount(row)
             self.call_after_refresh(next(iter(row.fields.values())).control.focus)
+        elif isinstance(row := event.button.parent, ItemRow):
+            self.rows.remove(row)
+            row.remove()
 
     # The same surface as Field, so that an editor can show a message about the whole list.
     @property
     def control(self) -> Button:
-        return self.query_one(".add-item", Button)
+        return self.add_button
 
     def show_errors(self, messages: list[str]) -> None:
-        self.query_one(".item-list-error", Static).update("\n".join(messages))
+        self.error_line.update("\n".join(messages))
         self.add_class("-invalid")
 
     def clear_errors(self) -> None:
-        self.query_one(".item-list-error", Static).update("")
+        self.error_line.update("")
         self.remove_class("-invalid")

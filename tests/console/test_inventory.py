@@ -22,6 +22,7 @@ from console.inventory.rate_plan_editor import RatePlanEditor
 from console.inventory.room_type_editor import RoomTypeEditor
 from console.inventory.ari_grid import AriGrid
 from console.kit.item_list import ItemRow
+from console.kit.section import Section
 from tests.console.helpers import SIZE, error_text, fill, frozen_clock, press_for, save_refused, settle, type_text
 
 pytestmark = pytest.mark.anyio  # the snapshot tests at the end are plain functions; anyio leaves them be
@@ -177,6 +178,7 @@ async def test_edits_a_rate_plan_option(make_app, engine: Engine) -> None:
         assert single.fields["rate"].value == "252.00"
         single.fields["rate"].value = "240.50"
         editor.fields["meal_type"].value = "bed_and_breakfast"
+        assert editor.query_one("#form").query(Section)[-1].held  # the taxes, out of view: sent unbuilt
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert isinstance(app.screen, InventoryScreen)
@@ -197,6 +199,20 @@ async def test_refused_rate_plan_option_names_the_row(make_app, engine: Engine) 
         await save_refused(pilot, editor)
         assert "must not exceed the room's capacity of 3" in error_text(double, "occupancy")
         assert "Option 2 guests" in str(editor.query_one("#summary").render())
+
+
+async def test_a_refused_save_builds_the_section_its_message_is_in(make_app, engine: Engine) -> None:
+    """A message about a field of a section not yet built (the taxes, out of view) builds it, and focuses the field."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        editor = await open_plan(pilot, f"{DOUBLE} / Best Available Rate")
+        taxes = editor.query_one("#form").query(Section)[-1]
+        [tax] = editor.lists["taxes"].rows
+        assert taxes.held and not tax.is_attached
+        tax.fields["rate"].value = "lots"  # as if stored so: the engine refuses it as sent back
+        await save_refused(pilot, editor)
+        assert not taxes.held and tax.fields["rate"].has_errors and app.focused is tax.fields["rate"].control
+        assert "Tax 1 rate" in str(editor.query_one("#summary").render())
 
 
 async def test_a_refused_save_selects_the_bad_fields_text(make_app, engine: Engine) -> None:

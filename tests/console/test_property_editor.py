@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import pytest
 
+from textual.widgets import SelectionList
+
 from backend.engine import Engine
 from backend.listing import Filter, ListQuery
 from console.kit.confirm import ConfirmDialog
-from console.properties.screen import PropertiesScreen
-from console.properties.editor import AUTOUPDATE, PropertyEditor
 from console.kit.field import Field
+from console.kit.section import Section
+from console.properties.editor import AUTOUPDATE, PropertyEditor
+from console.properties.screen import PropertiesScreen
 from tests.console.helpers import SIZE, error_text, fill, press_for, save_refused, select_row, settle, type_text
 
 pytestmark = pytest.mark.anyio
@@ -109,6 +112,7 @@ async def test_edits_an_existing_property_keeping_what_was_not_touched(make_app,
         editor.fields["title"].control.action_end()
         await type_text(pilot, " Zermatt")
         fill(editor, {"settings.state_length": "365"})
+        assert editor.query_one("#facilities-section", Section).held  # saved without being built
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert isinstance(app.screen, PropertiesScreen)
@@ -127,11 +131,14 @@ async def test_photo_errors_land_on_the_photo_row(make_app, engine: Engine) -> N
     async with app.run_test(size=SIZE) as pilot:
         editor = await open_new(pilot)
         fill(editor, {"title": "Photo Inn", "currency": "EUR"})
+        editor.query_one("#form").scroll_end(animate=False)  # down to the photos, which are built as they show
+        await settle(pilot)
+        photos = editor.lists["photos"]
         for _ in range(2):
-            editor.query_one("#add-photo").focus()
+            photos.add_button.focus()
             await pilot.press("enter")
             await pilot.pause()
-        first, second = editor.query("PhotoRow")
+        first, second = photos.rows
         assert app.focused is second.fields["url"].control
         await type_text(pilot, "x")
         first.fields["url"].value = "https://photos.example/0.jpg"
@@ -149,6 +156,28 @@ async def test_photo_errors_land_on_the_photo_row(make_app, engine: Engine) -> N
         ("https://photos.example/0.jpg", "photo", 0), ("https://photos.example/1.jpg", "menu", 1)]
 
 
+async def test_sections_out_of_view_are_built_when_reached(make_app, engine: Engine) -> None:
+    """The facilities are a box until they scroll into view or the focus reaches them; a refused save builds what
+    it must show (tests/console/test_inventory.py). What they hold is the property's all along."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        editor = await open_new(pilot)
+        facilities = editor.query_one("#facilities-section", Section)
+        assert facilities.held and not facilities.query(SelectionList)
+        spa = [f["id"] for f in engine.facilities.list() if f["title"] == "Spa"]
+        editor.fields["facilities"].value = spa  # the field is there before its section is built
+        facilities.focus()  # as tab reaches it
+        await settle(pilot)
+        assert not facilities.held and app.focused is editor.fields["facilities"].control
+        assert editor.fields["facilities"].control.selected == spa
+
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        editor = await open_new(pilot)
+        editor.query_one("#form").scroll_end(animate=False)
+        await settle(pilot)
+        assert not any(section.held for section in editor.query(Section))
+
+
 async def test_currency_and_country_go_upper_cased(make_app, engine: Engine) -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -162,13 +191,13 @@ async def test_currency_and_country_go_upper_cased(make_app, engine: Engine) -> 
 
 
 async def test_the_editor_lays_itself_out_for_the_window(make_app) -> None:
-    """At 80 columns a switch has its line to itself; from 160 the sections go two by two, the facilities across."""
+    """At 80 columns a checkbox has its line to itself; from 160 the sections go two by two, the facilities across."""
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         editor = await open_new(pilot)
         switches = [editor.fields[path] for path in AUTOUPDATE]
         assert len({field.region.x for field in switches}) == 1
-        assert all(field.query_one(".field-label").size.width >= len(field.label) for field in switches)
+        assert all(field.label in str(field.control.render()) for field in switches)  # the label, whole
         sections = list(editor.query(".section"))
         assert len({section.region.x for section in sections}) == 1  # one below the other
 

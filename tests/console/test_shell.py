@@ -17,8 +17,8 @@ from console.properties.editor import PropertyEditor
 from console.settings import settings_path
 from console.kit.app_bar import AreaTab
 from console.kit.choice import Choice
-from console.kit.toggles import Checkbox, Switch
-from tests.console.helpers import SIZE, press_for, run_command, settle, type_text, until
+from console.kit.toggles import Checkbox
+from tests.console.helpers import SIZE, press_for, run_command, settle, type_text
 
 pytestmark = pytest.mark.anyio
 
@@ -108,7 +108,7 @@ async def test_digits_switch_areas_only_from_a_list(make_app) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         editor = await press_for(pilot, "e", PropertyEditor)
-        for kind in (Choice, Switch):  # fields of a form that take no text
+        for kind in (Choice, Checkbox):  # fields of a form that take no text
             editor.query(kind).first().focus()
             await pilot.press("2", "0")
             assert app.screen is editor
@@ -150,7 +150,7 @@ async def test_quit_asks_while_an_editor_holds_changes(make_app) -> None:
         assert not app.is_running
 
 
-async def test_checkboxes_and_switches_show_their_state_in_the_glyph(make_app) -> None:
+async def test_checkboxes_show_their_state_in_the_glyph(make_app) -> None:
     app = make_app(mode="bookings")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -162,7 +162,7 @@ async def test_checkboxes_and_switches_show_their_state_in_the_glyph(make_app) -
         await settle(pilot)
         await pilot.press("n")
         await settle(pilot)
-        switch = app.screen.query_one("#channel-active", Switch)
-        assert switch.value and switch.render().plain == "  ✓ "
-        switch.value = False
-        await until(pilot, lambda: switch.render().plain == "    ")  # the knob slides back to the left
+        active = app.screen.query_one("#channel-active", Checkbox)  # a form's: its label beside the glyph
+        assert active.value and active.render().plain.startswith("▐✓▌ Active")
+        active.value = False
+        assert active.render().plain.startswith("▐ ▌ Active")

@@ -1,6 +1,9 @@
-"""What the room type and rate plan editors share: a form of fields and item lists, whose error
-paths (such as `bed_options.1.count` or `cancellation_policy.cancellation_policy_deadline`) name a
+"""An editor of one record laid out as sections of fields and item lists (a property, a room type, a rate plan).
+Its error paths (such as `bed_options.1.count` or `cancellation_policy.cancellation_policy_deadline`) name a
 field, a list or a field of one of the list's rows.
+
+The fields and lists are made before the screen is composed, so that the record's values are in them whether
+or not their section has been built (see console/kit/section.py).
 """
 
 from __future__ import annotations
@@ -8,7 +11,6 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from textual.app import ComposeResult
-from textual.containers import Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Input, Static, TextArea
 
@@ -18,21 +20,18 @@ from console.kit.field import Field
 from console.kit.footer import Footer
 from console.kit.forms import get_path
 from console.kit.item_list import ItemList, ItemRow
+from console.kit.messages import ActionFailed
 from console.kit.record_editor import Problem, RecordEditor
+from console.kit.section import Form, build_sections
 from console.kit.status_line import StatusLine
 
 
-def section(title: str, *children: Widget) -> Vertical:
-    box = Vertical(*children, classes="section")
-    box.border_title = title
-    return box
-
-
-class InventoryEditor(RecordEditor):
+class FormEditor(RecordEditor):
+    AREA: ClassVar[str]  # the area the app bar names
     LABELS: ClassVar[dict[str, str]]  # dotted path → label
 
-    def __init__(self, record: dict[str, Any] | None, values: dict[str, Any], crumb: str) -> None:
-        super().__init__(record["id"] if record else None)
+    def __init__(self, record_id: str | None, values: dict[str, Any], crumb: str) -> None:
+        super().__init__(record_id)
         self.values = values  # what the form starts from, create-shaped
         self.crumb = crumb
         self.fields: dict[str, Field] = {}
@@ -48,21 +47,24 @@ class InventoryEditor(RecordEditor):
     def sections(self) -> ComposeResult:
         raise NotImplementedError
 
-    def add(self, path: str, control: Widget, hint: str = "", required: bool = False) -> Field:
+    def label(self, path: str) -> str:
+        return self.LABELS.get(path, path)
+
+    def add(self, path: str, control: Widget, hint: str = "", required: bool = False, classes: str = "") -> Field:
         control.id = "input-" + path.replace(".", "-")
-        self.fields[path] = Field(self.LABELS[path], control, path=path, hint=hint, required=required)
+        self.fields[path] = Field(self.label(path), control, path=path, hint=hint, required=required, classes=classes)
         return self.fields[path]
 
-    def text(self, path: str, placeholder: str = "", required: bool = False) -> Field:
+    def text(self, path: str, placeholder: str = "", hint: str = "", required: bool = False) -> Field:
         current = get_path(self.values, path)
         return self.add(path, Input("" if current is None else str(current), placeholder=placeholder, compact=True),
-                        required=required)
+                        hint, required)
 
-    def choice(self, path: str, options: list[tuple[str, Any]]) -> Field:
-        return self.add(path, Choice(options, get_path(self.values, path)))
+    def choice(self, path: str, options: list[tuple[str, Any]], prompt: str | None = None) -> Field:
+        return self.add(path, Choice(options, get_path(self.values, path), prompt=prompt))
 
-    def long_text(self, path: str) -> Field:
-        return self.add(path, TextArea(get_path(self.values, path) or "", compact=True))
+    def long_text(self, path: str, hint: str = "") -> Field:
+        return self.add(path, TextArea(get_path(self.values, path) or "", compact=True), hint)
 
     def item_list(self, item_list: ItemList) -> ItemList:
         self.lists[item_list.path] = item_list
@@ -71,8 +73,8 @@ class InventoryEditor(RecordEditor):
     # --- layout ------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield AppBar("inventory", self.crumb)
-        with VerticalScroll(id="form", can_focus=False):
+        yield AppBar(self.AREA, self.crumb)
+        with Form(id="form"):
             yield Static("", id="summary", markup=False)
             yield from self.sections()
         yield StatusLine()
@@ -89,6 +91,10 @@ class InventoryEditor(RecordEditor):
         self.sent = {path: item_list.filled() for path, item_list in self.lists.items()}
         return self.payload()
 
+    async def on_action_failed(self, message: ActionFailed) -> None:
+        await build_sections(self)  # a message may be about a field not yet built
+        super().on_action_failed(message)
+
     def target_for(self, path: str) -> tuple[Problem | None, str]:
         parts = path.split(".")
         if parts[0] in self.lists and len(parts) > 1 and parts[1].isdigit():
@@ -97,10 +103,10 @@ class InventoryEditor(RecordEditor):
                 row = rows[index]
                 field = row.fields.get(parts[2]) if len(parts) > 2 else None
                 field = field or next(iter(row.fields.values()))
-                return field, f"{self.LABELS[parts[0]]} {index + 1} {field.label.lower()}"
+                return field, f"{self.label(parts[0])} {index + 1} {field.label.lower()}"
         while parts:
             name = ".".join(parts)
             if target := self.fields.get(name) or self.lists.get(name):
-                return target, self.LABELS[name]
+                return target, self.label(name)
             parts.pop()
-        return None, self.LABELS.get(path, path)
+        return None, self.label(path) if path else ""

@@ -1,0 +1,67 @@
+"""A form's titled sections, and the scrolling form that builds a deferred section once staff reach it.
+
+An editor opens in the time it takes to mount, style, lay out and paint its widgets, about a millisecond each. A
+section below the fold (a property's facilities, a rate plan's taxes) or hidden until a choice shows it (a derived
+plan's modifiers) can wait: it is a titled box until it comes into view, takes the focus on the way of tab, or is
+built because the editor needs it (a save the engine refused, a choice that shows it). Its fields exist from the
+start, outside the screen, so the form's values never depend on what has been built.
+"""
+
+from __future__ import annotations
+
+from textual.containers import Vertical, VerticalScroll
+from textual.widget import Widget
+
+
+class Section(Vertical):
+    """A titled box of fields; `deferred`: its children are mounted when it is first reached."""
+
+    def __init__(self, title: str, *children: Widget, hint: str = "", deferred: bool = False, id: str | None = None,
+                 classes: str = "section") -> None:
+        super().__init__(*() if deferred else children, id=id, classes=classes)
+        self.border_title = title or None
+        self.border_subtitle = hint or None
+        self.held = list(children) if deferred else []
+        self.can_focus = bool(self.held)  # on the way of tab: built, and the focus passed on to its first field
+
+    async def build(self) -> None:
+        if not self.held:
+            return
+        children, self.held = self.held, []
+        self.can_focus = False
+        await self.mount_all(children)
+
+    async def on_focus(self) -> None:
+        await self.build()
+        first = next((widget for widget in self.query("*") if widget.focusable), None)
+        if first is not None:
+            first.focus()
+
+
+async def build_sections(root: Widget) -> None:
+    """Every deferred section under `root` built, as when the editor must show something anywhere in it."""
+    for section in list(root.query(Section)):
+        await section.build()
+
+
+class Form(VerticalScroll, can_focus=False):
+    """An editor's scrolling form: a deferred section is built once any of it is in view."""
+
+    def on_resize(self) -> None:
+        self.reveal_later()
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        self.reveal_later()
+
+    def watch_virtual_size(self) -> None:  # a section above grew or shrank
+        self.reveal_later()
+
+    def reveal_later(self) -> None:
+        self.call_after_refresh(self.reveal)  # once the layout has placed the sections
+
+    async def reveal(self) -> None:
+        bottom = self.region.bottom
+        for section in list(self.query(Section)):
+            if section.held and section.region and section.region.y < bottom:  # hidden: no region
+                await section.build()

@@ -11,13 +11,14 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.message import Message
-from textual.widgets import DataTable, Input, Label, Select
+from textual.widgets import DataTable, Input, Label
 
 from backend.listing import Filter, ListQuery
 from console.bookings.detail import BookingDetailScreen, full_name
 from console.bookings.flags import FLAGS, marks
 from console.bookings.keys import BOOKINGS, TODAY
 from console.kit.area import PAGE_SIZE, AreaScreen, FilteredArea
+from console.kit.choice import Choice
 from console.kit.fit_table import Fitted
 from console.kit.toggles import Checkbox
 from console.kit.words import party
@@ -70,12 +71,12 @@ class BookingsScreen(FilteredArea, AreaScreen):
         with Horizontal(id="bk-filters"):
             with Horizontal(classes="filters bk-row"):
                 yield Label("Today", classes="filter-label")
-                yield Select([(f"{words} ({key})", stay) for stay, (words, key) in TODAY.items()], prompt="any",
-                             id="bk-stay", compact=True)
+                yield Choice([(f"{words} ({key})", stay) for stay, (words, key) in TODAY.items()], prompt="any",
+                             id="bk-stay")
                 yield Label("Status", classes="filter-label")
-                yield Select([(s, s) for s in STATUSES], prompt="any", id="bk-status", compact=True)
+                yield Choice([(s, s) for s in STATUSES], prompt="any", id="bk-status")
                 yield Label("Property", classes="filter-label")
-                yield Select([], prompt="any property", id="bk-property", compact=True)
+                yield Choice([], prompt="any property", id="bk-property")
             with Horizontal(classes="filters bk-row"):
                 yield Label("Arrival", classes="filter-label")
                 yield Input(placeholder="from", id="bk-from", compact=True, classes="date-input")
@@ -99,12 +100,9 @@ class BookingsScreen(FilteredArea, AreaScreen):
         if message.titles == self.property_titles:
             return
         self.property_titles = message.titles
-        select = self.query_one("#bk-property", Select)
-        with select.prevent(Select.Changed):
-            chosen = select.value
-            select.set_options([(title, pid) for pid, title in message.titles.items()])
-            if chosen in message.titles:
-                select.value = chosen
+        choice = self.query_one("#bk-property", Choice)
+        with choice.prevent(Choice.Changed):
+            choice.set_options([(title, pid) for pid, title in message.titles.items()])
 
     def cells(self, row: dict[str, Any]) -> tuple[Any, ...]:
         acked = Text("pending", style="bold yellow") if row["pending"] else Text("✓", style="green")
@@ -123,15 +121,15 @@ class BookingsScreen(FilteredArea, AreaScreen):
         """Read the filter bar into engine filters, and into words for the status line; the list starts again at
         page 1."""
         filters, said = [], []
-        stay, status = self.query_one("#bk-stay", Select).value, self.query_one("#bk-status", Select).value
-        prop = self.query_one("#bk-property", Select).value
-        if stay is not Select.NULL:
+        stay, status = self.query_one("#bk-stay", Choice).value, self.query_one("#bk-status", Choice).value
+        prop = self.query_one("#bk-property", Choice).value
+        if stay is not None:
             filters.append(Filter("stay", "eq", str(stay)))
             said.append(SAID[str(stay)])
-        if status is not Select.NULL:
+        if status is not None:
             filters.append(Filter("status", "eq", str(status)))
             said.append(str(status))
-        if prop is not Select.NULL:
+        if prop is not None:
             filters.append(Filter("property_id", "eq", str(prop)))
             said.append(f"at {self.property_titles.get(str(prop), '?')}")
         for widget_id, op, words in (("#bk-from", "gte", "arriving from"), ("#bk-to", "lte", "arriving until")):
@@ -149,17 +147,14 @@ class BookingsScreen(FilteredArea, AreaScreen):
 
     def action_today(self, stay: str | None = None) -> None:
         """Show one of today's views (again: every booking); without one, the next view in turn."""
-        select = self.query_one("#bk-stay", Select)
-        current = None if select.value is Select.NULL else str(select.value)
+        choice = self.query_one("#bk-stay", Choice)
+        current = choice.value
         if stay is None:
             order = [None, *TODAY]
             stay = order[(order.index(current) + 1) % len(order)]
         elif stay == current:
             stay = None
-        if stay is None:
-            select.clear()
-        else:
-            select.value = stay
+        choice.value = stay
 
     def action_toggle_unacked(self) -> None:
         self.query_one("#bk-unacked", Checkbox).toggle()

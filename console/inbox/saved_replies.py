@@ -10,13 +10,14 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
-from textual.widgets import Button, DataTable, Input, Label, Select, Static, TextArea
+from textual.widgets import Button, DataTable, Input, Label, Static, TextArea
 
 from backend.chat.placeholders import PLACEHOLDERS
 from backend.listing import ListQuery
 from console.inbox.keys import SAVED_REPLIES, TEMPLATE_DIALOG
 from console.inbox.text import one_line
 from console.kit.area import PAGE_SIZE, AreaScreen
+from console.kit.choice import Choice
 from console.kit.field import Field
 from console.kit.labels import label_for
 from console.kit.messages import ActionDone, ActionFailed
@@ -132,12 +133,11 @@ class TemplateDialog(ModalScreen[dict[str, Any] | None]):
     def __init__(self, template: dict[str, Any] | None, options: list[tuple[str, str]], scope: str | None) -> None:
         super().__init__(classes="dialog-screen")
         self.template = template
-        chosen = scope if scope in {value for _, value in options} else (options[0][1] if options else Select.NULL)
         self.fields = {
             "title": Field("Title", Input(template["title"] if template else "", placeholder="e.g. Late arrival",
                                           id="template-title", compact=True), path="title", required=True),
-            "scope": Field("For", Select(options, value=chosen, allow_blank=False, id="template-scope", compact=True)
-                           if options else Select([], id="template-scope", compact=True), path="scope"),
+            "scope": Field("For", Choice(options, scope if scope in {value for _, value in options} else None,
+                                         id="template-scope"), path="scope"),
             "message": Field("Reply", TextArea(template["message"] if template else "", id="template-message"),
                              path="message", required=True),
         }

@@ -21,7 +21,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.coordinate import Coordinate
 from textual.message import Message
-from textual.widgets import DataTable, Input, Select, Static
+from textual.widgets import DataTable, Input, Static
 
 from backend.listing import Filter, ListQuery
 from console.inbox.assign import AssignDialog, Assignment
@@ -40,6 +40,7 @@ from console.inbox.stay_panel import StayLoaded, StayPanel
 from console.inbox.text import PROVIDERS, thread_cells, whose_message
 from console.inbox.thread_list import ThreadList
 from console.kit.area import PAGE_SIZE, AreaScreen, FilteredArea
+from console.kit.choice import Choice
 from console.kit.messages import ActionDone
 from console.kit.toggles import Checkbox
 from console.kit.words import counted, when
@@ -147,11 +148,9 @@ class InboxScreen(FilteredArea, AreaScreen):
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="ib-toolbar", classes="filters"):
-            yield Select([("open", "false"), ("closed", "true")], prompt="open & closed", id="ib-status",
-                         compact=True)
-            yield Select([(title, code) for code, title in PROVIDERS.items()], prompt="any channel",
-                         id="ib-provider", compact=True)
-            yield Select([], prompt="any property", id="ib-property", compact=True)
+            yield Choice([("open", "false"), ("closed", "true")], prompt="open & closed", id="ib-status")
+            yield Choice([(title, code) for code, title in PROVIDERS.items()], prompt="any channel", id="ib-provider")
+            yield Choice([], prompt="any property", id="ib-property")
             yield Checkbox("Unread", id="ib-unread", compact=True)
             yield Input(placeholder="guest or text (/)", id="ib-search", compact=True)
         with Horizontal(id="inbox-body"):
@@ -258,12 +257,9 @@ class InboxScreen(FilteredArea, AreaScreen):
         if titles == self.property_titles:
             return
         self.property_titles = titles
-        select = self.query_one("#ib-property", Select)
-        with select.prevent(Select.Changed):
-            chosen = select.value
-            select.set_options([(title, pid) for pid, title in titles.items()])
-            if chosen in titles:
-                select.value = chosen
+        choice = self.query_one("#ib-property", Choice)
+        with choice.prevent(Choice.Changed):
+            choice.set_options([(title, pid) for pid, title in titles.items()])
 
     def where(self) -> str:
         found = super().where()
@@ -290,8 +286,8 @@ class InboxScreen(FilteredArea, AreaScreen):
         filters = []
         for widget_id, field in (("#ib-status", "is_closed"), ("#ib-provider", "provider"),
                                  ("#ib-property", "property_id")):
-            value = self.query_one(widget_id, Select).value
-            if value is not Select.NULL:
+            value = self.query_one(widget_id, Choice).value
+            if value is not None:
                 filters.append(Filter(field, "eq", str(value)))
         self.filters = filters
         self.search = self.query_one("#ib-search", Input).value.strip()
@@ -386,9 +382,9 @@ class InboxScreen(FilteredArea, AreaScreen):
 
     def clear_filters(self) -> None:
         """The filter bar back to showing everything, without applying it: the caller reloads."""
-        for select in self.query("#ib-toolbar Select").results(Select):
-            with select.prevent(Select.Changed):
-                select.clear()
+        for choice in self.query("#ib-toolbar Choice").results(Choice):
+            with choice.prevent(Choice.Changed):
+                choice.clear()
         unread = self.query_one("#ib-unread", Checkbox)
         with unread.prevent(Checkbox.Changed):
             unread.value = False

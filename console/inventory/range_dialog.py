@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from textual.app import ComposeResult
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.message import Message
-from textual.widgets import Button, Input, Label, Select, Static
+from textual.widgets import Button, Input, Label, Static
 
 from backend.inventory.ari import Edit
 from backend.inventory.review import Review
@@ -25,6 +25,7 @@ from console.inventory.ari_grid import RowKind, Selection
 from console.inventory.data import inherits
 from console.inventory.keys import RANGE_EDIT
 from console.inventory.summary import FIELD_LABELS, summary
+from console.kit.choice import Choice
 from console.kit.confirm import ConfirmDialog
 from console.kit.field import Field
 from console.kit.forms import int_or_raw
@@ -120,9 +121,8 @@ class RangeEditDialog(ModalScreen[Edit | None]):
                                                                 compact=True, disabled=follows), path=name)
         for name, yes, no in FLAGS:
             placeholder, follows = unset(name)
-            self.fields[name] = Field(FIELD_LABELS[name], Select([(yes, True), (no, False)], prompt=placeholder,
-                                                                 id=f"range-{name}", compact=True, disabled=follows),
-                                      path=name)
+            self.fields[name] = Field(FIELD_LABELS[name], Choice([(yes, True), (no, False)], prompt=placeholder,
+                                                                 id=f"range-{name}", disabled=follows), path=name)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide-dialog", id="range-dialog"):

@@ -21,7 +21,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.message import Message
-from textual.widgets import DataTable, Label, Select, Static, TabbedContent, TabPane
+from textual.widgets import DataTable, Label, Static, TabbedContent, TabPane
 
 from backend.inventory.ari import Edit
 from backend.inventory.models import MEAL_TYPES
@@ -43,6 +43,7 @@ from console.inventory.rate_plan_editor import RatePlanEditor
 from console.inventory.room_type_editor import RoomTypeEditor
 from console.inventory.summary import edited
 from console.kit.area import TabbedArea
+from console.kit.choice import Choice
 from console.kit.fit_table import FitTable, Fitted
 from console.kit.labels import plain
 from console.kit.words import counted
@@ -111,7 +112,7 @@ class InventoryScreen(TabbedArea):
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="inventory-bar"):
             yield Label("Property", id="inventory-property-label")
-            yield Select([], prompt="—", id="inventory-property", compact=True)
+            yield Choice([], prompt="—", id="inventory-property")
         with TabbedContent(id="inventory-tabs", initial="rooms"):
             with TabPane("Room types", id="rooms"):
                 yield self.make_table()
@@ -182,13 +183,13 @@ class InventoryScreen(TabbedArea):
         self.caption()
 
     def fill_picker(self, data: InventoryData) -> None:
-        select = self.query_one("#inventory-property", Select)
+        choice = self.query_one("#inventory-property", Choice)
         options = [(p["title"], p["id"]) for p in data.properties]
-        with self.prevent(Select.Changed):
+        with self.prevent(Choice.Changed):
             if options != self.picker_options:
                 self.picker_options = options
-                select.set_options(options)
-            select.value = self.property_id or Select.NULL
+                choice.set_options(options)
+            choice.value = self.property_id
 
     def cells(self, row: dict[str, Any]) -> tuple[Any, ...]:
         beds = ", ".join(f"{bed['count']}× {bed['title']}" for bed in row["bed_options"]) or "—"
@@ -241,17 +242,16 @@ class InventoryScreen(TabbedArea):
 
     # --- picking a property, tabs and dates --------------------------------------------------
 
-    def on_select_changed(self, event: Select.Changed) -> None:
-        if event.select.id == "inventory-property" and event.value is not Select.NULL \
-                and event.value != self.property_id:
+    def on_choice_changed(self, event: Choice.Changed) -> None:
+        if event.choice.id == "inventory-property" and event.value is not None and event.value != self.property_id:
             self.property_id = str(event.value)
             self.start = None  # the new property's own today
             self.reload()
 
     def action_pick_property(self) -> None:
-        select = self.query_one("#inventory-property", Select)
-        select.focus()
-        select.expanded = True
+        choice = self.query_one("#inventory-property", Choice)
+        choice.focus()
+        choice.action_open()
 
     def tab_focus(self, tab: str) -> DataTable:
         return {"rooms": self.table, "plans": self.plans_table, "calendar": self.grid}[tab]

@@ -16,9 +16,10 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Checkbox, DataTable, Input, Select, TabbedContent
+from textual.widgets import Checkbox, DataTable, Input, TabbedContent
 
 from console.kit.app_bar import AppBar
+from console.kit.choice import Choice
 from console.kit.confirm import ConfirmDialog
 from console.kit.fit_table import FitTable
 from console.kit.footer import Footer
@@ -56,14 +57,14 @@ def mark(flag: bool) -> Text:
 
 
 class FilteredArea:
-    """A list with a bar of filters: changing a select or a checkbox, or Enter in a field, applies them."""
+    """A list with a bar of filters: changing a choice or a checkbox, or Enter in a field, applies them."""
 
     table: DataTable
 
     def apply_filters(self) -> None:
         raise NotImplementedError
 
-    def on_select_changed(self, _: Select.Changed) -> None:
+    def on_choice_changed(self, _: Choice.Changed) -> None:
         self.apply_filters()
 
     def on_checkbox_changed(self, _: Checkbox.Changed) -> None:

@@ -1,4 +1,4 @@
-"""A form's choice among a few options: one line that shows the option chosen, as Textual's compact Select shows
+"""A choice among a few options, in a form or a filter bar: one line that shows the option chosen, as Textual's compact Select shows
 it, and opens the list of options beneath it.
 
 A Select is six widgets from the moment it mounts (its line, three labels, the list it may open, the select
@@ -105,15 +105,32 @@ class Choice(Widget, can_focus=True):
         super().__init__(id=id, classes=classes, disabled=disabled)
         self.options = list(options)
         self.prompt = prompt
-        if value is None and prompt is None:
-            value = self.options[0][1]
-        self.set_reactive(Choice.value, self.validate_value(value))
+        self.set_reactive(Choice.value, self.validate_value(self.unset if value is None else value))
         self.opened: ChoiceList | None = None  # the list, while it is open
 
+    @property
+    def unset(self) -> Any:
+        """The value with nothing chosen: None with a prompt (or no options yet), else the first option."""
+        return None if self.prompt is not None or not self.options else self.options[0][1]
+
     def validate_value(self, value: Any) -> Any:
-        if (value is None and self.prompt is not None) or any(value == option for _, option in self.options):
+        if (value is None and self.unset is None) or any(value == option for _, option in self.options):
             return value
         raise ValueError(f"{value!r} is not one of the options")
+
+    def set_options(self, options: Sequence[tuple[str, Any]]) -> None:
+        """New options (a filter's properties, once read): the value stays if it is still one of them."""
+        self.options = list(options)
+        if not any(self.value == option for _, option in self.options):
+            self.value = self.unset
+        self.refresh(layout=True)
+
+    def clear(self) -> None:
+        """Back to the prompt, as a Select clears."""
+        self.value = self.unset
+
+    def is_blank(self) -> bool:
+        return self.value is None
 
     def watch_value(self, value: Any) -> None:
         self.refresh(layout=True)
@@ -152,7 +169,7 @@ class Choice(Widget, can_focus=True):
         return self.opened is not None
 
     def action_open(self) -> None:
-        if self.is_open:
+        if self.is_open or not self.listed:
             return
         prompt = [Option(Content.styled(self.prompt, "dim"))] if self.prompt is not None else []
         self.opened = options = ChoiceList(*prompt, *(Option(Content(label)) for label, _ in self.options), compact=True)

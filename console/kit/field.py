@@ -11,7 +11,6 @@ from textual.widget import Widget
 from textual.widgets import (
     Checkbox,
     Input,
-    Select,
     SelectionList,
     Static,
     TextArea,
@@ -65,8 +64,6 @@ class Field(Vertical):
             return control.text
         if isinstance(control, Checkbox | Choice):
             return control.value
-        if isinstance(control, Select):
-            return None if control.value is Select.NULL else control.value
         if isinstance(control, SelectionList):
             return list(control.selected)
         raise TypeError(f"no value for {type(control).__name__}")
@@ -82,8 +79,6 @@ class Field(Vertical):
             control.value = bool(value)
         elif isinstance(control, Choice):
             control.value = value
-        elif isinstance(control, Select):
-            control.value = Select.NULL if value is None else value
         elif isinstance(control, SelectionList):
             control.deselect_all()
             for item in value or ():

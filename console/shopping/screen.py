@@ -14,11 +14,12 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.message import Message
-from textual.widgets import DataTable, Input, Label, Select
+from textual.widgets import DataTable, Input, Label
 
 from backend.channels import SHOPPING_CODES
 from backend.listing import Filter, ListQuery
 from console.kit.area import PAGE_SIZE, AreaScreen, mark
+from console.kit.choice import Choice
 from console.kit.toggles import Checkbox
 from console.shopping.keys import SHOPPING
 from console.shopping.property import ShoppingPropertyScreen
@@ -60,7 +61,7 @@ class ShoppingScreen(AreaScreen):
         with Horizontal(id="shop-toolbar"):  # one line, or two at 80 columns
             with Horizontal(classes="filters"):
                 yield Label("Channel", classes="filter-label")
-                yield Select([], prompt="no shopping channel", id="shop-channel", compact=True)
+                yield Choice([], prompt="no shopping channel", id="shop-channel")
                 yield Label("Check-in", classes="filter-label")
                 yield Input(self.stay.checkin, placeholder="YYYY-MM-DD", id="shop-checkin", compact=True,
                             classes="date-input")
@@ -95,13 +96,12 @@ class ShoppingScreen(AreaScreen):
 
     def on_channels_found(self, message: ChannelsFound) -> None:
         self.channels = {c["id"]: c for c in message.channels}
-        select = self.query_one("#shop-channel", Select)
+        choice = self.query_one("#shop-channel", Choice)
         if self.stay.channel_id not in self.channels:
             self.stay = replace(self.stay, channel_id=next(iter(self.channels), None))
-        with select.prevent(Select.Changed):
-            select.set_options([(c["title"], c["id"]) for c in message.channels])
-            if self.stay.channel_id:
-                select.value = self.stay.channel_id
+        with choice.prevent(Choice.Changed):
+            choice.set_options([(c["title"], c["id"]) for c in message.channels])
+            choice.value = self.stay.channel_id
 
     def cells(self, row: dict[str, Any]) -> tuple[Any, ...]:
         return (row["title"], row["city"] or "", row["country"] or "", offer(row), mark(row["best_offer"] is not None))
@@ -117,8 +117,8 @@ class ShoppingScreen(AreaScreen):
 
     # --- the stay ----------------------------------------------------------------------------
 
-    def on_select_changed(self, event: Select.Changed) -> None:
-        if event.select.id == "shop-channel" and event.value is not Select.NULL and event.value != self.stay.channel_id:
+    def on_choice_changed(self, event: Choice.Changed) -> None:
+        if event.choice.id == "shop-channel" and event.value is not None and event.value != self.stay.channel_id:
             self.stay = replace(self.stay, channel_id=str(event.value))
             self.restart()
 

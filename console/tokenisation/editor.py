@@ -16,12 +16,13 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.timer import Timer
-from textual.widgets import Button, Label, Select, Static, TextArea
+from textual.widgets import Button, Label, Static, TextArea
 from textual.worker import get_current_worker
 
 from backend.errors import FrontdeskError, ValidationFailed
 from backend.vault import samples
 from backend.vault.profiles import compile_profile
+from console.kit.choice import Choice
 from console.kit.confirm import close_editor
 from console.kit.labels import describe
 from console.kit.screens import ModalScreen
@@ -96,7 +97,7 @@ class ProfileEditor(ModalScreen[str | None]):
             if self.profile is None:
                 with Horizontal(id="profile-start-bar", classes="filters"):
                     yield Label("Start from the sample", classes="filter-label")
-                    yield Select(sample_options(), value=FIRST, allow_blank=False, id="profile-start", compact=True)
+                    yield Choice(sample_options(), FIRST, id="profile-start")
             yield TextArea(self.initial, id="profile-json", read_only=self.read_only, show_line_numbers=True,
                            soft_wrap=False)
             yield Static("", id="profile-check", markup=False)
@@ -156,13 +157,10 @@ class ProfileEditor(ModalScreen[str | None]):
         heading = f"✕ Not saved, {count}:" if refused else f"✕ {count}:"
         check.update(Text("\n".join([heading, *(f"  {line}" for line in problems)])))
 
-    def on_select_changed(self, event: Select.Changed) -> None:
-        if event.select.id != "profile-start" or event.value is Select.NULL:
-            return
-        text = json.dumps(samples.profile(str(event.value)), indent=2, ensure_ascii=False)
-        if text != self.initial:  # not the Changed that the select sends when it is mounted
-            self.initial = text
-            self.editor.load_text(text)
+    def on_choice_changed(self, event: Choice.Changed) -> None:
+        if event.choice.id == "profile-start":
+            self.initial = json.dumps(samples.profile(str(event.value)), indent=2, ensure_ascii=False)
+            self.editor.load_text(self.initial)
 
     # --- saving and leaving --------------------------------------------------------------------
 

@@ -10,5 +10,5 @@ FIRST = "bookings"  # what a new profile starts from
 
 
 def sample_options() -> list[tuple[str, str]]:
-    """(title, sample name) for a Select."""
+    """(title, sample name) for a choice."""
     return [(TITLES.get(name, name), name) for name in samples.SAMPLES]

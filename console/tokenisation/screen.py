@@ -13,7 +13,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import DataTable, Input, Select, TabbedContent, TabPane, TextArea
+from textual.widgets import DataTable, Input, TabbedContent, TabPane, TextArea
 
 from backend.vault import samples
 from console.kit.area import PAGE_SIZE, TabbedArea
@@ -153,7 +153,7 @@ class TokenisationScreen(TabbedArea):
 
     def key_escape(self) -> None:
         # Out of a box that takes letters, so that the area's keys work again.
-        if isinstance(self.focused, Input | TextArea | Select):
+        if isinstance(self.focused, Input | TextArea):
             self.query_one("#tester-nodes", DataTable).focus()
 
     # --- profiles ----------------------------------------------------------------------------

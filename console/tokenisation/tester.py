@@ -24,7 +24,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.widgets import Button, Input, Label, Select, Static, TextArea
+from textual.widgets import Button, Input, Label, Static, TextArea
 from textual.worker import get_current_worker
 
 from backend.card_data import hide_card_data
@@ -32,6 +32,7 @@ from backend.errors import FrontdeskError
 from backend.vault import samples
 from backend.vault.capture import CaptureTarget, Unreachable
 from backend.vault.tokenise import NodeReport, Tokenised
+from console.kit.choice import Choice
 from console.kit.confirm import ConfirmDialog
 from console.kit.fit_table import FitTable
 from console.kit.labels import describe
@@ -66,7 +67,7 @@ class Unsaved:
         return cls(sample, str(samples.profile(sample)["name"]))
 
 
-Choice = str | Unsaved  # a saved profile's name, or a sample's profile
+Picked = str | Unsaved  # a saved profile's name, or a sample's profile
 
 
 @dataclass(frozen=True)
@@ -169,9 +170,9 @@ class ProfileTester(Vertical):
     def compose(self) -> ComposeResult:
         with Horizontal(id="tester-bar", classes="filters"):
             yield Label("Profile", classes="filter-label")
-            yield Select([], prompt="choose a profile", id="tester-profile", compact=True)
+            yield Choice([], prompt="choose a profile", id="tester-profile")
             yield Label("Sample", classes="filter-label")
-            yield Select(sample_options(), prompt="load a sample (l)", id="tester-sample", compact=True)
+            yield Choice(sample_options(), prompt="load a sample (l)", id="tester-sample")
         with Horizontal(id="tester-panes"):
             yield MessageArea(id="tester-message")
             yield TextArea(id="tester-result", read_only=True)
@@ -182,7 +183,7 @@ class ProfileTester(Vertical):
             yield Label("Capture GET", classes="filter-label")
             yield Input(CAPTURE_PATH, id="capture-path", compact=True)
             yield Label("with", classes="filter-label")
-            yield Select([], prompt="profile", id="capture-profile", compact=True)
+            yield Choice([], prompt="profile", id="capture-profile")
             yield Input(placeholder="main API token", password=True, id="capture-token", compact=True)
             yield Button("Capture", id="capture-run", compact=True)
 
@@ -206,28 +207,28 @@ class ProfileTester(Vertical):
         if names == self.saved:
             return
         self.saved = names
-        options: list[tuple[str, Choice]] = [(name, name) for name in names]
+        options: list[tuple[str, Picked]] = [(name, name) for name in names]
         options += [(f"{choice.name} · sample, not saved", choice)
                     for choice in map(Unsaved.of, samples.SAMPLES) if choice.name not in names]
-        self.keep_choice(self.query_one("#tester-profile", Select), options)
-        capture = self.query_one("#capture-profile", Select)
+        self.keep_choice(self.query_one("#tester-profile", Choice), options)
+        capture = self.query_one("#capture-profile", Choice)
         self.keep_choice(capture, [(name, name) for name in names])
-        if capture.value is Select.NULL and CAPTURE_PROFILE in names:
+        if capture.value is None and CAPTURE_PROFILE in names:
             capture.value = CAPTURE_PROFILE
 
     @staticmethod
-    def keep_choice(select: Select, options: list[tuple[str, Any]]) -> None:
+    def keep_choice(choice: Choice, options: list[tuple[str, Any]]) -> None:
         """New options; the choice stays, and a sample's profile just saved is chosen by its name."""
-        chosen = select.value
+        chosen = choice.value
         if isinstance(chosen, Unsaved) and chosen.name in [value for _, value in options]:
             chosen = chosen.name
-        with select.prevent(Select.Changed):
-            select.set_options(options)
+        with choice.prevent(Choice.Changed):
+            choice.set_options(options)
             if chosen in [value for _, value in options]:
-                select.value = chosen
+                choice.value = chosen
 
-    def on_select_changed(self, event: Select.Changed) -> None:
-        if event.select.id == "tester-sample" and isinstance(event.value, str):
+    def on_choice_changed(self, event: Choice.Changed) -> None:
+        if event.choice.id == "tester-sample" and isinstance(event.value, str):
             self.load_sample(event.value)
 
     def load_sample(self, sample: str) -> None:
@@ -235,25 +236,25 @@ class ProfileTester(Vertical):
         The select goes back to its prompt, so that the same sample can be loaded again."""
         self.message_area.set_message(samples.message(sample).decode("utf-8"))
         self.message_area.border_title = f"{TITLES.get(sample, sample)} · card data hidden"
-        select = self.query_one("#tester-sample", Select)
-        with select.prevent(Select.Changed):
-            select.clear()
+        sample_choice = self.query_one("#tester-sample", Choice)
+        with sample_choice.prevent(Choice.Changed):
+            sample_choice.clear()
         unsaved = Unsaved.of(sample)
-        self.query_one("#tester-profile", Select).value = unsaved.name if unsaved.name in self.saved else unsaved
+        self.query_one("#tester-profile", Choice).value = unsaved.name if unsaved.name in self.saved else unsaved
         self.clear_result("Tokenised", "Headers show after a run")
         self.post_message(TesterNews(f"Loaded the sample {TITLES.get(sample, sample)} and its profile "
                                      f"{unsaved.name}: ctrl+r for a dry run"))
 
     def pick_sample(self) -> None:
-        select = self.query_one("#tester-sample", Select)
-        select.focus()
-        select.expanded = True
+        sample_choice = self.query_one("#tester-sample", Choice)
+        sample_choice.focus()
+        sample_choice.action_open()
 
-    def choice(self) -> Choice | None:
-        value = self.query_one("#tester-profile", Select).value
+    def choice(self) -> Picked | None:
+        value = self.query_one("#tester-profile", Choice).value
         return value if isinstance(value, str | Unsaved) else None
 
-    def ready(self) -> tuple[Choice, bytes] | None:
+    def ready(self) -> tuple[Picked, bytes] | None:
         """The profile and message to run, or None after saying what is missing."""
         choice, message = self.choice(), self.message_area.message
         if choice is None:
@@ -271,7 +272,7 @@ class ProfileTester(Vertical):
             self.run_dry(*ready)
 
     @work(thread=True, exclusive=True, group="tester")
-    def run_dry(self, choice: Choice, body: bytes) -> None:
+    def run_dry(self, choice: Picked, body: bytes) -> None:
         """Unlike a real run or a capture, which changed the vault and always report, a dry run overtaken
         by another run says nothing."""
         worker = get_current_worker()
@@ -332,7 +333,7 @@ class ProfileTester(Vertical):
         self.query_one("#capture-path", Input).focus()
 
     def capture(self) -> None:
-        profile = self.query_one("#capture-profile", Select).value
+        profile = self.query_one("#capture-profile", Choice).value
         path = self.query_one("#capture-path", Input).value.strip()
         token = self.query_one("#capture-token", Input).value.strip()
         self.run_capture(profile if isinstance(profile, str) else None, path, token)

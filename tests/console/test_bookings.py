@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 import pytest
 from rich.console import Console
 from textual.pilot import Pilot
-from textual.widgets import Input, Select, Static
+from textual.widgets import Input, Static
 
 from backend.bookings.cards import Reveal
 from backend.dates import local_now
@@ -18,6 +18,7 @@ from backend.demo import TEST_CARD as CARD
 from backend.demo_chat import GUESTS
 from backend.engine import Engine
 from backend.listing import Filter, ListQuery
+from console.kit.choice import Choice
 from console.bookings.detail import BookingDetailScreen
 from console.bookings.reports import NoShowDialog
 from console.bookings.screen import BookingsScreen
@@ -368,14 +369,14 @@ async def test_todays_arrivals_departures_and_guests_in_house_by_key(make_app) -
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_today(pilot)
         every = numbers(screen)
-        stay = screen.query_one("#bk-stay", Select)
+        stay = screen.query_one("#bk-stay", Choice)
         await pilot.press("a")
         await settle(pilot)
         assert numbers(screen) == scene.ARRIVING  # not the arrival that was cancelled
         assert stay.value == "arriving_today" and "arriving today" in status_where(screen)
         await pilot.press("a")  # again: every booking
         await settle(pilot)
-        assert numbers(screen) == every and stay.value is Select.NULL
+        assert numbers(screen) == every and stay.value is None
         await pilot.press("d")
         await settle(pilot)
         assert numbers(screen) == [scene.LEAVING]
@@ -388,7 +389,7 @@ async def test_todays_arrivals_departures_and_guests_in_house_by_key(make_app) -
         await pilot.press("t")
         await settle(pilot)
         assert numbers(screen) == scene.ARRIVING
-        screen.query_one("#bk-status", Select).value = "cancelled"  # filters add up
+        screen.query_one("#bk-status", Choice).value = "cancelled"  # filters add up
         await settle(pilot)
         assert numbers(screen) == []
 

@@ -1,5 +1,6 @@
-"""The kit's Choice: a form's choice among a few options, one widget until its list is opened, chosen with the
-keyboard or the mouse as a Select is; and the rate plan editor's choices, reached and changed by keys alone."""
+"""The kit's Choice: a choice among a few options in a form or a filter bar, one widget until its list is opened,
+chosen with the keyboard or the mouse as a Select is; the rate plan editor's choices, reached and changed by keys
+alone; a filter's options arriving after it is shown."""
 
 from __future__ import annotations
 
@@ -110,3 +111,35 @@ async def test_a_rate_plan_is_derived_from_another_by_keys_alone(make_app) -> No
         assert editor.fields["rate_mode"].value == "derived" and editor.query_one("#derived-pricing").display
         await pilot.press("tab", "enter", "down", "enter")  # the first plan it can follow (the prompt is above it)
         assert editor.fields["parent_rate_plan_id"].value == editor.parents[0]["id"]
+
+
+async def test_new_options_keep_the_choice_where_they_still_hold_it() -> None:
+    """A filter's options arrive after it is shown (the properties, once read): the value stays while it is one of
+    them, and goes back to the prompt when it is not; nothing is sent for options alone."""
+    app = Form(Choice([], prompt="any property"))
+    async with app.run_test() as pilot:
+        assert app.choice.value is None and app.choice.is_blank() and shown(app).startswith("any property")
+        with app.choice.prevent(Choice.Changed):
+            app.choice.set_options([("Casa do Mar", "casa"), ("Hotel Edelweiss", "edelweiss")])
+        app.choice.value = "edelweiss"
+        app.choice.set_options([("Hotel Edelweiss", "edelweiss")])
+        assert app.choice.value == "edelweiss"
+        app.choice.set_options([("Casa do Mar", "casa")])
+        await pilot.pause()
+        assert app.choice.value is None and app.changes == ["edelweiss", None]
+        app.choice.value = "casa"
+        app.choice.clear()
+        await pilot.pause()
+        assert app.choice.is_blank() and app.changes[-2:] == ["casa", None]
+
+
+async def test_a_filter_bar_choice_filters_the_list_by_keys(make_app) -> None:
+    app = make_app(mode="bookings")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        screen.query_one("#bk-status", Choice).focus()
+        await pilot.press("enter", "down", "down", "down", "enter")  # past any, new and modified: cancelled
+        await settle(pilot)
+        assert screen.query_one("#bk-status", Choice).value == "cancelled"
+        assert {row["status"] for row in screen.rows.values()} == {"cancelled"}

@@ -8,11 +8,11 @@ from datetime import datetime
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Select
 
 from backend.channels import mapped_plan_ids
 from backend.engine import Engine
 from backend.listing import ListQuery
+from console.kit.choice import Choice
 from console.inventory.jump import JumpDialog
 from console.inventory.range_dialog import RangeEditDialog
 from console.kit.confirm import ConfirmDialog
@@ -56,7 +56,7 @@ async def open_inventory(pilot: Pilot, tab: str = "rooms") -> InventoryScreen:
     """The Inventory area on the hotel, showing one tab."""
     await settle(pilot)
     screen = await press_for(pilot, "3", InventoryScreen)
-    screen.query_one("#inventory-property", Select).value = ids(pilot.app.engine)[HOTEL]
+    screen.query_one("#inventory-property", Choice).value = ids(pilot.app.engine)[HOTEL]
     await settle(pilot)
     await pilot.press({"rooms": "r", "plans": "p", "calendar": "c"}[tab])
     await settle(pilot)

@@ -8,10 +8,11 @@ from datetime import datetime
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import OptionList, Select
+from textual.widgets import OptionList
 
 from backend.engine import Engine
 from backend.listing import ListQuery
+from console.kit.choice import Choice
 from console.inbox.reply_picker import ReplyPicker, ranked
 from console.inbox.saved_replies import SavedRepliesScreen, TemplateDialog
 from console.kit.confirm import ConfirmDialog
@@ -188,7 +189,7 @@ async def test_the_manager_lists_writes_changes_and_deletes(engine: Engine, make
         assert "Hotel Edelweiss" in str(manager.table.get_row_at(0)[1])
 
         dialog = await press_for(pilot, "e", TemplateDialog)
-        group = next(value for name, value in dialog.fields["scope"].control._options if "Every property of" in str(name))
+        group = next(value for name, value in dialog.fields["scope"].control.options if "Every property of" in str(name))
         dialog.fields["scope"].control.value = group
         await press_for(pilot, "ctrl+s", SavedRepliesScreen)
         changed = templates(engine)[0]
@@ -221,6 +222,6 @@ async def test_the_scope_offers_every_property_of_each_group_then_each_property(
     async with app.run_test(size=SIZE) as pilot:
         await open_manager(pilot)
         dialog = await press_for(pilot, "n", TemplateDialog)
-        names = [str(name) for name, _ in dialog.fields["scope"].control._options]
+        names = [str(name) for name, _ in dialog.fields["scope"].control.options]
         assert names[:2] == ["Every property of New openings", "Every property of Sea & Mountain Stays"]
-        assert "Hotel Edelweiss" in names and isinstance(dialog.fields["scope"].control, Select)
+        assert "Hotel Edelweiss" in names and isinstance(dialog.fields["scope"].control, Choice)

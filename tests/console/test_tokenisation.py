@@ -13,12 +13,13 @@ import pytest
 from rich.console import Console
 from textual import events
 from textual.pilot import Pilot
-from textual.widgets import DataTable, Input, Select, Static
+from textual.widgets import DataTable, Input, Static
 
 from backend.demo import INTEGRATOR_EMAIL
 from backend.engine import Engine
 from backend.outbox.lease import Lease, ServerAddresses
 from backend.vault import samples
+from console.kit.choice import Choice
 from console.kit.confirm import ConfirmDialog
 from console.tokenisation.screen import TokenisationScreen
 from console.tokenisation.editor import ProfileEditor
@@ -82,7 +83,7 @@ async def open_tester(pilot: Pilot, sample: str | None = None) -> ProfileTester:
     await settle(pilot)
     tester = screen.tester
     if sample:
-        tester.query_one("#tester-sample", Select).value = sample
+        tester.query_one("#tester-sample", Choice).value = sample
         await settle(pilot)
     return tester
 
@@ -309,7 +310,7 @@ async def test_the_screen_never_shows_the_bookings_card_in_clear(make_app) -> No
         await until(pilot, lambda: "411111******1111" in app.export_screenshot())  # the table may paint a frame later
         assert "4111111111111111" not in app.export_screenshot()
         # Nor when a profile that finds no card would hand the message back as it came: it is refused.
-        tester.query_one("#tester-profile", Select).value = "frontdesk_entity"
+        tester.query_one("#tester-profile", Choice).value = "frontdesk_entity"
         await pilot.press("ctrl+r")
         await settle(pilot)
         assert "in clear outside the cards it cuts out" in tester.result_area.text and not node_rows(tester)
@@ -358,7 +359,7 @@ async def test_tokenising_for_real_asks_first_and_fills_the_vault(make_app, engi
         await pilot.press("ctrl+g")  # the sample's own profile is not saved: refused before asking
         await settle(pilot)
         assert "Save the profile bookings_headers first" in text_of(app.screen.query_one("#status-news", Static))
-        tester.query_one("#tester-profile", Select).value = "frontdesk"
+        tester.query_one("#tester-profile", Choice).value = "frontdesk"
         await press_for(pilot, "ctrl+g", ConfirmDialog)
         await pilot.press("n")
         await settle(pilot)
@@ -399,7 +400,7 @@ async def test_without_a_server_the_capture_bar_says_so_and_nothing_is_sent(make
     async with app.run_test(size=SIZE) as pilot:
         tester = await open_tester(pilot)
         assert NO_SERVER in capture_target(tester)  # before anything is sent
-        assert tester.query_one("#capture-profile", Select).value == "frontdesk"
+        assert tester.query_one("#capture-profile", Choice).value == "frontdesk"
         await capture(pilot, "fd_anything")
         assert news(app) == f"Nothing captured: {NO_SERVER}"
         assert tester.result_area.text == "" and tester.result_area.border_title == "Tokenised"

@@ -12,12 +12,12 @@ TODAY = {"arriving_today": ("arrivals", "a"), "departing_today": ("departures", 
 
 # BookingsScreen
 BOOKINGS: list[BindingType] = [
+    *PAGE_BINDINGS,
     Binding("slash", "search", "Search", key_display="/"),
     Binding("t", "today", "Today"),
     Binding("f", "focus('#bk-stay')", "Filters"),
     Binding("u", "toggle_unacked", "Unacked only"),
     *(Binding(key, f"today('{stay}')", f"Today: {words}", show=False) for stay, (words, key) in TODAY.items()),
-    *PAGE_BINDINGS,
 ]
 
 # BookingDetailScreen

@@ -9,6 +9,7 @@ from console.kit.keys import PAGE_BINDINGS
 
 # ChannelsScreen
 CHANNELS: list[BindingType] = [
+    *PAGE_BINDINGS,
     Binding("n", "new", "New"),
     Binding("e", "edit", "Edit"),
     Binding("d", "delete", "Delete"),
@@ -16,7 +17,6 @@ CHANNELS: list[BindingType] = [
     Binding("r", "resume", "Resume"),
     Binding("l", "log", "Log"),
     Binding("w", "webhooks", "Webhooks"),
-    *PAGE_BINDINGS,
 ]
 
 # ChannelDialog
@@ -30,13 +30,13 @@ SECRET_DIALOG: list[BindingType] = [Binding("escape", "dismiss", "Done"), Bindin
 
 # WebhooksScreen
 WEBHOOKS: list[BindingType] = [
+    *PAGE_BINDINGS,
     Binding("p", "pause", "Pause/unpause"),
     Binding("r", "resume", "Resume"),
     Binding("t", "test", "Test"),
     Binding("l", "log", "Log"),
     Binding("d", "delete", "Delete"),
     Binding("escape", "app.pop_screen", "Back"),
-    *PAGE_BINDINGS,
 ]
 
 # DeliveryLogDialog

@@ -52,11 +52,11 @@ REPLY_PICKER: list[BindingType] = [
 
 # SavedRepliesScreen
 SAVED_REPLIES: list[BindingType] = [
+    *PAGE_BINDINGS,
     Binding("n", "new", "New"),
     Binding("e", "edit", "Edit"),
     Binding("d", "delete", "Delete"),
     Binding("escape", "app.pop_screen", "Back"),
-    *PAGE_BINDINGS,
 ]
 
 # TemplateDialog

@@ -83,6 +83,9 @@ class AreaScreen(Screen):
     DROP: ClassVar[tuple[str, ...]] = ()  # columns hidden when the width can't hold them all, least needed first
     CRUMB: ClassVar[str] = ""  # after the area's name in the bar: a screen opened from the area's own
     ROW_HEIGHT: ClassVar[int] = 1  # lines a row takes
+    # The list has the focus from the first frame: focused once mounted, the footer's keys changed with it and the
+    # screen was laid out again, on every area's first visit.
+    AUTO_FOCUS = "#list"
 
     app: ConsoleApp
 
@@ -120,7 +123,6 @@ class AreaScreen(Screen):
 
     def on_mount(self) -> None:
         self.reload()
-        self.table.focus()
 
     def on_screen_resume(self) -> None:
         # Changes that happened while another area was shown.

@@ -6,10 +6,13 @@ all of it."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.measure import Measurement
 from rich.text import Text
 from textual import events
+from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.widgets import DataTable
 from textual.widgets.data_table import CellType, RowKey
@@ -44,7 +47,14 @@ class Fitted:
         return Measurement(self.main.cell_len, self.full().cell_len)
 
 
-class FitTable(DataTable):
+class FitTable(DataTable, inherit_bindings=False):
+    # Without the table's page keys, which only scroll: the screens turn pages with them (kit/keys.py). Had the
+    # table its own, they would come first in the footer while it has the focus and last while it has not, and the
+    # footer would be built again (the screen laid out again) as the list takes the focus on an area's first visit.
+    BINDINGS: ClassVar[list[BindingType]] = [
+        binding for binding in DataTable.BINDINGS
+        if isinstance(binding, Binding) and binding.key not in ("pageup", "pagedown")]
+
     class ColumnsHidden(Message):
         """The columns the width leaves out changed; `labels` is empty when every column shows."""
 

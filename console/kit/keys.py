@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from textual.binding import Binding, BindingType
 
-# Priority, so that the table's own page keys (which only scroll) don't swallow them.
+# First in each area's keys, as the footer shows them. Priority, so that no widget's own page keys swallow them.
 PAGE_BINDINGS = [
-    Binding("pagedown", "page(1)", "Next page", key_display="PgDn", priority=True),
     Binding("pageup", "page(-1)", "Prev page", key_display="PgUp", priority=True),
+    Binding("pagedown", "page(1)", "Next page", key_display="PgDn", priority=True),
 ]
 
 # RecordEditor

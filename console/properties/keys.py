@@ -9,13 +9,13 @@ from console.kit.keys import PAGE_BINDINGS
 
 # PropertiesScreen
 PROPERTIES: list[BindingType] = [
+    *PAGE_BINDINGS,
     Binding("n", "new", "New"),
     Binding("e", "edit", "Edit"),
     Binding("d", "delete", "Delete"),
     Binding("c", "channels", "Channels"),
     Binding("a", "toggle_chat", "Chat app"),
     Binding("slash", "search", "Search", key_display="/"),
-    *PAGE_BINDINGS,
 ]
 
 # PropertyChannelsDialog

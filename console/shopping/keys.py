@@ -9,9 +9,9 @@ from console.kit.keys import PAGE_BINDINGS
 
 # ShoppingScreen
 SHOPPING: list[BindingType] = [
+    *PAGE_BINDINGS,
     Binding("c", "focus('#shop-channel')", "Channel"),
     Binding("s", "focus('#shop-checkin')", "Stay"),
-    *PAGE_BINDINGS,
 ]
 
 # ShoppingPropertyScreen

@@ -9,6 +9,7 @@ from console.kit.keys import PAGE_BINDINGS
 
 # TokenisationScreen
 TOKENISATION: list[BindingType] = [
+    *PAGE_BINDINGS,
     Binding("p", "show_tab('profiles')", "Profiles"),
     Binding("t", "show_tab('tester')", "Tester"),
     Binding("v", "show_tab('vault')", "Vault"),
@@ -20,7 +21,6 @@ TOKENISATION: list[BindingType] = [
     Binding("ctrl+g", "tokenise", "Tokenise for real"),
     Binding("c", "capture", "Capture"),
     Binding("w", "wipe_cvv", "Wipe CVV"),
-    *PAGE_BINDINGS,
 ]
 
 # ProfileEditor

@@ -16,7 +16,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Checkbox, DataTable, Input, TabbedContent
+from textual.widgets import Checkbox, DataTable, Input, TabbedContent, TabPane
 
 from console.kit.app_bar import AppBar
 from console.kit.choice import Choice
@@ -26,6 +26,7 @@ from console.kit.footer import Footer
 from console.kit.labels import describe, title_for
 from console.kit.messages import ActionDone, ActionFailed, DataChanged
 from console.kit.screens import Screen
+from console.kit.section import build_sections
 from console.kit.status_line import StatusLine
 from console.kit.workers import engine_work, post_fresh
 
@@ -243,7 +244,12 @@ class TabbedArea(AreaScreen):
     def tab_focus(self, tab: str) -> Widget:
         raise NotImplementedError
 
-    def action_show_tab(self, tab: str) -> None:
+    async def build_tab(self, tab: str) -> None:
+        """The tab's deferred sections built (on its first visit), so that it can take the focus."""
+        await build_sections(self.query_one(f"#{tab}", TabPane))
+
+    async def action_show_tab(self, tab: str) -> None:
+        await self.build_tab(tab)
         self.query_one(TabbedContent).active = tab
         # Focused before the tab's first frame: a table painted without the focus is painted again, every cell,
         # once it has it (the inventory calendar's cells take a tenth of a second).

@@ -19,6 +19,7 @@ from backend.vault import samples
 from console.kit.area import PAGE_SIZE, TabbedArea
 from console.kit.fit_table import FitTable
 from console.kit.messages import ActionDone
+from console.kit.section import Section
 from console.kit.workers import engine_work
 from console.tokenisation.editor import ProfileEditor
 from console.tokenisation.keys import TOKENISATION
@@ -70,23 +71,18 @@ class TokenisationScreen(TabbedArea):
         super().__init__()
         self.tab = "profiles"
         self.hidden_columns: dict[str, tuple[str, ...]] = {}  # by table id: what a narrow window leaves out
+        # Built on their tab's first visit (TabbedArea.build_tab): an area opens with its list alone.
+        self.tester = ProfileTester(id="tester-view")
+        self.vault = VaultBrowser(id="vault-view")
 
     def compose_body(self) -> ComposeResult:
         with TabbedContent(id="tokenisation-tabs", initial="profiles"):
             with TabPane("Profiles", id="profiles"):
                 yield self.make_table()
             with TabPane("Tester", id="tester"):
-                yield ProfileTester(id="tester-view")
+                yield Section("", self.tester, deferred=True, classes="")
             with TabPane("Vault", id="vault"):
-                yield VaultBrowser(id="vault-view")
-
-    @property
-    def tester(self) -> ProfileTester:
-        return self.query_one(ProfileTester)
-
-    @property
-    def vault(self) -> VaultBrowser:
-        return self.query_one(VaultBrowser)
+                yield Section("", self.vault, deferred=True, classes="")
 
     # --- loading -----------------------------------------------------------------------------
 
@@ -129,11 +125,13 @@ class TokenisationScreen(TabbedArea):
 
     def tab_focus(self, tab: str) -> Widget:
         """Where a tab puts the focus as it opens."""
-        return {"profiles": self.table, "tester": self.tester.query_one("#tester-profile"),
-                "vault": self.vault.table}[tab]
+        if tab == "tester":
+            return self.tester.query_one("#tester-profile")
+        return self.vault.table if tab == "vault" else self.table
 
-    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+    async def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         self.tab = event.pane.id or "profiles"
+        await self.build_tab(self.tab)  # a tab clicked: its first visit builds it
         self.refresh_bindings()
         self.status.columns_hidden(self.hidden_columns.get(self.TABLES[self.tab], ()))
         self.status.where(self.where())

@@ -190,6 +190,7 @@ class ProfileTester(Vertical):
     def on_mount(self) -> None:
         self.message_area.border_title = "Message · JSON or XML · card data hidden"
         self.result_area.border_title = "Tokenised"
+        self.show_profiles()
         self.find_target()
 
     @property
@@ -203,10 +204,16 @@ class ProfileTester(Vertical):
     # --- profiles and samples ------------------------------------------------------------------
 
     def set_profiles(self, names: list[str]) -> None:
-        """The saved profiles, then the samples' own profiles that are not saved under their name."""
+        """The saved profiles, offered once the tester is built (its tab is built on its first visit)."""
         if names == self.saved:
             return
         self.saved = names
+        if self.is_mounted:
+            self.show_profiles()
+
+    def show_profiles(self) -> None:
+        """The saved profiles, then the samples' own profiles that are not saved under their name."""
+        names = self.saved
         options: list[tuple[str, Picked]] = [(name, name) for name in names]
         options += [(f"{choice.name} · sample, not saved", choice)
                     for choice in map(Unsaved.of, samples.SAMPLES) if choice.name not in names]

@@ -89,9 +89,14 @@ class VaultBrowser(Vertical):
 
     # --- loading -----------------------------------------------------------------------------
 
+    def on_mount(self) -> None:
+        self.reload()
+
     def reload(self, page: int | None = None) -> None:
+        """The page read again; before the browser is built (its tab is built on its first visit), once it is."""
         self.wanted_page = page or self.wanted_page
-        self.fetch(self.wanted_page)
+        if self.is_attached:
+            self.fetch(self.wanted_page)
 
     def turn(self, step: int) -> None:
         number = self.wanted_page + step

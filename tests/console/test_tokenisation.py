@@ -494,3 +494,21 @@ async def test_the_vault_lists_cards_masked_and_wipes_and_deletes(make_app, engi
     assert kept(engine) == 1
     assert [entry["action"] for entry in engine.vault.audit(card["token"])] == ["delete", "read", "wipe_cvv",
                                                                                 "store"]
+
+
+async def test_the_tester_and_the_vault_are_built_on_their_first_visit(make_app) -> None:
+    """The area opens with its list alone; a tab is built as it is first shown, by key or by click, and takes the
+    focus as it shows."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_area(pilot)
+        assert not screen.tester.is_attached and not screen.vault.is_attached
+        assert not screen.query("#tester-profile") and app.focused is screen.table
+        await pilot.press("t")
+        await settle(pilot)
+        assert screen.tester.is_attached and app.focused is screen.tester.query_one("#tester-profile", Choice)
+        assert "frontdesk" in [value for _, value in screen.tester.query_one("#tester-profile", Choice).options]
+        assert not screen.vault.is_attached
+        await pilot.click("#--content-tab-vault")
+        await settle(pilot)
+        assert screen.vault.is_attached and app.focused is screen.vault.table and screen.vault.cards

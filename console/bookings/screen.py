@@ -10,14 +10,13 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
-from textual.message import Message
 from textual.widgets import DataTable, Input, Label
 
 from backend.listing import Filter, ListQuery
 from console.bookings.detail import BookingDetailScreen, full_name
 from console.bookings.flags import FLAGS, marks
 from console.bookings.keys import BOOKINGS, TODAY
-from console.kit.area import PAGE_SIZE, AreaScreen, FilteredArea
+from console.kit.area import PAGE_SIZE, AreaScreen, FilteredArea, PropertiesFound
 from console.kit.choice import Choice
 from console.kit.fit_table import Fitted
 from console.kit.toggles import Checkbox
@@ -27,12 +26,6 @@ STATUSES = ("new", "modified", "cancelled")
 STATUS_MARKS = {"new": ("● new", "green"), "modified": ("◆ modified", "yellow"), "cancelled": ("✕ cancelled", "dim")}
 # Where a stay stands on its property's own today (the engine's `stay` filter): its words, and the key that shows it.
 SAID = {"arriving_today": "arriving today", "departing_today": "departing today", "in_house": "in house tonight"}
-
-
-class PropertiesFound(Message):
-    def __init__(self, titles: dict[str, str]) -> None:
-        super().__init__()
-        self.titles = titles
 
 
 def status_cell(row: dict[str, Any]) -> Text:
@@ -76,7 +69,7 @@ class BookingsScreen(FilteredArea, AreaScreen):
                 yield Label("Status", classes="filter-label")
                 yield Choice([(s, s) for s in STATUSES], prompt="any", id="bk-status")
                 yield Label("Property", classes="filter-label")
-                yield Choice([], prompt="any property", id="bk-property")
+                yield self.make_property_filter("bk-property")
             with Horizontal(classes="filters bk-row"):
                 yield Label("Arrival", classes="filter-label")
                 yield Input(placeholder="from", id="bk-from", compact=True, classes="date-input")
@@ -95,14 +88,6 @@ class BookingsScreen(FilteredArea, AreaScreen):
         rows, meta = engine.bookings.list(actor, ListQuery(page=number, limit=PAGE_SIZE, filters=self.filters))
         return [{**row, "title": titles.get(row["property_id"], "?"), "pending": not row["is_acked"]}
                 for row in rows], meta
-
-    def on_properties_found(self, message: PropertiesFound) -> None:
-        if message.titles == self.property_titles:
-            return
-        self.property_titles = message.titles
-        choice = self.query_one("#bk-property", Choice)
-        with choice.prevent(Choice.Changed):
-            choice.set_options([(title, pid) for pid, title in message.titles.items()])
 
     def cells(self, row: dict[str, Any]) -> tuple[Any, ...]:
         acked = Text("pending", style="bold yellow") if row["pending"] else Text("✓", style="green")

@@ -39,7 +39,7 @@ from console.inbox.saved_replies import SavedRepliesScreen
 from console.inbox.stay_panel import StayLoaded, StayPanel
 from console.inbox.text import PROVIDERS, thread_cells, whose_message
 from console.inbox.thread_list import ThreadList
-from console.kit.area import PAGE_SIZE, AreaScreen, FilteredArea
+from console.kit.area import PAGE_SIZE, AreaScreen, FilteredArea, PropertiesFound
 from console.kit.choice import Choice
 from console.kit.messages import ActionDone
 from console.kit.toggles import Checkbox
@@ -53,14 +53,6 @@ AGE_COLUMN = 2
 AGE_TICK = 30.0  # seconds between updates of the list's ages
 # `m` goes round these: whose threads the list shows, as the engine's filter, and in the status line.
 ASSIGNED = {None: None, "mine": Filter("assignee_id", "eq", "me"), "unassigned": Filter("is_assigned", "eq", "false")}
-
-
-class PropertiesFound(Message):
-    """The property filter's choices: the properties that have the chat application, by id."""
-
-    def __init__(self, titles: dict[str, str]) -> None:
-        super().__init__()
-        self.titles = titles
 
 
 class ConversationLoaded(Message):
@@ -150,7 +142,7 @@ class InboxScreen(FilteredArea, AreaScreen):
         with Horizontal(id="ib-toolbar", classes="filters"):
             yield Choice([("open", "false"), ("closed", "true")], prompt="open & closed", id="ib-status")
             yield Choice([(title, code) for code, title in PROVIDERS.items()], prompt="any channel", id="ib-provider")
-            yield Choice([], prompt="any property", id="ib-property")
+            yield self.make_property_filter("ib-property")
             yield Checkbox("Unread", id="ib-unread", compact=True)
             yield Input(placeholder="guest or text (/)", id="ib-search", compact=True)
         with Horizontal(id="inbox-body"):
@@ -199,6 +191,7 @@ class InboxScreen(FilteredArea, AreaScreen):
 
     def fetch(self, number: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         engine, actor = self.app.engine, self.app.actor()
+        # The property filter's choices: the properties that have the chat application.
         titles = {p["id"]: p["title"] for p in engine.chat.properties(actor)}
         self.post_message(PropertiesFound(titles))
         return engine.chat.threads(actor, ListQuery(page=number, limit=PAGE_SIZE, filters=self.list_filters()))
@@ -251,15 +244,6 @@ class InboxScreen(FilteredArea, AreaScreen):
         super().reload(page)
         if self.conversation.thread:
             self.load(self.conversation.thread["id"])
-
-    def on_properties_found(self, message: PropertiesFound) -> None:
-        titles = message.titles
-        if titles == self.property_titles:
-            return
-        self.property_titles = titles
-        choice = self.query_one("#ib-property", Choice)
-        with choice.prevent(Choice.Changed):
-            choice.set_options([(title, pid) for pid, title in titles.items()])
 
     def where(self) -> str:
         found = super().where()

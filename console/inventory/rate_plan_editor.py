@@ -34,7 +34,7 @@ from console.kit.forms import (
     weekdays_of,
 )
 from console.kit.item_list import Column, ItemList
-from console.kit.section import Section
+from console.kit.section import Deferred, Section
 
 POLICY = "cancellation_policy."
 OPTION_COLUMNS = (Column("occupancy", "Guests", "number", placeholder="2", width="12"),
@@ -71,7 +71,7 @@ def choices_of(model: type[BaseModel], name: str) -> list[tuple[str, str]]:
 class RatePlanEditor(FormEditor):
     AREA = "inventory"
     NOUN = "rate plan"
-    pricing: Section  # a derived plan's parent, modifiers and flags
+    pricing: Deferred  # a derived plan's parent, modifiers and flags
     LABELS = {"property_id": "Property", "room_type_id": "Room type", "title": "Title", "currency": "Currency",
               "sell_mode": "Sold", "meal_type": "Meal", "meal_plan": "Meal", "children_fee": "Per child a night",
               "infant_fee": "Per infant a night", "options": "Option", "taxes": "Tax", "rate_mode": "Priced",
@@ -127,13 +127,13 @@ class RatePlanEditor(FormEditor):
                                                           "currency", "children_fee", "infant_fee")), classes="fields"))
         derived = self.values.get("rate_mode") == "derived"
         # A manual plan's parent, modifiers and flags are built only if it is made derived.
-        self.pricing = Section("", Grid(f["parent_rate_plan_id"], classes="fields"),
-                               Static("Its rate is that plan's, changed by these modifiers in order:",
-                                      classes="editor-hint"),
-                               self.lists["derived"],
-                               Static("It follows that plan for (yes), or has its own (no):", classes="editor-hint"),
-                               Grid(*(f[flag] for flag in FOLLOWS), classes="fields"),
-                               deferred=not derived, id="derived-pricing", classes="")
+        self.pricing = Deferred(Grid(f["parent_rate_plan_id"], classes="fields"),
+                                Static("Its rate is that plan's, changed by these modifiers in order:",
+                                       classes="editor-hint"),
+                                self.lists["derived"],
+                                Static("It follows that plan for (yes), or has its own (no):", classes="editor-hint"),
+                                Grid(*(f[flag] for flag in FOLLOWS), classes="fields"),
+                                deferred=not derived, id="derived-pricing")
         self.pricing.display = derived
         yield Section("Rates", Grid(f["rate_mode"], classes="fields"), self.pricing,
                       Static("Rate per occupancy: a night sells the primary at the calendar's rate, the others at "

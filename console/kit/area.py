@@ -26,7 +26,7 @@ from console.kit.footer import Footer
 from console.kit.labels import describe, title_for
 from console.kit.messages import ActionDone, ActionFailed, DataChanged
 from console.kit.screens import Screen
-from console.kit.section import build_sections
+from console.kit.section import build_deferred
 from console.kit.status_line import StatusLine
 from console.kit.workers import engine_work, post_fresh
 
@@ -57,13 +57,35 @@ def mark(flag: bool) -> Text:
     return Text("✓", style="bold green") if flag else Text("·", style="dim")
 
 
+class PropertiesFound(Message):
+    """The properties a filter bar offers (titles by id), read with a page of the list."""
+
+    def __init__(self, titles: dict[str, str]) -> None:
+        super().__init__()
+        self.titles = titles
+
+
 class FilteredArea:
-    """A list with a bar of filters: changing a choice or a checkbox, or Enter in a field, applies them."""
+    """A list with a bar of filters: changing a choice or a checkbox, or Enter in a field, applies them. Its choice
+    of property (`make_property_filter`) offers the properties each page's read finds (`PropertiesFound`)."""
 
     table: DataTable
+    property_filter: Choice
+    property_titles: dict[str, str]  # what the property filter offers, by id
 
     def apply_filters(self) -> None:
         raise NotImplementedError
+
+    def make_property_filter(self, id: str) -> Choice:
+        self.property_filter = Choice([], prompt="any property", id=id)
+        return self.property_filter
+
+    def on_properties_found(self, message: PropertiesFound) -> None:
+        if message.titles == self.property_titles:
+            return
+        self.property_titles = message.titles
+        with self.property_filter.prevent(Choice.Changed):
+            self.property_filter.set_options([(title, pid) for pid, title in message.titles.items()])
 
     def on_choice_changed(self, _: Choice.Changed) -> None:
         self.apply_filters()
@@ -245,8 +267,8 @@ class TabbedArea(AreaScreen):
         raise NotImplementedError
 
     async def build_tab(self, tab: str) -> None:
-        """The tab's deferred sections built (on its first visit), so that it can take the focus."""
-        await build_sections(self.query_one(f"#{tab}", TabPane))
+        """What the tab holds back built (on its first visit), so that it can take the focus."""
+        await build_deferred(self.query_one(f"#{tab}", TabPane))
 
     async def action_show_tab(self, tab: str) -> None:
         await self.build_tab(tab)

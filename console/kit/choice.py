@@ -1,5 +1,5 @@
-"""A choice among a few options, in a form or a filter bar: one line that shows the option chosen, as Textual's compact Select shows
-it, and opens the list of options beneath it.
+"""A choice among a few options, in a form or a filter bar: one line that shows the option chosen, as Textual's
+compact Select shows it, and opens the list of options beneath it.
 
 A Select is six widgets from the moment it mounts (its line, three labels, the list it may open, the select
 itself), each styled and laid out with the form; a rate plan's twenty choices were a third of its editor's widgets
@@ -113,15 +113,18 @@ class Choice(Widget, can_focus=True):
         """The value with nothing chosen: None with a prompt (or no options yet), else the first option."""
         return None if self.prompt is not None or not self.options else self.options[0][1]
 
+    def offers(self, value: Any) -> bool:
+        return any(value == option for _, option in self.options)
+
     def validate_value(self, value: Any) -> Any:
-        if (value is None and self.unset is None) or any(value == option for _, option in self.options):
+        if (value is None and self.unset is None) or self.offers(value):
             return value
         raise ValueError(f"{value!r} is not one of the options")
 
     def set_options(self, options: Sequence[tuple[str, Any]]) -> None:
         """New options (a filter's properties, once read): the value stays if it is still one of them."""
         self.options = list(options)
-        if not any(self.value == option for _, option in self.options):
+        if not self.offers(self.value):
             self.value = self.unset
         self.refresh(layout=True)
 
@@ -172,7 +175,8 @@ class Choice(Widget, can_focus=True):
         if self.is_open or not self.listed:
             return
         prompt = [Option(Content.styled(self.prompt, "dim"))] if self.prompt is not None else []
-        self.opened = options = ChoiceList(*prompt, *(Option(Content(label)) for label, _ in self.options), compact=True)
+        self.opened = options = ChoiceList(*prompt, *(Option(Content(label)) for label, _ in self.options),
+                                           compact=True)
         options.highlighted = self.listed.index(self.value)
         self.mount(options)
         options.focus()

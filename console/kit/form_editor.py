@@ -22,7 +22,7 @@ from console.kit.forms import get_path
 from console.kit.item_list import ItemList, ItemRow
 from console.kit.messages import ActionFailed
 from console.kit.record_editor import Problem, RecordEditor
-from console.kit.section import Form, build_sections
+from console.kit.section import Form, build_deferred
 from console.kit.status_line import StatusLine
 
 
@@ -92,7 +92,7 @@ class FormEditor(RecordEditor):
         return self.payload()
 
     async def on_action_failed(self, message: ActionFailed) -> None:
-        await build_sections(self)  # a message may be about a field not yet built
+        await build_deferred(self)  # a message may be about a field not yet built
         super().on_action_failed(message)
 
     def target_for(self, path: str) -> tuple[Problem | None, str]:

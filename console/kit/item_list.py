@@ -42,7 +42,8 @@ class ItemRow(Horizontal):
         if column.kind == "yes_no":  # words rather than a tick: a column of ticks reads as one bar
             control: Any = Choice([("yes", True), ("no", False)], bool(value))
         elif column.kind == "choice":
-            control = Choice([(choice.replace("_", " "), choice) for choice in column.choices], value or column.choices[0])
+            control = Choice([(choice.replace("_", " "), choice) for choice in column.choices],
+                             value or column.choices[0])
         else:
             control = Input("" if value is None else str(value), placeholder=column.placeholder, compact=True)
         field = Field(column.label, control, path=column.key, classes="item-field -unlabelled")  # the header says it

@@ -1,10 +1,12 @@
-"""A form's titled sections, and the scrolling form that builds a deferred section once staff reach it.
+"""Widgets held back until staff reach them, a form's titled sections, and the scrolling form that builds a
+deferred section once it comes into view.
 
 An editor opens in the time it takes to mount, style, lay out and paint its widgets, about a millisecond each. A
 section below the fold (a property's facilities, a rate plan's taxes) or hidden until a choice shows it (a derived
 plan's modifiers) can wait: it is a titled box until it comes into view, takes the focus on the way of tab, or is
 built because the editor needs it (a save the engine refused, a choice that shows it). Its fields exist from the
-start, outside the screen, so the form's values never depend on what has been built.
+start, outside the screen, so the form's values never depend on what has been built. The same holds for a tab
+shown only on demand (Tokenisation's tester and vault).
 """
 
 from __future__ import annotations
@@ -13,14 +15,12 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widget import Widget
 
 
-class Section(Vertical):
-    """A titled box of fields; `deferred`: its children are mounted when it is first reached."""
+class Deferred(Vertical):
+    """Children held back (with `deferred`) until `build`: when the focus reaches the box, a Form scrolls it into
+    view, or the screen needs them."""
 
-    def __init__(self, title: str, *children: Widget, hint: str = "", deferred: bool = False, id: str | None = None,
-                 classes: str = "section") -> None:
+    def __init__(self, *children: Widget, deferred: bool = True, id: str | None = None, classes: str = "") -> None:
         super().__init__(*() if deferred else children, id=id, classes=classes)
-        self.border_title = title or None
-        self.border_subtitle = hint or None
         self.held = list(children) if deferred else []
         self.can_focus = bool(self.held)  # on the way of tab: built, and the focus passed on to its first field
 
@@ -38,10 +38,20 @@ class Section(Vertical):
             first.focus()
 
 
-async def build_sections(root: Widget) -> None:
-    """Every deferred section under `root` built, as when the editor must show something anywhere in it."""
-    for section in list(root.query(Section)):
-        await section.build()
+class Section(Deferred):
+    """A titled box of fields; `deferred`: its children are mounted when it is first reached."""
+
+    def __init__(self, title: str, *children: Widget, hint: str = "", deferred: bool = False,
+                 id: str | None = None) -> None:
+        super().__init__(*children, deferred=deferred, id=id, classes="section")
+        self.border_title = title
+        self.border_subtitle = hint or None
+
+
+async def build_deferred(root: Widget) -> None:
+    """Everything held under `root` built, as when the screen must show something anywhere in it."""
+    for box in list(root.query(Deferred)):
+        await box.build()
 
 
 class Form(VerticalScroll, can_focus=False):
@@ -62,6 +72,6 @@ class Form(VerticalScroll, can_focus=False):
 
     async def reveal(self) -> None:
         bottom = self.region.bottom
-        for section in list(self.query(Section)):
-            if section.held and section.region and section.region.y < bottom:  # hidden: no region
-                await section.build()
+        for box in list(self.query(Deferred)):
+            if box.held and box.region and box.region.y < bottom:  # hidden: no region
+                await box.build()

@@ -19,7 +19,7 @@ from backend.vault import samples
 from console.kit.area import PAGE_SIZE, TabbedArea
 from console.kit.fit_table import FitTable
 from console.kit.messages import ActionDone
-from console.kit.section import Section
+from console.kit.section import Deferred
 from console.kit.workers import engine_work
 from console.tokenisation.editor import ProfileEditor
 from console.tokenisation.keys import TOKENISATION
@@ -80,9 +80,9 @@ class TokenisationScreen(TabbedArea):
             with TabPane("Profiles", id="profiles"):
                 yield self.make_table()
             with TabPane("Tester", id="tester"):
-                yield Section("", self.tester, deferred=True, classes="")
+                yield Deferred(self.tester)
             with TabPane("Vault", id="vault"):
-                yield Section("", self.vault, deferred=True, classes="")
+                yield Deferred(self.vault)
 
     # --- loading -----------------------------------------------------------------------------
 

@@ -227,12 +227,10 @@ class ProfileTester(Vertical):
     def keep_choice(choice: Choice, options: list[tuple[str, Any]]) -> None:
         """New options; the choice stays, and a sample's profile just saved is chosen by its name."""
         chosen = choice.value
-        if isinstance(chosen, Unsaved) and chosen.name in [value for _, value in options]:
-            chosen = chosen.name
         with choice.prevent(Choice.Changed):
             choice.set_options(options)
-            if chosen in [value for _, value in options]:
-                choice.value = chosen
+            if isinstance(chosen, Unsaved) and choice.offers(chosen.name):
+                choice.value = chosen.name
 
     def on_choice_changed(self, event: Choice.Changed) -> None:
         if event.choice.id == "tester-sample" and isinstance(event.value, str):

@@ -189,7 +189,8 @@ async def test_the_manager_lists_writes_changes_and_deletes(engine: Engine, make
         assert "Hotel Edelweiss" in str(manager.table.get_row_at(0)[1])
 
         dialog = await press_for(pilot, "e", TemplateDialog)
-        group = next(value for name, value in dialog.fields["scope"].control.options if "Every property of" in str(name))
+        scope = dialog.fields["scope"].control
+        group = next(value for name, value in scope.options if "Every property of" in str(name))
         dialog.fields["scope"].control.value = group
         await press_for(pilot, "ctrl+s", SavedRepliesScreen)
         changed = templates(engine)[0]

@@ -27,6 +27,7 @@ def test_valid_card_numbers_and_security_codes_are_masked(text, shown):
     "41111111111111111111",  # 20 digits in a row: an identifier
     "stay 2026-11-20 2026-11-22",  # dates are never part of a card
     "id abcdef12-3456-4abc-8123-123456789012",  # digits inside a UUID
+    "id 41111111-1111-4008-a123-123456789012",  # a UUID that starts with 16 digits passing the check
     "token 9f1c4111111111111111a0",  # glued to letters
     "call +44 20 7946 0000",
     "cvv is 123",  # a number beside the word, not a field

@@ -31,6 +31,7 @@ from console.kit.labels import describe, title_for
 from console.kit.messages import ActionFailed, DataChanged
 from console.kit.workers import engine_work, post_fresh
 from console.settings import read_settings, remember, settings_path
+from console.stylesheet import Stylesheet
 from console.themes import THEMES
 
 HERE = Path(__file__).parent
@@ -113,6 +114,7 @@ class FrontdeskApp(ConsoleApp):
         if mode:  # the mode to open in: tests and screenshots start in other areas; App reads it on init
             self.DEFAULT_MODE = mode
         super().__init__()
+        self.stylesheet = Stylesheet(variables=self.get_css_variables())
         self.engine = engine
         self.secure_url = secure_url
         self.poll_interval = poll_interval

@@ -19,7 +19,6 @@ from pydantic_core import from_json
 from backend.bookings.access import booking_row
 from backend.card_data import mask_cards_in, mask_text
 from backend.chat.attachments import Attachments
-from backend.chat.inquiry import InquiryInput
 from backend.errors import (
     BadRequest,
     Forbidden,
@@ -303,6 +302,10 @@ class Chat:
     def inquiry(self, channel, data: Any) -> dict[str, Any]:
         """An Airbnb guest asking before booking: a thread without a booking, holding the system
         `inquiry` message with its meta, then the guest's own words."""
+        # Imported here: its models bring the booking and inventory models, 50 ms that a console listing threads
+        # would otherwise spend on its first page.
+        from backend.chat.inquiry import InquiryInput
+
         if channel["channel_code"] != "AirBNB":
             raise NotSupported("inquiries come from Airbnb channels only")
         details = data.get("booking_details") if isinstance(data, dict) else None

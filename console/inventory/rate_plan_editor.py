@@ -140,7 +140,8 @@ class RatePlanEditor(FormEditor):
                              "their difference from the primary here:", classes="editor-hint"), self.lists["options"])
         yield Section("Restrictions by weekday, for nights without their own",
                       Grid(*(f[name] for name in WEEKLY), classes="fields"))
-        yield Section("Cancellation and payment", Grid(*(f[POLICY + name] for name in POLICY_LABELS), classes="fields"))
+        yield Section("Cancellation and payment", Grid(*(f[POLICY + name] for name in POLICY_LABELS), classes="fields"),
+                      deferred=True)  # at the bottom edge at 120×40
         yield Section("Taxes", self.lists["taxes"], deferred=True)
 
     async def on_choice_changed(self, event: Choice.Changed) -> None:

@@ -1,92 +1,86 @@
 """The bar across the top of every screen: the product, the areas (clickable), where we are, the database.
 
-When the full bar does not fit the terminal (80 columns), the product keeps only its mark and the
-tabs other than the current one shorten their titles, so that every area still shows. The Inbox tab
-carries the count of conversations with unread guest messages, which the app keeps live.
+One widget drawing one line: every screen has the bar, and each widget costs a screen its opening (as eleven
+widgets it was a sixth of an editor's). A tab is a span that runs `app.area(mode)` when clicked, so hovering
+lights it as a link.
+
+When the full bar does not fit the terminal (80 columns), the product keeps only its mark and the tabs other
+than the current one shorten their titles, so that every area still shows. The crumb comes next; the database
+takes what room is left, losing the start of its path first. The Inbox tab carries the count of conversations
+with unread guest messages, which the app keeps live.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rich.text import Text
-from textual import events
-from textual.app import ComposeResult
-from textual.containers import Horizontal
-from textual.widgets import Static
+from textual.content import Content
+from textual.markup import escape
+from textual.widget import Widget
 
 if TYPE_CHECKING:
     from console.kit.app import ConsoleApp
 
 BRAND = "◆ Frontdesk"
-PADDING = 3  # columns around the brand, and (PADDING - 1) around each tab, as kit.tcss sets them
 BADGED = "inbox"  # the area whose tab counts unread conversations
 MOST = 999  # above this a badge reads "999+"
+LEAST_CRUMB = 6  # columns below which the crumb is left out (the status line names the screen too)
+LEAST_PATH = 10  # columns below which the database is left out rather than shown as "…" and a few letters
 
 
 def badge(count: int, short: bool) -> str:
-    """" (18)"; in a short bar " 18", bold all the same."""
+    """" (18)"; in a short bar " 18"."""
     if not count:
         return ""
     shown = f"{min(count, MOST)}{'+' if count > MOST else ''}"
     return f" {shown}" if short else f" ({shown})"
 
 
-class AreaTab(Static):
-    def __init__(self, mode: str, key: str, title: str, active: bool) -> None:
-        super().__init__(f"{key} {title}", classes="area-tab -active" if active else "area-tab", markup=False)
-        self.mode = mode
-        self.key = key
-        self.area_title = title
-        self.count = 0
-
-    def label(self, short: bool) -> Text:
-        title = self.area_title
-        text = f"{self.key} {title[:4]}…" if short and len(title) > 5 and not self.has_class("-active") \
-            else f"{self.key} {title}"
-        return Text.assemble(text, (badge(self.count, short), "bold"))
-
-    def on_click(self) -> None:
-        self.app.switch_mode(self.mode)
+def fit_label(label: str, room: int) -> str:
+    """The database's label in `room` columns: a user's name kept before the path's end ("anna@… · …/fd.db"),
+    and the path's start dropped first, as its end names the file."""
+    if len(label) <= room:
+        return label
+    user, between, path = label.rpartition(" · ")
+    keep = room - len(user + between) - 1
+    if keep >= LEAST_PATH // 2 or not user:
+        return user + between + "…" + path[len(path) - keep:]
+    return label[:room - 1] + "…"
 
 
-class AppBar(Horizontal):
+class AppBar(Widget):
     app: ConsoleApp
 
     def __init__(self, area: str, crumb: str = "") -> None:
         super().__init__()
         self.area = area
         self.crumb = crumb
-        self.fitted: tuple[bool, int] | None = None  # (short, unread) as the labels show them
-
-    def compose(self) -> ComposeResult:
-        yield Static(BRAND, id="brand", markup=False)
-        for area in self.app.AREAS:  # type: ignore[attr-defined]
-            yield AreaTab(area.mode, area.key, area.title, area.mode == self.area)
-        yield Static(f"› {self.crumb}" if self.crumb else "", id="crumb", markup=False)
-        yield Static(self.app.db_label, id="db-path", markup=False)
 
     def on_mount(self) -> None:
-        self.watch(self.app, "unread_threads", self.show_unread)
+        self.watch(self.app, "unread_threads", lambda _count: self.refresh(), init=False)
 
-    def show_unread(self, count: int) -> None:
-        for tab in self.query(AreaTab):
-            if tab.mode == BADGED:
-                tab.count = count
-        self.fit(self.size.width)
+    def render(self) -> Content:
+        width = self.size.width or self.app.size.width  # before its first layout, as wide as the app
+        tabs = [(area.mode, area.key, area.title) for area in self.app.AREAS]  # type: ignore[attr-defined]
+        short = self._line(tabs, short=False).cell_length > width
+        line = self._line(tabs, short)
+        room = width - line.cell_length - 4  # for the crumb, within " › " and a space
+        if self.crumb and room >= LEAST_CRUMB:
+            line += Content(" › ") + Content(self.crumb).truncate(room, ellipsis=True) + " "
+        room = width - line.cell_length - 2  # for the database, within a space each side
+        label = self.app.db_label
+        if room >= min(len(label), LEAST_PATH):
+            line += Content.styled(fit_label(label, room).rjust(room + 1) + " ", "$text-muted")
+        return line
 
-    def on_resize(self, event: events.Resize) -> None:
-        self.fit(event.size.width)
-
-    def fit(self, width: int) -> None:
-        """Full or short labels for a bar `width` wide; before its first layout, the bar is as wide as the app.
-        Labels already right are left alone: each update lays the screen out again."""
-        tabs = list(self.query(AreaTab))
-        full = len(BRAND) + PADDING + sum(tab.label(short=False).cell_len + PADDING - 1 for tab in tabs)
-        short = full > (width or self.app.size.width)
-        if (short, self.app.unread_threads) == self.fitted:
-            return
-        self.fitted = (short, self.app.unread_threads)
-        self.query_one("#brand", Static).update(BRAND[0] if short else BRAND)
-        for tab in tabs:
-            tab.update(tab.label(short))
+    def _line(self, tabs: list[tuple[str, str, str]], short: bool) -> Content:
+        """The product and the tabs, full or short."""
+        parts = [f" [bold $primary]{BRAND[0] if short else BRAND}[/]  "]
+        for mode, key, title in tabs:
+            count = badge(self.app.unread_threads, short) if mode == BADGED else ""
+            if mode == self.area:
+                parts.append(f"[bold $text on $primary 30%] {key} {title}{count} [/]")
+                continue
+            shown = f"{title[:4]}…" if short and len(title) > 5 else title
+            parts.append(f"[@click=app.area('{mode}')] {key} {escape(shown)}[b]{count}[/b] [/]")
+        return Content.from_markup("".join(parts))

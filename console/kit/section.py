@@ -2,9 +2,11 @@
 deferred section once it comes into view.
 
 An editor opens in the time it takes to mount, style, lay out and paint its widgets, about a millisecond each. A
-section below the fold (a property's facilities, a rate plan's taxes) or hidden until a choice shows it (a derived
-plan's modifiers) can wait: it is a titled box until it comes into view, takes the focus on the way of tab, or is
-built because the editor needs it (a save the engine refused, a choice that shows it). Its fields exist from the
+section at or below the fold (a property's content and facilities, a rate plan's policy and taxes) or hidden until
+a choice shows it (a derived plan's modifiers) can wait: it is a titled box, open at the bottom and as tall as a
+few rows, until three rows of its inside come into view, it takes the focus on the way of tab, or it is built
+because the editor needs it (a save the engine refused, a choice that shows it). A section whose title alone shows
+at the bottom edge is so left for the first scroll, rather than built in a second pass of the opening. Its fields exist from the
 start, outside the screen, so the form's values never depend on what has been built. The same holds for a tab
 shown only on demand (Tokenisation's tester and vault).
 """
@@ -23,12 +25,14 @@ class Deferred(Vertical):
         super().__init__(*() if deferred else children, id=id, classes=classes)
         self.held = list(children) if deferred else []
         self.can_focus = bool(self.held)  # on the way of tab: built, and the focus passed on to its first field
+        self.set_class(bool(self.held), "-held")
 
     async def build(self) -> None:
         if not self.held:
             return
         children, self.held = self.held, []
         self.can_focus = False
+        self.remove_class("-held")
         await self.mount_all(children)
 
     async def on_focus(self) -> None:
@@ -54,8 +58,11 @@ async def build_deferred(root: Widget) -> None:
         await box.build()
 
 
+PEEK = 3  # rows of a held section's inside in view that build it
+
+
 class Form(VerticalScroll, can_focus=False):
-    """An editor's scrolling form: a deferred section is built once any of it is in view."""
+    """An editor's scrolling form: a deferred section is built once PEEK rows of its inside are in view."""
 
     def on_resize(self) -> None:
         self.reveal_later()
@@ -73,5 +80,5 @@ class Form(VerticalScroll, can_focus=False):
     async def reveal(self) -> None:
         bottom = self.region.bottom
         for box in list(self.query(Deferred)):
-            if box.held and box.region and box.region.y < bottom:  # hidden: no region
+            if box.held and box.region and box.region.y + PEEK < bottom:  # past its title; hidden: no region
                 await box.build()

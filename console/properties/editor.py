@@ -144,7 +144,8 @@ class PropertyEditor(FormEditor):
                                             "settings.state_length", "settings.cut_off_time",
                                             "settings.cut_off_days")), classes="fields"),
                       Grid(*(f[p] for p in AUTOUPDATE), classes="fields ticks"))
-        yield Section("Content", f["content.description"], f["content.important_information"], self.lists["photos"])
+        yield Section("Content", f["content.description"], f["content.important_information"], self.lists["photos"],
+                      deferred=True)  # at the bottom edge at 120×40
         yield Section("Facilities", f["facilities"], id="facilities-section", deferred=True)
 
     @staticmethod

@@ -4,6 +4,8 @@ whichever process writes them."""
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Callable
 from datetime import datetime
 
@@ -13,7 +15,7 @@ from textual.pilot import Pilot
 from backend.engine import Engine
 from backend.listing import ListQuery
 from console.inbox.screen import InboxScreen
-from console.kit.app_bar import AreaTab
+from console.kit.app_bar import AppBar
 from tests.console.helpers import SIZE, frozen_clock, select_row, settle, until
 from tests.console.test_inbox import UNREAD, add_inquiries, guest_writes
 
@@ -50,8 +52,9 @@ def marker(screen: InboxScreen) -> str:
 
 
 def inbox_tab(pilot: Pilot) -> str:
-    tab = next(tab for tab in pilot.app.screen.query(AreaTab) if tab.mode == "inbox")
-    return str(tab.render())
+    """The Inbox tab as the bar shows it: its key, its title and its badge."""
+    shown = str(pilot.app.screen.query_one(AppBar).render())
+    return re.search(r"0 Inbox(?: \(\d+\))?", shown)[0]
 
 
 async def scrolled_down(pilot: Pilot, rows: int = 20) -> InboxScreen:

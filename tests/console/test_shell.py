@@ -15,7 +15,7 @@ from console.help import HelpScreen
 from console.properties.screen import PropertiesScreen
 from console.properties.editor import PropertyEditor
 from console.settings import settings_path
-from console.kit.app_bar import AreaTab
+from console.kit.app_bar import AppBar
 from console.kit.choice import Choice
 from console.kit.toggles import Checkbox
 from tests.console.helpers import SIZE, press_for, run_command, settle, type_text
@@ -43,8 +43,8 @@ async def test_areas_by_key_and_by_click(make_app) -> None:
         assert isinstance(app.screen, ChannelsScreen) and app.screen.table.row_count == 3
         await pilot.press("1")
         assert isinstance(app.screen, PropertiesScreen)
-        tab = next(t for t in app.screen.query(AreaTab) if t.mode == "channels")
-        await pilot.click(tab)
+        bar = app.screen.query_one(AppBar)
+        await pilot.click(AppBar, offset=(str(bar.render()).index("2 Channels"), 0))
         assert isinstance(app.screen, ChannelsScreen)
 
 

@@ -177,6 +177,22 @@ async def test_sections_out_of_view_are_built_when_reached(make_app, engine: Eng
         assert not any(section.held for section in editor.query(Section))
 
 
+async def test_a_section_whose_title_alone_shows_waits_for_the_first_scroll(make_app) -> None:
+    """At 120x40 the content section's title is at the bottom edge: it is left as its box (open past the edge, not
+    an empty one) until three rows of its inside scroll into view, rather than built in a second pass."""
+    async with make_app().run_test(size=SIZE) as pilot:
+        editor = await open_new(pilot)
+        form = editor.query_one("#form")
+        content = next(section for section in editor.query(Section) if section.border_title == "Content")
+        assert content.held and content.region.y < form.region.bottom <= content.region.bottom
+        form.scroll_relative(y=1, animate=False)
+        await settle(pilot)
+        assert content.held
+        form.scroll_relative(y=2, animate=False)
+        await settle(pilot)
+        assert not content.held and editor.fields["content.description"].control.is_attached
+
+
 async def test_currency_and_country_go_upper_cased(make_app, engine: Engine) -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:

@@ -15,7 +15,7 @@ from console.help import HelpScreen
 from console.properties.screen import PropertiesScreen
 from console.properties.editor import PropertyEditor
 from console.settings import settings_path
-from console.kit.app_bar import AppBar
+from console.kit.app_bar import AppBar, fit_label
 from console.kit.choice import Choice
 from console.kit.toggles import Checkbox
 from tests.console.helpers import SIZE, press_for, run_command, settle, type_text
@@ -46,6 +46,25 @@ async def test_areas_by_key_and_by_click(make_app) -> None:
         bar = app.screen.query_one(AppBar)
         await pilot.click(AppBar, offset=(str(bar.render()).index("2 Channels"), 0))
         assert isinstance(app.screen, ChannelsScreen)
+
+
+@pytest.mark.parametrize("room, shown", [
+    (70, "anna@example.com · /home/anna/.local/share/frontdesk/frontdesk.db"),
+    (40, "anna@example.com · …ontdesk/frontdesk.db"),
+    (12, "anna@exampl…"),  # too short for the path: the name first
+])
+def test_the_bar_shortens_the_database_from_its_start_and_keeps_the_user(room, shown) -> None:
+    assert fit_label("anna@example.com · /home/anna/.local/share/frontdesk/frontdesk.db", room) == shown
+    assert len(shown) <= room
+
+
+async def test_at_80_columns_the_bar_shows_every_area_and_the_current_one_whole(make_app) -> None:
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("1")
+        await settle(pilot)
+        shown = str(pilot.app.screen.query_one(AppBar).render())
+        assert "1 Properties" in shown and "2 Chan…" in shown and "6 Toke…" in shown and len(shown) <= 80
 
 
 async def test_the_palette_goes_to_properties_and_areas(make_app) -> None:

@@ -102,10 +102,15 @@ async def test_the_theme_is_remembered_between_runs(make_app, config_home: Path)
 
 async def test_has_its_own_themes(make_app) -> None:
     app: FrontdeskApp = make_app()
-    async with app.run_test(size=SIZE):
-        assert app.theme == "frontdesk"
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.theme == "frontdesk" and app.screen.styles.background.hex == "#15181D"
         app.theme = "frontdesk-light"
-        assert app.current_theme.dark is False
+        await settle(pilot)  # the CSS parsed again with the light theme's colours (console/stylesheet.py)
+        assert app.current_theme.dark is False and app.screen.styles.background.hex == "#F4F5F7"
+        app.theme = "frontdesk"
+        await settle(pilot)
+        assert app.screen.styles.background.hex == "#15181D"
 
 
 async def test_still_works_in_80_by_24(make_app) -> None:

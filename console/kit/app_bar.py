@@ -79,7 +79,7 @@ class AppBar(Widget):
         for mode, key, title in tabs:
             count = badge(self.app.unread_threads, short) if mode == BADGED else ""
             if mode == self.area:
-                parts.append(f"[bold $text on $primary 30%] {key} {title}{count} [/]")
+                parts.append(f"[bold $text on $primary 30%] {key} {escape(title)}{count} [/]")
                 continue
             shown = f"{title[:4]}…" if short and len(title) > 5 else title
             parts.append(f"[@click=app.area('{mode}')] {key} {escape(shown)}[b]{count}[/b] [/]")

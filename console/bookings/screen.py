@@ -58,7 +58,6 @@ class BookingsScreen(FilteredArea, AreaScreen):
         super().__init__()
         self.filters: list[Filter] = []
         self.said: list[str] = []  # the filters in the status line's words
-        self.property_titles: dict[str, str] = {}
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="bk-filters"):

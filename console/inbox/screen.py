@@ -129,7 +129,6 @@ class InboxScreen(FilteredArea, AreaScreen):
         self.search = ""
         self.unread_only = False
         self.assigned: str | None = None  # a key of ASSIGNED
-        self.property_titles: dict[str, str] = {}
         self.opened_id: str | None = None  # the thread opened with enter, while it is the one shown
         self.pages: tuple[str | None, int] = (None, MESSAGE_PAGES)  # a thread and how many pages it shows
         self.cursor_target: str | None = None  # the thread to put the cursor on when its page arrives

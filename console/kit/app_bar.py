@@ -62,8 +62,9 @@ class AppBar(Widget):
     def render(self) -> Content:
         width = self.size.width or self.app.size.width  # before its first layout, as wide as the app
         tabs = [(area.mode, area.key, area.title) for area in self.app.AREAS]  # type: ignore[attr-defined]
-        short = self._line(tabs, short=False).cell_length > width
-        line = self._line(tabs, short)
+        line = self._line(tabs, short=False)
+        if line.cell_length > width:
+            line = self._line(tabs, short=True)
         room = width - line.cell_length - 4  # for the crumb, within " › " and a space
         if self.crumb and room >= LEAST_CRUMB:
             line += Content(" › ") + Content(self.crumb).truncate(room, ellipsis=True) + " "

@@ -78,6 +78,7 @@ class FilteredArea:
 
     def make_property_filter(self, id: str) -> Choice:
         self.property_filter = Choice([], prompt="any property", id=id)
+        self.property_titles = {}
         return self.property_filter
 
     def on_properties_found(self, message: PropertiesFound) -> None:

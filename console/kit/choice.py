@@ -132,9 +132,6 @@ class Choice(Widget, can_focus=True):
         """Back to the prompt, as a Select clears."""
         self.value = self.unset
 
-    def is_blank(self) -> bool:
-        return self.value is None
-
     def watch_value(self, value: Any) -> None:
         self.refresh(layout=True)
         self.post_message(self.Changed(self, value))

@@ -6,9 +6,9 @@ section at or below the fold (a property's content and facilities, a rate plan's
 a choice shows it (a derived plan's modifiers) can wait: it is a titled box, open at the bottom and as tall as a
 few rows, until three rows of its inside come into view, it takes the focus on the way of tab, or it is built
 because the editor needs it (a save the engine refused, a choice that shows it). A section whose title alone shows
-at the bottom edge is so left for the first scroll, rather than built in a second pass of the opening. Its fields exist from the
-start, outside the screen, so the form's values never depend on what has been built. The same holds for a tab
-shown only on demand (Tokenisation's tester and vault).
+at the bottom edge is so left for the first scroll, rather than built in a second pass of the opening. Its fields
+exist from the start, outside the screen, so the form's values never depend on what has been built. The same holds
+for a tab shown only on demand (Tokenisation's tester and vault).
 """
 
 from __future__ import annotations

@@ -208,7 +208,7 @@ async def test_m_finds_the_conversation_behind_filters_that_hide_it(engine: Engi
         assert thread["id"] not in inbox.rows
         await press_for(pilot, "m", InboxScreen)
         assert inbox.current_id() == thread["id"] and inbox.opened_id == thread["id"]
-        assert inbox.filters == [] and inbox.query_one("#ib-provider").is_blank()
+        assert inbox.filters == [] and inbox.query_one("#ib-provider").value is None
 
 
 async def test_a_booking_without_a_conversation_has_no_m(engine: Engine, make_app) -> None:

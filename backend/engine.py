@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from backend.config import Config
+from backend.data_steps import run_pending
 from backend.events import EventBus
 from backend.identity import Identity
 from storage import Store
@@ -57,6 +58,7 @@ class Engine:
             from backend.bookings.finding import name_unnamed
 
             name_unnamed(store)
+        run_pending(self)
         self._captures: dict[str, Capture] = {}  # by the secure listener's address (capture_via)
 
     @cached_property

@@ -86,6 +86,9 @@ class Store:
         # 200/201 for survives a power cut; NORMAL would keep it only through a crash of the process.
         conn.execute("PRAGMA synchronous = FULL")
         conn.execute("PRAGMA foreign_keys = ON")
+        # Deleted and replaced content is overwritten with zeros, not left in free pages: a value masked or purged
+        # (a card number, a message) must not stay readable in the file.
+        conn.execute("PRAGMA secure_delete = ON")
         conn.execute("PRAGMA recursive_triggers = ON")  # as sqlite-utils, which opened the connections, set it
         return conn
 
@@ -113,6 +116,10 @@ class Store:
     def scalar(self, sql: str, params: Any = ()) -> Any:
         row = self.conn.execute(sql, params).fetchone()
         return None if row is None else row[0]
+
+    def checkpoint(self) -> None:
+        """Copy the write-ahead log into the database and empty it, so that no older version of a row stays in it."""
+        self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def data_version(self) -> int:
         """Changes when another connection commits; the console polls it for live refresh."""

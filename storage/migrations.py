@@ -29,6 +29,7 @@ STEPS: list[str] = [
     "0017_ari_windows_and_warnings.sql",
     "0018_saved_replies_notes_assignment.sql",
     "0019_booking_guest_names.sql",
+    "0020_data_steps.sql",
 ]
 
 

@@ -15,6 +15,7 @@ from backend.errors import ValidationFailed
 from backend.inventory.window import window_of
 from backend.outbox.deliverer import NON_ACKED_AFTER, Deliverer, tell_non_acked
 from backend.outbox.lease import Lease
+from tests.open_for_sale import open_for_sale
 
 
 def events(engine, after: int = 0) -> list[dict]:
@@ -91,11 +92,12 @@ def test_an_event_rolls_back_with_its_change(demo):
 
 def test_a_booking_is_its_event_and_the_availability_it_took(demo):
     engine, operator, *_ = demo
-    start = head(engine)
     room = engine.store.one("SELECT r.id, r.property_id, p.id AS plan_id FROM room_types r JOIN rate_plans p ON "
-                            "p.room_type_id = r.id AND p.parent_rate_plan_id IS NULL JOIN availability a ON "
-                            "a.room_type_id = r.id WHERE a.availability > 0 AND a.date = ? LIMIT 1", (dates(20, 20)[0],))
+                            "p.room_type_id = r.id AND p.parent_rate_plan_id IS NULL LIMIT 1")
     arrival, departure = dates(20, 22)
+    open_for_sale(engine, operator, {"id": room["plan_id"], "property_id": room["property_id"],
+                                     "room_type_id": room["id"]}, arrival, departure, rooms=2)
+    start = head(engine)
     booking, _ = engine.bookings.take(operator, {
         "property_id": room["property_id"], "status": "new", "arrival_date": arrival, "departure_date": departure,
         "currency": engine.store.scalar("SELECT currency FROM rate_plans WHERE id = ?", (room["plan_id"],)),
@@ -125,9 +127,10 @@ def test_a_revision_not_acknowledged_in_30_minutes_is_told_once(demo):
 def test_a_booking_modified_then_cancelled_is_each_its_event_with_the_availability_it_moved(demo):
     engine, operator, *_ = demo
     room = engine.store.one("SELECT r.id, r.property_id, p.id AS plan_id, p.currency FROM room_types r JOIN rate_plans p "
-                            "ON p.room_type_id = r.id AND p.parent_rate_plan_id IS NULL JOIN availability a ON "
-                            "a.room_type_id = r.id WHERE a.availability > 1 AND a.date = ? LIMIT 1", (dates(40, 40)[0],))
+                            "ON p.room_type_id = r.id AND p.parent_rate_plan_id IS NULL LIMIT 1")
     arrival, departure = dates(40, 41)
+    open_for_sale(engine, operator, {"id": room["plan_id"], "property_id": room["property_id"],
+                                     "room_type_id": room["id"]}, arrival, dates(42, 42)[0], rooms=2)
     body = {"property_id": room["property_id"], "status": "new", "arrival_date": arrival, "departure_date": departure,
             "currency": room["currency"], "customer": {"name": "Ada", "surname": "Guest"},
             "rooms": [{"room_type_code": room["id"], "rate_plan_code": room["plan_id"],

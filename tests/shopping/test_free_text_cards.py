@@ -109,3 +109,14 @@ def test_guest_and_property_messages_are_masked(user, live):
 def _wal(engine) -> bytes:
     wal = engine.store.path.with_name(engine.store.path.name + "-wal")
     return wal.read_bytes() if wal.exists() else b""
+
+
+def test_a_phone_field_takes_a_phone_of_at_most_15_digits(shop, anonymous):
+    body = booking(shop, day(2), day(3), agent={"name": "Agent", "phone": VISA})
+    body["booking"]["customer"]["phone"] = "1" * 32
+    refused = anonymous.post(f"{shop.meta}/push_booking", json=body)
+    assert refused.status_code == 422
+    assert refused.json()["errors"]["details"] == {"customer.phone": ["must have at most 15 digits (E.164)"],
+                                                   "agent.phone": ["must have at most 15 digits (E.164)"]}
+    body["booking"]["customer"]["phone"] = body["booking"]["agent"]["phone"] = "+44 (0) 20 7946 0000"
+    check(anonymous.post(f"{shop.meta}/push_booking", json=body), 201)

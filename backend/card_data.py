@@ -12,7 +12,8 @@ digits in it is found, and overlapping ones are masked together. Masked, a numbe
 digits.
 
 No field is exempt, identifiers included; a field named like a phone (`phone`, `mobilePhone`) holds a phone when
-it has at most 15 digits (E.164), so only a longer card is masked there. A field named like a security code
+it has at most 15 digits (E.164), so only a longer card is masked there, or one of a length and start that no phone
+number has (American Express, Diners Club). A field named like a security code
 (`cvv`, `cardCvv`, `cvvNumber`, `cid`, `card_code`, `SeriesCode`, ...) holding 3 or 4 digits holds one.
 """
 
@@ -27,6 +28,9 @@ MASKED_CVV = "***"
 LUHN_DOUBLED = str.maketrans("0123456789", "0246813579")  # each digit doubled, its two digits summed
 NUMBER_LENGTHS = range(13, 20)
 PHONE_DIGITS = 15  # E.164: a phone number has at most 15 digits
+# Cards as short as a phone that no phone number is like (no country code gives these lengths): American Express
+# (15 digits, 34 or 37) and Diners Club (14 digits, 30, 36, 38 or 39).
+NEVER_A_PHONE = re.compile(r"3[47]\d{13}|3[0689]\d{12}")
 # What may stand between two groups of a card's digits, up to three in a row.
 SEPARATORS = " \t\n\r\v\f\u00a0\u2007\u2009\u202f\u3000._/\\-\u2010-\u2015\u2212\uff0d\uff0e\uff0f"
 MAX_SEPARATORS = 3
@@ -161,7 +165,8 @@ def _covered(groups: list[Any], valid_only: bool, shortest: int) -> list[bool]:
             digits += groups[last][2]
             if len(digits) > NUMBER_LENGTHS.stop - 1:
                 break
-            if len(digits) >= shortest and (not valid_only or luhn_ok(digits)):
+            long_enough = len(digits) >= shortest or NEVER_A_PHONE.fullmatch(digits) is not None
+            if long_enough and (not valid_only or luhn_ok(digits)):
                 cover[first:last + 1] = [True] * (last + 1 - first)
     return cover
 
@@ -247,15 +252,10 @@ def mask_cards_in(value: Any, name: str = "") -> Any:
     if isinstance(value, list):
         return [mask_cards_in(item, name) for item in value]
     if isinstance(value, int) and not isinstance(value, bool):
-        return mask_cards_in(str(value), name) if _masked_number(value, name) else value
+        written = str(value)
+        masked = mask_cards_in(written, name)
+        return value if masked == written else masked
     return value
-
-
-def _masked_number(value: int, name: str) -> bool:
-    written = str(value)
-    if name and is_security_code(name) and SECURITY_CODE.fullmatch(written):
-        return True
-    return len(written) in NUMBER_LENGTHS and len(written) >= shortest_card(name) and luhn_ok(written)
 
 
 def json_named_values(document: Any) -> Iterator[tuple[str, str]]:

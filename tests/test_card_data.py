@@ -103,7 +103,7 @@ def test_lists_of_prices_dates_and_phone_numbers_stay_as_written():
                            for _ in range(3))
         assert mask_text(prices) == prices
         assert mask_text(dates) == dates
-        phone = "+" + " ".join(str(generator.randrange(10 ** 4, 10 ** 5)) for _ in range(3))  # 15 digits
+        phone = "+49 " + " ".join(str(generator.randrange(10 ** 3, 10 ** 4)) for _ in range(3)) + "0"  # 15 digits
         assert mask_cards_in({"phone": phone, "meta": {"mobilePhone": phone}}) == {
             "phone": phone, "meta": {"mobilePhone": phone}}
 
@@ -119,14 +119,16 @@ def test_structures_are_masked_everywhere_but_a_phone_in_a_phone_field():
                                                      "cardCvv": "737", "cid": 1234},
              "reservation_id": "4111111111111111", "unique_id": "OSH-4111111111111111",
              "ota_reservation_code": "4111111111111111", "phone": "+49 1512 3456001", "count": 3, "flag": True,
-             "agent": {"phone": "4111 1111 1111 1111"}, "customer": {"meta": {"mobilePhone": 4111111111111111}}}
+             "agent": {"phone": "4111 1111 1111 1111"}, "customer": {"meta": {"mobilePhone": 4111111111111111,
+                                                                               "phone2": "+3782 822463 10005"}}}
     assert mask_cards_in(value) == {
         "notes": "411111******1111", "meta": {"cc": "555555******4444", "list": ["378282*****0005", 7],
                                              "411111******1111": "a key", "uniqueid": "411111******1111",
                                              "cardCvv": "***", "cid": "***"},
         "reservation_id": "411111******1111", "unique_id": "OSH-411111******1111",
         "ota_reservation_code": "411111******1111", "phone": "+49 1512 3456001", "count": 3, "flag": True,
-        "agent": {"phone": "411111******1111"}, "customer": {"meta": {"mobilePhone": "411111******1111"}}}
+        "agent": {"phone": "411111******1111"}, "customer": {"meta": {"mobilePhone": "411111******1111",
+                                                                      "phone2": "+378282*****0005"}}}
 
 
 @pytest.mark.parametrize("document, left", [

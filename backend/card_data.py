@@ -264,7 +264,7 @@ def mask_cards_in(value: Any, name: str = "") -> Any:
             return MASKED_CVV
         return mask_text(value, shortest=shortest_card(name))
     if isinstance(value, dict):
-        return {mask_text(key) if isinstance(key, str) else key: mask_cards_in(item, key if isinstance(key, str) else "")
+        return {_masked_key(key): mask_cards_in(item, key if isinstance(key, str) else "")
                 for key, item in value.items()}
     if isinstance(value, list):
         return [mask_cards_in(item, name) for item in value]
@@ -273,6 +273,10 @@ def mask_cards_in(value: Any, name: str = "") -> Any:
         masked = mask_cards_in(written, name)
         return value if masked == written else masked
     return value
+
+
+def _masked_key(key: Any) -> Any:
+    return mask_text(key) if isinstance(key, str) else key
 
 
 def json_named_values(document: Any) -> Iterator[tuple[str, str]]:

@@ -99,8 +99,8 @@ def test_lists_of_prices_dates_and_phone_numbers_stay_as_written():
     generator = random.Random(7)
     for _ in range(1000):
         prices = " ".join(f"{generator.randrange(10, 100000)}.{generator.randrange(100):02d}" for _ in range(5))
-        dates = " - ".join(f"{generator.randrange(1, 29):02d}.{generator.randrange(1, 13):02d}.20{generator.randrange(20, 40)}"
-                           for _ in range(3))
+        dates = " - ".join(f"{generator.randrange(1, 29):02d}.{generator.randrange(1, 13):02d}."
+                           f"20{generator.randrange(20, 40)}" for _ in range(3))
         assert mask_text(prices) == prices
         assert mask_text(dates) == dates
         phone = "+49 " + " ".join(str(generator.randrange(10 ** 3, 10 ** 4)) for _ in range(3)) + "0"  # 15 digits

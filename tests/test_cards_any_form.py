@@ -131,7 +131,8 @@ def world(tmp_path_factory) -> Iterator[World]:
     try:
         with delivering_site(tmp_path_factory.mktemp("cards"), max_attempts=3) as site:
             user = site.user()
-            secure = httpx.Client(base_url=site.secure.url, timeout=30, headers={"Authorization": f"Bearer {user.token}"})
+            secure = httpx.Client(base_url=site.secure.url, timeout=30,
+                                  headers={"Authorization": f"Bearer {user.token}"})
             shop = make_shop(user, rooms=200, days=60)
             ota = make_shop(user, channel_code="BookingCom")
             airbnb = make_shop(user, channel_code="AirBNB")

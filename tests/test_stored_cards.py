@@ -34,17 +34,20 @@ def test_the_step_masks_what_an_earlier_version_kept_in_clear_and_counts_it(tmp_
     (reservation, note, key, phone, message, meta, title, thread_note, reply, event, error, audit) = clear = cards(12)
     conn = engine.store.conn
     booking = engine.store.one("SELECT b.id, b.property_id, r.id AS revision_id, r.attributes FROM bookings b "
-                               "JOIN booking_revisions r ON r.id = b.revision_id JOIN channels c ON c.id = b.channel_id "
+                               "JOIN booking_revisions r ON r.id = b.revision_id "
+                               "JOIN channels c ON c.id = b.channel_id "
                                "WHERE c.channel_code = 'BookingCom' AND b.status = 'new' LIMIT 1")
     attributes = json.loads(booking["attributes"])
     attributes.update(reservation_id=reservation, unique_id=f"BDC-{reservation}", notes=f"card {dotted(note)}",
                       meta={key: "as a key"}, agent={"name": "Agent", "phone": phone})
-    thread = engine.store.one("SELECT id, last_message_id FROM message_threads WHERE last_message_id IS NOT NULL LIMIT 1")
+    thread = engine.store.one("SELECT id, last_message_id FROM message_threads "
+                              "WHERE last_message_id IS NOT NULL LIMIT 1")
     user = engine.identity.operator().user_id
     # As an earlier version kept them: the rule of the day missed these forms, and identifiers were exempt.
     conn.execute("UPDATE bookings SET reservation_id = ?, unique_id = ? WHERE id = ?",
                  (reservation, f"BDC-{reservation}", booking["id"]))
-    conn.execute("UPDATE booking_revisions SET attributes = ? WHERE id = ?", (json.dumps(attributes), booking["revision_id"]))
+    conn.execute("UPDATE booking_revisions SET attributes = ? WHERE id = ?",
+                 (json.dumps(attributes), booking["revision_id"]))
     conn.execute("UPDATE messages SET message = ?, meta = ? WHERE id = ?",
                  (f"VISA{message}exp", json.dumps({"card": f"{meta[:8]}\n{meta[8:]}"}), thread["last_message_id"]))
     conn.execute("UPDATE message_threads SET title = ? WHERE id = ?", (f"Guest {title}", thread["id"]))

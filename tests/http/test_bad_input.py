@@ -72,7 +72,8 @@ def test_a_wrong_content_type_still_reads_json_or_fails_cleanly(user):
     assert response.status_code == 400
 
 
-@pytest.mark.parametrize("title", ["Hotel\x00", "Hotel\nTwo", "Hotel\tTab", "Bell\x07", "Line\u2028Break", "Mid\x85dle", "\x00"])
+@pytest.mark.parametrize("title", ["Hotel\x00", "Hotel\nTwo", "Hotel\tTab", "Bell\x07", "Line\u2028Break", "Mid\x85dle",
+                                   "\x00"])
 def test_a_control_character_in_a_title_is_422_naming_it_and_nothing_is_stored(user, live_engine, title):
     response = user.client.post("/api/v1/properties", json={"property": {"title": title, "currency": "EUR"}})
 

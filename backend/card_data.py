@@ -1,44 +1,68 @@
 """Card data wherever it turns up: the Luhn check, the one masking rule, card numbers and security codes
-found in free text, and the last look at anything about to leave the card vault.
+found in text, and the last look at anything about to leave the card vault.
 
-A card number is written as 13 to 19 digits, in a row or with single spaces or dashes between them
-("4111 1111 1111 1111", "3782-822463-10005"), not glued to letters or to a word and a dash on either
-side (so a run of digits inside a UUID or a hex token is never one). A run longer than 19 digits may hold one
-between its spaces ("4111111111111111 2027"); a date written YYYY-MM-DD is never part of one. Masked,
-a number keeps its first 6 and last 4 digits.
+A card number is 13 to 19 digits, in a row or in groups: between two groups up to three separators (spaces of
+any width, tabs, line breaks, dots, slashes, underscores, hyphens and dashes: "4111 1111 1111 1111",
+"4111.1111.1111.1111", "4111\u00a01111–1111_1111"), in any script's digits ("４１１１…"), and it may be glued to
+letters ("VISA4111111111111111exp"). What is not one: a run of more than 19 digits in a row (an identifier), a
+date (2026-11-20, 20.11.2026, 11/20/2026), the one or two decimals after a dot (120.00), a UUID, a valid IBAN, and
+digits in a word of hexadecimal letters and digits only (a token such as "9f1c4111111111111111a0"). A run of
+groups may hold a card between other digits ("room 12 4111 1111 1111 1111"): every Luhn-valid stretch of 13 to 19
+digits in it is found, and overlapping ones are masked together. Masked, a number keeps its first 6 and last 4
+digits.
 
-Identifiers and phone numbers are left alone (`is_exempt`): a reservation code of 16 digits or a phone
-of 13 to 15 digits (E.164 allows at most 15) may pass the Luhn check without being a card, and masking
-it would break what it is for. A field named like a security code (`cvv`, `cvc`, `service_code`,
-`SeriesCode`, ...) holding digits is one.
+No field is exempt, identifiers included; a field named like a phone (`phone`, `mobilePhone`) holds a phone when
+it has at most 15 digits (E.164), so only a longer card is masked there, or one of a length and start that no phone
+number has (American Express, Diners Club). A field named like a security code
+(`cvv`, `cardCvv`, `cvvNumber`, `cid`, `card_code`, `SeriesCode`, ...) holding 3 or 4 digits holds one.
 """
 
 from __future__ import annotations
 
+import html
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 MASKED_CVV = "***"
 LUHN_DOUBLED = str.maketrans("0123456789", "0246813579")  # each digit doubled, its two digits summed
-# A run of 13 digits or more, single spaces or dashes between them; possessive, so it is always the whole run.
-# It starts with a digit, so that the engine skips ahead to digits; the look-behinds then test what precedes it.
-# Nor may it end glued to a dash and a word: a UUID whose first groups are all digits ("41111111-1111-4008-a1...")
-# happens about once in 20,000 random ones, and a page of bookings holds hundreds.
-RUN = re.compile(r"\d(?<![0-9A-Za-z]\d)(?<![0-9A-Za-z]-\d)(?:[ -]?\d){12,}+(?!-?[0-9A-Za-z])")
-# Where a run may be: a few times cheaper to scan a whole message for, as it asserts nothing.
-STRETCH = re.compile(r"[0-9][0-9 -]{12,}")
-DATE = re.compile(r"\d{4}-\d\d-\d\d")
 NUMBER_LENGTHS = range(13, 20)
-# A security code: 3 or 4 digits right after a field named like one (`"cvv": "737"`, `SeriesCode="4021"`,
-# `<SeriesCode><PlainText>318`), past nothing but quotes, colons, spaces and tags.
-CVV_NAMES = r"cvv2?|cvc2?|csc|series_?code|security_?code|service_?code"
-CVV_LIKE = re.compile(rf"(?i)(?<![a-z])(?:{CVV_NAMES})(?![a-z0-9])(?:[\s\"':=>]|<[\w:.-]+>){{1,8}}(\d{{3,4}})(?!\d)")
-# Found first: CVV_LIKE alone costs a look-behind at every character. The stems start every name above.
-CVV_STEMS = ("cvv", "cvc", "csc", "series", "security", "service")
+PHONE_DIGITS = 15  # E.164: a phone number has at most 15 digits
+# Cards as short as a phone that no phone number is like (no country code gives these lengths): American Express
+# (15 digits, 34 or 37) and Diners Club (14 digits, 30, 36, 38 or 39).
+NEVER_A_PHONE = re.compile(r"3[47]\d{13}|3[0689]\d{12}")
+# What may stand between two groups of a card's digits, up to three in a row.
+SEPARATORS = " \t\n\r\v\f\u00a0\u2007\u2009\u202f\u3000._/\\-\u2010-\u2015\u2212\uff0d\uff0e\uff0f"
+MAX_SEPARATORS = 3
+# Where a card may be: a digit and twelve or more digits or separators. The cheap first look, at C speed; twice as
+# quick again where the text is ASCII (known without reading it), as a digit is then one of ten characters.
+STRETCH = re.compile(rf"\d[\d{SEPARATORS}]{{12,}}")
+ASCII_STRETCH = re.compile(rf"[0-9][0-9{SEPARATORS}]{{12,}}")
+# How a serialised message may write a separator or a digit: JSON's \n or \uff11, XML's &#10;.
+JSON_ESCAPES = {"\\n": "\n", "\\t": "\t", "\\r": "\r", "\\f": "\f", "\\/": "/"}
+UNICODE_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
+GROUP = re.compile(rf"\d+|[{SEPARATORS}]+")
+# In a stretch whose digits are ASCII: what is never part of a card.
+DATE = re.compile(r"(?<!\d)(?:(?:19|20)\d\d([-./])[01]?\d\1[0-3]?\d|[0-3]?\d([-./])[0-3]?\d\2(?:19|20)\d\d)(?!\d)")
+DECIMALS = re.compile(r"(?<=\d\.)\d{1,2}(?!\d)")
+# Around a stretch: a UUID, an IBAN (checked by its own check digits).
+UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+IBAN = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}\d\d(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?(?![A-Za-z0-9])")
+AROUND = 50  # how far from a stretch a UUID or an IBAN that holds it may start or end
+HEX_WORD = re.compile(r"[0-9a-fA-F]+")
+# A security code: 3 or 4 digits right after a field named like one (`"cvv": "737"`, `cardCvv=737`,
+# `SeriesCode="4021"`, `<SeriesCode><PlainText>318`), past nothing but quotes, colons, spaces and tags. The name
+# starts a word, a camelCase part (`cardCvv`) or follows `card`.
+CVV_NAMES = (r"(?:card[_-]?)?(?:cvv2?|cvc2?|csc|ccv|cvn|cv2|cid|series[_-]?code|security[_-]?code|service[_-]?code"
+             r"|card[_-]?code)(?:[_-]?(?:number|num|no|nr|code|value))?")
+CVV_LIKE = re.compile(rf"(?:(?<![A-Za-z])|(?<=[a-z])(?=[A-Z])|(?<=[Cc][Aa][Rr][Dd])|(?<=[Cc][Aa][Rr][Dd][_-]))"
+                      rf"(?i:{CVV_NAMES})(?![A-Za-z0-9])(?:[\s\"':=>]|<[\w:.-]+>){{1,8}}(\d{{3,4}})(?!\d)")
+CVV_FIELD = re.compile(rf"(?i:{CVV_NAMES})")
+# Found first: CVV_LIKE alone costs a look-behind at every character. Every name above holds one of these.
+CVV_STEMS = ("cv", "csc", "ccv", "cid", "series", "security", "service", "cardcode", "card_code", "card-code")
 CVV_NAME = re.compile(rf"(?i){'|'.join(CVV_STEMS)}")
-IDENTIFIERS = frozenset({"reservationid", "uniqueid", "otareservationcode", "residvalue", "roomtypecode",
-                         "rateplancode"})
+SECURITY_CODE = re.compile(r"\d{3,4}")
 
 
 def luhn_ok(digits: str) -> bool:
@@ -53,31 +77,114 @@ def mask_number(digits: str) -> str:
     return digits[:6] + "*" * (len(digits) - 10) + digits[-4:]
 
 
-def is_exempt(name: str) -> bool:
-    """Whether a field of this name holds an identifier or a phone number, never to be masked."""
-    folded = name.lower().replace("_", "").replace("-", "")
-    return "phone" in folded or folded in IDENTIFIERS
+def is_phone(name: str) -> bool:
+    """Whether a field of this name holds a phone number: there, at most 15 digits are a phone, not a card."""
+    return "phone" in name.lower()
 
 
-def card_spans(text: str, *, valid_only: bool = True) -> Iterator[tuple[int, int, str]]:
-    """(start, end, digits) of each card number written in `text`: Luhn-valid ones, or with
-    `valid_only=False` every 13-19 digit run (a mistyped card is still one, to a screen)."""
-    for run in _runs(text):
-        chunks = _chunks(run)
-        start = 0
-        while start < len(chunks):
-            found = _card_at(chunks, start, valid_only)
-            if found is None:
-                start += 1
-                continue
-            end, digits = found
-            yield chunks[start][0], chunks[end - 1][1], digits
-            start = end
+def is_security_code(name: str) -> bool:
+    return CVV_FIELD.fullmatch(name) is not None
 
 
-def _runs(text: str) -> Iterator[re.Match[str]]:
-    for stretch in STRETCH.finditer(text):
-        yield from RUN.finditer(text, stretch.start(), stretch.end() + 1)
+def shortest_card(name: str) -> int:
+    """The fewest digits a card has in a field of this name: past a phone's 15 digits in a phone field."""
+    return PHONE_DIGITS + 1 if name and is_phone(name) else NUMBER_LENGTHS.start
+
+
+def card_spans(text: str, *, valid_only: bool = True, shortest: int = NUMBER_LENGTHS.start,
+               ) -> Iterator[tuple[int, int, str]]:
+    """(start, end, digits) of each stretch of `text` that is or holds a card number: Luhn-valid ones, or with
+    `valid_only=False` every 13-19 digit one (a mistyped card is still one, to a screen). Cards that overlap, or
+    touch in one run of groups, come as one stretch with all their digits; `digits` are ASCII."""
+    for stretch in (ASCII_STRETCH if text.isascii() else STRETCH).finditer(text):
+        written = stretch[0] if stretch[0].isascii() else "".join(
+            str(unicodedata.decimal(c)) if c.isdecimal() else c for c in stretch[0])
+        groups = _groups(written, stretch.start())
+        if not any(_covered(groups, valid_only, shortest)):
+            continue  # most stretches (dates, phone numbers, ids): what is never a card needs no looking for
+        groups = _spoilt(text, stretch.span(), written, groups)
+        yield from _stretches(groups, _covered(groups, valid_only, shortest))
+
+
+def _groups(written: str, start: int) -> list[Any]:
+    """The stretch's groups of digits as (start, end, ASCII digits); None for a group of more than 19 digits and
+    for too many separators in a row, which part two runs. `written` has ASCII digits, `start` its place."""
+    groups: list[Any] = []
+    for part in GROUP.finditer(written):
+        if part[0][0].isdigit():
+            groups.append((start + part.start(), start + part.end(), part[0]) if len(part[0]) <= 19 else None)
+        elif len(part[0]) > MAX_SEPARATORS:
+            groups.append(None)
+    return groups
+
+
+def _spoilt(text: str, span: tuple[int, int], written: str, groups: list[Any]) -> list[Any]:
+    """The groups, None for those that can't be part of a card: a date's or a decimal's, one inside a UUID, an
+    IBAN or a hexadecimal word."""
+    start, end = span
+    spoilt = [(start + m.start(), start + m.end()) for pattern in (DATE, DECIMALS) for m in pattern.finditer(written)]
+    spoilt += _identifiers_around(text, start, end)
+    spoilt += _hex_words(text, start, end)
+    if not spoilt:
+        return groups
+    return [g if g is None or not any(s < g[1] and g[0] < e for s, e in spoilt) else None for g in groups]
+
+
+def _identifiers_around(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    window = text[max(0, start - AROUND):end + AROUND]
+    offset = max(0, start - AROUND)
+    found = [m.span() for m in UUID.finditer(window)]
+    found += [m.span() for m in IBAN.finditer(window) if _iban_ok(m[0])]
+    return [(offset + s, offset + e) for s, e in found]
+
+
+def _iban_ok(iban: str) -> bool:
+    compact = iban.replace(" ", "")
+    moved = compact[4:] + compact[:4]
+    return int("".join(str(int(c, 36)) for c in moved)) % 97 == 1
+
+
+def _hex_words(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The first and last groups when glued to letters in a word of hexadecimal digits alone."""
+    spoilt = []
+    for edge, step in ((start, -1), (end - 1, 1)):
+        if not (0 <= edge + step < len(text) and text[edge + step].isalpha() and text[edge].isdecimal()):
+            continue
+        first, last = edge, edge
+        while first > 0 and text[first - 1].isalnum():
+            first -= 1
+        while last + 1 < len(text) and text[last + 1].isalnum():
+            last += 1
+        if HEX_WORD.fullmatch(text, first, last + 1):
+            spoilt.append((first, last + 1))
+    return spoilt
+
+
+def _covered(groups: list[Any], valid_only: bool, shortest: int) -> list[bool]:
+    """Which groups are part of a card: of every stretch of groups with 13 to 19 digits (Luhn-valid ones)."""
+    cover = [False] * len(groups)
+    for first in range(len(groups)):
+        digits = ""
+        for last in range(first, len(groups)):
+            if groups[last] is None:
+                break
+            digits += groups[last][2]
+            if len(digits) > NUMBER_LENGTHS.stop - 1:
+                break
+            long_enough = len(digits) >= shortest or NEVER_A_PHONE.fullmatch(digits) is not None
+            if long_enough and (not valid_only or luhn_ok(digits)):
+                cover[first:last + 1] = [True] * (last + 1 - first)
+    return cover
+
+
+def _stretches(groups: list[Any], cover: list[bool]) -> Iterator[tuple[int, int, str]]:
+    run: list[tuple[int, int, str]] = []
+    for group, covered in [*zip(groups, cover, strict=True), (None, False)]:
+        if covered:
+            run.append(group)
+        elif run:
+            yield run[0][0], run[-1][1], "".join(g[2] for g in run)
+            run = []
 
 
 def _security_codes(text: str) -> Iterator[re.Match[str]]:
@@ -104,37 +211,13 @@ def _name_starts(text: str) -> list[int]:
     return sorted(starts)
 
 
-def _chunks(run: re.Match[str]) -> list[tuple[int, int, str]]:
-    """The run's space-separated parts as (start, end, digits), a date ending one stretch and starting
-    the next (marked by a None entry, which no card spans)."""
-    chunks: list[Any] = []
-    position = run.start()
-    for part in run[0].split(" "):
-        chunks.append(None if DATE.fullmatch(part) else (position, position + len(part), part.replace("-", "")))
-        position += len(part) + 1
-    return chunks
-
-
-def _card_at(chunks: list[Any], start: int, valid_only: bool) -> tuple[int, str] | None:
-    """The longest card that starts at chunk `start`: (the chunk after it, its digits)."""
-    best, digits = None, ""
-    for end in range(start, len(chunks)):
-        if chunks[end] is None:
-            break
-        digits += chunks[end][2]
-        if len(digits) > NUMBER_LENGTHS.stop - 1:
-            break
-        if len(digits) in NUMBER_LENGTHS and (not valid_only or luhn_ok(digits)):
-            best = end + 1, digits
-    return best
-
-
-def hide_card_data(text: str, *, valid_only: bool = True) -> tuple[str, list[tuple[str, str]]]:
+def hide_card_data(text: str, *, valid_only: bool = True,
+                   shortest: int = NUMBER_LENGTHS.start) -> tuple[str, list[tuple[str, str]]]:
     """`text` with every card number masked and every security code beside its name starred; with the
     (shown, original) pairs, so that the one who holds the original can put them back."""
     hidden: list[tuple[str, str]] = []
     parts, last = [], 0
-    for start, end, digits in card_spans(text, valid_only=valid_only):
+    for start, end, digits in card_spans(text, valid_only=valid_only, shortest=shortest):
         parts += [text[last:start], mask_number(digits)]
         hidden.append((mask_number(digits), text[start:end]))
         last = end
@@ -148,36 +231,63 @@ def hide_card_data(text: str, *, valid_only: bool = True) -> tuple[str, list[tup
     return "".join(parts) + shown[last:] if parts else shown, hidden
 
 
-def mask_text(text: str) -> str:
-    """Free text as it may be stored: every valid card number masked, every security code starred."""
-    if not STRETCH.search(text) and not _name_starts(text):
-        return text  # the common case, at the speed of a few C scans
-    return hide_card_data(text)[0]
+def may_hold_card_data(text: str, *, escaped: bool = False) -> bool:
+    """Whether `text` (with `escaped`, serialised JSON or XML) has a stretch of digits or a security code's name:
+    False is certain, at the speed of a few C scans; True is for the rule itself to decide."""
+    text = _unescaped(text) if escaped else text
+    return (ASCII_STRETCH if text.isascii() else STRETCH).search(text) is not None or bool(_name_starts(text))
+
+
+def _unescaped(text: str) -> str:
+    """Serialised JSON or XML with its escapes undone, as a first look reads it (their places may shift)."""
+    if "\\" in text:
+        for escape, character in JSON_ESCAPES.items():
+            text = text.replace(escape, character)
+        if "\\u" in text:
+            text = UNICODE_ESCAPE.sub(lambda escape: chr(int(escape[1], 16)), text)
+    return html.unescape(text) if "&#" in text else text
+
+
+def mask_text(text: str, *, shortest: int = NUMBER_LENGTHS.start) -> str:
+    """Free text as it may be stored or shown: every valid card number masked, every security code starred."""
+    if not may_hold_card_data(text):
+        return text  # the common case
+    return hide_card_data(text, shortest=shortest)[0]
 
 
 def mask_cards_in(value: Any, name: str = "") -> Any:
-    """A JSON-like value with card data masked in every string and number, except in fields that hold
-    identifiers or phone numbers. A number that is a card comes back as the masked string."""
-    if name and is_exempt(name):
-        return value
+    """A JSON-like value with card data masked in every key, string and number. A field named like a phone keeps
+    a phone's 15 digits; one named like a security code has its 3 or 4 digits starred. A number that is a card
+    comes back as the masked string."""
     if isinstance(value, str):
-        return mask_text(value)
+        if name and is_security_code(name) and SECURITY_CODE.fullmatch(value.strip()):
+            return MASKED_CVV
+        return mask_text(value, shortest=shortest_card(name))
     if isinstance(value, dict):
-        return {key: mask_cards_in(item, key) for key, item in value.items()}
+        return {_masked_key(key): mask_cards_in(item, key if isinstance(key, str) else "")
+                for key, item in value.items()}
     if isinstance(value, list):
         return [mask_cards_in(item, name) for item in value]
-    if isinstance(value, int) and not isinstance(value, bool) and len(str(value)) in NUMBER_LENGTHS:
-        return mask_text(str(value)) if luhn_ok(str(value)) else value
+    if isinstance(value, int) and not isinstance(value, bool):
+        written = str(value)
+        masked = mask_cards_in(written, name)
+        return value if masked == written else masked
     return value
 
 
+def _masked_key(key: Any) -> Any:
+    return mask_text(key) if isinstance(key, str) else key
+
+
 def json_named_values(document: Any) -> Iterator[tuple[str, str]]:
-    """Every string and number of a parsed JSON document with the key that holds it (a list's items, its key)."""
+    """Every key, string and number of a parsed JSON document with the key that holds it (a list's items, its
+    key; a key, the key of its object)."""
     stack: list[tuple[str, Any]] = [("", document)]
     while stack:
         name, value = stack.pop()
         if type(value) is dict:
             stack.extend(value.items())
+            yield from ((name, key) for key in value)
         elif type(value) is list:
             stack.extend((name, item) for item in value)
         elif type(value) is str:
@@ -190,13 +300,13 @@ def card_data_left(text: str, named_values: Callable[[], Iterable[tuple[str, str
     """What a message still holds in clear, by kind ("a card number", "a security code"), or None.
 
     `text` is the message as it would leave; `named_values` gives its text values with the name of the
-    field that holds each (a JSON key, an XML element or attribute). The text is scanned at C speed
-    first; only a message with a candidate is walked, to leave identifiers and phone numbers out."""
+    field that holds each (a JSON key, an XML element or attribute). The text is scanned first, its escapes
+    undone; only a message with a card in it is walked, to let a phone field keep a phone."""
     if next(_security_codes(text), None) is not None:
         return "a security code"
-    if next(card_spans(text), None) is None:
+    if next(card_spans(_unescaped(text)), None) is None:
         return None
     for name, value in named_values():
-        if not is_exempt(name) and next(card_spans(value), None) is not None:
+        if next(card_spans(value, shortest=shortest_card(name)), None) is not None:
             return "a card number"
     return None

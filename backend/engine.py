@@ -115,7 +115,8 @@ class Engine:
         from backend.bookings.cards import BookingCards
         from backend.bookings.service import Bookings
 
-        return Bookings(self.store, self.events, BookingCards(lambda: self.vault, lambda: self.card_form),
+        return Bookings(self.store, self.events, BookingCards(lambda: self.vault, lambda: self.card_form,
+                                                              lambda: self.keys),
                         self.config.clock)
 
     @cached_property

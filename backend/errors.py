@@ -1,8 +1,14 @@
-"""Domain errors. Every layer above the engine reports these and invents none of its own."""
+"""Domain errors. Every layer above the engine reports these and invents none of its own.
+
+An error's details are masked when it is made (backend/card_data.py), keys too: whatever a message quotes of
+what was sent (a name, an id, a field of an unknown name), no answer or log line ever carries a card from it.
+"""
 
 from __future__ import annotations
 
 from typing import Any
+
+from backend.card_data import mask_cards_in
 
 
 class FrontdeskError(Exception):
@@ -12,6 +18,7 @@ class FrontdeskError(Exception):
     retry_after: int | None = None  # seconds after which an answer about load invites the caller back (Retry-After)
 
     def __init__(self, details: Any = None) -> None:
+        details = mask_cards_in(details)
         super().__init__(self.title if details is None else f"{self.title}: {details}")
         self.details = details
 
@@ -71,9 +78,7 @@ class ValidationFailed(FrontdeskError):
 
     status, code, title = 422, "validation_error", "Validation Error"
 
-    def __init__(self, details: dict[str, list[str]]) -> None:
-        super().__init__(details)
-        self.details: dict[str, list[str]] = details
+    details: dict[str, list[str]]
 
     @classmethod
     def one(cls, field: str, message: str) -> ValidationFailed:

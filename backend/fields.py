@@ -18,6 +18,11 @@ from pydantic import AfterValidator, BeforeValidator, StrictStr
 HOST_NUMERIC = re.compile(r"[0-9.]+|0x[0-9a-f.x]*")  # what resolvers may read as an IPv4 address
 HOST_LABEL = re.compile(r"[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?")
 PHONE = re.compile(r"^[0-9 ()\[\]+\-.]*[0-9][0-9 ()\[\]+\-.]*$")
+PHONE_DIGITS = 15  # E.164: a longer run of digits is not a phone number (and may be a card)
+# No place in a line of text (a title, a name): control characters, NUL among them, and line breaks; in a longer
+# text, control characters but the tab and line breaks.
+NOT_IN_A_LINE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+NOT_IN_A_TEXT = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 DECIMAL = re.compile(r"^[+-]?\d+(\.\d+)?$")
 
 
@@ -161,6 +166,22 @@ def _strip(value):
     return value.strip() if isinstance(value, str) else value
 
 
+def _one_line(value: str) -> str | None:
+    return "must be one line of text, without control characters" if NOT_IN_A_LINE.search(value) else None
+
+
+def _no_control(value: str) -> str | None:
+    return "must not hold control characters (but tabs and line breaks)" if NOT_IN_A_TEXT.search(value) else None
+
+
+def _phone_error(value: str) -> str | None:
+    if not PHONE.match(value):
+        return "may contain only digits, spaces, brackets and + - . characters"
+    if sum(c.isdigit() for c in value) > PHONE_DIGITS:
+        return f"must have at most {PHONE_DIGITS} digits (E.164)"
+    return None
+
+
 def _max_length(limit: int):
     return _check(lambda v: f"must be at most {limit} characters" if len(v) > limit else None)
 
@@ -176,14 +197,12 @@ def _decimal_error(value) -> str | None:
 Optional = BeforeValidator(_blank_to_none)
 
 RequiredText = Annotated[StrictStr, BeforeValidator(_strip),
-                         _check(lambda v: "can't be blank" if not v else None), _max_length(255)]
-Text255 = Annotated[StrictStr | None, Optional, _max_length(255)]
-Text32 = Annotated[StrictStr | None, Optional, _max_length(32)]
-LongText = Annotated[StrictStr | None, Optional, _max_length(65_535)]
+                         _check(lambda v: "can't be blank" if not v else None), _max_length(255), _check(_one_line)]
+Text255 = Annotated[StrictStr | None, Optional, _max_length(255), _check(_one_line)]
+Text32 = Annotated[StrictStr | None, Optional, _max_length(32), _check(_one_line)]
+LongText = Annotated[StrictStr | None, Optional, _max_length(65_535), _check(_no_control)]
 Email = Annotated[StrictStr | None, Optional, _check(email_error)]
-Phone = Annotated[StrictStr | None, Optional, _max_length(32),
-                  _check(lambda v: None if PHONE.match(v) else
-                         "may contain only digits, spaces, brackets and + - . characters")]
+Phone = Annotated[StrictStr | None, Optional, _max_length(32), _check(_phone_error)]
 Country = Annotated[StrictStr | None, Optional,
                     _check(lambda v: None if v in _countries() else "must be an ISO 3166-1 alpha-2 country code in capitals, e.g. GB")]
 Currency = Annotated[StrictStr, BeforeValidator(_strip),

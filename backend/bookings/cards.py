@@ -5,6 +5,11 @@ guarantee goes into the vault (number, holder and expiry sealed, the CVV apart w
 a card in `guarantee.meta` sealed with them) and the revision holds only the vault's token, so the
 vault's rules apply to every card: the CVV expires or is wiped, the card is purged after departure,
 every reveal is in the audit log. Only the tokenisation service ever has one revealed.
+
+A reservation id that holds a card number (a Luhn-valid run of 13 to 19 digits, as some channels' ids are) is
+shown masked like any other field; the booking is found by a keyed hash of it (`reservation_key`), so that its
+repeats, modifications and cancellations still reach it, and the database holds neither the number nor a hash
+that a guess could be checked against without the key file.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any
 
-from backend.card_data import MASKED_CVV, mask_cards_in, mask_number
+from backend.card_data import MASKED_CVV, mask_cards_in, mask_number, mask_text
 from backend.keys import Keys
 from backend.vault.cards import CardData
 
@@ -24,6 +29,7 @@ if TYPE_CHECKING:
     from backend.vault.store import Vault
 
 PROFILE = "booking"  # what the vault's audit log and browser call a booking's card
+KEYED = "hmac:"  # what starts the stored key of a reservation id that holds a card
 
 
 @dataclass(frozen=True)
@@ -48,9 +54,17 @@ def masked(guarantee: dict[str, Any] | None) -> dict[str, Any] | None:
 
 
 class BookingCards:
-    def __init__(self, vault: Callable[[], Vault], card_form: Callable[[], CardForm]) -> None:
+    def __init__(self, vault: Callable[[], Vault], card_form: Callable[[], CardForm], keys: Callable[[], Keys]) -> None:
         self._vault = vault  # built on first use, as the engine builds the vault
         self._card_form = card_form
+        self._keys = keys
+
+    def reservation_key(self, reservation_id: str) -> str:
+        """What finds a booking by its reservation id (`bookings.reservation_id`): the id itself, or a keyed hash of
+        one that holds card data, which the booking shows masked."""
+        if mask_text(reservation_id) == reservation_id:
+            return reservation_id
+        return KEYED + self._keys().fingerprint(reservation_id, "reservation_id")
 
     def keep(self, conn, guarantee: dict[str, Any], departure: str | None, *, kept_at: datetime | None = None) -> str:
         """Seal a validated guarantee (number digits only, expiry MM/YYYY) in the caller's transaction."""

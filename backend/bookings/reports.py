@@ -38,6 +38,9 @@ if TYPE_CHECKING:
 
 REPORTING = ("BookingCom",)  # the channels that take reports, as with the service
 REPORT = "r.id, r.booking_id, r.kind, r.waived_fees, r.inserted_at, r.delivered_at"
+# The reservation id as the booking shows it: the column holds a keyed hash of one that holds a card.
+SHOWN_RESERVATION = ("(SELECT json_extract(attributes, '$.reservation_id') FROM booking_revisions "
+                     "WHERE id = b.revision_id) AS reservation_id")
 # Reports are listed oldest first, ties (a clock that stands still) in the order they were made: by rowid.
 
 
@@ -92,7 +95,7 @@ class BookingReports:
 
     def feed(self, channel, query: ListQuery) -> tuple[list[dict[str, Any]], dict]:
         """The channel's reports its adapter has not acknowledged yet, oldest first."""
-        rows, meta = page(self.store, query, {}, select=f"{REPORT}, b.unique_id, b.reservation_id, b.property_id",
+        rows, meta = page(self.store, query, {}, select=f"{REPORT}, b.unique_id, {SHOWN_RESERVATION}, b.property_id",
                           source="booking_reports r JOIN bookings b ON b.id = r.booking_id",
                           scope="r.channel_id = ? AND r.delivered_at IS NULL", scope_params=[channel["id"]],
                           default_order="r.inserted_at, r.rowid")

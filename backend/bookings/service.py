@@ -127,8 +127,9 @@ class Bookings:
             prop = self.store.one("SELECT * FROM properties WHERE id = ?", (property_id,))
             channel = self.store.one("SELECT * FROM channels WHERE id = ?", (channel_id,))
             window = window_of(prop, self.clock())
+            key = self.cards.reservation_key(model.reservation_id) if model.reservation_id else None
             existing = self.store.one("SELECT * FROM bookings WHERE channel_id = ? AND reservation_id = ?",
-                                      (channel_id, model.reservation_id)) if model.reservation_id else None
+                                      (channel_id, key)) if key else None
             if model.status == "new" and existing is not None:
                 if existing["body_hash"] != body_hash:
                     raise ValidationFailed.one("reservation_id", "is already taken by a different booking")
@@ -142,12 +143,13 @@ class Bookings:
             if model.status == "cancelled":
                 booking = self._cancel(shown, existing, prop)
             else:
-                booking = self._book(model, shown, existing, prop, channel, window, body_hash, secure=secure, ota=ota)
+                booking = self._book(model, shown, existing, prop, channel, window, body_hash, key, secure=secure,
+                                     ota=ota)
         self.events.publish("booking.changed", booking["id"], status=booking["status"], property_id=property_id)
         return booking, model.status == "new"
 
     def _book(self, model: BookingInput, shown: dict[str, Any], existing, prop, channel, window: Window,
-              body_hash: str, *, secure: bool, ota: bool) -> dict[str, Any]:
+              body_hash: str, key: str | None, *, secure: bool, ota: bool) -> dict[str, Any]:
         settings = from_json(prop["settings"])
         _check_stay(model, window, self.clock().date(), ota)
         arrival, departure = date.fromisoformat(model.arrival_date), date.fromisoformat(model.departure_date)  # type: ignore[arg-type]
@@ -160,7 +162,7 @@ class Bookings:
             self._give_back(taken)
             taken = self._take(rooms)
         booking_id = existing["id"] if existing else new_id()
-        reservation_id = model.reservation_id or new_id()
+        reservation_id = shown["reservation_id"] or new_id()  # masked if it holds a card: `key` finds it
         attributes = {
             "id": booking_id, "unique_id": f"{PREFIXES.get(channel['channel_code'], 'CHN')}-{reservation_id}",
             "reservation_id": reservation_id, "status": model.status, "channel_id": channel["id"],
@@ -184,7 +186,7 @@ class Bookings:
             card_token = self._carried_card(existing, model.departure_date)
             if existing:
                 attributes["guarantee"] = from_json(self._revision_row(existing["revision_id"])["attributes"])["guarantee"]
-        return self._save(attributes, existing, body_hash, taken, card_token)
+        return self._save(attributes, existing, body_hash, taken, card_token, key or reservation_id)
 
     def _price_rooms(self, model: BookingInput, shown_rooms: list[dict[str, Any]], prop, channel, window: Window,
                      arrival: date, departure: date, held: Counter, min_stay_type: str,
@@ -269,7 +271,7 @@ class Bookings:
         if shown["services"]:  # a cancellation fee, in the booking's currency whether or not the body names it
             attributes["services"] = [*attributes["services"], *_priced(shown["services"], existing["currency"])]
         return self._save(attributes, existing, existing["body_hash"], taken,
-                          self._carried_card(existing, attributes["departure_date"]))
+                          self._carried_card(existing, attributes["departure_date"]), existing["reservation_id"])
 
     def _carried_card(self, existing, departure: str | None) -> str | None:
         """The vault token of the booking's card, kept by a revision that brings no card of its own."""
@@ -297,8 +299,9 @@ class Bookings:
         self.store.conn.executemany(
             "UPDATE availability SET availability = availability + 1 WHERE room_type_id = ? AND date = ?", units)
 
-    def _save(self, attributes: dict[str, Any], existing, body_hash: str, taken: list,
-              card_token: str | None) -> dict[str, Any]:
+    def _save(self, attributes: dict[str, Any], existing, body_hash: str, taken: list, card_token: str | None,
+              key: str) -> dict[str, Any]:
+        """`key` finds the booking by its reservation id (BookingCards.reservation_key)."""
         conn, now, revision_id = self.store.conn, utc_now(), new_id()
         attributes = {**attributes, "revision_id": revision_id,
                       "inserted_at": existing["inserted_at"] if existing else now, "updated_at": now}
@@ -315,7 +318,7 @@ class Bookings:
                          "channel_id, unique_id, reservation_id, ota_name, inserted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
                          "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                          (*values, attributes["id"], attributes["property_id"], attributes["channel_id"],
-                          attributes["unique_id"], attributes["reservation_id"], attributes["ota_name"], now))
+                          attributes["unique_id"], key, attributes["ota_name"], now))
         conn.execute("INSERT INTO booking_revisions (id, booking_id, property_id, status, attributes, card_token, "
                      "inserted_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                      (revision_id, attributes["id"], attributes["property_id"], attributes["status"],

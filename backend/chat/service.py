@@ -317,7 +317,8 @@ class Chat:
         if details.room_type_id and not self.store.scalar("SELECT 1 FROM room_types WHERE id = ? AND property_id = ?",
                                                           (details.room_type_id, details.property_id)):
             raise ValidationFailed.one("booking_details.room_type_id", "is not a room type of the property")
-        meta = {"status": "active", "live_feed_event_id": new_id(), "booking_details": details.model_dump(mode="json")}
+        meta = mask_cards_in({"status": "active", "live_feed_event_id": new_id(),
+                              "booking_details": details.model_dump(mode="json")})  # kept and sent alike
         now = _sent_at(model.sent_at, self.now())
         with self.store.transaction() as conn:
             thread_id = new_id()

@@ -148,3 +148,12 @@ async def test_the_inbox_opens_without_notes_or_unread_changes(engine: Engine, m
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_inbox(pilot)
         assert note_views(screen) == []
+
+
+async def test_a_note_with_a_card_written_any_way_shows_masked(engine: Engine, make_app) -> None:
+    colleague_notes(engine, "Emma Clarke", "Her card: 4111.1111.1111.1111, exp 12/31")
+    app = make_app(mode="inbox")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_thread(pilot)
+        shown = [str(view.render()) for view in note_views(screen)]
+        assert len(shown) == 1 and "Her card: 411111******1111, exp 12/31" in shown[0]

@@ -70,3 +70,24 @@ def test_a_wrong_content_type_still_reads_json_or_fails_cleanly(user):
                                 headers={"Content-Type": "application/x-www-form-urlencoded"})
 
     assert response.status_code == 400
+
+
+@pytest.mark.parametrize("title", ["Hotel\x00", "Hotel\nTwo", "Hotel\tTab", "Bell\x07", "Line\u2028Break", "Mid\x85dle",
+                                   "\x00"])
+def test_a_control_character_in_a_title_is_422_naming_it_and_nothing_is_stored(user, live_engine, title):
+    response = user.client.post("/api/v1/properties", json={"property": {"title": title, "currency": "EUR"}})
+
+    assert response.status_code == 422
+    assert response.json()["errors"]["details"] == {"title": ["must be one line of text, without control characters"]}
+    assert live_engine.store.scalar("SELECT count(*) FROM properties WHERE group_id = ?",
+                                    (user.actor.default_group_id,)) == 0
+
+
+def test_a_long_text_keeps_its_lines_but_not_a_nul(user):
+    made = user.client.post("/api/v1/properties", json={"property": {
+        "title": "Lines", "currency": "EUR", "content": {"description": "First line\n\tSecond line"}}})
+    assert made.status_code == 201, made.text
+    refused = user.client.post("/api/v1/properties", json={"property": {
+        "title": "Nul", "currency": "EUR", "content": {"description": "Before\x00after"}}})
+    assert refused.status_code == 422
+    assert list(refused.json()["errors"]["details"]) == ["content.description"]

@@ -1,5 +1,5 @@
 """Card numbers typed into free-form fields are masked before anything stores them: notes, every meta
-object, the customer's text, room guests, chat messages. Identifiers and phone numbers stay as sent."""
+object, the customer's text, room guests, chat messages, identifiers. Phone numbers stay as sent."""
 
 from __future__ import annotations
 
@@ -46,13 +46,36 @@ def shop(user):
 
 
 def test_cards_in_free_form_fields_are_masked_before_storing(shop, anonymous, live_engine):
-    created = check(anonymous.post(f"{shop.meta}/push_booking", json=card_everywhere(shop, "4012888888881881")), 201)
-    assert_masked(created["data"]["attributes"], "4012888888881881")  # a reservation id is not a card
+    created = check(anonymous.post(f"{shop.meta}/push_booking", json=card_everywhere(shop, "GM-2")), 201)
+    assert_masked(created["data"]["attributes"], "GM-2")
     stored = check(shop.user.client.get(f"/api/v1/bookings/{created['data']['id']}"))["data"]["attributes"]
-    assert_masked(stored, "4012888888881881")
+    assert_masked(stored, "GM-2")
     raw = live_engine.store.path.read_bytes() + _wal(live_engine)
     for clear in (VISA, MASTERCARD, AMEX, VISA.replace(" ", ""), MASTERCARD.replace("-", "")):
         assert clear.encode() not in raw
+
+
+def test_a_reservation_id_that_holds_a_card_is_shown_masked_and_still_finds_its_booking(shop, anonymous, live_engine):
+    """Two ids that mask alike are two bookings; each is repeated, modified and cancelled by the id as sent."""
+    first, second = "4012888888881881", "4012881000031881"  # both Luhn-valid, both 401288******1881
+    created = {}
+    for reservation_id in (first, second):
+        body = booking(shop, day(2), day(3), reservation_id=reservation_id)
+        created[reservation_id] = check(anonymous.post(f"{shop.meta}/push_booking", json=body), 201)["data"]
+        assert created[reservation_id]["attributes"]["reservation_id"] == "401288******1881"
+        assert created[reservation_id]["attributes"]["unique_id"] == "OSH-401288******1881"
+        repeated = check(anonymous.post(f"{shop.meta}/push_booking", json=body), 201)["data"]
+        assert repeated["id"] == created[reservation_id]["id"]
+    assert created[first]["id"] != created[second]["id"]
+    modified = booking(shop, day(2), day(4), reservation_id=first, status="modified")
+    assert check(anonymous.post(f"{shop.meta}/push_booking", json=modified))["data"]["id"] == created[first]["id"]
+    cancelled = {"booking": {"status": "cancelled", "reservation_id": second}}
+    assert check(anonymous.post(f"{shop.meta}/push_booking", json=cancelled))["data"]["id"] == created[second]["id"]
+    statuses = {b["id"]: b["attributes"]["status"]
+                for b in check(shop.user.client.get("/api/v1/bookings"))["data"]}
+    assert (statuses[created[first]["id"]], statuses[created[second]["id"]]) == ("modified", "cancelled")
+    raw = live_engine.store.path.read_bytes() + _wal(live_engine)
+    assert first.encode() not in raw and second.encode() not in raw
 
 
 def test_a_card_in_the_guarantee_meta_is_sealed_with_the_guarantee_on_the_secure_listener(shop, secure, live_engine):
@@ -86,3 +109,14 @@ def test_guest_and_property_messages_are_masked(user, live):
 def _wal(engine) -> bytes:
     wal = engine.store.path.with_name(engine.store.path.name + "-wal")
     return wal.read_bytes() if wal.exists() else b""
+
+
+def test_a_phone_field_takes_a_phone_of_at_most_15_digits(shop, anonymous):
+    body = booking(shop, day(2), day(3), agent={"name": "Agent", "phone": VISA})
+    body["booking"]["customer"]["phone"] = "1" * 32
+    refused = anonymous.post(f"{shop.meta}/push_booking", json=body)
+    assert refused.status_code == 422
+    assert refused.json()["errors"]["details"] == {"customer.phone": ["must have at most 15 digits (E.164)"],
+                                                   "agent.phone": ["must have at most 15 digits (E.164)"]}
+    body["booking"]["customer"]["phone"] = body["booking"]["agent"]["phone"] = "+44 (0) 20 7946 0000"
+    check(anonymous.post(f"{shop.meta}/push_booking", json=body), 201)

@@ -1,0 +1,68 @@
+"""Card data that earlier versions stored in clear, masked in place by the rule of backend/card_data.py: a data step.
+
+Every column that holds free text or JSON is read (bookings and their revisions, guest and staff messages, threads'
+titles, internal notes, saved replies, outbox events, webhook and channel delivery records, the vault's audit),
+and each value that holds a card number or a security code is written back masked; a JSON value is masked as the
+engine masks a request (a phone field keeps a phone, keys are masked too). A booking whose reservation id holds
+a card is found from then on by the keyed hash that new ones are (backend/bookings/cards.py).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import TYPE_CHECKING, Any
+
+from backend.bookings.cards import KEYED
+from backend.card_data import mask_cards_in, mask_text, may_hold_card_data
+from backend.data_steps import DataStep
+
+if TYPE_CHECKING:
+    from backend.engine import Engine
+
+TEXT, JSON = "text", "json"
+COLUMNS = [
+    ("bookings", "unique_id", TEXT), ("bookings", "guest_names", TEXT), ("booking_revisions", "attributes", JSON),
+    ("messages", "message", TEXT), ("messages", "meta", JSON), ("message_threads", "title", TEXT),
+    ("thread_notes", "note", TEXT), ("message_templates", "title", TEXT), ("message_templates", "message", TEXT),
+    ("attachments", "file_name", TEXT), ("events", "payload", JSON), ("deliveries", "last_error", TEXT),
+    ("deliveries", "warnings", JSON), ("destinations", "last_error", TEXT), ("vault_audit", "detail", TEXT),
+]
+
+
+def mask_stored_cards(engine: Engine, conn: sqlite3.Connection) -> int:
+    changed = _key_reservation_ids(engine, conn)
+    for table, column, kind in COLUMNS:
+        rows = conn.execute(f"SELECT rowid, {column} FROM {table} WHERE {column} IS NOT NULL").fetchall()
+        for rowid, value in rows:
+            masked = _masked(value, kind)
+            if masked != value:
+                conn.execute(f"UPDATE {table} SET {column} = ? WHERE rowid = ?", (masked, rowid))
+                changed += 1
+    return changed
+
+
+def _masked(value: Any, kind: str) -> Any:
+    if not isinstance(value, str) or not may_hold_card_data(value, escaped=kind == JSON):
+        return value
+    if kind == TEXT:
+        return mask_text(value)
+    parsed = json.loads(value)
+    masked = mask_cards_in(parsed)
+    return value if masked == parsed else json.dumps(masked)
+
+
+def _key_reservation_ids(engine: Engine, conn: sqlite3.Connection) -> int:
+    """A reservation id that holds a card becomes the keyed hash that finds its booking."""
+    rows = conn.execute("SELECT id, reservation_id FROM bookings WHERE reservation_id NOT LIKE ?",
+                        (KEYED + "%",)).fetchall()
+    changed = 0
+    for booking_id, reservation_id in rows:
+        key = engine.bookings.cards.reservation_key(reservation_id)
+        if key != reservation_id:
+            conn.execute("UPDATE bookings SET reservation_id = ? WHERE id = ?", (key, booking_id))
+            changed += 1
+    return changed
+
+
+STEP = DataStep("mask_stored_cards", "values holding card data in clear masked", mask_stored_cards)

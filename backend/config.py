@@ -29,7 +29,7 @@ class Config:
     # An attachment upload's body: a file of 10 MiB is ~13.4 MiB in base64. Others take less (backend/http/limits.py).
     max_body_bytes: int = 14 * MiB
     attachment_max_bytes: int = 10 * MiB
-    chat_frame_ancestors: str = "*"  # CSP frame-ancestors of the web chat page: who may put it in an iframe
+    chat_frame_ancestors: str = "'none'"  # CSP frame-ancestors of the web chat page: who may put it in an iframe
     vault_cvv_hours: int = 72  # a CVV is kept this long (or until wiped): enough to charge a new booking
     vault_purge_days: int = 30  # cards leave the vault this many days after departure (or after arriving)
     tokenise_max_bytes: int = 8 * MiB  # a message to tokenise, or a captured response

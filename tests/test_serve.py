@@ -52,6 +52,8 @@ def test_serve_runs_three_listeners_over_one_database(tmp_path):
         asked = httpx.options(f"{urls[0]}/api/v1/meta/OpenShopping/property_list", headers={
             "Origin": BOOKING_SITE, "Access-Control-Request-Method": "GET"})
         assert asked.status_code == 204 and asked.headers["access-control-allow-origin"] == BOOKING_SITE
+        chat_policy = httpx.get(f"{urls[0]}/chat").headers["content-security-policy"]
+        assert "frame-ancestors 'none'" in chat_policy  # no site frames the web chat unless the operator says so
     finally:
         server.send_signal(signal.SIGTERM)
         output, _ = server.communicate(timeout=15)

@@ -27,7 +27,7 @@ class Listeners:
     ssl_certfile: str | None = None
     ssl_keyfile: str | None = None
     fetch_private_addresses: bool = False
-    chat_frame_ancestors: str = "*"
+    chat_frame_ancestors: str = Config.chat_frame_ancestors
     capture_allow_list: tuple[str, ...] = ()
     public_url: str | None = None  # the listeners' addresses as clients reach them (a proxy's); None: where they listen
     public_secure_url: str | None = None

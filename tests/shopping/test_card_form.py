@@ -171,7 +171,7 @@ def test_the_card_form_and_the_web_chat_are_served_under_one_policy(site, shop, 
         return dict(d.strip().partition(" ")[::2] for d in response.headers["content-security-policy"].split(";"))
 
     assert directives(chat).pop("img-src") == "'self' blob: data:" and "img-src" not in directives(form)
-    assert (directives(form)["frame-ancestors"], directives(chat)["frame-ancestors"]) == (ENGINE_SITE, "*")
+    assert (directives(form)["frame-ancestors"], directives(chat)["frame-ancestors"]) == (ENGINE_SITE, "'none'")
     shared = {"default-src": "'none'", "script-src": "'self'", "style-src": "'self'", "connect-src": "'self'",
               "base-uri": "'none'", "form-action": "'none'"}
     for page in (form, chat):

@@ -45,7 +45,12 @@ class Config:
     idle_timeout: float = 5.0  # seconds a keep-alive connection may stay silent between requests
     max_connections: int = 1000  # open connections; one more is answered 503 and closed
     max_requests: int = 100  # requests in progress; one more is answered 503, never queued
-    failed_auth_per_minute: int = 20  # 401 answers to one client address before it gets 429s (all listeners)
+    # 401 answers in a minute to one client and credential, or to one client for credentials that match nothing,
+    # before they are answered 429 (all listeners; backend/http/throttle.py).
+    failed_auth_per_minute: int = 20
+    # Proxies whose X-Forwarded-For names the client (addresses or networks, uvicorn's forwarded_allow_ips). None by
+    # default: any local process could otherwise name its own address.
+    forwarded_allow_ips: tuple[str, ...] = ()
     # Events out (backend/outbox/deliverer.py): attempts at one event before its destination is marked failing, and
     # the first retry's wait in seconds (doubled each time).
     delivery_max_attempts: int = 8

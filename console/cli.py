@@ -136,6 +136,21 @@ def _origins(_ctx: click.Context, _param: click.Parameter, values: tuple[str, ..
     return tuple(dict.fromkeys(kept))
 
 
+def _proxies(_ctx: click.Context, _param: click.Parameter, value: str | None) -> tuple[str, ...]:
+    """Addresses and networks, comma-separated, or `*`: uvicorn would take anything else as a literal that no client
+    address ever is, and trust nobody without saying so."""
+    import ipaddress
+
+    proxies = tuple(item.strip() for item in (value or "").split(",") if item.strip())
+    for proxy in (proxy for proxy in proxies if proxy != "*"):
+        try:
+            ipaddress.ip_network(proxy)
+        except ValueError:
+            raise click.BadParameter(f"{proxy!r} is not an IP address or network such as 10.0.0.5 or 10.0.0.0/24, "
+                                     "or *") from None
+    return proxies
+
+
 SECONDS = click.FloatRange(min=0, min_open=True)
 COUNT = click.IntRange(min=1)
 
@@ -177,11 +192,16 @@ COUNT = click.IntRange(min=1)
 @click.option("--max-requests", type=COUNT, default=Config.max_requests, show_default=True,
               help="Requests in progress per listener; one more is answered 503.")
 @click.option("--failed-auth-per-minute", type=COUNT, default=Config.failed_auth_per_minute, show_default=True,
-              help="401 answers to one client address in a minute before it is answered 429.")
+              help="401 answers in a minute to one client and credential, or to one client for credentials that "
+                   "match nothing, before they are answered 429.")
+@click.option("--forwarded-allow-ips", metavar="IPS", callback=_proxies,
+              help="Proxies whose X-Forwarded-For names the client: addresses or networks, comma-separated, or * "
+                   "(none by default: the connecting address is the client).")
 def serve(host: str, port: int, secure_port: int, pci_port: int, ssl_certfile: str | None,
           ssl_keyfile: str | None, fetch_private_addresses: bool, chat_frame_ancestors: str,
           capture_allow_list: tuple[str, ...], public_url: str | None, public_secure_url: str | None,
-          public_pci_url: str | None, pci_docs: bool, cors_origins: tuple[str, ...], **load: float) -> None:
+          public_pci_url: str | None, pci_docs: bool, cors_origins: tuple[str, ...],
+          forwarded_allow_ips: tuple[str, ...], **load: float) -> None:
     """Run the main, secure and pci HTTP listeners over one engine."""
     from backend.http.server import Listeners
     from backend.http.server import serve as run
@@ -190,7 +210,7 @@ def serve(host: str, port: int, secure_port: int, pci_port: int, ssl_certfile: s
         Listeners(host, port, secure_port, pci_port, ssl_certfile, ssl_keyfile, fetch_private_addresses,
                   chat_frame_ancestors, capture_allow_list, public_url=public_url,
                   public_secure_url=public_secure_url, public_pci_url=public_pci_url, pci_docs=pci_docs,
-                  cors_origins=cors_origins, **load))
+                  cors_origins=cors_origins, forwarded_allow_ips=forwarded_allow_ips, **load))
 
 
 @command(main)

@@ -71,6 +71,14 @@ def test_serve_refuses_a_cors_origin_a_browser_never_sends(tmp_path):
         assert refused.returncode == 2 and "is not an origin" in refused.stderr, refused.stderr
 
 
+def test_serve_refuses_a_proxy_that_is_no_address(tmp_path):
+    # uvicorn would keep it as a literal that no client address ever is, and trust nobody without a word.
+    for proxies in ("proxy.example", "10.0.0.1/24", "10.0.0.5,localhost"):
+        refused = subprocess.run([sys.executable, "-m", "console", "serve", "--db", str(tmp_path / "x.db"),
+                                  "--forwarded-allow-ips", proxies], capture_output=True, text=True, timeout=60)
+        assert refused.returncode == 2 and "is not an IP address or network" in refused.stderr, refused.stderr
+
+
 def _serving(db, ports: list[int], *options: str) -> subprocess.Popen:
     return subprocess.Popen(
         [sys.executable, "-m", "console", "serve", "--db", str(db), "--port", str(ports[0]),

@@ -1,8 +1,9 @@
 """The one ASGI layer in front of every route: pure ASGI, and one class doing everything in a single pass
 rather than a stack of five (each layer costs a call and closures on every request).
 
-- Throttle: an address with too many failed credentials (401 answers, whatever the credential) is
-  answered 429 before anything else is done; other addresses are not slowed.
+- Throttle (backend/http/throttle.py): a credential that failed too often from a client is answered 429 before
+  anything else is done; a client with too many failures of credentials that matched nothing has its 401s
+  answered 429. Nobody else is slowed, and a valid credential never refused for others' failures.
 - Load: more than `max_requests` in progress on the listener is a 503, never a queue.
 - Bodies: each route's limit (backend/http/limits.py) while the body streams in (413), within
   `body_timeout` seconds (408); a large body waits briefly for one of the process's large-body slots (503).
@@ -24,6 +25,7 @@ from collections.abc import Callable
 from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from backend.clients import client_of
 from backend.config import Config
 from backend.errors import (
     FrontdeskError,
@@ -35,7 +37,7 @@ from backend.errors import (
 from backend.http.cors import Cors
 from backend.http.errors import error_response
 from backend.http.limits import DEFAULT_BYTES, LARGE_BYTES, LargeBodies, body_limits
-from backend.http.throttle import Throttle
+from backend.http.throttle import Throttle, accepted, credential
 from backend.keys import INTERNAL_HEADER
 
 log = logging.getLogger("frontdesk.http")
@@ -100,16 +102,19 @@ class Guard:
                 self.gate.large_bodies.release()
 
     def _refusal(self, exchange: _Exchange) -> FrontdeskError | None:
-        retry_after = self.gate.throttle.retry_after(exchange.address)
+        retry_after = self.gate.throttle.refused(exchange.client, exchange.credential)
         if retry_after is not None and not self._internal(exchange.scope):
             return TooManyRequests(retry_after)
         if self.in_flight >= self.max_requests:
             return ServiceUnavailable(BUSY_RETRY_AFTER, ["too many requests in progress; try again shortly"])
         return None
 
-    def failed(self, exchange: _Exchange) -> None:
-        if not self._internal(exchange.scope):
-            self.gate.throttle.failed(exchange.address)
+    def failed(self, exchange: _Exchange) -> FrontdeskError | None:
+        """A 401 is counted; the 429 to answer instead, if the client or its credential is over its limit."""
+        if self._internal(exchange.scope):
+            return None
+        retry_after = self.gate.throttle.failed(exchange.client, exchange.credential, accepted=accepted(exchange.scope))
+        return None if retry_after is None else TooManyRequests(retry_after)
 
     def _internal(self, scope: Scope) -> bool:
         if self.is_internal is None:
@@ -121,17 +126,19 @@ class Guard:
 class _Exchange:
     """One request and its answer, as the guard sees them."""
 
-    __slots__ = ("guard", "scope", "_receive", "_send", "address", "started", "close", "limit", "received",
-                 "body_done", "slot", "since", "cors")
+    __slots__ = ("guard", "scope", "_receive", "_send", "client", "credential", "started", "replaced", "close", "limit",
+                 "received", "body_done", "slot", "since", "cors")
 
     def __init__(self, guard: Guard, scope: Scope, receive: Receive, send: Send) -> None:
         self.guard = guard
         self.scope = scope
         self._receive = receive
         self._send = send
-        client = scope.get("client")
-        self.address: str = client[0] if client else ""
+        address = scope.get("client")
+        self.client = client_of(address[0] if address else "")  # a proxy's client, if it is trusted (server.py)
+        self.credential = credential(scope)
         self.started = False
+        self.replaced = False  # the app's answer is being dropped for the guard's
         self.close = False  # the body was refused part-read: the connection must not carry another request
         self.limit = 0  # the route's, known once it reads its body
         self.received = 0
@@ -144,10 +151,14 @@ class _Exchange:
 
     async def send(self, message: Message) -> None:
         if message["type"] == "http.response.start":
+            if message["status"] == 401 and (refusal := self.guard.failed(self)) is not None:
+                await self.answer(refusal)
+                self.replaced = True
+                return
             self.started = True
-            if message["status"] == 401:
-                self.guard.failed(self)
             message = {**message, "headers": self._headers(message.get("headers", ()))}
+        elif self.replaced:
+            return
         try:
             await self._send(message)
         except OSError:

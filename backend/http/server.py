@@ -40,6 +40,7 @@ class Listeners:
     max_connections: int = Config.max_connections
     max_requests: int = Config.max_requests
     failed_auth_per_minute: int = Config.failed_auth_per_minute
+    forwarded_allow_ips: tuple[str, ...] = ()
 
     @property
     def scheme(self) -> str:
@@ -61,7 +62,8 @@ class Listeners:
                       chat_frame_ancestors=self.chat_frame_ancestors, capture_allow_list=self.capture_allow_list,
                       header_timeout=self.header_timeout, body_timeout=self.body_timeout,
                       idle_timeout=self.idle_timeout, max_connections=self.max_connections,
-                      max_requests=self.max_requests, failed_auth_per_minute=self.failed_auth_per_minute)
+                      max_requests=self.max_requests, failed_auth_per_minute=self.failed_auth_per_minute,
+                      forwarded_allow_ips=self.forwarded_allow_ips)
 
 
 class _Listener(uvicorn.Server):
@@ -76,8 +78,11 @@ def listener_config(engine: Engine, listener: Listener, host: str, port: int, ga
                     log_level: str = "info", **tls: str | None) -> uvicorn.Config:
     """One listener as `frontdesk serve` runs it: its app behind the guard, on the guarded h11 protocol."""
     config = engine.config
+    # X-Forwarded-For is read only from the proxies named: the client address is what throttles count.
     return uvicorn.Config(create_app(engine, listener, gate), host=host, port=port, log_level=log_level,
                           access_log=False, timeout_keep_alive=config.idle_timeout,
+                          proxy_headers=bool(config.forwarded_allow_ips),
+                          forwarded_allow_ips=list(config.forwarded_allow_ips),
                           http=GuardedH11Protocol.limited(config.header_timeout, config.max_connections), **tls)
 
 

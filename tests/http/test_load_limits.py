@@ -241,21 +241,27 @@ def test_push_booking_refuses_a_wrong_provider_key_before_reading_the_body(serve
 
 
 def test_serve_options_reach_every_listener(tmp_path):
-    """The real CLI: the options set each listener's protocol and guard, and one failed-credential count is
-    shared by the three listeners."""
+    """The real CLI: the options set each listener's protocol and guard, one failed-credential count is shared by
+    the three listeners, and the proxy named is trusted to name its clients."""
     ports = [free_port() for _ in range(3)]
     server = subprocess.Popen([sys.executable, "-m", "console", "serve", "--db", str(tmp_path / "served.db"),
                                "--port", str(ports[0]), "--secure-port", str(ports[1]), "--pci-port", str(ports[2]),
-                               "--header-timeout", "0.3", "--failed-auth-per-minute", "2"],
+                               "--header-timeout", "0.3", "--failed-auth-per-minute", "2",
+                               "--forwarded-allow-ips", "127.0.0.1"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     main, pci = f"http://127.0.0.1:{ports[0]}", f"http://127.0.0.1:{ports[2]}"
+
+    def wrong_token(client: str) -> int:
+        return httpx.get(f"{main}/api/v1/properties", headers={"Authorization": "Bearer fd_wrong",
+                                                               "X-Forwarded-For": client}).status_code
     try:
-        assert _eventually(lambda: _answers(f"{main}/api/v1/health"))
+        assert _eventually(lambda: _answers(f"{main}/api/v1/health"), within=SETUP_PATIENCE)  # a process starting
         with socket.create_connection(("127.0.0.1", ports[1]), timeout=PATIENCE) as silent:
             assert closed(silent)
-        for _ in range(2):
-            assert httpx.get(f"{pci}/api/v1/tokenization_profiles", params={"api_key": "wrong"}).status_code == 401
-        assert httpx.get(f"{main}/api/v1/health").status_code == 429
+        for key in ("wrong", "wrong too"):
+            assert httpx.get(f"{pci}/api/v1/tokenization_profiles", params={"api_key": key},
+                             headers={"X-Forwarded-For": "198.51.100.7"}).status_code == 401
+        assert wrong_token("198.51.100.7") == 429 and wrong_token("198.51.100.8") == 401
     finally:
         server.terminate()
         server.wait(PATIENCE)
@@ -273,8 +279,8 @@ def _status_of(served: Served, status: int) -> httpx.Response | None:
     return response if response.status_code == status else None
 
 
-def _eventually(check: Callable[[], object]) -> object:
-    deadline = time.monotonic() + PATIENCE
+def _eventually(check: Callable[[], object], within: float = PATIENCE) -> object:
+    deadline = time.monotonic() + within
     while not (result := check()):
         assert time.monotonic() < deadline, "timed out"
         time.sleep(0.05)

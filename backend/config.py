@@ -41,10 +41,14 @@ class Config:
     cors_origins: tuple[str, ...] = ()
     # HTTP mode under load, per listener (`frontdesk serve` options): what a slow, idle or greedy client may hold.
     header_timeout: float = 10.0  # seconds to send a request's headers, from connecting or from the last answer
-    body_timeout: float = 60.0  # seconds for a request's body to arrive in full (14 MiB needs ~2 Mbit/s)
+    # Seconds for a request's body to arrive in full, plus its declared length at body_min_rate bytes a second: a
+    # booking of a few KB has about 5 s, an attachment of 14 MiB a minute.
+    body_timeout: float = 5.0
+    body_min_rate: int = 256 * 1024
+    max_waiting_bodies: int = 10  # requests of one client whose bodies are arriving; one more is answered 429
     idle_timeout: float = 5.0  # seconds a keep-alive connection may stay silent between requests
     max_connections: int = 1000  # open connections; one more is answered 503 and closed
-    max_requests: int = 100  # requests in progress; one more is answered 503, never queued
+    max_requests: int = 100  # requests in progress, but for bodies arriving; one more is answered 503, never queued
     # 401 answers in a minute to one client and credential, or to one client for credentials that match nothing,
     # before they are answered 429 (all listeners; backend/http/throttle.py).
     failed_auth_per_minute: int = 20

@@ -184,13 +184,19 @@ COUNT = click.IntRange(min=1)
 @click.option("--header-timeout", type=SECONDS, default=Config.header_timeout, show_default=True,
               help="Seconds a connection has to send a request's headers (from connecting, or from the last answer).")
 @click.option("--body-timeout", type=SECONDS, default=Config.body_timeout, show_default=True,
-              help="Seconds a request's body has to arrive in full; later is a 408.")
+              help="Seconds a request's body has to arrive in full, beside what its length takes at --body-min-rate; "
+                   "later is a 408.")
+@click.option("--body-min-rate", type=COUNT, default=Config.body_min_rate, show_default=True, metavar="BYTES",
+              help="Bytes a second a body is given time for, beside --body-timeout (a 14 MiB upload: about a minute).")
+@click.option("--max-waiting-bodies", type=COUNT, default=Config.max_waiting_bodies, show_default=True,
+              help="Requests of one client whose bodies are still arriving, per listener; one more is answered 429.")
 @click.option("--idle-timeout", type=SECONDS, default=Config.idle_timeout, show_default=True,
               help="Seconds a keep-alive connection may stay silent between requests.")
 @click.option("--max-connections", type=COUNT, default=Config.max_connections, show_default=True,
               help="Open connections per listener; one more is answered 503 and closed.")
 @click.option("--max-requests", type=COUNT, default=Config.max_requests, show_default=True,
-              help="Requests in progress per listener; one more is answered 503.")
+              help="Requests in progress per listener (not counting those whose bodies are arriving); one more is "
+                   "answered 503.")
 @click.option("--failed-auth-per-minute", type=COUNT, default=Config.failed_auth_per_minute, show_default=True,
               help="401 answers in a minute to one client and credential, or to one client for credentials that "
                    "match nothing, before they are answered 429.")

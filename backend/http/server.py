@@ -36,6 +36,8 @@ class Listeners:
     cors_origins: tuple[str, ...] = ()  # who may call the shopping API and frame the card form from a browser
     header_timeout: float = Config.header_timeout  # what a client may hold, per listener: see Config
     body_timeout: float = Config.body_timeout
+    body_min_rate: int = Config.body_min_rate
+    max_waiting_bodies: int = Config.max_waiting_bodies
     idle_timeout: float = Config.idle_timeout
     max_connections: int = Config.max_connections
     max_requests: int = Config.max_requests
@@ -61,6 +63,7 @@ class Listeners:
                       fetch_private_addresses=self.fetch_private_addresses,
                       chat_frame_ancestors=self.chat_frame_ancestors, capture_allow_list=self.capture_allow_list,
                       header_timeout=self.header_timeout, body_timeout=self.body_timeout,
+                      body_min_rate=self.body_min_rate, max_waiting_bodies=self.max_waiting_bodies,
                       idle_timeout=self.idle_timeout, max_connections=self.max_connections,
                       max_requests=self.max_requests, failed_auth_per_minute=self.failed_auth_per_minute,
                       forwarded_allow_ips=self.forwarded_allow_ips)

@@ -1,9 +1,9 @@
 """The real-time shopping API of meta channels: what a channel may sell, read live, never cached.
 
 A shopping channel is named in the path by its title or code ("OpenShopping"); a name reaches the channels of one
-group (backend/channels.py, `named`). Only properties
-connected to it and rate plans mapped to it are sold. A channel with a provider API key answers
-only calls that carry it in the header `api-key`; a channel without one is public.
+group (backend/channels.py, `named`). Only properties connected to it and rate plans mapped to it are sold. A
+channel with a provider API key answers only calls that carry it in the header `api-key`; a channel without one is
+public.
 
 `channels`/`channel_for` resolve a name and key as the HTTP API does; `own_channel` lets a user
 (the console's operator) preview a channel of theirs without its key. The reads take channel ids.

@@ -166,8 +166,8 @@ COUNT = click.IntRange(min=1)
 @click.option("--fetch-private-addresses", is_flag=True,
               help="Let logo URLs point at loopback or private networks (refused by default).")
 @click.option("--chat-frame-ancestors", default=Config.chat_frame_ancestors, show_default=True, metavar="SOURCES",
-              callback=_sources, help="Who may put the web chat page in an iframe (CSP frame-ancestors, e.g. 'https://pms.example'; "
-                   "* for any site).")
+              callback=_sources, help="Who may put the web chat page in an iframe (CSP frame-ancestors, e.g. "
+                                      "'https://pms.example'; * for any site).")
 @click.option("--capture-allow", "capture_allow_list", multiple=True, metavar="URL_PREFIX", callback=_prefixes,
               help="Let capture also GET under this http(s) address, e.g. a channel's API (repeatable).")
 @click.option("--public-url", metavar="URL", callback=_address,

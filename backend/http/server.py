@@ -42,7 +42,7 @@ class Listeners:
     max_connections: int = Config.max_connections
     max_requests: int = Config.max_requests
     failed_auth_per_minute: int = Config.failed_auth_per_minute
-    forwarded_allow_ips: tuple[str, ...] = ()
+    forwarded_allow_ips: tuple[str, ...] = Config.forwarded_allow_ips
 
     @property
     def scheme(self) -> str:

@@ -9,7 +9,7 @@ behind the same address (a NAT, an office, a proxy) or not. The guard (backend/h
   credential from that client is still answered, and so is whatever needs no credential (health, public shopping).
 
 The routes say which credentials matched (`accept`); a credential is what a request presents in its headers and
-address (`credential`): API and chat tokens, pci, inbound and provider keys, the card form's session. A one-time
+query string (`credential`): API and chat tokens, pci, inbound and provider keys, the card form's session. A one-time
 chat token comes in a body, which the guard does not read: its failures count against the client alone.
 """
 

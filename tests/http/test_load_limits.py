@@ -164,7 +164,8 @@ def test_slow_bodies_hold_no_slot_of_the_listener_and_are_cut_off_in_seconds(ser
     body = json.dumps(booking(shop, day(2), day(3))).encode()  # under a KB: a few seconds' allowance by default
     reader = served.user().client
     for _ in range(2):
-        slow = [served.connect(f"127.0.1.{client}") for client in range(1, 13) for _ in range(Config.max_waiting_bodies)]
+        slow = [served.connect(f"127.0.1.{client}") for client in range(1, 13)  # 12 clients, each at its cap
+                for _ in range(Config.max_waiting_bodies)]
         for sock in slow:
             sock.sendall(request("POST", f"{shop.meta}/push_booking", length=len(body), body=body[:1]))
         for at in range(3):  # a byte each, every tenth of a second, for less than the body timeout

@@ -190,7 +190,8 @@ def test_a_valid_credential_failing_counts_against_itself_not_its_address(served
         own = probing.get("/api/v1/properties")
 
         assert probes == [401] * THRESHOLD + [429] and own.status_code == 429
-        assert neighbour.get("/api/v1/properties", headers={"Authorization": f"Bearer {other.token}"}).status_code == 200
+        assert neighbour.get("/api/v1/properties", headers={"Authorization": f"Bearer {other.token}"}
+                             ).status_code == 200
         assert neighbour.get("/api/v1/properties", headers={"Authorization": "Bearer fd_typo"}).status_code == 401
 
 

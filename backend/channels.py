@@ -17,6 +17,12 @@ not at all; backend/distribution/settings.py), checked and followed in the trans
 transaction too, a channel that takes ARI is told of its mapping's changes (backend/distribution/remap.py): a plan
 newly mapped gets its whole window, one unmapped is closed.
 
+A shopping channel answers to its title and to its code in shopping paths (`/api/v1/meta/{name}/...`, public
+routes): a name reaches the channels of one group only, so that no tenant can sell its properties under another's
+name or take the cards of another's card form. A title that another group's shopping channel answers to is
+refused; the code, which every shopping channel answers to, and names shared in databases from before that rule,
+reach the group that made the first channel of that name (`named`).
+
 A property's direct channel (`Offline`, backend/bookings/direct.py) holds the bookings the property takes
 itself: nobody manages it, so lists leave it out and it can't be changed or deleted; it reads by its ID, which
 its bookings name.
@@ -121,6 +127,20 @@ class ShoppingSettings(BaseModel):
     request_credit_card: StrictBool = True
 
 
+def named(name: str) -> tuple[str, list[str]]:
+    """SQL on `channels c`, and its parameters: the shopping channels that the name in a shopping path reaches."""
+    answering, params = _answering(name, "c")
+    first, first_params = _answering(name, "o")
+    return (f"{answering} AND c.group_id = (SELECT o.group_id FROM channels o WHERE {first} "
+            f"ORDER BY o.inserted_at, o.id LIMIT 1)", [*params, *first_params])
+
+
+def _answering(name: str, table: str) -> tuple[str, list[str]]:
+    """SQL on `table`: the shopping channels, of any group, that answer to the name (their title or code)."""
+    return (f"({table}.title = ? OR {table}.channel_code = ?) "
+            f"AND {table}.channel_code IN ({','.join('?' * len(SHOPPING_CODES))})", [name, name, *SHOPPING_CODES])
+
+
 def mapped_plan_ids(channel: dict[str, Any]) -> list[str]:
     return [mapping["rate_plan_id"] for mapping in channel["rate_plans"]]
 
@@ -200,6 +220,7 @@ class Channels:
             self._check(actor, model, group_id, data)
         channel_id, inbound_key, now = new_id(), secrets.token_urlsafe(32), utc_now()
         with self.store.transaction() as conn:
+            _name_free(conn, model, group_id)
             conn.execute(
                 "INSERT INTO channels (id, group_id, title, channel_code, inbound_key_hash, provider_api_key_hash, "
                 "is_active, settings, inserted_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -221,6 +242,8 @@ class Channels:
             group_id = model.group_id or current["group_id"]
             self._check(actor, model, group_id, changes)
         with self.store.transaction() as conn:
+            if (model.title, group_id) != (current["title"], current["group_id"]):
+                _name_free(conn, model, group_id)
             selling = {channel_id: remap.seen(conn, channel_id, self.clock())}
             conn.execute("UPDATE channels SET title = ?, group_id = ?, is_active = ?, settings = ?, updated_at = ? "
                          "WHERE id = ?", (model.title, group_id, int(model.is_active), json.dumps(model.settings),
@@ -373,6 +396,17 @@ def _named_as_sent(data: dict[str, Any]) -> Iterator[None]:
         yield
     except ValidationFailed as failed:
         raise ValidationFailed(as_sent(failed.details, renames)) from None
+
+
+def _name_free(conn, model: ChannelInput, group_id: str) -> None:
+    """A shopping channel may not take a name that another group's shopping channel answers to (checked in the
+    transaction that writes the name, so that two groups can't take one name at once)."""
+    if model.channel not in SHOPPING_CODES:
+        return
+    answering, params = _answering(model.title, "c")
+    if conn.execute(f"SELECT 1 FROM channels c WHERE {answering} AND c.group_id != ?", [*params, group_id]).fetchone():
+        raise ValidationFailed.one("title", "is the name of another group's shopping channel in shopping paths; "
+                                            "choose another")
 
 
 def _removes(mapping: Mapping) -> bool:

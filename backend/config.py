@@ -29,7 +29,7 @@ class Config:
     # An attachment upload's body: a file of 10 MiB is ~13.4 MiB in base64. Others take less (backend/http/limits.py).
     max_body_bytes: int = 14 * MiB
     attachment_max_bytes: int = 10 * MiB
-    chat_frame_ancestors: str = "*"  # CSP frame-ancestors of the web chat page: who may put it in an iframe
+    chat_frame_ancestors: str = "'none'"  # CSP frame-ancestors of the web chat page: who may put it in an iframe
     vault_cvv_hours: int = 72  # a CVV is kept this long (or until wiped): enough to charge a new booking
     vault_purge_days: int = 30  # cards leave the vault this many days after departure (or after arriving)
     tokenise_max_bytes: int = 8 * MiB  # a message to tokenise, or a captured response
@@ -41,11 +41,20 @@ class Config:
     cors_origins: tuple[str, ...] = ()
     # HTTP mode under load, per listener (`frontdesk serve` options): what a slow, idle or greedy client may hold.
     header_timeout: float = 10.0  # seconds to send a request's headers, from connecting or from the last answer
-    body_timeout: float = 60.0  # seconds for a request's body to arrive in full (14 MiB needs ~2 Mbit/s)
+    # Seconds for a request's body to arrive in full, plus its declared length at body_min_rate bytes a second: a
+    # booking of a few KB has about 5 s, an attachment of 14 MiB a minute.
+    body_timeout: float = 5.0
+    body_min_rate: int = 256 * 1024
+    max_waiting_bodies: int = 10  # requests of one client whose bodies are arriving; one more is answered 429
     idle_timeout: float = 5.0  # seconds a keep-alive connection may stay silent between requests
     max_connections: int = 1000  # open connections; one more is answered 503 and closed
-    max_requests: int = 100  # requests in progress; one more is answered 503, never queued
-    failed_auth_per_minute: int = 20  # 401 answers to one client address before it gets 429s (all listeners)
+    max_requests: int = 100  # requests in progress, but for bodies arriving; one more is answered 503, never queued
+    # 401 answers in a minute to one client and credential, or to one client for credentials that match nothing,
+    # before they are answered 429 (all listeners; backend/http/throttle.py).
+    failed_auth_per_minute: int = 20
+    # Proxies whose X-Forwarded-For names the client (addresses or networks, uvicorn's forwarded_allow_ips). None by
+    # default: any local process could otherwise name its own address.
+    forwarded_allow_ips: tuple[str, ...] = ()
     # Events out (backend/outbox/deliverer.py): attempts at one event before its destination is marked failing, and
     # the first retry's wait in seconds (doubled each time).
     delivery_max_attempts: int = 8

@@ -1,8 +1,9 @@
 """The real-time shopping API of meta channels: what a channel may sell, read live, never cached.
 
-A shopping channel is named in the path by its title or code ("OpenShopping"). Only properties
-connected to it and rate plans mapped to it are sold. A channel with a provider API key answers
-only calls that carry it in the header `api-key`; a channel without one is public.
+A shopping channel is named in the path by its title or code ("OpenShopping"); a name reaches the channels of one
+group (backend/channels.py, `named`). Only properties connected to it and rate plans mapped to it are sold. A
+channel with a provider API key answers only calls that carry it in the header `api-key`; a channel without one is
+public.
 
 `channels`/`channel_for` resolve a name and key as the HTTP API does; `own_channel` lets a user
 (the console's operator) preview a channel of theirs without its key. The reads take channel ids.
@@ -25,7 +26,7 @@ from typing import Any
 from pydantic_core import from_json
 
 from backend.age_bands import SPEC_BANDS, Bands, bands_of
-from backend.channels import SHOPPING_CODES, ShoppingSettings
+from backend.channels import SHOPPING_CODES, ShoppingSettings, named
 from backend.dates import days
 from backend.errors import (
     NotFound,
@@ -88,11 +89,11 @@ class Shopping:
     # --- channels ----------------------------------------------------------------------------
 
     def channels(self, name: str, api_key: str | None) -> list[str]:
-        """The active shopping channels called `name` that this caller may use: those whose provider
-        key it presents, or, without a key, the public ones."""
+        """The active shopping channels called `name` (all of one group: backend/channels.py) that this caller may
+        use: those whose provider key it presents, or, without a key, the public ones."""
+        reached, params = named(name)
         rows = self.store.query(
-            f"SELECT id, provider_api_key_hash FROM channels WHERE is_active = 1 AND (title = ? OR channel_code = ?) "
-            f"AND channel_code IN ({','.join('?' * len(SHOPPING_CODES))})", (name, name, *SHOPPING_CODES))
+            f"SELECT c.id, c.provider_api_key_hash FROM channels c WHERE c.is_active = 1 AND {reached}", params)
         if not rows:
             raise NotFound(f"there is no shopping channel called {name!r}")
         wanted = hash_secret(api_key) if api_key else None
@@ -115,12 +116,11 @@ class Shopping:
 
     def channel_for(self, name: str, property_id: str, api_key: str | None) -> str:
         """The one channel called `name` that sells the property, its key checked."""
+        reached, params = named(name)
         rows = self.store.query(
             f"SELECT c.id, c.provider_api_key_hash FROM channels c JOIN channel_properties cp ON cp.channel_id = c.id "
             f"JOIN properties p ON p.id = cp.property_id WHERE cp.property_id = ? AND c.is_active = 1 "
-            f"AND p.is_active = 1 AND (c.title = ? OR c.channel_code = ?) "
-            f"AND c.channel_code IN ({','.join('?' * len(SHOPPING_CODES))})",
-            (property_id, name, name, *SHOPPING_CODES))
+            f"AND p.is_active = 1 AND {reached}", (property_id, *params))
         if not rows:
             raise NotFound(f"property {property_id} is not sold on a channel called {name!r}")
         wanted = hash_secret(api_key) if api_key else None

@@ -136,6 +136,21 @@ def _origins(_ctx: click.Context, _param: click.Parameter, values: tuple[str, ..
     return tuple(dict.fromkeys(kept))
 
 
+def _proxies(_ctx: click.Context, _param: click.Parameter, value: str | None) -> tuple[str, ...]:
+    """Addresses and networks, comma-separated, or `*`: uvicorn would take anything else as a literal that no client
+    address ever is, and trust nobody without saying so."""
+    import ipaddress
+
+    proxies = tuple(item.strip() for item in (value or "").split(",") if item.strip())
+    for proxy in (proxy for proxy in proxies if proxy != "*"):
+        try:
+            ipaddress.ip_network(proxy)
+        except ValueError:
+            raise click.BadParameter(f"{proxy!r} is not an IP address or network such as 10.0.0.5 or 10.0.0.0/24, "
+                                     "or *") from None
+    return proxies
+
+
 SECONDS = click.FloatRange(min=0, min_open=True)
 COUNT = click.IntRange(min=1)
 
@@ -150,8 +165,9 @@ COUNT = click.IntRange(min=1)
 @click.option("--ssl-keyfile", type=click.Path(exists=True, dir_okay=False), default=None)
 @click.option("--fetch-private-addresses", is_flag=True,
               help="Let logo URLs point at loopback or private networks (refused by default).")
-@click.option("--chat-frame-ancestors", default="*", show_default=True, metavar="SOURCES", callback=_sources,
-              help="Who may put the web chat page in an iframe (CSP frame-ancestors, e.g. 'https://pms.example').")
+@click.option("--chat-frame-ancestors", default=Config.chat_frame_ancestors, show_default=True, metavar="SOURCES",
+              callback=_sources, help="Who may put the web chat page in an iframe (CSP frame-ancestors, e.g. "
+                                      "'https://pms.example'; * for any site).")
 @click.option("--capture-allow", "capture_allow_list", multiple=True, metavar="URL_PREFIX", callback=_prefixes,
               help="Let capture also GET under this http(s) address, e.g. a channel's API (repeatable).")
 @click.option("--public-url", metavar="URL", callback=_address,
@@ -168,19 +184,30 @@ COUNT = click.IntRange(min=1)
 @click.option("--header-timeout", type=SECONDS, default=Config.header_timeout, show_default=True,
               help="Seconds a connection has to send a request's headers (from connecting, or from the last answer).")
 @click.option("--body-timeout", type=SECONDS, default=Config.body_timeout, show_default=True,
-              help="Seconds a request's body has to arrive in full; later is a 408.")
+              help="Seconds a request's body has to arrive in full, beside what its length takes at --body-min-rate; "
+                   "later is a 408.")
+@click.option("--body-min-rate", type=COUNT, default=Config.body_min_rate, show_default=True, metavar="BYTES",
+              help="Bytes a second a body is given time for, beside --body-timeout (a 14 MiB upload: about a minute).")
+@click.option("--max-waiting-bodies", type=COUNT, default=Config.max_waiting_bodies, show_default=True,
+              help="Requests of one client whose bodies are still arriving, per listener; one more is answered 429.")
 @click.option("--idle-timeout", type=SECONDS, default=Config.idle_timeout, show_default=True,
               help="Seconds a keep-alive connection may stay silent between requests.")
 @click.option("--max-connections", type=COUNT, default=Config.max_connections, show_default=True,
               help="Open connections per listener; one more is answered 503 and closed.")
 @click.option("--max-requests", type=COUNT, default=Config.max_requests, show_default=True,
-              help="Requests in progress per listener; one more is answered 503.")
+              help="Requests in progress per listener (not counting those whose bodies are arriving); one more is "
+                   "answered 503.")
 @click.option("--failed-auth-per-minute", type=COUNT, default=Config.failed_auth_per_minute, show_default=True,
-              help="401 answers to one client address in a minute before it is answered 429.")
+              help="401 answers in a minute to one client and credential, or to one client for credentials that "
+                   "match nothing, before they are answered 429.")
+@click.option("--forwarded-allow-ips", metavar="IPS", callback=_proxies,
+              help="Proxies whose X-Forwarded-For names the client: addresses or networks, comma-separated, or * "
+                   "(none by default: the connecting address is the client).")
 def serve(host: str, port: int, secure_port: int, pci_port: int, ssl_certfile: str | None,
           ssl_keyfile: str | None, fetch_private_addresses: bool, chat_frame_ancestors: str,
           capture_allow_list: tuple[str, ...], public_url: str | None, public_secure_url: str | None,
-          public_pci_url: str | None, pci_docs: bool, cors_origins: tuple[str, ...], **load: float) -> None:
+          public_pci_url: str | None, pci_docs: bool, cors_origins: tuple[str, ...],
+          forwarded_allow_ips: tuple[str, ...], **load: float) -> None:
     """Run the main, secure and pci HTTP listeners over one engine."""
     from backend.http.server import Listeners
     from backend.http.server import serve as run
@@ -189,7 +216,7 @@ def serve(host: str, port: int, secure_port: int, pci_port: int, ssl_certfile: s
         Listeners(host, port, secure_port, pci_port, ssl_certfile, ssl_keyfile, fetch_private_addresses,
                   chat_frame_ancestors, capture_allow_list, public_url=public_url,
                   public_secure_url=public_secure_url, public_pci_url=public_pci_url, pci_docs=pci_docs,
-                  cors_origins=cors_origins, **load))
+                  cors_origins=cors_origins, forwarded_allow_ips=forwarded_allow_ips, **load))
 
 
 @command(main)

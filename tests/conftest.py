@@ -26,6 +26,9 @@ _emails = itertools.count(1)
 # The suite sends many deliberate 401s from 127.0.0.1: its servers don't throttle them (tests/http/test_throttle.py
 # tests the throttle on servers of its own).
 UNTHROTTLED = 10**9
+# The sites the session's server lets frame its web chat, as an operator names them (nobody by default): the host
+# pages of tests/chat/test_web_chat.py, on loopback ports of their own.
+HOST_PAGES = "http://127.0.0.1:*"
 
 
 def free_port() -> int:
@@ -127,7 +130,8 @@ def live(tmp_path_factory) -> Iterator[tuple[Engine, LiveServer]]:
                          Config(base_url=f"http://127.0.0.1:{port}", secure_url=f"http://127.0.0.1:{secure_port}",
                                 pci_url=f"http://127.0.0.1:{pci_port}", fetch_timeout=1.0,
                                 max_body_bytes=1024 * 1024, failed_auth_per_minute=UNTHROTTLED,
-                                fetch_private_addresses=True))  # the test image server is on loopback
+                                fetch_private_addresses=True,  # the test image server is on loopback
+                                chat_frame_ancestors=HOST_PAGES))
     with LiveServer(engine, "main", port) as server:
         yield engine, server
 

@@ -52,6 +52,8 @@ def test_serve_runs_three_listeners_over_one_database(tmp_path):
         asked = httpx.options(f"{urls[0]}/api/v1/meta/OpenShopping/property_list", headers={
             "Origin": BOOKING_SITE, "Access-Control-Request-Method": "GET"})
         assert asked.status_code == 204 and asked.headers["access-control-allow-origin"] == BOOKING_SITE
+        chat_policy = httpx.get(f"{urls[0]}/chat").headers["content-security-policy"]
+        assert "frame-ancestors 'none'" in chat_policy  # no site frames the web chat unless the operator says so
     finally:
         server.send_signal(signal.SIGTERM)
         output, _ = server.communicate(timeout=15)
@@ -67,6 +69,14 @@ def test_serve_refuses_a_cors_origin_a_browser_never_sends(tmp_path):
         refused = subprocess.run([sys.executable, "-m", "console", "serve", "--db", str(tmp_path / "x.db"),
                                   "--cors-origin", origin], capture_output=True, text=True, timeout=60)
         assert refused.returncode == 2 and "is not an origin" in refused.stderr, refused.stderr
+
+
+def test_serve_refuses_a_proxy_that_is_no_address(tmp_path):
+    # uvicorn would keep it as a literal that no client address ever is, and trust nobody without a word.
+    for proxies in ("proxy.example", "10.0.0.1/24", "10.0.0.5,localhost"):
+        refused = subprocess.run([sys.executable, "-m", "console", "serve", "--db", str(tmp_path / "x.db"),
+                                  "--forwarded-allow-ips", proxies], capture_output=True, text=True, timeout=60)
+        assert refused.returncode == 2 and "is not an IP address or network" in refused.stderr, refused.stderr
 
 
 def _serving(db, ports: list[int], *options: str) -> subprocess.Popen:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Request
 from pydantic import BaseModel
@@ -11,10 +11,13 @@ from pydantic import BaseModel
 from backend.bookings.cards import Reveal
 from backend.engine import Engine
 from backend.errors import BadRequest
+from backend.http.throttle import accept
 from backend.identity import Actor
 from backend.keys import ACTOR_HEADER, INTERNAL_HEADER, REVEAL_HEADER
 from backend.listing import ListQuery
 from backend.strict_json import read_json
+
+T = TypeVar("T")
 
 # The dependencies are `async` on purpose: FastAPI runs a sync dependency in the threadpool, and that
 # round trip costs more than the work (measured: ~0.2-0.4 ms CPU a hop against microseconds here).
@@ -29,12 +32,19 @@ async def get_actor(request: Request) -> Actor:
 
     The token lookup runs on the event loop: one indexed read, well under 0.1 ms, that WAL never
     makes wait for a writer."""
-    return request.app.state.engine.identity.authenticate(_token(request))
+    return accepted(request, request.app.state.engine.identity.authenticate(_token(request)))
 
 
 async def get_chat_actor(request: Request) -> Actor:
     """As get_actor, but a web chat session token is good too: the chat routes take this one."""
-    return request.app.state.engine.identity.authenticate(_token(request), chat=True)
+    return accepted(request, request.app.state.engine.identity.authenticate(_token(request), chat=True))
+
+
+def accepted(request: Request, who: T) -> T:
+    """`who` the request's credential stands for: a 401 from here on is about what it asked for, not a failed
+    credential, and counts against that credential alone (backend/http/throttle.py)."""
+    accept(request.scope)
+    return who
 
 
 def _token(request: Request) -> str | None:

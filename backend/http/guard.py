@@ -1,11 +1,14 @@
 """The one ASGI layer in front of every route: pure ASGI, and one class doing everything in a single pass
 rather than a stack of five (each layer costs a call and closures on every request).
 
-- Throttle: an address with too many failed credentials (401 answers, whatever the credential) is
-  answered 429 before anything else is done; other addresses are not slowed.
+- Throttle (backend/http/throttle.py): a credential that failed too often from a client is answered 429 before
+  anything else is done; a client with too many failures of credentials that matched nothing has its 401s
+  answered 429. Nobody else is slowed, and a valid credential never refused for others' failures.
 - Load: more than `max_requests` in progress on the listener is a 503, never a queue.
-- Bodies: each route's limit (backend/http/limits.py) while the body streams in (413), within
-  `body_timeout` seconds (408); a large body waits briefly for one of the process's large-body slots (503).
+- Bodies: each route's limit (backend/http/limits.py) while the body streams in (413), within `body_timeout`
+  seconds and what its length takes at `body_min_rate` (408); a large body waits briefly for one of the process's
+  large-body slots (503). A request waiting for its body is not in progress: slow senders, who cost a socket and
+  what they sent, can't fill `max_requests` and lock everyone out; one client may have `max_waiting_bodies` (429).
 - Headers: JSON answers are not to be cached or sniffed; HSTS over TLS.
 - Paths: a trailing slash is dropped, so `/api/v1/properties/` is `/api/v1/properties`, as the service answers
   it; never a redirect, whose address would be built from the Host header.
@@ -24,6 +27,7 @@ from collections.abc import Callable
 from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from backend.clients import client_of
 from backend.config import Config
 from backend.errors import (
     FrontdeskError,
@@ -35,7 +39,7 @@ from backend.errors import (
 from backend.http.cors import Cors
 from backend.http.errors import error_response
 from backend.http.limits import DEFAULT_BYTES, LARGE_BYTES, LargeBodies, body_limits
-from backend.http.throttle import Throttle
+from backend.http.throttle import Throttle, accepted, credential
 from backend.keys import INTERNAL_HEADER
 
 log = logging.getLogger("frontdesk.http")
@@ -62,9 +66,12 @@ class Guard:
         self.gate = gate
         self.limits = body_limits(config)
         self.body_timeout = config.body_timeout
+        self.body_min_rate = config.body_min_rate
         self.max_requests = config.max_requests
+        self.max_waiting_bodies = config.max_waiting_bodies
         self.cors = Cors(config.cors_origins)
-        self.in_flight = 0
+        self.in_flight = 0  # requests in progress, but for those waiting for their bodies
+        self.waiting: dict[str, int] = {}  # requests waiting for their bodies, per client
         # The tokenisation service calls the secure listener from this very host on behalf of its own callers:
         # its requests are neither counted nor throttled (the pci listener counts its callers' failures).
         self.is_internal = is_internal
@@ -95,21 +102,44 @@ class Guard:
             log.error("unexpected %s on %s %s", type(error).__name__, scope["method"], _route(scope))
             await exchange.answer(FrontdeskError())
         finally:
+            self.body_ends(exchange)
             self.in_flight -= 1
             if exchange.slot:
                 self.gate.large_bodies.release()
 
     def _refusal(self, exchange: _Exchange) -> FrontdeskError | None:
-        retry_after = self.gate.throttle.retry_after(exchange.address)
+        retry_after = self.gate.throttle.refused(exchange.client, exchange.credential)
         if retry_after is not None and not self._internal(exchange.scope):
             return TooManyRequests(retry_after)
         if self.in_flight >= self.max_requests:
             return ServiceUnavailable(BUSY_RETRY_AFTER, ["too many requests in progress; try again shortly"])
         return None
 
-    def failed(self, exchange: _Exchange) -> None:
-        if not self._internal(exchange.scope):
-            self.gate.throttle.failed(exchange.address)
+    def body_awaited(self, exchange: _Exchange) -> None:
+        """The request waits for its body: it leaves the requests in progress for its client's bodies arriving."""
+        waiting = self.waiting.get(exchange.client, 0)
+        if waiting >= self.max_waiting_bodies:
+            exchange.close = True
+            raise TooManyRequests(BUSY_RETRY_AFTER, ["too many request bodies from this address are arriving; "
+                                                     "try again shortly"])
+        self.waiting[exchange.client] = waiting + 1
+        self.in_flight -= 1
+        exchange.waiting = True
+
+    def body_ends(self, exchange: _Exchange) -> None:
+        """Its body is in (or will never be): the request is in progress again."""
+        if exchange.waiting:
+            exchange.waiting = False
+            if (left := self.waiting.pop(exchange.client) - 1) > 0:
+                self.waiting[exchange.client] = left
+            self.in_flight += 1
+
+    def failed(self, exchange: _Exchange) -> FrontdeskError | None:
+        """A 401 is counted; the 429 to answer instead, if the client or its credential is over its limit."""
+        if self._internal(exchange.scope):
+            return None
+        retry_after = self.gate.throttle.failed(exchange.client, exchange.credential, accepted=accepted(exchange.scope))
+        return None if retry_after is None else TooManyRequests(retry_after)
 
     def _internal(self, scope: Scope) -> bool:
         if self.is_internal is None:
@@ -121,21 +151,25 @@ class Guard:
 class _Exchange:
     """One request and its answer, as the guard sees them."""
 
-    __slots__ = ("guard", "scope", "_receive", "_send", "address", "started", "close", "limit", "received",
-                 "body_done", "slot", "since", "cors")
+    __slots__ = ("guard", "scope", "_receive", "_send", "client", "credential", "started", "replaced", "close", "limit",
+                 "declared", "received", "body_done", "waiting", "slot", "since", "cors")
 
     def __init__(self, guard: Guard, scope: Scope, receive: Receive, send: Send) -> None:
         self.guard = guard
         self.scope = scope
         self._receive = receive
         self._send = send
-        client = scope.get("client")
-        self.address: str = client[0] if client else ""
+        address = scope.get("client")
+        self.client = client_of(address[0] if address else "")  # a proxy's client, if it is trusted (server.py)
+        self.credential = credential(scope)
         self.started = False
+        self.replaced = False  # the app's answer is being dropped for the guard's
         self.close = False  # the body was refused part-read: the connection must not carry another request
         self.limit = 0  # the route's, known once it reads its body
+        self.declared = 0  # its Content-Length
         self.received = 0
         self.body_done = False
+        self.waiting = False  # for its body, counted apart from the requests in progress
         self.slot = False
         self.since = time.monotonic()
         # The Access-Control-Allow-Origin this request's answer carries: only where the operator allowed CORS.
@@ -144,10 +178,14 @@ class _Exchange:
 
     async def send(self, message: Message) -> None:
         if message["type"] == "http.response.start":
+            if message["status"] == 401 and (refusal := self.guard.failed(self)) is not None:
+                await self.answer(refusal)
+                self.replaced = True
+                return
             self.started = True
-            if message["status"] == 401:
-                self.guard.failed(self)
             message = {**message, "headers": self._headers(message.get("headers", ()))}
+        elif self.replaced:
+            return
         try:
             await self._send(message)
         except OSError:
@@ -169,24 +207,30 @@ class _Exchange:
             return await self._receive()
         if not self.limit:
             await self._body_begins()
+        # Its time grows with its length: a chunked body's with what has come, so a trickle is cut off all the same.
+        allowed = self.guard.body_timeout + max(self.declared, self.received) / self.guard.body_min_rate
         try:
-            async with asyncio.timeout(self.since + self.guard.body_timeout - time.monotonic()):
+            async with asyncio.timeout(self.since + allowed - time.monotonic()):
                 message = await self._receive()
         except TimeoutError:
             self.close = True
-            raise RequestTimeout([f"the body did not arrive within {self.guard.body_timeout:g} seconds"]) from None
+            raise RequestTimeout([f"the body did not arrive within {allowed:.1f} seconds"]) from None
         if message["type"] == "http.request":
             self.received += len(message.get("body", b""))
             await self._check_size(self.received)
             self.body_done = not message.get("more_body", False)
+            if self.body_done:
+                self.guard.body_ends(self)
         return message
 
     async def _body_begins(self) -> None:
         """The route is known now: its limit applies, first to the length the client declared."""
+        self.guard.body_awaited(self)
         self.limit = self.guard.limits.get(getattr(self.scope.get("route"), "path", None), DEFAULT_BYTES)
         for name, value in self.scope["headers"]:
             if name == b"content-length":
-                await self._check_size(int(value))  # h11 has checked that it is a number
+                self.declared = int(value)  # h11 has checked that it is a number
+                await self._check_size(self.declared)
 
     async def _check_size(self, size: int) -> None:
         if size > self.limit:

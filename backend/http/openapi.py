@@ -87,8 +87,9 @@ ERRORS = {
     408: "Request Timeout: the request did not arrive in time",
     413: "Payload Too Large: the body is over this route's limit",
     422: "Validation Error (details: field → messages) or Not Supported",
-    429: ("Too Many Requests: too many failed credentials from this address (or card forms opened by it, or by "
-          "all); `Retry-After` says when to try again"),
+    429: ("Too Many Requests: this credential failed too often from this address, or credentials that match "
+          "nothing did (or too many of its request bodies are arriving, or card forms were opened by it, or by all); "
+          "`Retry-After` says when to try again"),
     502: ("Bad Gateway: the captured endpoint could not be reached, did not answer with something to pass on, "
           "or answered with card data the profile does not cut out (nothing of it is returned)"),
     503: "Service Unavailable: the listener is at its limit; try again",

@@ -27,7 +27,7 @@ class Listeners:
     ssl_certfile: str | None = None
     ssl_keyfile: str | None = None
     fetch_private_addresses: bool = False
-    chat_frame_ancestors: str = "*"
+    chat_frame_ancestors: str = Config.chat_frame_ancestors
     capture_allow_list: tuple[str, ...] = ()
     public_url: str | None = None  # the listeners' addresses as clients reach them (a proxy's); None: where they listen
     public_secure_url: str | None = None
@@ -36,10 +36,13 @@ class Listeners:
     cors_origins: tuple[str, ...] = ()  # who may call the shopping API and frame the card form from a browser
     header_timeout: float = Config.header_timeout  # what a client may hold, per listener: see Config
     body_timeout: float = Config.body_timeout
+    body_min_rate: int = Config.body_min_rate
+    max_waiting_bodies: int = Config.max_waiting_bodies
     idle_timeout: float = Config.idle_timeout
     max_connections: int = Config.max_connections
     max_requests: int = Config.max_requests
     failed_auth_per_minute: int = Config.failed_auth_per_minute
+    forwarded_allow_ips: tuple[str, ...] = Config.forwarded_allow_ips
 
     @property
     def scheme(self) -> str:
@@ -60,8 +63,10 @@ class Listeners:
                       fetch_private_addresses=self.fetch_private_addresses,
                       chat_frame_ancestors=self.chat_frame_ancestors, capture_allow_list=self.capture_allow_list,
                       header_timeout=self.header_timeout, body_timeout=self.body_timeout,
+                      body_min_rate=self.body_min_rate, max_waiting_bodies=self.max_waiting_bodies,
                       idle_timeout=self.idle_timeout, max_connections=self.max_connections,
-                      max_requests=self.max_requests, failed_auth_per_minute=self.failed_auth_per_minute)
+                      max_requests=self.max_requests, failed_auth_per_minute=self.failed_auth_per_minute,
+                      forwarded_allow_ips=self.forwarded_allow_ips)
 
 
 class _Listener(uvicorn.Server):
@@ -76,8 +81,11 @@ def listener_config(engine: Engine, listener: Listener, host: str, port: int, ga
                     log_level: str = "info", **tls: str | None) -> uvicorn.Config:
     """One listener as `frontdesk serve` runs it: its app behind the guard, on the guarded h11 protocol."""
     config = engine.config
+    # X-Forwarded-For is read only from the proxies named: the client address is what throttles count.
     return uvicorn.Config(create_app(engine, listener, gate), host=host, port=port, log_level=log_level,
                           access_log=False, timeout_keep_alive=config.idle_timeout,
+                          proxy_headers=bool(config.forwarded_allow_ips),
+                          forwarded_allow_ips=list(config.forwarded_allow_ips),
                           http=GuardedH11Protocol.limited(config.header_timeout, config.max_connections), **tls)
 
 

@@ -25,19 +25,14 @@ leave. Beyond either, a 429 with Retry-After. A client's count is kept in memory
 
 from __future__ import annotations
 
-import ipaddress
 import json
-import math
 import secrets
-import time
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from limits import RateLimitItemPerMinute
-from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
 from pydantic import BaseModel, ConfigDict, StrictStr
 
+from backend.clients import MovingWindow, client_of
 from backend.errors import TooManyRequests, Unauthorized, ValidationFailed
 from backend.identity import hash_secret
 from backend.validation import validate
@@ -76,9 +71,7 @@ class CardForm:
         self.store = store
         self.vault = vault
         self.pci_url = pci_url.rstrip("/")
-        self.per_client = RateLimitItemPerMinute(PER_CLIENT, int(SESSION_TTL.total_seconds() // 60))
-        # A moving window, as the failed-credentials throttle's: a burst across a boundary still counts as one.
-        self.clients = MovingWindowRateLimiter(MemoryStorage())
+        self.clients = MovingWindow(PER_CLIENT, SESSION_TTL.total_seconds())
 
     def session(self, channel_ids: list[str], client: str) -> dict[str, Any]:
         """A single-use session for the form, for these channels, asked by `client` (its address); its token is shown
@@ -90,10 +83,8 @@ class CardForm:
                             (_stamp(now - SESSION_TTL),)).fetchone()[0] >= MAX_RECENT:
                 raise TooManyRequests(60, ["too many card forms were opened lately; try again in a minute"])
             # Counted only for a session about to be made (inside the write lock): a refused ask leaves nothing behind.
-            if not self.clients.hit(self.per_client, _client(client)):
-                reset = self.clients.get_window_stats(self.per_client, _client(client)).reset_time
-                raise TooManyRequests(max(1, math.ceil(reset - time.time())),
-                                      ["this address opened too many card forms lately; try again later"])
+            if (wait := self.clients.hit(client_of(client))) is not None:
+                raise TooManyRequests(wait, ["this address opened too many card forms lately; try again later"])
             # Sessions that expired without a card are swept whenever one is made, so the table holds live ones.
             conn.execute("DELETE FROM card_form_sessions WHERE expires_at <= ? AND card_token IS NULL", (_stamp(now),))
             conn.execute("INSERT INTO card_form_sessions (id, token_hash, channel_ids, expires_at, inserted_at) "
@@ -147,18 +138,6 @@ def _check(card: CardData) -> None:
         details.setdefault(field, []).append(message)
     if details:
         raise ValidationFailed(details)
-
-
-def _client(address: str) -> str:
-    """Who counts as one client: an IPv4 address, or an IPv6 /64 (one subscriber's network, where every address is
-    theirs to use); anything else (a test client's name) as it is."""
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return address
-    if isinstance(ip, ipaddress.IPv6Address):
-        return str(ip.ipv4_mapped or ipaddress.IPv6Network((ip, 64), strict=False))
-    return str(ip)
 
 
 def _stamp(moment: datetime) -> str:

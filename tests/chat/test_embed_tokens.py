@@ -7,7 +7,7 @@ import httpx
 import pytest
 
 from tests.chat.test_chat_api import Desk
-from tests.conftest import property_body
+from tests.conftest import HOST_PAGES, property_body
 from tests.shopping.shop import check
 
 
@@ -113,7 +113,7 @@ def test_the_page_is_served_for_iframes_without_leaking_its_token(anonymous):
     page = anonymous.get("/chat", params={"token": "fdo_x"})
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
     policy = page.headers["content-security-policy"]
-    assert "frame-ancestors *" in policy and "script-src 'self'" in policy
+    assert f"frame-ancestors {HOST_PAGES}" in policy and "script-src 'self'" in policy  # the operator's sites only
     assert page.headers["referrer-policy"] == "no-referrer"
     assert anonymous.get("/chat/chat.js").headers["content-type"].startswith("text/javascript")
     assert anonymous.get("/chat/chat.css").status_code == 200

@@ -55,8 +55,9 @@ def test_a_group_holding_properties_or_channels_or_someones_default_is_not_delet
     user.client.post("/api/v1/properties", json=property_body(title="Inn One", group_id=holding))
     user.client.post("/api/v1/properties", json=property_body(title="Inn Two", group_id=holding))
     selling = _group(user, "Selling").json()["data"]["id"]
-    user.client.post("/api/v1/channels", json={"channel": {"title": "Meta", "channel": "OpenShopping",
-                                                           "group_id": selling}})
+    meta = f"Meta {selling}"  # shopping names are unique across groups, and the session's database is shared
+    assert user.client.post("/api/v1/channels", json={"channel": {"title": meta, "channel": "OpenShopping",
+                                                                  "group_id": selling}}).status_code == 201
 
     properties = user.client.delete(f"/api/v1/groups/{holding}")
     channels = user.client.delete(f"/api/v1/groups/{selling}")
@@ -66,7 +67,7 @@ def test_a_group_holding_properties_or_channels_or_someones_default_is_not_delet
     assert properties.json()["errors"]["details"] == {
         "properties": ["'Inn One', 'Inn Two' are in this group: move or delete them first"]}
     assert channels.status_code == 422
-    assert channels.json()["errors"]["details"] == {"channels": ["'Meta' is in this group: move or delete it first"]}
+    assert channels.json()["errors"]["details"] == {"channels": [f"'{meta}' is in this group: move or delete it first"]}
     assert default.status_code == 422 and list(default.json()["errors"]["details"]) == ["group"]
     assert live_engine.store.scalar("SELECT count(*) FROM groups WHERE id IN (?, ?, ?)",
                                     (holding, selling, user.actor.default_group_id)) == 3

@@ -9,6 +9,7 @@ import contextlib
 import json
 import select
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -24,7 +25,7 @@ from backend.http.apps import create_app
 from backend.http.guard import Gate
 from backend.http.limits import BOOKING_BYTES, LargeBodies, body_limits
 from tests.conftest import UNTHROTTLED, LiveServer, User, free_port
-from tests.shopping.shop import make_shop
+from tests.shopping.shop import booking, day, make_shop
 
 PATIENCE = 5.0  # seconds a test waits for what should happen within a fraction of one
 # Seconds a setup request may take: on a loaded CI machine one has stalled past PATIENCE (a fsync, twice in
@@ -43,8 +44,8 @@ class Served:
     def port(self) -> int:
         return int(self.server.url.rsplit(":", 1)[1])
 
-    def connect(self) -> socket.socket:
-        return socket.create_connection(("127.0.0.1", self.port), timeout=PATIENCE)
+    def connect(self, source: str = "127.0.0.1") -> socket.socket:
+        return socket.create_connection(("127.0.0.1", self.port), timeout=PATIENCE, source_address=(source, 0))
 
     def user(self) -> User:
         actor, issued = self.engine.identity.add_user(f"shop{time.monotonic_ns()}@example.com")
@@ -154,6 +155,68 @@ def test_a_body_that_does_not_arrive_in_time_is_a_408(serve):
         assert headers["connection"] == "close" and closed(slow)
 
 
+def test_slow_bodies_hold_no_slot_of_the_listener_and_are_cut_off_in_seconds(serve):
+    """120 clients' bodies of push_booking, public, sent a byte at a time: health and an authenticated read are
+    answered all along (they held all 100 slots of max_requests for a minute), each slow body is cut off once its
+    time is up, and as many again find the listener as whole as before."""
+    served = serve(body_timeout=1.0)
+    shop = make_shop(served.user(), rooms=1)
+    body = json.dumps(booking(shop, day(2), day(3))).encode()  # under a KB: a few seconds' allowance by default
+    reader = served.user().client
+    for _ in range(2):
+        slow = [served.connect(f"127.0.1.{client}") for client in range(1, 13)  # 12 clients, each at its cap
+                for _ in range(Config.max_waiting_bodies)]
+        for sock in slow:
+            sock.sendall(request("POST", f"{shop.meta}/push_booking", length=len(body), body=body[:1]))
+        for at in range(3):  # a byte each, every tenth of a second, for less than the body timeout
+            for sock in slow:
+                sock.sendall(body[at + 1:at + 2])
+            time.sleep(0.1)
+
+        assert served.healthy() and reader.get("/api/v1/properties").status_code == 200
+        for sock in slow:
+            status, headers, answered = answer(sock)
+            assert status == 408 and error(answered) == "request_timeout" and headers["connection"] == "close"
+            sock.close()
+    assert reader.post(f"{shop.meta}/push_booking", content=body).status_code == 201
+
+
+def test_a_client_has_few_bodies_arriving_at_a_time(serve):
+    served = serve(max_waiting_bodies=3, body_timeout=3.0)
+    head = request("POST", "/api/v1/properties", token=served.token, length=100, body=b"{")
+
+    with contextlib.ExitStack() as stack:
+        def body_from(source: str, wait: float | None = 0.3) -> tuple[int, dict[str, str], bytes] | None:
+            """Its answer; None when there is none within `wait` seconds: its body is waited for."""
+            sock = stack.enter_context(served.connect(source))
+            sock.sendall(head)
+            return answer(sock) if wait is None or select.select([sock], [], [], wait)[0] else None
+
+        assert [body_from("127.0.2.1") for _ in range(3)] == [None] * 3
+        status, headers, body = body_from("127.0.2.1", wait=None)
+
+        assert status == 429 and error(body) == "http_too_many_requests" and int(headers["retry-after"]) >= 1
+        assert body_from("127.0.2.2") is None  # another client's body is waited for
+
+
+def test_a_body_has_time_in_proportion_to_its_length(serve):
+    """--body-timeout, plus what the declared length takes at --body-min-rate: a large upload at a modest rate is
+    not cut off as a stalled small one is."""
+    served = serve(body_timeout=0.5, body_min_rate=1000)
+    properties = b'{"property": {"title": "Slow Inn", "currency": "EUR"}}'
+    whole = properties + b" " * (2000 - len(properties))  # 2 KB: 0.5 + 2 seconds
+
+    with served.connect() as steady, served.connect() as stalled:
+        steady.sendall(request("POST", "/api/v1/properties", token=served.token, length=len(whole), body=whole[:1000]))
+        stalled.sendall(request("POST", "/api/v1/properties", token=served.token, length=100, body=b"{"))
+        started = time.monotonic()
+        status, _, _ = answer(stalled)  # 0.5 + 0.1 seconds
+        time.sleep(max(0.0, 1.5 - (time.monotonic() - started)))
+        steady.sendall(whole[1000:])
+
+        assert status == 408 and answer(steady)[0] == 201
+
+
 def test_connections_beyond_the_cap_get_a_503_in_the_error_shape_and_are_closed(serve):
     served = serve(max_connections=3)
     kept = [served.connect() for _ in range(3)]
@@ -176,16 +239,19 @@ def test_connections_beyond_the_cap_get_a_503_in_the_error_shape_and_are_closed(
 
 def test_requests_beyond_the_in_flight_cap_get_a_503_not_a_queue(serve):
     served = serve(max_requests=2)
-    stalled = [served.connect() for _ in range(2)]
-    for sock in stalled:  # in progress: waiting for the rest of their bodies
-        sock.sendall(request("POST", "/api/v1/properties", token=served.token, length=100, body=b"{"))
+    whole = b'{"property": {"title": "Busy Inn", "currency": "EUR"}}'
+    with contextlib.closing(sqlite3.connect(served.engine.path, isolation_level=None)) as writer, \
+            served.connect() as first, served.connect() as second:
+        writer.execute("BEGIN IMMEDIATE")  # another process writing: the creates wait for it, in progress
+        for sock in (first, second):
+            sock.sendall(request("POST", "/api/v1/properties", token=served.token, length=len(whole), body=whole))
 
-    busy = _eventually(lambda: _status_of(served, 503))
+        busy = _eventually(lambda: _status_of(served, 503))
 
-    assert error(busy.content) == "service_unavailable" and int(busy.headers["retry-after"]) >= 1
-    for sock in stalled:
-        sock.close()
-    assert _eventually(served.healthy)
+        assert error(busy.content) == "service_unavailable" and int(busy.headers["retry-after"]) >= 1
+        writer.execute("ROLLBACK")
+        assert answer(first)[0] == answer(second)[0] == 201
+    assert served.healthy()
 
 
 def test_large_bodies_wait_briefly_for_one_of_few_slots_then_get_a_503(serve):
@@ -241,21 +307,27 @@ def test_push_booking_refuses_a_wrong_provider_key_before_reading_the_body(serve
 
 
 def test_serve_options_reach_every_listener(tmp_path):
-    """The real CLI: the options set each listener's protocol and guard, and one failed-credential count is
-    shared by the three listeners."""
+    """The real CLI: the options set each listener's protocol and guard, one failed-credential count is shared by
+    the three listeners, and the proxy named is trusted to name its clients."""
     ports = [free_port() for _ in range(3)]
     server = subprocess.Popen([sys.executable, "-m", "console", "serve", "--db", str(tmp_path / "served.db"),
                                "--port", str(ports[0]), "--secure-port", str(ports[1]), "--pci-port", str(ports[2]),
-                               "--header-timeout", "0.3", "--failed-auth-per-minute", "2"],
+                               "--header-timeout", "0.3", "--failed-auth-per-minute", "2",
+                               "--forwarded-allow-ips", "127.0.0.1"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     main, pci = f"http://127.0.0.1:{ports[0]}", f"http://127.0.0.1:{ports[2]}"
+
+    def wrong_token(client: str) -> int:
+        return httpx.get(f"{main}/api/v1/properties", headers={"Authorization": "Bearer fd_wrong",
+                                                               "X-Forwarded-For": client}).status_code
     try:
-        assert _eventually(lambda: _answers(f"{main}/api/v1/health"))
+        assert _eventually(lambda: _answers(f"{main}/api/v1/health"), within=SETUP_PATIENCE)  # a process starting
         with socket.create_connection(("127.0.0.1", ports[1]), timeout=PATIENCE) as silent:
             assert closed(silent)
-        for _ in range(2):
-            assert httpx.get(f"{pci}/api/v1/tokenization_profiles", params={"api_key": "wrong"}).status_code == 401
-        assert httpx.get(f"{main}/api/v1/health").status_code == 429
+        for key in ("wrong", "wrong too"):
+            assert httpx.get(f"{pci}/api/v1/tokenization_profiles", params={"api_key": key},
+                             headers={"X-Forwarded-For": "198.51.100.7"}).status_code == 401
+        assert wrong_token("198.51.100.7") == 429 and wrong_token("198.51.100.8") == 401
     finally:
         server.terminate()
         server.wait(PATIENCE)
@@ -273,8 +345,8 @@ def _status_of(served: Served, status: int) -> httpx.Response | None:
     return response if response.status_code == status else None
 
 
-def _eventually(check: Callable[[], object]) -> object:
-    deadline = time.monotonic() + PATIENCE
+def _eventually(check: Callable[[], object], within: float = PATIENCE) -> object:
+    deadline = time.monotonic() + within
     while not (result := check()):
         assert time.monotonic() < deadline, "timed out"
         time.sleep(0.05)

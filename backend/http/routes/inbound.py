@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Depends, Query, Request
 from pydantic import BaseModel
 
 from backend.bookings.models import BookingEnvelope
@@ -20,6 +20,7 @@ from backend.http.deps import (
     EngineDep,
     ListQueryDep,
     SecureDep,
+    accepted,
     body_doc,
     envelope,
 )
@@ -36,8 +37,8 @@ class InboundMessageEnvelope(BaseModel):
     message: InboundMessageInput
 
 
-async def get_inbound_channel(channel_id: str, engine: EngineDep, api_key: ApiKeyDep) -> Any:
-    return engine.bookings.channel_by_key(channel_id, api_key)
+async def get_inbound_channel(channel_id: str, request: Request, engine: EngineDep, api_key: ApiKeyDep) -> Any:
+    return accepted(request, engine.bookings.channel_by_key(channel_id, api_key))
 
 
 Channel = Depends(get_inbound_channel)

@@ -49,7 +49,7 @@ def card_capture_form_url(channel_name: str, request: Request, engine: EngineDep
     single-use session token (30 minutes). The card goes from the form to the vault only; the page gets its token
     to send as `guarantee.token` in push_booking. `card_capture_form_url` as the service's booking engine reads it.
     One client address may open 30 forms in 30 minutes (an IPv6 /64 counts as one address): then a 429."""
-    client = request.client.host if request.client else ""  # behind a proxy on 127.0.0.1: its X-Forwarded-For
+    client = request.client.host if request.client else ""  # a trusted proxy's client (--forwarded-allow-ips)
     session = engine.card_form.session(engine.shopping.channels(channel_name, api_key), client)
     return one({"id": session["id"], "type": "card_capture_form_url",
                 "attributes": {"card_capture_form_url": session["card_capture_form_url"],

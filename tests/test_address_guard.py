@@ -6,7 +6,10 @@ nothing. The only stand-in is the resolver's answer for one made-up name; the se
 
 from __future__ import annotations
 
+import contextlib
 import socket
+import ssl
+import threading
 import time
 from collections.abc import Iterator
 
@@ -17,6 +20,7 @@ from backend.engine import Engine
 from backend.errors import ValidationFailed
 from backend.outbox.sending import Sender, SendFailed
 from tests.conftest import CONTACT
+from tests.http.test_headers import _self_signed
 from tests.loopback import LoopbackSite
 from tests.receiver import Receiver
 
@@ -87,18 +91,22 @@ def test_where_private_addresses_are_allowed_the_ipv4_inside_is_judged_all_the_s
     assert len(receiver.received) == 1
 
 
-@pytest.fixture
-def rebinding(monkeypatch) -> None:
-    """`rebind.example` as a hostile name server answers it: a public address the first time, loopback after."""
-    real = socket.getaddrinfo
-    answers = iter([PUBLIC_FIRST])
+def resolve(monkeypatch, name: str, *addresses: str) -> None:
+    """`name` resolves to each of `addresses` in turn, then to the last one again."""
+    real, answers = socket.getaddrinfo, iter(addresses)
 
     def getaddrinfo(host, port, *args, **kwargs):
-        if host == "rebind.example":
-            host = next(answers, "127.0.0.1")
+        if host == name:
+            host = next(answers, addresses[-1])
         return real(host, port, *args, **kwargs)
 
     monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+
+
+@pytest.fixture
+def rebinding(monkeypatch) -> None:
+    """`rebind.example` as a hostile name server answers it: a public address the first time, loopback after."""
+    resolve(monkeypatch, "rebind.example", PUBLIC_FIRST, "127.0.0.1")
 
 
 def test_a_webhook_call_to_a_name_that_rebinds_to_loopback_reaches_nothing(rebinding, receiver: Receiver):
@@ -122,3 +130,29 @@ def test_a_logo_on_a_name_that_rebinds_to_loopback_is_not_fetched(rebinding, tmp
         engine.properties.create(engine.identity.operator(), {"title": "T", "currency": "EUR",
                                                               "logo_url": f"http://rebind.example:{port}/logo.png"})
     assert logo_site.seen == [] and engine.store.scalar("SELECT count(*) FROM media") == 0
+
+
+def test_a_call_to_the_address_checked_keeps_the_host_name_for_host_and_tls(monkeypatch, receiver, tmp_path):
+    """Connected to the address, spoken to the name: the `Host` header, and TLS's SNI and certificate check (a
+    self-signed certificate fails it)."""
+    resolve(monkeypatch, "hooks.test", "127.0.0.1")
+    sender = Sender(private_addresses=True, timeout=2.0)
+    assert sender.post(f"http://hooks.test:{receiver.port}/hook", "{}", {}).status == 200
+    assert receiver.received[0].headers["host"] == f"hooks.test:{receiver.port}"
+
+    certfile, keyfile = _self_signed(tmp_path)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(certfile, keyfile)
+    named: list[str | None] = []
+    context.sni_callback = lambda _socket, name, _context: named.append(name)
+    with socket.create_server(("127.0.0.1", 0)) as listening:
+        threading.Thread(target=_handshake_once, args=(listening, context), daemon=True).start()
+        with pytest.raises(SendFailed, match="could not connect"):
+            sender.post(f"https://hooks.test:{listening.getsockname()[1]}/hook", "{}", {})
+    assert named == ["hooks.test"]
+
+
+def _handshake_once(listening: socket.socket, context: ssl.SSLContext) -> None:
+    connection, _ = listening.accept()
+    with contextlib.suppress(ssl.SSLError, OSError), context.wrap_socket(connection, server_side=True):
+        pass

@@ -61,3 +61,13 @@ def test_an_allow_listed_feed_that_leaves_a_card_in_clear_is_refused_quoting_not
     said = str(refused.value.body())
     assert not any(digits in said for digits in ("4111", "5555", "737"))
     assert engine.store.scalar("SELECT count(*) FROM vault_cards") == 0
+
+
+def test_an_allow_listed_host_on_a_private_address_is_refused_unless_allowed(tmp_path, channel_api):
+    """The operator trusted a name, not wherever it may resolve: the address guard of every call out holds here too."""
+    engine = Engine.open(tmp_path / "vault.db", Config(capture_allow_list=(f"{channel_api.url}/feed/",)))
+    with pytest.raises(ValidationFailed) as refused:
+        engine.capture.capture(profile="frontdesk", method="get", url=f"{channel_api.url}/feed/bookings", headers={},
+                               actor="tests")
+    assert "private or local address" in refused.value.details["url"][0]
+    assert channel_api.seen == []

@@ -42,7 +42,8 @@ def create_webhook(engine: EngineDep, actor: ActorDep, data: Any = Webhook):
 async def try_webhook(engine: EngineDep, actor: ActorDep, data: Any = Webhook):
     """Sends one `test` event to the webhook described, now, signed with a secret made for it (in the answer), and
     answers the receiver's status; a receiver that does not take it is a 422 on `callback_url` saying how it went
-    (the status class of its answer, `timed out` or `could not connect`). A few a minute per user (429)."""
+    (the status class of its answer, `timed out` or `could not connect`). A few a minute per user (429); a 503 when
+    too many test calls are under way."""
     return one(test_entity(await asyncio.wrap_future(engine.webhooks.test(actor, data))))
 
 

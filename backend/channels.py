@@ -35,7 +35,7 @@ import secrets
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 from pydantic_core import from_json
@@ -52,6 +52,9 @@ from backend.listing import Column, ListQuery, page
 from backend.properties.models import CONTACT_FIELDS
 from backend.validation import as_sent, validate
 from storage import Store, new_id, utc_now
+
+if TYPE_CHECKING:
+    from backend.keys import Keys
 
 CHANNEL_CODES = ("BookingCom", "AirBNB", "OpenShopping")
 CHAT_PROVIDERS = ("BookingCom", "AirBNB")
@@ -146,10 +149,11 @@ def mapped_plan_ids(channel: dict[str, Any]) -> list[str]:
 
 
 class Channels:
-    def __init__(self, store: Store, events: EventBus, private_addresses: bool = False,
+    def __init__(self, store: Store, events: EventBus, keys: Callable[[], Keys], private_addresses: bool = False,
                  clock: Callable[[], datetime] = utc_clock) -> None:
         self.store = store
         self.events = events
+        self.keys = keys  # the vault's key, which seals a push channel's signing secret
         self.private_addresses = private_addresses  # may an ari_url point to a private address
         self.clock = clock
 
@@ -227,7 +231,7 @@ class Channels:
                 (channel_id, group_id, model.title, model.channel, hash_secret(inbound_key),
                  _key_hash(model.provider_api_key), int(model.is_active), json.dumps(model.settings), now, now))
             self._connect(conn, channel_id, model, {})
-            ari_secret = track(conn, channel_id, model.settings)
+            ari_secret = track(conn, channel_id, model.settings, self.keys)
         self.events.publish("channel.changed", channel_id, action="created")
         return {**self.get(actor, channel_id), "inbound_key": inbound_key, **_shown_once(ari_secret)}
 
@@ -254,7 +258,7 @@ class Channels:
             conn.execute("DELETE FROM channel_properties WHERE channel_id = ?", (channel_id,))
             conn.execute("DELETE FROM channel_rate_plans WHERE channel_id = ?", (channel_id,))
             self._connect(conn, channel_id, model, {m["rate_plan_id"]: m for m in current["rate_plans"]})
-            ari_secret = track(conn, channel_id, model.settings)
+            ari_secret = track(conn, channel_id, model.settings, self.keys)
             remap.told(conn, selling, self.clock())  # to a channel that took ARI before and still does
         self.events.publish("channel.changed", channel_id, action="updated")
         return {**self.get(actor, channel_id), **_shown_once(ari_secret)}
@@ -263,7 +267,7 @@ class Channels:
         _managed(self._row(actor, channel_id)["channel_code"])
         with self.store.transaction() as conn:
             conn.execute("DELETE FROM channels WHERE id = ?", (channel_id,))
-            track(conn, channel_id, None)
+            track(conn, channel_id, None, self.keys)
         self.events.publish("channel.changed", channel_id, action="deleted")
 
     def connect(self, actor: Actor, channel_id: str, property_id: str) -> dict[str, Any]:

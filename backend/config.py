@@ -25,7 +25,9 @@ class Config:
     secure_listen_url: str | None = None
     fetch_timeout: float = 5.0  # seconds per connect/read when fetching a logo
     logo_max_bytes: int = 2 * MiB
-    fetch_private_addresses: bool = False  # let logo URLs point at loopback or private networks (intranets, tests)
+    # Let every call out (logos, webhooks, ARI pushes, capture's allow-listed hosts) reach loopback or private
+    # networks (intranets, tests); multicast, broadcast and reserved addresses stay refused (backend/addresses.py).
+    fetch_private_addresses: bool = False
     # An attachment upload's body: a file of 10 MiB is ~13.4 MiB in base64. Others take less (backend/http/limits.py).
     max_body_bytes: int = 14 * MiB
     attachment_max_bytes: int = 10 * MiB
@@ -59,6 +61,7 @@ class Config:
     # the first retry's wait in seconds (doubled each time).
     delivery_max_attempts: int = 8
     delivery_backoff: float = 1.0
+    webhook_tests_per_minute: int = 10  # test calls one user may start a minute (backend/webhooks/trials.py)
     keys_path: Path | None = None  # the card key and internal secret; default <db>.keys beside the database
     clock: Callable[[], datetime] = utc_clock  # "now" for cut-off and past-date rules; tests set it
 

@@ -35,8 +35,9 @@ class DataStep:
 def steps() -> list[DataStep]:
     """Every data step, in the order they run (imported here: each domain's step is its own module's)."""
     from backend import stored_cards
+    from backend.outbox import signing_secrets
 
-    return [stored_cards.STEP]
+    return [stored_cards.STEP, signing_secrets.STEP]
 
 
 def run_pending(engine: Engine, pending: list[DataStep] | None = None) -> dict[str, int]:

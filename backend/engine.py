@@ -84,7 +84,8 @@ class Engine:
     def channels(self) -> Channels:
         from backend.channels import Channels
 
-        return Channels(self.store, self.events, self.config.fetch_private_addresses, self.config.clock)
+        return Channels(self.store, self.events, lambda: self.keys, self.config.fetch_private_addresses,
+                        self.config.clock)
 
     @cached_property
     def applications(self) -> Applications:
@@ -188,7 +189,8 @@ class Engine:
         from backend.vault.capture import Capture
 
         return Capture(self.tokenisation, secure_url, self.config.capture_allow_list,
-                       lambda: self.keys.internal_secret, self.config.capture_timeout, self.config.tokenise_max_bytes)
+                       lambda: self.keys.internal_secret, self.config.capture_timeout, self.config.tokenise_max_bytes,
+                       self.config.fetch_private_addresses)
 
     def capture_target(self, given: str | None = None) -> CaptureTarget | None:
         """Where a capture from this process (the console's tester) reaches the secure listener: the address it was
@@ -213,15 +215,15 @@ class Engine:
     def webhooks(self) -> Webhooks:
         from backend.webhooks.service import Webhooks
 
-        return Webhooks(self.store, self.events, self.properties, self.inventory.ari,
-                        self.config.fetch_private_addresses)
+        return Webhooks(self.store, self.events, self.properties, self.inventory.ari, lambda: self.keys,
+                        self.config.fetch_private_addresses, self.config.webhook_tests_per_minute)
 
     @cached_property
     def distribution(self) -> Distribution:
         from backend.distribution.service import Distribution
 
         return Distribution(self.store, self.events, self.channels, self.inventory.ari.calendar, self.config.clock,
-                            self.config.fetch_private_addresses)
+                            lambda: self.keys, self.config.fetch_private_addresses)
 
     def routes(self) -> list[Route]:
         """Where the outbox's events go: each kind of destination."""

@@ -2,17 +2,17 @@
 
 Fetching is bounded on every side: a short connect/read timeout, an overall deadline, a size cap
 while streaming, and a check of the bytes themselves (a PNG must start like a PNG), so a slow,
-huge or lying server gives the caller a 422 rather than a hang.
+huge or lying server gives the caller a 422 rather than a hang. Every hop connects only to an address
+the guard passed (backend/addresses.py): no loopback or private network unless the operator allows it.
 """
 
 from __future__ import annotations
 
 import hashlib
-import ipaddress
-import socket
 import time
 from dataclasses import dataclass
 
+from backend.addresses import AddressRefused
 from backend.errors import NotFound, ValidationFailed
 from storage import Store, new_id, utc_now
 
@@ -40,21 +40,6 @@ class Fetched:
     source_url: str
 
 
-def private_host_error(host: str) -> str | None:
-    """Why a host may not be fetched from, or None when every address it resolves to is public.
-
-    A logo URL (a webhook's callback, a channel's ari_url) is the caller's choice: without this, it could make the
-    server reach its own loopback services or the private network behind it. (The check and httpx resolve the name
-    separately, so a DNS answer that changes in between is not caught.)"""
-    try:
-        addresses = {info[4][0] for info in socket.getaddrinfo(host, None)}
-    except (OSError, UnicodeError):
-        return "could not be fetched: its host name does not resolve"
-    if any(not ipaddress.ip_address(a.split("%")[0]).is_global for a in addresses):
-        return "points to a private or local address; it must be on the public internet"
-    return None
-
-
 class Media:
     def __init__(self, store: Store, base_url: str, timeout: float, max_bytes: int,
                  private_addresses: bool = False) -> None:
@@ -71,15 +56,12 @@ class Media:
         """Download an image or raise a 422 on `field` saying why it could not be had."""
         import httpx  # here, not at the top: only a logo fetch needs it, and every console start would pay for it
 
-        def refuse_private(request: httpx.Request) -> None:  # every hop, redirects included
-            problem = None if self.private_addresses else private_host_error(request.url.host)
-            if problem:
-                raise ValidationFailed.one(field, problem)
+        from backend.outbound_client import guarded_client
 
         deadline = time.monotonic() + self.timeout * 2
-        try:
-            with httpx.Client(timeout=self.timeout, follow_redirects=True, max_redirects=3,
-                              event_hooks={"request": [refuse_private]}) as client:
+        try:  # every hop, redirects included, connects only to an address the guard passed
+            with guarded_client(self.private_addresses, timeout=self.timeout, follow_redirects=True,
+                                max_redirects=3) as client:
                 with client.stream("GET", url, headers={"Accept": "image/*"}) as response:
                     if response.status_code != 200:
                         raise ValidationFailed.one(field, f"could not be fetched: the server answered {response.status_code}")
@@ -90,6 +72,8 @@ class Media:
                             raise ValidationFailed.one(field, f"is larger than {self.max_bytes // 1024} KiB")
                         if time.monotonic() > deadline:
                             raise ValidationFailed.one(field, "could not be fetched: the server is too slow")
+        except AddressRefused as refused:
+            raise ValidationFailed.one(field, refused.problem) from None
         except (httpx.HTTPError, httpx.InvalidURL, UnicodeError) as exc:  # InvalidURL is no HTTPError
             raise ValidationFailed.one(field, f"could not be fetched ({type(exc).__name__})") from None
         content_type = sniff_image(bytes(data))

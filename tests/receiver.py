@@ -1,6 +1,6 @@
 """A receiver on loopback for what Frontdesk sends out (webhooks, ARI pushes): it keeps every POST — headers, body,
 arrival time — and answers as a test scripts it: a queue of statuses (with bodies) first, then `status`, after
-`delay` seconds and with `headers` added."""
+`delay` seconds (or once `gate` is set, when it is given) and with `headers` added."""
 
 from __future__ import annotations
 
@@ -29,6 +29,7 @@ class Receiver:
         self.answers: list[tuple[int, bytes]] = []  # answered first, in order
         self.status, self.body, self.content_type = 200, b'{"ok":true}', "application/json"
         self.delay = 0.0  # seconds between an arrival and its answer: a slow receiver
+        self.gate: threading.Event | None = None  # when given, every answer waits until it is set: a stalled receiver
         self.headers: dict[str, str] = {}  # added to every answer (a redirect's Location)
         self.arrived = threading.Condition()
         receiver = self
@@ -47,6 +48,8 @@ class Receiver:
                     receiver.received.append(Received(self.path, {k.lower(): v for k, v in self.headers.items()},
                                                       body, time.time()))
                     receiver.arrived.notify_all()
+                if receiver.gate is not None:
+                    receiver.gate.wait(60)
                 time.sleep(receiver.delay)
                 self.send_response(status)
                 self.send_header("Content-Type", receiver.content_type)

@@ -4,7 +4,8 @@ It serves the active channels whose `ari_distribution` is push. A channel wants 
 plans and their room types (a derived plan's own events included: its parent's change records one for it), and
 those recorded for it alone (its full sync) — never another channel's. Up to `batch` events go in one delivery:
 their ranges are merged per plan and room type, read as they are now, collapsed, and sent in calls of at most
-`PER_CALL` values each, every call signed with the channel's secret (Standard Webhooks headers). A call that fails
+`PER_CALL` values each, every call signed with the channel's secret (Standard Webhooks headers; kept sealed, opened
+to sign: backend/outbox/signing_secrets.py). A call that fails
 fails the delivery, which the deliverer retries whole: values are read again, so a retry is never stale.
 
 An OTA answer's `Warnings` are kept in the delivery log (`warnings`), and logged. A failed delivery records a
@@ -16,8 +17,9 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import count
+from typing import TYPE_CHECKING
 
 from backend.distribution import json_format, ota_format
 from backend.distribution.mapped import MappedChannels
@@ -26,7 +28,11 @@ from backend.distribution.settings import KIND
 from backend.outbox.deliverer import Delivered, Event
 from backend.outbox.record import record
 from backend.outbox.sending import Sender, SendFailed, signature_headers
+from backend.outbox.signing_secrets import unseal
 from storage import Store
+
+if TYPE_CHECKING:
+    from backend.keys import Keys
 
 log = logging.getLogger("frontdesk.distribution")
 FORMATS = {"json": json_format, "ota": ota_format}
@@ -36,8 +42,9 @@ class ChannelRoute:
     kind = KIND
     batch = 100  # events in one delivery: a 365-day change of 50 rate plans is one
 
-    def __init__(self, store: Store, mapped: MappedChannels, reader: Reader, sender: Sender) -> None:
-        self.store, self.mapped, self.reader, self.sender = store, mapped, reader, sender
+    def __init__(self, store: Store, mapped: MappedChannels, reader: Reader, sender: Sender,
+                 keys: Callable[[], Keys]) -> None:
+        self.store, self.mapped, self.reader, self.sender, self.keys = store, mapped, reader, sender, keys
 
     def destinations(self) -> list[str]:
         return [row[0] for row in self.store.query(
@@ -53,7 +60,8 @@ class ChannelRoute:
         if mapped is None or mapped.mode != "push":
             raise SendFailed("the channel no longer takes ARI by push")
         read = self.reader.read(mapped, Changes.of(events, mapped))
-        secret = self.store.scalar("SELECT ari_secret FROM channels WHERE id = ?", (destination_id,))
+        sealed = self.store.scalar("SELECT ari_secret FROM channels WHERE id = ?", (destination_id,))
+        secret = unseal(self.keys(), sealed, destination_id)
         form = FORMATS[mapped.settings.get("ari_format", "json")]
         status, warnings = None, []  # no call: every night already past, nothing to tell
         for call in form.calls(read, mapped, _ids(events[-1].id)):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic_core import from_json
 
@@ -24,20 +24,23 @@ from backend.outbox import deliverer
 from backend.outbox.sending import Sender
 from storage import Store
 
+if TYPE_CHECKING:
+    from backend.keys import Keys
+
 RECENT = 50  # deliveries a channel's log shows by default
 
 
 class Distribution:
     def __init__(self, store: Store, events: EventBus, channels: Channels, calendar: Calendar,
-                 clock: Callable[[], datetime], private_addresses: bool) -> None:
-        self.store, self.events, self.channels, self.clock = store, events, channels, clock
+                 clock: Callable[[], datetime], keys: Callable[[], Keys], private_addresses: bool) -> None:
+        self.store, self.events, self.channels, self.clock, self.keys = store, events, channels, clock, keys
         self.private_addresses = private_addresses
         self.mapped = MappedChannels(store)
         self.reader = Reader(store, calendar, clock)
 
     @cached_property
     def route(self) -> ChannelRoute:
-        return ChannelRoute(self.store, self.mapped, self.reader, Sender(self.private_addresses))
+        return ChannelRoute(self.store, self.mapped, self.reader, Sender(self.private_addresses), self.keys)
 
     # --- the pull feed, to the channel's adapter ---------------------------------------------------
 
@@ -108,7 +111,7 @@ class Distribution:
         self.channels.get(actor, channel_id)
         self._taking(channel_id, "push")
         with self.store.transaction() as conn:
-            secret = settings.rotate_secret(conn, channel_id)
+            secret = settings.rotate_secret(conn, channel_id, self.keys)
         self.events.publish("channel.changed", channel_id, action="secret")
         return secret
 

@@ -2,8 +2,8 @@
 
 - `ari_distribution`: `none` (the default: Frontdesk tells the channel nothing), `pull` (its adapter reads
   `GET /api/v1/inbound/:channel_id/ari` and acks) or `push` (Frontdesk POSTs to `ari_url`);
-- `ari_url`: where a push channel's batches go, http or https; guarded as a logo URL is (no loopback, private or
-  link-local address unless `fetch_private_addresses`);
+- `ari_url`: where a push channel's batches go, http or https; behind the address guard of every call out
+  (backend/addresses.py: no loopback, private or link-local address unless `fetch_private_addresses`);
 - `ari_format`: `json` (the service's `{"values": [...]}` shapes) or `ota` (OpenTravel XML);
 - `hotel_codes`: the channel's own code of each property (`{property_id: code}`, OTA's `HotelCode`); a property
   without one is sent by its ID.
@@ -16,15 +16,20 @@ that sets it and dropped when it goes back to `none` (or the channel is deleted)
 from __future__ import annotations
 
 import sqlite3
-from typing import Annotated, Any, Literal
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationInfo, field_validator
 
 from backend.fields import Url
-from backend.media import private_host_error
+from backend.addresses import host_problem
 from backend.outbox.deliverer import add_destination, drop_destination
 from backend.outbox.sending import new_secret
+from backend.outbox.signing_secrets import seal
+
+if TYPE_CHECKING:
+    from backend.keys import Keys
 
 KIND = "channel"  # destinations.kind
 Mode = Literal["none", "pull", "push"]
@@ -54,13 +59,14 @@ def mode_of(settings: dict[str, Any] | None) -> str:
 def url_problem(settings: dict[str, Any], private_addresses: bool) -> str | None:
     """Why a push channel's `ari_url` may not be called (its host resolves to a private address), or None."""
     url = settings.get("ari_url")
-    if mode_of(settings) != "push" or not url or private_addresses:
+    if mode_of(settings) != "push" or not url:
         return None
-    problem = private_host_error(urlsplit(url).hostname or "")
+    problem = host_problem(urlsplit(url).hostname or "", private_addresses)
     return f"the address {problem}" if problem else None
 
 
-def track(conn: sqlite3.Connection, channel_id: str, settings: dict[str, Any] | None) -> str | None:
+def track(conn: sqlite3.Connection, channel_id: str, settings: dict[str, Any] | None,
+          keys: Callable[[], Keys]) -> str | None:
     """Keep the channel's destination as its settings say (None: the channel is gone), in the transaction that
     changes them. A channel that turns to push without a signing secret gets one: returned, for the caller to show
     once."""
@@ -70,10 +76,11 @@ def track(conn: sqlite3.Connection, channel_id: str, settings: dict[str, Any] | 
         return None
     add_destination(conn, channel_id, KIND)
     secret = conn.execute("SELECT ari_secret FROM channels WHERE id = ?", (channel_id,)).fetchone()[0]
-    return rotate_secret(conn, channel_id) if mode == "push" and secret is None else None
+    return rotate_secret(conn, channel_id, keys) if mode == "push" and secret is None else None
 
 
-def rotate_secret(conn: sqlite3.Connection, channel_id: str) -> str:
+def rotate_secret(conn: sqlite3.Connection, channel_id: str, keys: Callable[[], Keys]) -> str:
+    """A new signing secret for the channel, kept sealed (backend/outbox/signing_secrets.py); returned in clear."""
     secret = new_secret()
-    conn.execute("UPDATE channels SET ari_secret = ? WHERE id = ?", (secret, channel_id))
+    conn.execute("UPDATE channels SET ari_secret = ? WHERE id = ?", (seal(keys(), secret, channel_id), channel_id))
     return secret

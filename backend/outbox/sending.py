@@ -1,6 +1,7 @@
-"""One outbound POST to an address someone else chose (a webhook's callback, a channel's `ari_url`), guarded as a
-logo fetch is: no loopback, private or link-local address unless the operator allows them, a short timeout, no
-redirects, and no more than `READ_CAP` bytes read of the answer. Bodies are signed as the Standard Webhooks
+"""One outbound POST to an address someone else chose (a webhook's callback, a channel's `ari_url`), behind the
+address guard of every call out (backend/addresses.py: no loopback, private or link-local address unless the operator
+allows them, connected to the address that was checked), with a short timeout, no redirects, and no more than
+`READ_CAP` bytes read of the answer. Bodies are signed as the Standard Webhooks
 specification says (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256>`), with the
 `standardwebhooks` package, so a consumer verifies them with the same library.
 """
@@ -12,18 +13,15 @@ import secrets
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
 
-from backend.media import private_host_error
-
-if TYPE_CHECKING:
-    import httpx
+from backend.addresses import AddressRefused
 
 # httpx and standardwebhooks are imported on first use: the deliverer imports this module as a console starts.
 
 TIMEOUT = 5.0  # seconds per connect, write and read
 READ_CAP = 64 * 1024  # bytes of an answer read; the rest is dropped
 SECRET_PREFIX = "whsec_"
+TIMED_OUT, UNREACHABLE = "timed out", "could not connect"
 
 
 def new_secret() -> str:
@@ -40,11 +38,14 @@ def signature_headers(secret: str, message_id: str, body: str, at: datetime | No
 
 
 class SendFailed(Exception):
-    """The destination did not take it: a refused address, no answer, or an answer that says no."""
+    """The destination did not take it: a refused address, no answer, or an answer that says no. `message` is what
+    the delivery log keeps (the start of a receiver's answer included); `outline` is all a test call tells its
+    caller, never a word of the receiver's: why the address was refused, the answer's status class, "timed out" or
+    "could not connect"."""
 
-    def __init__(self, message: str, status: int | None = None) -> None:
+    def __init__(self, message: str, status: int | None = None, outline: str | None = None) -> None:
         super().__init__(message)
-        self.message, self.status = message, status
+        self.message, self.status, self.outline = message, status, outline or message
 
 
 @dataclass(frozen=True)
@@ -57,16 +58,9 @@ class Sender:
     """A pooled client for every outbound POST of one deliverer (connections kept alive per host)."""
 
     def __init__(self, private_addresses: bool = False, timeout: float = TIMEOUT) -> None:
-        import httpx
+        from backend.outbound_client import guarded_client
 
-        self.private_addresses = private_addresses
-        self.client = httpx.Client(timeout=timeout, follow_redirects=False, trust_env=False,
-                                   event_hooks={"request": [self._refuse_private]})
-
-    def _refuse_private(self, request: httpx.Request) -> None:
-        problem = None if self.private_addresses else private_host_error(request.url.host)
-        if problem:
-            raise SendFailed(f"the address {problem}")
+        self.client = guarded_client(private_addresses, timeout=timeout, follow_redirects=False)
 
     def post(self, url: str, body: str, headers: dict[str, str]) -> Answer:
         """POST `body`; the answer, whatever its status. SendFailed when there is none."""
@@ -80,14 +74,16 @@ class Sender:
                     if len(read) >= READ_CAP:
                         break
                     if time.monotonic() > deadline:  # a receiver trickling its answer holds a deliverer's thread
-                        raise SendFailed(f"its answer took over {self.client.timeout.read * 2:g} s")
+                        raise SendFailed(f"its answer took over {self.client.timeout.read * 2:g} s", outline=TIMED_OUT)
                 return Answer(response.status_code, read.decode("utf-8", "replace"))
         except SendFailed:
             raise
+        except AddressRefused as refused:
+            raise SendFailed(f"the address {refused.problem}") from None
         except httpx.TimeoutException:
-            raise SendFailed(f"no answer within {self.client.timeout.read:g} s") from None
+            raise SendFailed(f"no answer within {self.client.timeout.read:g} s", outline=TIMED_OUT) from None
         except (httpx.HTTPError, httpx.InvalidURL) as exc:  # InvalidURL: a host name httpx cannot encode
-            raise SendFailed(f"could not connect: {type(exc).__name__}") from None
+            raise SendFailed(f"{UNREACHABLE}: {type(exc).__name__}", outline=UNREACHABLE) from None
 
     def close(self) -> None:
         self.client.close()

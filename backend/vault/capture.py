@@ -2,7 +2,8 @@
 tokens where the cards were.
 
 Not an open proxy. Only GET; only URLs under the secure listener's base address (or under a prefix
-the operator allow-listed); no user info, no redirects followed; the answer is capped in size.
+the operator allow-listed, reached behind the address guard of every call out: backend/addresses.py);
+no user info, no redirects followed; the answer is capped in size.
 The caller's main-API credential is forwarded as it came. The internal credential, which makes the
 secure listener answer with cards in clear, goes only to the secure listener itself, with the shape of
 answer the profile reads (so `frontdesk_entity` on a list reveals nothing) and the capturing key for
@@ -22,8 +23,9 @@ from urllib.parse import unquote, urlsplit
 
 from pydantic_core import from_json
 
+from backend.addresses import AddressRefused
 from backend.card_data import card_data_left, json_named_values
-from backend.errors import Errors, FrontdeskError, PayloadTooLarge
+from backend.errors import Errors, FrontdeskError, PayloadTooLarge, ValidationFailed
 from backend.keys import ACTOR_HEADER, INTERNAL_HEADER, REVEAL_HEADER
 from backend.vault.builtin import REVEALS
 from backend.vault.service import Tokenisation
@@ -66,13 +68,14 @@ class Captured:
 
 class Capture:
     def __init__(self, tokenisation: Tokenisation, secure_url: str, allow_list: tuple[str, ...],
-                 internal_secret: Callable[[], str], timeout: float, max_bytes: int) -> None:
+                 internal_secret: Callable[[], str], timeout: float, max_bytes: int, private_addresses: bool) -> None:
         self.tokenisation = tokenisation
         self.secure_url = secure_url
         self.allow_list = allow_list
         self.internal_secret = internal_secret
         self.timeout = timeout
         self.max_bytes = max_bytes
+        self.private_addresses = private_addresses  # may an allow-listed host resolve to a private address
 
     def capture(self, *, profile: str | None, method: str | None, url: str | None, headers: dict[str, str],
                 actor: str) -> Captured:
@@ -82,7 +85,7 @@ class Capture:
         if internal:
             forwarded.update({INTERNAL_HEADER: self.internal_secret(), REVEAL_HEADER: REVEALS.get(compiled.name, "any"),
                               ACTOR_HEADER: actor})
-        status, body, media_type = self._fetch(url or "", forwarded)
+        status, body, media_type = self._fetch(self._client if internal else self._guarded, url or "", forwarded)
         if status != 200:
             return _passed_through(status, body)
         try:
@@ -98,6 +101,13 @@ class Capture:
         import httpx
 
         return httpx.Client(timeout=self.timeout, follow_redirects=False)
+
+    @cached_property
+    def _guarded(self) -> httpx.Client:
+        """The client for allow-listed hosts: a name the operator trusted may still resolve anywhere."""
+        from backend.outbound_client import guarded_client
+
+        return guarded_client(self.private_addresses, timeout=self.timeout, follow_redirects=False)
 
     def _check(self, profile: str | None, method: str | None, url: str | None) -> bool:
         """Every problem with the request at once; whether the URL is the secure listener's."""
@@ -118,17 +128,19 @@ class Capture:
         errors.raise_if_any()
         return internal
 
-    def _fetch(self, url: str, headers: dict[str, str]) -> tuple[int, bytes, str]:
+    def _fetch(self, client: httpx.Client, url: str, headers: dict[str, str]) -> tuple[int, bytes, str]:
         import httpx
 
         try:
-            with self._client.stream("GET", url, headers=headers) as response:
+            with client.stream("GET", url, headers=headers) as response:
                 body = bytearray()
                 for chunk in response.iter_bytes():
                     body += chunk
                     if len(body) > self.max_bytes:
                         raise PayloadTooLarge(f"the captured answer is larger than {self.max_bytes} bytes")
                 return response.status_code, bytes(body), response.headers.get("content-type", "")
+        except AddressRefused as refused:
+            raise ValidationFailed.one("url", f"its host {refused.problem}") from None
         except (httpx.HTTPError, httpx.InvalidURL) as exc:
             raise Unreachable([f"the captured endpoint could not be reached ({type(exc).__name__})"]) from None
 

@@ -1,12 +1,14 @@
 """Webhooks as a kind of the outbox's destinations: an active webhook gets its property's events that its mask
-wants, one event a call, signed with its secret; the event's id is the `webhook-id` header. A webhook never gets
-the ARI of a channel's full sync (an event with a channel), which is that channel's alone."""
+wants, one event a call, signed with its secret (kept sealed, opened to sign: backend/outbox/signing_secrets.py); the
+event's id is the `webhook-id` header. A webhook never gets the ARI of a channel's full sync (an event with a
+channel), which is that channel's alone."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
 from pydantic_core import from_json
@@ -14,8 +16,12 @@ from pydantic_core import from_json
 from backend.inventory.ari import Ari
 from backend.outbox.deliverer import Event
 from backend.outbox.sending import SendFailed, Sender, signature_headers
+from backend.outbox.signing_secrets import unseal
 from backend.webhooks import masks, payloads
 from storage import Store
+
+if TYPE_CHECKING:
+    from backend.keys import Keys
 
 EXCERPT = 200  # characters of a receiver's answer kept in an error; the rest is never stored or shown
 USER_AGENT = "Frontdesk-Webhooks/1"
@@ -32,24 +38,25 @@ class Hook:
     headers: dict[str, str]
     request_params: dict[str, str]
     send_data: bool
-    secret: str
 
     @classmethod
     def of(cls, row) -> Hook:
         return cls(row["id"], row["property_id"], row["callback_url"], masks.parse(row["event_mask"]),
                    from_json(row["headers"] or "{}"), from_json(row["request_params"] or "{}"),
-                   bool(row["send_data"]), row["secret"])
+                   bool(row["send_data"]))
 
 
-def post(sender: Sender, hook: Hook, message_id: str, body: dict[str, Any]) -> int:
-    """POST one signed message; the receiver's status when it is a 2xx, else SendFailed saying what happened."""
+def post(sender: Sender, hook: Hook, message_id: str, body: dict[str, Any], secret: str) -> int:
+    """POST one message signed with `secret`; the receiver's status when it is a 2xx, else SendFailed saying what
+    happened."""
     text = json.dumps(body, separators=(",", ":"), ensure_ascii=False)
     headers = {"Content-Type": "application/json", "User-Agent": USER_AGENT, **hook.headers,
-               **signature_headers(hook.secret, message_id, text)}
+               **signature_headers(secret, message_id, text)}
     answer = sender.post(with_params(hook.callback_url, hook.request_params), text, headers)
     if not 200 <= answer.status < 300:
         said = excerpt(answer.text)
-        raise SendFailed(f"answered {answer.status}" + (f": {said}" if said else ""), answer.status)
+        raise SendFailed(f"answered {answer.status}" + (f": {said}" if said else ""), answer.status,
+                         f"the endpoint answered {answer.status // 100}xx")
     return answer.status
 
 
@@ -72,15 +79,15 @@ class WebhookRoute:
     kind = "webhook"
     batch = 1
 
-    def __init__(self, store: Store, ari: Ari, sender: Sender) -> None:
-        self.store, self.ari, self.sender = store, ari, sender
+    def __init__(self, store: Store, ari: Ari, sender: Sender, keys: Callable[[], Keys]) -> None:
+        self.store, self.ari, self.sender, self.keys = store, ari, sender, keys
 
     def destinations(self) -> list[str]:
         return [row[0] for row in self.store.query("SELECT id FROM webhooks WHERE is_active = 1")]
 
     def wants(self, destination_id: str, event: Event) -> bool:
-        hook = self._hook(destination_id)
-        return hook is not None and self.takes(hook, event)
+        row = self._row(destination_id)
+        return row is not None and self.takes(Hook.of(row), event)
 
     def takes(self, hook: Hook, event: Event) -> bool:
         """Whether the webhook gets the event: its property's, wanted by its mask, not a channel's alone (its full
@@ -96,22 +103,25 @@ class WebhookRoute:
     def send(self, destination_id: str, events: list[Event]) -> int | None:
         """None, without a call, when there is no one left to tell (the webhook was deleted meanwhile, and its
         destination with it) or nothing (an ARI event's rate plan or room type is gone)."""
-        hook, event = self._hook(destination_id), events[0]
-        if hook is None:
+        row, event = self._row(destination_id), events[0]
+        if row is None:
             return None
-        payload = event.payload
+        hook, payload = Hook.of(row), event.payload
         if event.event == "ari":
             payload = payloads.ari_ranges(self.ari, event, self._ari_values(hook, event))
             if not payload:
                 return None
-        return post(self.sender, hook, event.id, payloads.message(event, hook.send_data, payload))
+        return post(self.sender, hook, event.id, payloads.message(event, hook.send_data, payload), self.secret(row))
+
+    def secret(self, row) -> str:
+        """A webhook's signing secret in clear, to sign with."""
+        return unseal(self.keys(), row["secret"], row["id"])
 
     def failed(self, conn, destination_id: str, error: str, events: list[Event]) -> None:
         """Nothing to record: the delivery log and the webhook's state say it."""
 
-    def _hook(self, webhook_id: str) -> Hook | None:
-        row = self.store.one("SELECT * FROM webhooks WHERE id = ?", (webhook_id,))
-        return None if row is None else Hook.of(row)
+    def _row(self, webhook_id: str):
+        return self.store.one("SELECT * FROM webhooks WHERE id = ?", (webhook_id,))
 
     def _ari_values(self, hook: Hook, event: Event) -> tuple[str, ...]:
         target = masks.Target(event.payload.get("room_type_id"), event.payload.get("rate_plan_id"))

@@ -1,13 +1,16 @@
 """Webhooks as the service's Webhooks API has them, per property: whoever reaches the property manages its
 webhooks (someone else's is a 401, as every object). Beyond the service: a signing secret, shown once in the
-create answer and never again; each webhook's delivery state, its delivery log, redelivery and resume; and a
-test call that reports what the receiver answered."""
+create answer and never again (kept sealed: backend/outbox/signing_secrets.py); each webhook's delivery state, its
+delivery log, redelivery and resume; and a test call that reports how the receiver answered (backend/webhooks/trials.py
+runs it)."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from concurrent.futures import Future
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
@@ -16,16 +19,21 @@ from backend.events import EventBus
 from backend.identity import Actor
 from backend.inventory.ari import Ari
 from backend.listing import Column, ListQuery, page
-from backend.media import private_host_error
+from backend.addresses import host_problem
 from backend.outbox import deliverer
 from backend.outbox.deliverer import Event
 from backend.outbox.sending import SendFailed, Sender, new_secret
+from backend.outbox.signing_secrets import seal
 from backend.properties.service import Properties
 from backend.validation import validate
 from backend.webhooks import masks, payloads
 from backend.webhooks.models import WebhookInput
 from backend.webhooks.route import Hook, WebhookRoute, post
+from backend.webhooks.trials import Trials
 from storage import Store, new_id, utc_now
+
+if TYPE_CHECKING:
+    from backend.keys import Keys
 
 PER_PROPERTY = 20
 KIND = WebhookRoute.kind
@@ -41,15 +49,20 @@ DELIVERY_COLUMNS = {"status": Column("d.status", "enum"), "event": Column("e.eve
 
 
 class Webhooks:
-    def __init__(self, store: Store, events: EventBus, properties: Properties, ari: Ari,
-                 private_addresses: bool) -> None:
-        self.store, self.events, self.properties, self.ari = store, events, properties, ari
+    def __init__(self, store: Store, events: EventBus, properties: Properties, ari: Ari, keys: Callable[[], Keys],
+                 private_addresses: bool, tests_per_minute: int) -> None:
+        self.store, self.events, self.properties, self.ari, self.keys = store, events, properties, ari, keys
         self.private_addresses = private_addresses  # may a callback URL point to a private address
+        self.tests_per_minute = tests_per_minute
 
     @cached_property
     def route(self) -> WebhookRoute:
         """The deliverer's route, and its one pooled client, which the test calls share."""
-        return WebhookRoute(self.store, self.ari, Sender(self.private_addresses))
+        return WebhookRoute(self.store, self.ari, Sender(self.private_addresses), self.keys)
+
+    @cached_property
+    def trials(self) -> Trials:
+        return Trials(self.tests_per_minute)
 
     # --- reading -----------------------------------------------------------------------------
 
@@ -110,7 +123,8 @@ class Webhooks:
             conn.execute("INSERT INTO webhooks (id, property_id, user_id, callback_url, event_mask, headers, "
                          "request_params, is_active, send_data, secret, inserted_at, updated_at) "
                          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                         (webhook_id, model.property_id, actor.user_id, *_columns(model), secret, now, now))
+                         (webhook_id, model.property_id, actor.user_id, *_columns(model),
+                          seal(self.keys(), secret, webhook_id), now, now))
             deliverer.add_destination(conn, webhook_id, KIND)
         self.events.publish("webhook.changed", webhook_id, action="created")
         return {**self.get(actor, webhook_id), "secret": secret}
@@ -187,7 +201,7 @@ class Webhooks:
             host = httpx.URL(url).host
         except httpx.InvalidURL:
             return "is not an address an HTTP client can reach"
-        problem = None if self.private_addresses else private_host_error(host)
+        problem = host_problem(host, self.private_addresses)
         return problem and f"its host {problem}"
 
     def _unknown_ids(self, model: WebhookInput) -> list[str]:
@@ -207,28 +221,39 @@ class Webhooks:
 
     # --- testing -----------------------------------------------------------------------------
 
-    def test(self, actor: Actor, data: Any) -> dict[str, Any]:
+    def test(self, actor: Actor, data: Any) -> Future[dict[str, Any]]:
         """A test event to a webhook not yet made (the create body), signed with a secret made for it, which the
-        answer shows so that the receiver's check of the signature can be tried."""
-        model = validate(WebhookInput, data)
-        self._check(actor, model, set(EDITABLE))
-        secret = new_secret()
-        hook = Hook(new_id(), model.property_id, model.callback_url, masks.parse(model.event_mask), model.headers or {},
-                    model.request_params or {}, model.send_data, secret)
-        return {**self._try(hook), "secret": secret}
+        answer shows so that the receiver's check of the signature can be tried. Started on the test calls' own
+        threads (a 429 or 503 here when it may not start); the body is checked there too, since checking its
+        callback resolves a name."""
+        def run() -> dict[str, Any]:
+            model = validate(WebhookInput, data)
+            self._check(actor, model, set(EDITABLE))
+            hook = Hook(new_id(), model.property_id, model.callback_url, masks.parse(model.event_mask),
+                        model.headers or {}, model.request_params or {}, model.send_data)
+            secret = new_secret()
+            return {**self._try(hook, secret), "secret": secret}
 
-    def test_saved(self, actor: Actor, webhook_id: str) -> dict[str, Any]:
-        """A test event to a webhook as it is, signed with its own secret."""
-        return self._try(Hook.of(self._row(actor, webhook_id)))
+        return self.trials.start(actor.user_id, run)
 
-    def _try(self, hook: Hook) -> dict[str, Any]:
+    def test_saved(self, actor: Actor, webhook_id: str) -> Future[dict[str, Any]]:
+        """A test event to a webhook as it is, signed with its own secret; started as `test` is."""
+        def run() -> dict[str, Any]:
+            row = self._row(actor, webhook_id)
+            return self._try(Hook.of(row), self.route.secret(row))
+
+        return self.trials.start(actor.user_id, run)
+
+    def _try(self, hook: Hook, secret: str) -> dict[str, Any]:
         """One `test` event, sent now, not retried and not logged; a receiver that does not take it is a 422 on
-        callback_url saying what it answered (the start of it)."""
+        callback_url saying how it went, never what the receiver said (a test call must not be a probe that reads
+        other servers' answers): the status class, "timed out" or "could not connect"."""
         event = Event(0, new_id(), "test", hook.property_id, None, TEST_PAYLOAD, utc_now())
         try:
-            status = post(self.route.sender, hook, event.id, payloads.message(event, hook.send_data, event.payload))
+            status = post(self.route.sender, hook, event.id, payloads.message(event, hook.send_data, event.payload),
+                          secret)
         except SendFailed as failed:
-            raise ValidationFailed.one("callback_url", f"did not take the test event: {failed.message}") from None
+            raise ValidationFailed.one("callback_url", f"did not take the test event: {failed.outline}") from None
         return {"id": event.id, "event": event.event, "status": status}
 
 

@@ -91,7 +91,7 @@ class WebhooksScreen(DestinationsArea):
             self.act(lambda: self.test(row))
 
     def test(self, row: dict[str, Any]) -> str:
-        answer = self.app.engine.webhooks.test_saved(self.app.actor(), row["id"])
+        answer = self.app.engine.webhooks.test_saved(self.app.actor(), row["id"]).result()
         return f"Test event taken: {urlsplit(row['callback_url']).netloc} answered {answer['status']}"
 
     def action_log(self) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from backend.engine import Engine
+from backend.outbox.signing_secrets import unseal
 from console.channels.dialogs import AriSecretDialog, ChannelDialog
 from console.channels.screen import ChannelsScreen
 from console.kit.confirm import ConfirmDialog
@@ -210,7 +211,8 @@ async def test_turning_a_channel_to_push_shows_its_signing_secret_once(make_app,
         dialog.fields["settings.ari_format"].value = "ota"
         shown = await press_for(pilot, "ctrl+s", AriSecretDialog)
         secret = str(shown.query_one("#ari-secret").render())
-        assert secret == engine.store.scalar("SELECT ari_secret FROM channels WHERE id = ?", (row["id"],))
+        stored = engine.store.scalar("SELECT ari_secret FROM channels WHERE id = ?", (row["id"],))
+        assert secret.startswith("whsec_") and secret == unseal(engine.keys, stored, row["id"])  # kept sealed
         await pilot.press("escape")
         await settle(pilot)
         assert sync_cell(screen, "Airbnb") == "up to date"

@@ -25,7 +25,8 @@ def channel_api() -> Iterator[LoopbackSite]:
 
 
 def test_an_allow_listed_feed_is_tokenised_without_the_internal_credential(tmp_path, channel_api):
-    engine = Engine.open(tmp_path / "vault.db", Config(capture_allow_list=(f"{channel_api.url}/feed/",)))
+    engine = Engine.open(tmp_path / "vault.db", Config(capture_allow_list=(f"{channel_api.url}/feed/",),
+                                                       fetch_private_addresses=True))  # the feed is on loopback
     captured = engine.capture.capture(profile="frontdesk", method="get", url=f"{channel_api.url}/feed/bookings",
                                       headers={"Authorization": "Bearer channel-token", "Cookie": "x"}, actor="tests")
     assert captured.status == 200 and b"4111111111111111" not in captured.body
@@ -49,7 +50,8 @@ def test_an_allow_listed_feed_that_leaves_a_card_in_clear_is_refused_quoting_not
     message = {"data": [{"id": "b-1", "attributes": {"guarantee": None}}, leak]}
     site = LoopbackSite(lambda: __import__("json").dumps(message).encode(), "application/json")
     try:
-        engine = Engine.open(tmp_path / "vault.db", Config(capture_allow_list=(f"{site.url}/",)))
+        engine = Engine.open(tmp_path / "vault.db", Config(capture_allow_list=(f"{site.url}/",),
+                                                           fetch_private_addresses=True))
         with pytest.raises(FrontdeskError) as refused:
             engine.capture.capture(profile="frontdesk", method="get", url=f"{site.url}/bookings", headers={},
                                    actor="tests")
@@ -59,3 +61,13 @@ def test_an_allow_listed_feed_that_leaves_a_card_in_clear_is_refused_quoting_not
     said = str(refused.value.body())
     assert not any(digits in said for digits in ("4111", "5555", "737"))
     assert engine.store.scalar("SELECT count(*) FROM vault_cards") == 0
+
+
+def test_an_allow_listed_host_on_a_private_address_is_refused_unless_allowed(tmp_path, channel_api):
+    """The operator trusted a name, not wherever it may resolve: the address guard of every call out holds here too."""
+    engine = Engine.open(tmp_path / "vault.db", Config(capture_allow_list=(f"{channel_api.url}/feed/",)))
+    with pytest.raises(ValidationFailed) as refused:
+        engine.capture.capture(profile="frontdesk", method="get", url=f"{channel_api.url}/feed/bookings", headers={},
+                               actor="tests")
+    assert "private or local address" in refused.value.details["url"][0]
+    assert channel_api.seen == []

@@ -13,7 +13,7 @@ import pytest
 from standardwebhooks.webhooks import Webhook
 
 from tests.chat.test_chat_api import Desk, inquiry_body
-from tests.conftest import Site
+from tests.conftest import Site, free_port
 from tests.receiver import Receiver
 from tests.shopping.shop import booking, check, day
 from tests.webhooks.conftest import MAX_ATTEMPTS
@@ -226,10 +226,16 @@ def test_a_test_call_reports_what_the_receiver_answered(site, desk, receiver):
     Webhook(tried["attributes"]["secret"]).verify(sent.body, sent.headers)
     assert sent.json()["event"] == "test" and sent.headers["webhook-id"] == tried["id"]
 
-    receiver.status, receiver.body = 401, b'{"error": "bad token"}'
+    # How it went, never what the receiver said: a test call must not read other servers' answers (or banners).
+    receiver.status, receiver.body = 401, b'{"error": "bad token", "server": "OpenSSH_9.6"}'
     refused = desk.client.post("/api/v1/webhooks/test", json={"webhook": body})
     assert check(refused, 422)["errors"]["details"] == {
-        "callback_url": ['did not take the test event: answered 401: {"error": "bad token"}']}
+        "callback_url": ["did not take the test event: the endpoint answered 4xx"]}
+    assert "401" not in refused.text and "token" not in refused.text and "OpenSSH" not in refused.text
+    closed = desk.client.post("/api/v1/webhooks/test", json={"webhook": {
+        **body, "callback_url": f"http://127.0.0.1:{free_port()}/hook"}})
+    assert check(closed, 422)["errors"]["details"] == {
+        "callback_url": ["did not take the test event: could not connect"]}
 
     receiver.status = 200
     hook = make_hook(desk.client, desk.shop.property_id, receiver.url)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from fastapi import APIRouter, Depends
@@ -35,12 +36,15 @@ def create_webhook(engine: EngineDep, actor: ActorDep, data: Any = Webhook):
     return one(webhook_entity(engine.webhooks.create(actor, data)), 201)
 
 
+# Test calls are awaited on the loop, never on the threads every sync route shares: they run on their own
+# (backend/webhooks/trials.py).
 @router.post("/test", openapi_extra=body_doc(WebhookEnvelope))
-def try_webhook(engine: EngineDep, actor: ActorDep, data: Any = Webhook):
+async def try_webhook(engine: EngineDep, actor: ActorDep, data: Any = Webhook):
     """Sends one `test` event to the webhook described, now, signed with a secret made for it (in the answer), and
-    answers the receiver's status; a receiver that does not take it is a 422 on `callback_url` saying what it
-    answered."""
-    return one(test_entity(engine.webhooks.test(actor, data)))
+    answers the receiver's status; a receiver that does not take it is a 422 on `callback_url` saying how it went
+    (the status class of its answer, `timed out` or `could not connect`). A few a minute per user (429); a 503 when
+    too many test calls are under way."""
+    return one(test_entity(await asyncio.wrap_future(engine.webhooks.test(actor, data))))
 
 
 @router.get("/{webhook_id}")
@@ -61,9 +65,9 @@ def delete_webhook(webhook_id: str, engine: EngineDep, actor: ActorDep):
 
 
 @router.post("/{webhook_id}/test")
-def try_saved_webhook(webhook_id: str, engine: EngineDep, actor: ActorDep):
-    """One `test` event to the webhook as it is, signed with its own secret."""
-    return one(test_entity(engine.webhooks.test_saved(actor, webhook_id)))
+async def try_saved_webhook(webhook_id: str, engine: EngineDep, actor: ActorDep):
+    """One `test` event to the webhook as it is, signed with its own secret; answered as `POST /webhooks/test`."""
+    return one(test_entity(await asyncio.wrap_future(engine.webhooks.test_saved(actor, webhook_id))))
 
 
 @router.post("/{webhook_id}/resume")

@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from datetime import datetime, timedelta
 
 import httpx
 import pytest
 
 from backend.bookings.cards import Reveal
+from backend.engine import Engine
+from backend.errors import TooManyRequests
 from tests.conftest import Site, serve_site
 from tests.shopping.shop import booking, check, day, make_shop
 
@@ -261,35 +264,74 @@ def test_a_token_of_another_channels_form_or_no_form_is_refused(site, shop, brow
         assert refused.status_code == 422 and list(refused.json()["errors"]["details"]) == [field]
 
 
-def test_the_forms_anyone_may_open_are_bounded(site, shop, browser_client, monkeypatch):
+def loopback_clients(site: Site, *addresses: str) -> list[httpx.Client]:
+    """Clients of the main listener from other loopback addresses (all of 127.0.0.0/8 reaches lo)."""
+    return [httpx.Client(base_url=site.main.url, timeout=10, transport=httpx.HTTPTransport(local_address=address))
+            for address in addresses]
+
+
+def test_a_crowd_of_addresses_fills_one_propertys_forms_and_no_one_elses(site, monkeypatch):
+    """The forms of one channel and property are bounded, whoever asks; the bound is that property's alone: the
+    channel's other forms and another channel's are served meanwhile. Retry-After is when the oldest form counted
+    leaves the count."""
     from backend.vault import card_form
 
-    recent = site.engine.store.scalar("SELECT count(*) FROM card_form_sessions")
-    monkeypatch.setattr(card_form, "MAX_RECENT", recent + 1)
-    form_session(browser_client, shop)
-    refused = browser_client.get(f"/api/v1/meta/{shop.channel_name}/card_capture_form_url")
-    assert refused.status_code == 429 and refused.headers["retry-after"] == "60"
-    assert refused.json()["errors"]["code"] == "http_too_many_requests"
+    monkeypatch.setattr(card_form, "PER_PROPERTY", 4)
+    shop, other = make_shop(site.user(), rooms=1), make_shop(site.user(), rooms=1)
+    path = f"/api/v1/meta/{shop.channel_name}/card_capture_form_url"
+    crowd = loopback_clients(site, *(f"127.0.1.{n}" for n in range(1, 7)))
+    try:
+        for client in crowd[:4]:
+            check(client.get(path, params={"property_id": shop.property_id}))
+        made = site.engine.store.scalar("SELECT count(*) FROM card_form_sessions")
+        refused = crowd[4].get(path, params={"property_id": shop.property_id})
+        assert refused.status_code == 429 and refused.json()["errors"]["code"] == "http_too_many_requests"
+        assert 30 * 60 - 10 <= int(refused.headers["retry-after"]) <= 30 * 60  # the oldest was made just now
+        assert site.engine.store.scalar("SELECT count(*) FROM card_form_sessions") == made  # refused: nothing made
+        check(crowd[4].get(path))  # the channel's forms without a property
+        check(crowd[5].get(f"/api/v1/meta/{other.channel_name}/card_capture_form_url",
+                           params={"property_id": other.property_id}))
+        # The oldest form counted was made 20 minutes ago: one more may be made in 10 minutes.
+        with site.engine.store.transaction() as conn:
+            oldest = conn.execute("SELECT id, inserted_at FROM card_form_sessions WHERE property_id = ? "
+                                  "ORDER BY inserted_at LIMIT 1", (shop.property_id,)).fetchone()
+            earlier = datetime.fromisoformat(oldest["inserted_at"]) - timedelta(minutes=20)
+            conn.execute("UPDATE card_form_sessions SET inserted_at = ? WHERE id = ?",
+                         (earlier.isoformat(timespec="microseconds"), oldest["id"]))
+        later = crowd[5].get(path, params={"property_id": shop.property_id})
+        assert later.status_code == 429 and 10 * 60 - 10 <= int(later.headers["retry-after"]) <= 10 * 60
+    finally:
+        for client in crowd:
+            client.close()
+
+
+def test_a_form_for_a_property_the_channel_does_not_sell_is_refused(site, shop):
+    other = make_shop(site.user(), rooms=1)
+    with loopback_clients(site, "127.0.1.9")[0] as client:
+        refused = client.get(f"/api/v1/meta/{shop.channel_name}/card_capture_form_url",
+                             params={"property_id": other.property_id})
+    assert refused.status_code == 404 and refused.json()["errors"]["code"] == "not_found"
 
 
 def test_one_client_address_cant_use_up_every_propertys_card_forms(site, shop):
     """A client that opens its PER_CLIENT forms is answered 429 until they age; another client is served meanwhile,
-    though both call the same public channel."""
+    though both call the same public channel. The count is the database's: another process sees it too."""
     from backend.vault.card_form import PER_CLIENT
 
     path = f"/api/v1/meta/{shop.channel_name}/card_capture_form_url"
-    greedy, guest = (httpx.Client(base_url=site.main.url, timeout=10,
-                                  transport=httpx.HTTPTransport(local_address=address))
-                     for address in ("127.0.0.7", "127.0.0.8"))
+    greedy, guest = loopback_clients(site, "127.0.0.7", "127.0.0.8")
     with greedy, guest:
         for _ in range(PER_CLIENT):
             check(greedy.get(path))
         made = site.engine.store.scalar("SELECT count(*) FROM card_form_sessions")
         refused = greedy.get(path)
         assert refused.status_code == 429 and refused.json()["errors"]["code"] == "http_too_many_requests"
-        assert 1 <= int(refused.headers["retry-after"]) <= 30 * 60
+        assert 30 * 60 - 10 <= int(refused.headers["retry-after"]) <= 30 * 60
         assert site.engine.store.scalar("SELECT count(*) FROM card_form_sessions") == made  # refused: nothing made
         check(guest.get(path))
+    another_process = Engine.open(site.engine.store.path, site.engine.config)
+    with pytest.raises(TooManyRequests):
+        another_process.card_form.session([shop.channel_id], "127.0.0.7")
 
 
 def test_one_client_is_an_ipv4_address_or_an_ipv6_64():

@@ -69,6 +69,12 @@ class Keys:
     def is_internal(self, presented: str | None) -> bool:
         return bool(presented) and hmac.compare_digest(presented.encode(), self.internal_secret.encode())
 
+    def fingerprint(self, value: str, purpose: str) -> str:
+        """A keyed hash of `value` (HMAC-SHA256 under a key derived from the data key for `purpose`): equal for equal
+        values, and without the key no guess of a value, however few its possibilities, can be checked."""
+        key = hmac.new(self.data_key, purpose.encode(), "sha256").digest()
+        return hmac.new(key, value.encode(), "sha256").hexdigest()
+
     def seal(self, plaintext: bytes, context: str) -> tuple[bytes, bytes]:
         """AES-256-GCM; `context` (a record id) is bound as associated data, so ciphertexts can't be swapped."""
         nonce = os.urandom(12)

@@ -86,7 +86,7 @@ class Capture:
         if status != 200:
             return _passed_through(status, body)
         try:
-            tokenised = self.tokenisation.tokenise(compiled, body, actor)
+            tokenised = self.tokenisation.tokenise(compiled, body, actor, cvvs_from_vault=internal)
         except CardDataLeft as left:
             raise BadGateway([CARD_LEFT.format(left.kind)]) from None
         return Captured(200, tokenised.body, media_type, tokenised)

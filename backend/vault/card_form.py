@@ -8,9 +8,10 @@
    secure listener): the vault keeps it (profile `card_form`), the session is spent, and the form hands the page the
    card masked and its vault token, by postMessage to the page's own origin.
 3. The page pushes its booking with that token in `guarantee.token` (or `card_token`, the service's form's name)
-   instead of card data. The booking takes that very vault card (no copy), once, on a channel the session was made
-   for; the card then leaves the vault as a booking's does, after the guest's departure. A card never taken leaves
-   it counted from the day it came in, and its CVV after the vault's usual hours.
+   instead of card data. The booking takes that very vault card (no copy), once a session, on a channel the session
+   was made for (a card the vault already held is that card: each form that kept it gives it once); the card then
+   leaves the vault as a booking's does, after the guest's departure. A card never taken leaves it counted from the
+   day it came in, and its CVV after the vault's usual hours.
 
 The session token is the form's only credential: it is kept as a hash, spent by its card, and dies unused after
 SESSION_TTL. Expiry follows the wall clock, as a security rule does. A session expired unspent is swept when the next
@@ -92,8 +93,8 @@ class CardForm:
             conn.execute("DELETE FROM card_form_sessions WHERE expires_at <= ? AND card_token IS NULL", (_stamp(now),))
             conn.execute("UPDATE card_form_sessions SET client = NULL WHERE client IS NOT NULL AND inserted_at <= ?",
                          (_stamp(now - SESSION_TTL),))
-            conn.execute("INSERT INTO card_form_sessions (id, token_hash, channel_ids, expires_at, inserted_at, client, "
-                         "property_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            conn.execute("INSERT INTO card_form_sessions (id, token_hash, channel_ids, expires_at, inserted_at, "
+                         "client, property_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
                          (session["id"], hash_secret(token), channels, session["expires_at"], _stamp(now), who, place))
         return {**session, "card_capture_form_url": f"{self.pci_url}/api/v1/capture_form?session_token={token}"}
 
@@ -115,17 +116,21 @@ class CardForm:
         return {"card_token": token, **card.normalised().masked(), "card_type": self.vault.describe(token)["card_type"]}
 
     def take(self, conn, token: str, channel_id: str, booking_id: str, departure: str | None) -> dict[str, Any]:
-        """A booking takes the form's card, in the caller's transaction: what it shows of it (masked). A 422 on
-        `guarantee.token` for a card of another channel's form, one another booking has, or one gone from the vault."""
-        row = conn.execute("SELECT channel_ids, booking_id FROM card_form_sessions WHERE card_token = ?",
-                           (token,)).fetchone()
-        if row is None or row["booking_id"] not in (None, booking_id) or channel_id not in json.loads(row["channel_ids"]):
+        """A booking takes the form's card, in the caller's transaction: what it shows of it (masked). It takes it by a
+        session of a channel's form that kept that card and that no other booking took (the same card typed into two
+        forms is one vault card, which each session gives once). A 422 on `guarantee.token` for none such, or for a
+        card gone from the vault."""
+        sessions = conn.execute("SELECT id, channel_ids FROM card_form_sessions WHERE card_token = ? "
+                                "AND (booking_id IS NULL OR booking_id = ?) ORDER BY booking_id IS NULL, inserted_at",
+                                (token, booking_id)).fetchall()  # this booking's own first: a repeat takes it again
+        session = next((row for row in sessions if channel_id in json.loads(row["channel_ids"])), None)
+        if session is None:
             raise ValidationFailed.one("guarantee.token", NOT_TAKEN)
         try:
             card = self.vault.describe(token)
         except LookupError:
             raise ValidationFailed.one("guarantee.token", NOT_TAKEN) from None
-        conn.execute("UPDATE card_form_sessions SET booking_id = ? WHERE card_token = ?", (booking_id, token))
+        conn.execute("UPDATE card_form_sessions SET booking_id = ? WHERE id = ?", (booking_id, session["id"]))
         if departure:
             self.vault.move(conn, token, date.fromisoformat(departure))
         return card

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from jsonpath_ng import jsonpath as jp
@@ -97,7 +98,7 @@ class JsonDocument:
             place = place.setdefault(key, {}) if isinstance(place, dict) else None
         if not isinstance(place, dict):
             raise Unplaceable("has no object to go into")
-        return lambda text: place.__setitem__(keys[-1], text)
+        return partial(place.__setitem__, keys[-1])  # lighter than a closure: a message may hold 50,000 cards
 
     encoding = None  # dumped as JSON: UTF-8
 

@@ -68,32 +68,34 @@ class Vault:
         bookings keeps a hundred cards at once."""
         now = self._now()
         kept = kept_at or now
+        kept_stamp = _stamp(kept)  # one string for every row
         prints = [self.fingerprint(card) for card in cards]
         found = self._held(conn, prints, now)
-        new: dict[str, tuple[int, tuple]] = {}  # fingerprint: (the card's index, its row), for cards not held yet
-        for index, (card, fingerprint, departure, extra) in enumerate(
-                zip(cards, prints, departures, extras or [None] * len(cards), strict=True)):
+        new: dict[str, tuple[int, str]] = {}  # fingerprint: (the card's index, its new token), for cards not held yet
+        for index, fingerprint in enumerate(prints):
             if fingerprint not in found and fingerprint not in new:  # a message may hold one card twice
-                new[fingerprint] = index, self._sealed(card, fingerprint, departure or kept.date(), extra,
-                                                       profile_name, kept)
+                new[fingerprint] = index, secrets.token_hex(16)
+        extras = extras or [None] * len(cards)
+        rows = (self._sealed(token, cards[index], fingerprint, departures[index] or kept.date(), extras[index],
+                             profile_name, kept_stamp) for fingerprint, (index, token) in new.items())  # sealed as sent
         added = conn.executemany("INSERT INTO vault_cards (token, nonce, ciphertext, card_mask, card_type, "
                                  "expiration_month, expiration_year, profile_name, departure_date, created_at, "
                                  "fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (fingerprint) "
-                                 "DO NOTHING", [row for _, row in new.values()]).rowcount
+                                 "DO NOTHING", rows).rowcount
         if added != len(new):  # another writer kept some of them first (a store without one write lock): theirs stand
-            found |= {f: held for f, held in self._held(conn, list(new), now).items() if held[0] != new[f][1][0]}
+            found |= {f: held for f, held in self._held(conn, list(new), now).items() if held[0] != new[f][1]}
             new = {f: kept_new for f, kept_new in new.items() if f not in found}
-        tokens = [new[f][1][0] if f in new else found[f][0] for f in prints]
+        tokens = [new[f][1] if f in new else found[f][0] for f in prints]
         firsts = {index for index, _ in new.values()}
         conn.executemany("UPDATE vault_cards SET departure_date = max(departure_date, ?) WHERE token = ?",
                          [((departure or kept.date()).isoformat(), token)
                           for index, (token, departure) in enumerate(zip(tokens, departures)) if index not in firsts])
         self._keep_cvvs(conn, cards, tokens, [f in found and found[f][1] for f in prints], kept, now,
                         cvvs_from_vault)
-        stored = {row[0] for _, row in new.values()}
-        stamp = _stamp(now)
+        stored = {token for _, token in new.values()}
+        stamp, detail = _stamp(now), f"profile {profile_name}"
         conn.executemany("INSERT INTO vault_audit (at, action, token, actor, detail) VALUES (?, ?, ?, ?, ?)",
-                         [(stamp, "store" if token in stored else "found", token, actor, f"profile {profile_name}")
+                         [(stamp, "store" if token in stored else "found", token, actor, detail)
                           for token in dict.fromkeys(tokens)])
         return tokens
 
@@ -113,15 +115,14 @@ class Vault:
                 (_stamp(now), *chunk))}
         return held
 
-    def _sealed(self, card: CardData, fingerprint: str, departure: date, extra: dict[str, Any] | None,
-                profile_name: str, kept: datetime) -> tuple:
-        """A new card's row, under a new token."""
-        token = secrets.token_hex(16)
+    def _sealed(self, token: str, card: CardData, fingerprint: str, departure: date, extra: dict[str, Any] | None,
+                profile_name: str, kept: str) -> tuple:
+        """A new card's row."""
         sealed = [card.card_number, card.cardholder_name, card.expiration_month, card.expiration_year]
         nonce, ciphertext = self.keys.seal(to_json(sealed + [extra] if extra else sealed), f"card:{token}")
         return (token, nonce, ciphertext, masked_number(card.card_number or ""), card_type(card.card_number or "0"),
                 int(card.expiration_month or 0), int(card.expiration_year or 0), profile_name, departure.isoformat(),
-                _stamp(kept), fingerprint)
+                kept, fingerprint)
 
     def _keep_cvvs(self, conn, cards: list[CardData], tokens: list[str], live: list[bool], kept: datetime,
                    now: datetime, from_vault: bool) -> None:
@@ -129,6 +130,7 @@ class Vault:
         expiry = kept + self.cvv_ttl
         if from_vault or expiry <= now:
             return
+        expires_at, now_stamp = _stamp(expiry), _stamp(now)
         codes: dict[str, str] = {}
         for card, token, has_cvv in zip(cards, tokens, live, strict=True):
             if card.service_code and not has_cvv:
@@ -137,7 +139,7 @@ class Vault:
         conn.executemany("INSERT INTO vault_cvv (token, nonce, ciphertext, expires_at) VALUES (?, ?, ?, ?) "
                          "ON CONFLICT (token) DO UPDATE SET nonce = excluded.nonce, ciphertext = excluded.ciphertext, "
                          "expires_at = excluded.expires_at WHERE vault_cvv.expires_at <= ?",
-                         [(token, *self.keys.seal(code.encode(), f"cvv:{token}"), _stamp(expiry), _stamp(now))
+                         [(token, *self.keys.seal(code.encode(), f"cvv:{token}"), expires_at, now_stamp)
                           for token, code in codes.items()])
 
     def reveal(self, conn, tokens: list[str], actor: str) -> dict[str, dict[str, Any]]:

@@ -141,7 +141,7 @@ class _Node:
     place_token: Writer | None = None
     token: str = ""
     errors: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
+    warnings: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
@@ -197,16 +197,17 @@ def _issue_and_place(profile: CompiledProfile, document: Any, count: int, examin
             if node.errors:
                 _place_error(profile, document, node)
 
+    every_token, errors, warnings = [""] * count, [()] * count, [NO_CARD] * count
+    for node in examined:
+        every_token[node.position], errors[node.position] = node.token, tuple(node.errors)
+        warnings[node.position] = node.warnings
+    cards = {node.position: node.extracted for node in examined}
+    examined.clear()  # what a card took while it was tokenised, before the message is written out and looked over
     dumped = document.dump()
     left = card_data_left(document.scan_text(dumped), document.named_values)
     if left is not None:  # the last look: whatever the profile missed never leaves in clear
         raise CardDataLeft(left)
-    every_token, errors, warnings = [""] * count, [()] * count, [NO_CARD] * count
-    for node in examined:
-        every_token[node.position], errors[node.position] = node.token, tuple(node.errors)
-        warnings[node.position] = tuple(node.warnings)
-    return Tokenised(dumped, every_token, errors, warnings, {node.position: node.extracted for node in examined},
-                     document.encoding)
+    return Tokenised(dumped, every_token, errors, warnings, cards, document.encoding)
 
 
 def _examine(profile: CompiledProfile, document: Any, message: Any, position: int, today: date) -> _Node | None:
@@ -229,7 +230,7 @@ def _examine(profile: CompiledProfile, document: Any, message: Any, position: in
         return node
     card = card.normalised()
     if card.expired(today):
-        node.warnings.append("card has expired")
+        node.warnings = ("card has expired",)
     if profile.placement == "card_node":
         try:
             node.place_token = document.writer(profile.token_node, node.message)

@@ -4,7 +4,6 @@ the copies that earlier versions made fold into one."""
 
 from __future__ import annotations
 
-import multiprocessing
 from datetime import UTC, date, datetime, timedelta
 
 import httpx
@@ -14,6 +13,7 @@ from backend.config import Config
 from backend.engine import Engine
 from backend.vault import samples
 from backend.vault.cards import CardData
+from tests.at_once import at_once
 from tests.conftest import serve_site
 from tests.shopping.shop import CARD, booking, check, day, make_shop
 
@@ -79,14 +79,7 @@ def keep_at_once(path: str, barrier) -> None:
 
 def test_two_keeps_of_one_card_at_once_make_one_card(engine):
     """Processes on one database, each tokenising the same message at the same moment: the sample's two cards, once."""
-    context = multiprocessing.get_context("fork")
-    barrier = context.Barrier(4)
-    processes = [context.Process(target=keep_at_once, args=(str(engine.path), barrier)) for _ in range(4)]
-    for process in processes:
-        process.start()
-    for process in processes:
-        process.join(60)
-    assert [process.exitcode for process in processes] == [0, 0, 0, 0]
+    assert at_once(keep_at_once, engine.path) == [0, 0, 0, 0]
     assert cards(engine) == 2
     assert engine.store.scalar("SELECT count(*) FROM vault_audit WHERE action = 'store'") == 2
 

@@ -85,3 +85,15 @@ def test_a_message_beyond_a_cap_is_a_413_and_keeps_nothing(vault, live, monkeypa
     assert response.status_code == 413, response.text
     assert response.json()["errors"]["code"] == "payload_too_large" and f"{limit:,}" in response.text
     assert live[0].store.scalar("SELECT count(*) FROM vault_cards") == before
+
+
+def test_an_xml_message_in_the_body_is_text_in_its_own_characters(engine):
+    """The message goes into the JSON body as a string: decoded from its own encoding, without the declaration
+    that named it (a parser reading the string would take the declaration's word over the string's)."""
+    latin = reservations(100).replace(b'encoding="UTF-8"', b'encoding="ISO-8859-1"').replace(
+        b"Anna Keller</CardHolderName>", "Anna Müller</CardHolderName>".encode("latin-1"))
+    body, media_type, headers = engine.tokenisation.dry_run(samples.profile("ota_res_retrieve"),
+                                                            latin).answer("application/xml")
+    message = json.loads(body)["message"]
+    assert media_type == "application/json" and not message.startswith("<?xml")
+    assert "Anna Müller" in message and etree.fromstring(message.encode()).tag.endswith("OTA_ResRetrieveRS")

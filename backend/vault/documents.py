@@ -77,6 +77,13 @@ class JsonDocument:
                 found.append(JsonNode(match.value, match.context.value, key))
         return found
 
+    def _within_values(self) -> None:
+        if self._values is None:
+            self._values = _values(self.box[0])
+        if self._values > MAX_VALUES:
+            raise PayloadTooLarge([f"the message holds more than {MAX_VALUES:,} values: a profile whose selectors "
+                                   "are more than names and [*] takes no more"])
+
     def text(self, node: JsonNode) -> str:
         value = node.value
         if isinstance(value, str):
@@ -111,14 +118,6 @@ class JsonDocument:
 
     def named_values(self) -> Iterator[tuple[str, str]]:
         return json_named_values(self.box[0])
-
-
-    def _within_values(self) -> None:
-        if self._values is None:
-            self._values = _values(self.box[0])
-        if self._values > MAX_VALUES:
-            raise PayloadTooLarge([f"the message holds more than {MAX_VALUES:,} values: a profile whose selectors "
-                                   "are more than names and [*] takes no more"])
 
 
 def _walk(plan: tuple[str | None, ...], node: JsonNode) -> Iterable[JsonNode]:

@@ -29,8 +29,8 @@ LAST_STEP = re.compile(r"(?:(?P<parent>.*\S)\s*/\s*)?(?P<attribute>@)?(?P<name>[
 # are conditions: they are never part of a result.
 SELECTING = (jp.Root, jp.This, jp.Fields, jp.Wildcard, jp.Index, jp.Slice, Filter)
 COMBINING = (jp.Child, jp.Descendants, jp._Union)
-WILDCARD = None  # a step of a JSON plan: every item or value
 FILTERING = (jp.Where, jp.WhereNot)
+WILDCARD = None  # a step of a JSON plan: every item or value
 
 
 @dataclass(frozen=True)

@@ -54,7 +54,7 @@ NO_CARD = ("no card",)  # the warnings of a message node without a card: one tup
 HEADER_BUDGET = 6 * 1024
 # Message nodes a message may have: several times the reservations of 8 MiB; each is a position in three lists.
 MAX_MESSAGES = 100_000
-XML_DECLARATION = re.compile(r"<\?xml[^>]*\?>\s*")
+XML_DECLARATION = re.compile(r"\A<\?xml[^>]*\?>\s*")
 
 
 @dataclass(frozen=True, slots=True)

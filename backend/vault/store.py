@@ -62,11 +62,11 @@ class Vault:
         (the CVV's life counts from it).
 
         A card the vault already holds (the same number and expiry) is found by its fingerprint, not sealed again:
-        its token comes back, what was sealed with it stays, it leaves the vault counting from the later departure,
-        and its CVV keeps its own expiry, never extended. A CVV comes with a found card only when it holds none
-        (wiped or expired), and never with `cvvs_from_vault`: capture of the secure listener, whose cards the vault
-        has just revealed, would start their CVVs' life again. Rows go in by executemany: a capture of a page of
-        bookings keeps a hundred cards at once."""
+        its token comes back, what was sealed with it stays (but for a newer extra), it leaves the vault counting
+        from the later departure, and its CVV keeps its own expiry, never extended. A CVV comes with a found card
+        only when it holds none (wiped or expired), and never with `cvvs_from_vault`: capture of the secure listener,
+        whose cards the vault has just revealed, would start their CVVs' life again. Rows go in by executemany: a
+        capture of a page of bookings keeps a hundred cards at once."""
         now = self._now()
         kept = kept_at or now
         kept_stamp = _stamp(kept)  # one string for every row
@@ -91,6 +91,9 @@ class Vault:
         conn.executemany("UPDATE vault_cards SET departure_date = max(departure_date, ?) WHERE token = ?",
                          [((departure or kept.date()).isoformat(), token)
                           for index, (token, departure) in enumerate(zip(tokens, departures)) if index not in firsts])
+        for token, fingerprint, extra in zip(tokens, prints, extras, strict=True):
+            if extra is not None and fingerprint in found:
+                self._seal_extra(conn, token, extra)
         self._keep_cvvs(conn, cards, tokens, [f in found and found[f][1] for f in prints], kept, now,
                         cvvs_from_vault)
         stored = {token for _, token in new.values()}
@@ -124,6 +127,14 @@ class Vault:
         return (token, nonce, ciphertext, masked_number(card.card_number or ""), card_type(card.card_number or "0"),
                 int(card.expiration_month or 0), int(card.expiration_year or 0), profile_name, departure.isoformat(),
                 kept, fingerprint)
+
+    def _seal_extra(self, conn, token: str, extra: dict[str, Any]) -> None:
+        """A found card brought again with what a booking's guarantee meta holds (a virtual card's balance, say):
+        the latest is sealed with it, the rest of what was sealed stays."""
+        row = conn.execute("SELECT nonce, ciphertext FROM vault_cards WHERE token = ?", (token,)).fetchone()
+        sealed = from_json(self.keys.open(row["nonce"], row["ciphertext"], f"card:{token}"))[:4]
+        conn.execute("UPDATE vault_cards SET nonce = ?, ciphertext = ? WHERE token = ?",
+                     (*self.keys.seal(to_json([*sealed, extra]), f"card:{token}"), token))
 
     def _keep_cvvs(self, conn, cards: list[CardData], tokens: list[str], live: list[bool], kept: datetime,
                    now: datetime, from_vault: bool) -> None:

@@ -172,3 +172,11 @@ def test_two_bookings_of_one_card_share_it_and_each_shows_its_own_holder(hotel, 
     assert hotel.engine.vault.card(token, "test")["departure_date"] == hotel.day(22)
     assert hotel.revealed(first["id"])["cardholder_name"] == "Jane Doe"
     assert hotel.revealed(second["id"])["cardholder_name"] == "J. Doe"
+
+
+def test_a_booking_that_brings_a_meta_for_a_card_the_vault_holds_reveals_it(hotel):
+    """A virtual card's meta (its balance, say) is sealed with the card: the latest a booking brings is kept."""
+    plain = {k: v for k, v in CARD.items() if k != "meta"}
+    hotel.push(secure=True, guarantee=plain)
+    later = hotel.push(secure=True, guarantee=CARD, reservation_id="R-2", arrival=20)
+    assert hotel.revealed(later["id"])["meta"] == CARD["meta"]

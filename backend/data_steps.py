@@ -36,8 +36,9 @@ def steps() -> list[DataStep]:
     """Every data step, in the order they run (imported here: each domain's step is its own module's)."""
     from backend import stored_cards
     from backend.outbox import signing_secrets
+    from backend.vault.store import FOLD_COPIES
 
-    return [stored_cards.STEP, signing_secrets.STEP]
+    return [stored_cards.STEP, signing_secrets.STEP, FOLD_COPIES]
 
 
 def run_pending(engine: Engine, pending: list[DataStep] | None = None) -> dict[str, int]:

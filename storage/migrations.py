@@ -30,6 +30,8 @@ STEPS: list[str] = [
     "0018_saved_replies_notes_assignment.sql",
     "0019_booking_guest_names.sql",
     "0020_data_steps.sql",
+    "0021_card_form_quota.sql",
+    "0022_vault_cards_found_by_fingerprint.sql",
 ]
 
 

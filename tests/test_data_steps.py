@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import multiprocessing
-
 import pytest
 
 from backend.data_steps import DataStep, run_pending
 from backend.engine import Engine
+from tests.at_once import at_once
 
 
 def count_runs(engine, conn) -> int:
@@ -39,14 +38,7 @@ def test_a_step_runs_once_and_records_what_it_changed(counted):
 
 
 def test_of_processes_opening_a_database_at_once_one_runs_the_step(counted):
-    context = multiprocessing.get_context("fork")
-    barrier = context.Barrier(4)
-    processes = [context.Process(target=open_and_run, args=(str(counted.path), barrier)) for _ in range(4)]
-    for process in processes:
-        process.start()
-    for process in processes:
-        process.join(30)
-    assert [process.exitcode for process in processes] == [0, 0, 0, 0]
+    assert at_once(open_and_run, counted.path, timeout=30) == [0, 0, 0, 0]
     assert counted.store.scalar("SELECT count(*) FROM runs") == 1
 
 

@@ -96,7 +96,8 @@ class BookingCards:
             if card is not None and attributes.get("guarantee") is not None:
                 attributes["guarantee"] = {
                     **attributes["guarantee"], "card_number": card["card_number"],
-                    "cardholder_name": card["cardholder_name"],
+                    # As this booking gave it: a card the vault held already keeps the holder it first came with.
+                    "cardholder_name": attributes["guarantee"].get("cardholder_name") or card["cardholder_name"],
                     "expiration_date": f"{card['expiration_month']}/{card['expiration_year']}",
                     "cvv": card["service_code"],
                     **({"meta": card["extra"]} if reveal.meta and card["extra"] is not None else {})}

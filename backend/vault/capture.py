@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
-from urllib.parse import unquote, urlsplit
+from urllib.parse import SplitResult, unquote, urlsplit
 
 from pydantic_core import from_json
 
@@ -89,7 +89,7 @@ class Capture:
         if status != 200:
             return _passed_through(status, body)
         try:
-            tokenised = self.tokenisation.tokenise(compiled, body, actor)
+            tokenised = self.tokenisation.tokenise(compiled, body, actor, cvvs_from_vault=internal)
         except CardDataLeft as left:
             raise BadGateway([CARD_LEFT.format(left.kind)]) from None
         return Captured(200, tokenised.body, media_type, tokenised)
@@ -121,9 +121,11 @@ class Capture:
             errors.add("url", "is required")
         elif not _plain(url):
             errors.add("url", "must be one address, without spaces or control characters (URL-encode them)")
+        elif (target := _parsed(url)) is None:
+            errors.add("url", "is not a valid address")
         else:
-            internal = _under(url, self.secure_url)
-            if not internal and not any(_under(url, prefix) for prefix in self.allow_list):
+            internal = _under(target, self.secure_url)
+            if not internal and not any(_under(target, prefix) for prefix in self.allow_list):
                 errors.add("url", "must be an address under the secure API (or the operator's allow-list)")
         errors.raise_if_any()
         return internal
@@ -150,10 +152,21 @@ def _plain(url: str) -> bool:
     return url.isascii() and url.isprintable() and " " not in url
 
 
-def _under(url: str, base: str) -> bool:
-    """Whether `url` is at or below `base`: same scheme, host and port, and a path inside base's path
+def _parsed(url: str) -> SplitResult | None:
+    """The URL's parts, or None when it has none: a bracket left open, a host in brackets that is no IP
+    address, a port that is not a number (urlsplit and its `port` raise ValueError)."""
+    try:
+        parts = urlsplit(url)
+        parts.port  # read for its check: a port that is no number raises
+    except ValueError:
+        return None
+    return parts
+
+
+def _under(target: SplitResult, base: str) -> bool:
+    """Whether `target` is at or below `base`: same scheme, host and port, and a path inside base's path
     once dot segments are resolved (so `/api/v1/../admin` is not under `/api/v1`)."""
-    target, root = urlsplit(url), urlsplit(base)
+    root = urlsplit(base)
     if target.scheme not in ("http", "https") or "@" in target.netloc or target.fragment:
         return False
     if (target.scheme, target.hostname, _port(target)) != (root.scheme, root.hostname, _port(root)):
@@ -166,10 +179,10 @@ def _under(url: str, base: str) -> bool:
     return (normal.rstrip("/") + "/").startswith(prefix)
 
 
-def _port(parts) -> int | None:
+def _port(parts: SplitResult) -> int | None:
     try:
         return parts.port or {"http": 80, "https": 443}.get(parts.scheme)
-    except ValueError:
+    except ValueError:  # only the operator's own prefixes get here unchecked
         return None
 
 

@@ -8,31 +8,35 @@
    secure listener): the vault keeps it (profile `card_form`), the session is spent, and the form hands the page the
    card masked and its vault token, by postMessage to the page's own origin.
 3. The page pushes its booking with that token in `guarantee.token` (or `card_token`, the service's form's name)
-   instead of card data. The booking takes that very vault card (no copy), once, on a channel the session was made
-   for; the card then leaves the vault as a booking's does, after the guest's departure. A card never taken leaves
-   it counted from the day it came in, and its CVV after the vault's usual hours.
+   instead of card data. The booking takes that very vault card (no copy), once a session, on a channel the session
+   was made for (a card the vault already held is that card: each form that kept it gives it once); the card then
+   leaves the vault as a booking's does, after the guest's departure. A card never taken leaves it counted from the
+   day it came in, and its CVV after the vault's usual hours.
 
 The session token is the form's only credential: it is kept as a hash, spent by its card, and dies unused after
 SESSION_TTL. Expiry follows the wall clock, as a security rule does. A session expired unspent is swept when the next
 one is made; a spent one is kept for the booking that takes its card, and leaves the vault with that card
 (storage/0016: the purge, or the card deleted).
 
-Anyone may ask a public channel for forms, and each may keep a card: one client (an IPv4 address, or an IPv6 /64, what
-one subscriber is given) may open PER_CLIENT in SESSION_TTL, so that no client can use up the forms of every property;
-and at most MAX_RECENT are made in SESSION_TTL in all, which bounds the rows and vault cards a crowd of clients can
-leave. Beyond either, a 429 with Retry-After. A client's count is kept in memory: a restart forgets it.
+Anyone may ask a public channel for forms, and each may keep a card, so they are counted in the database (across
+processes and restarts), each count over the last SESSION_TTL: one client (an IPv4 address, or an IPv6 /64, what one
+subscriber is given) may open PER_CLIENT, so that no client can use up the forms of every property; and the forms of
+one channel and property (`property_id`, when the page names it; else the channel's) are at most PER_PROPERTY, a bound
+on the sessions and vault cards a crowd of clients can leave there that leaves every other property's forms alone.
+Beyond either, a 429 whose Retry-After is when the oldest session counted leaves the count.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import secrets
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, StrictStr
 
-from backend.clients import MovingWindow, client_of
+from backend.clients import client_of
 from backend.errors import TooManyRequests, Unauthorized, ValidationFailed
 from backend.identity import hash_secret
 from backend.validation import validate
@@ -45,9 +49,9 @@ TOKEN_PREFIX = "fdcf_"
 SESSION_TTL = timedelta(minutes=30)  # enough to fill in a booking page; the page asks again after that
 # Sessions one client may open in SESSION_TTL: a guest opens a few; a hotel lobby or office behind one address, more.
 PER_CLIENT = 30
-# Sessions made in SESSION_TTL by all clients together: far above any portfolio's bookings, and still a bound on the
-# rows and cards a crowd of clients can leave; with PER_CLIENT, it takes over 160 clients to reach it.
-MAX_RECENT = 5000
+# Sessions of one channel and property in SESSION_TTL: far above any property's bookings (48,000 a day), and still a
+# bound on the rows and cards a crowd of clients can leave there.
+PER_PROPERTY = 1000
 FIELDS = ("card_number", "cardholder_name", "expiration_month", "expiration_year", "service_code")
 NOT_TAKEN = "is not a card from this channel's card form, or another booking has it already"
 
@@ -71,25 +75,27 @@ class CardForm:
         self.store = store
         self.vault = vault
         self.pci_url = pci_url.rstrip("/")
-        self.clients = MovingWindow(PER_CLIENT, SESSION_TTL.total_seconds())
 
-    def session(self, channel_ids: list[str], client: str) -> dict[str, Any]:
-        """A single-use session for the form, for these channels, asked by `client` (its address); its token is shown
-        here only. A 429 beyond PER_CLIENT sessions for the client, or MAX_RECENT for all, in SESSION_TTL."""
+    def session(self, channel_ids: list[str], client: str, property_id: str | None = None) -> dict[str, Any]:
+        """A single-use session for the form, for these channels (and the property the page named, if any), asked by
+        `client` (its address); its token is shown here only. A 429 beyond PER_CLIENT sessions for the client, or
+        PER_PROPERTY for the channels and property, in SESSION_TTL."""
         token, now = TOKEN_PREFIX + secrets.token_urlsafe(32), datetime.now(UTC)
         session = {"id": new_id(), "expires_at": _stamp(now + SESSION_TTL)}
+        who, channels, place = client_of(client), json.dumps(sorted(channel_ids)), property_id or ""
         with self.store.transaction() as conn:
-            if conn.execute("SELECT count(*) FROM card_form_sessions WHERE inserted_at > ?",
-                            (_stamp(now - SESSION_TTL),)).fetchone()[0] >= MAX_RECENT:
-                raise TooManyRequests(60, ["too many card forms were opened lately; try again in a minute"])
-            # Counted only for a session about to be made (inside the write lock): a refused ask leaves nothing behind.
-            if (wait := self.clients.hit(client_of(client))) is not None:
-                raise TooManyRequests(wait, ["this address opened too many card forms lately; try again later"])
-            # Sessions that expired without a card are swept whenever one is made, so the table holds live ones.
+            # Counted inside the write lock, across processes: a refused ask leaves nothing behind.
+            _within(conn, now, "client = ?", (who,), PER_CLIENT, "this address opened too many card forms lately")
+            _within(conn, now, "channel_ids = ? AND property_id = ?", (channels, place), PER_PROPERTY,
+                    f"too many card forms were opened lately for this {'property' if place else 'channel'}")
+            # Sessions that expired without a card are swept whenever one is made, so the table holds live ones; the
+            # address of one that no longer counts is forgotten.
             conn.execute("DELETE FROM card_form_sessions WHERE expires_at <= ? AND card_token IS NULL", (_stamp(now),))
-            conn.execute("INSERT INTO card_form_sessions (id, token_hash, channel_ids, expires_at, inserted_at) "
-                         "VALUES (?, ?, ?, ?, ?)", (session["id"], hash_secret(token), json.dumps(channel_ids),
-                                                    session["expires_at"], _stamp(now)))
+            conn.execute("UPDATE card_form_sessions SET client = NULL WHERE client IS NOT NULL AND inserted_at <= ?",
+                         (_stamp(now - SESSION_TTL),))
+            conn.execute("INSERT INTO card_form_sessions (id, token_hash, channel_ids, expires_at, inserted_at, "
+                         "client, property_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                         (session["id"], hash_secret(token), channels, session["expires_at"], _stamp(now), who, place))
         return {**session, "card_capture_form_url": f"{self.pci_url}/api/v1/capture_form?session_token={token}"}
 
     def keep(self, session_token: str | None, data: Any) -> dict[str, Any]:
@@ -110,17 +116,21 @@ class CardForm:
         return {"card_token": token, **card.normalised().masked(), "card_type": self.vault.describe(token)["card_type"]}
 
     def take(self, conn, token: str, channel_id: str, booking_id: str, departure: str | None) -> dict[str, Any]:
-        """A booking takes the form's card, in the caller's transaction: what it shows of it (masked). A 422 on
-        `guarantee.token` for a card of another channel's form, one another booking has, or one gone from the vault."""
-        row = conn.execute("SELECT channel_ids, booking_id FROM card_form_sessions WHERE card_token = ?",
-                           (token,)).fetchone()
-        if row is None or row["booking_id"] not in (None, booking_id) or channel_id not in json.loads(row["channel_ids"]):
+        """A booking takes the form's card, in the caller's transaction: what it shows of it (masked). It takes it by a
+        session of a channel's form that kept that card and that no other booking took (the same card typed into two
+        forms is one vault card, which each session gives once). A 422 on `guarantee.token` for none such, or for a
+        card gone from the vault."""
+        sessions = conn.execute("SELECT id, channel_ids FROM card_form_sessions WHERE card_token = ? "
+                                "AND (booking_id IS NULL OR booking_id = ?) ORDER BY booking_id IS NULL, inserted_at",
+                                (token, booking_id)).fetchall()  # this booking's own first: a repeat takes it again
+        session = next((row for row in sessions if channel_id in json.loads(row["channel_ids"])), None)
+        if session is None:
             raise ValidationFailed.one("guarantee.token", NOT_TAKEN)
         try:
             card = self.vault.describe(token)
         except LookupError:
             raise ValidationFailed.one("guarantee.token", NOT_TAKEN) from None
-        conn.execute("UPDATE card_form_sessions SET booking_id = ? WHERE card_token = ?", (booking_id, token))
+        conn.execute("UPDATE card_form_sessions SET booking_id = ? WHERE id = ?", (booking_id, session["id"]))
         if departure:
             self.vault.move(conn, token, date.fromisoformat(departure))
         return card
@@ -138,6 +148,20 @@ def _check(card: CardData) -> None:
         details.setdefault(field, []).append(message)
     if details:
         raise ValidationFailed(details)
+
+
+def _within(conn, now: datetime, where: str, params: tuple[str, ...], limit: int, refusal: str) -> None:
+    """A 429 when the sessions that `where` picks out number `limit` over the last SESSION_TTL; its Retry-After is
+    when enough of them have left the count for one more."""
+    since = _stamp(now - SESSION_TTL)
+    counted = conn.execute(f"SELECT count(*) FROM card_form_sessions WHERE {where} AND inserted_at > ?",
+                           (*params, since)).fetchone()[0]
+    if counted < limit:
+        return
+    oldest = conn.execute(f"SELECT inserted_at FROM card_form_sessions WHERE {where} AND inserted_at > ? "
+                          "ORDER BY inserted_at LIMIT 1 OFFSET ?", (*params, since, counted - limit)).fetchone()[0]
+    leaves = datetime.fromisoformat(oldest).replace(tzinfo=UTC) + SESSION_TTL
+    raise TooManyRequests(max(1, math.ceil((leaves - now).total_seconds())), [f"{refusal}; try again later"])
 
 
 def _stamp(moment: datetime) -> str:

@@ -6,19 +6,27 @@ selector finds under a node, a node's text, replacing it, and a writer for a pla
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from jsonpath_ng import jsonpath as jp
 from lxml import etree
 
 from backend.card_data import json_named_values
-from backend.strict_json import dump_json, read_json
-from backend.vault.selectors import XmlTarget
+from backend.errors import PayloadTooLarge
+from backend.strict_json import CONTAINERS, dump_json, read_json
+from backend.vault.selectors import WILDCARD, XmlTarget
 from backend.vault.xmlsafe import dump_xml, read_xml
 
 Writer = Callable[[str], None]
+# What one message may hold, so that its memory stays within a few times its size (an 8 MiB message of a million
+# empty objects once took 1.8 GB): objects and arrays; elements and attributes; values, for a profile whose selectors
+# jsonpath-ng must find. Each is several times what a message of 8 MiB of bookings or reservations holds.
+MAX_CONTAINERS = 500_000
+MAX_MARKUP = 500_000
+MAX_VALUES = 500_000
 
 
 class NotText(Exception):
@@ -38,21 +46,27 @@ class JsonNode:
 
 class JsonDocument:
     def __init__(self, body: bytes, max_bytes: int) -> None:
+        if len(body) <= max_bytes and body.count(b"{") + body.count(b"[") > MAX_CONTAINERS:
+            raise PayloadTooLarge([f"the message holds more than {MAX_CONTAINERS:,} objects and arrays "
+                                   "(counted by their brackets)"])
         self.box = [read_json(body, max_bytes, lone_surrogates=True)]  # given back as it came
         self.root = JsonNode(self.box[0], self.box, 0)
+        self._values: int | None = None
 
-    def messages(self, selector: jp.JSONPath) -> list[JsonNode]:
+    def messages(self, selector: jp.JSONPath) -> Iterable[JsonNode]:
         return self._found(selector, self.root)  # a null message node too: it keeps its position
 
     def select(self, selector: jp.JSONPath, node: JsonNode) -> list[JsonNode]:
         """Matches from `node`; a null counts as no value."""
         return [each for each in self._found(selector, node) if each.value is not None]
 
-    def _found(self, selector: jp.JSONPath, node: JsonNode) -> list[JsonNode]:
-        """`$` and `@` give the node itself; everything else is a field or an item of its container."""
-        chain = selector.field_chain
-        if chain is not None:
-            return _walk(chain, node)
+    def _found(self, selector: jp.JSONPath, node: JsonNode) -> Iterable[JsonNode]:
+        """`$` and `@` give the node itself; everything else is a field or an item of its container. A plain path
+        is walked as it goes (a message's nodes one by one); jsonpath-ng makes an object of every value it passes,
+        all at once, so it takes messages of MAX_VALUES at most."""
+        if selector.plan is not None:
+            return _walk(selector.plan, node)
+        self._within_values()
         found = []
         for match in selector.find(node.value):
             if match.context is None:
@@ -62,6 +76,13 @@ class JsonDocument:
                 key = path.fields[0] if isinstance(path, jp.Fields) else path.indices[0]
                 found.append(JsonNode(match.value, match.context.value, key))
         return found
+
+    def _within_values(self) -> None:
+        if self._values is None:
+            self._values = _values(self.box[0])
+        if self._values > MAX_VALUES:
+            raise PayloadTooLarge([f"the message holds more than {MAX_VALUES:,} values: a profile whose selectors "
+                                   "are more than names and [*] takes no more"])
 
     def text(self, node: JsonNode) -> str:
         value = node.value
@@ -84,7 +105,9 @@ class JsonDocument:
             place = place.setdefault(key, {}) if isinstance(place, dict) else None
         if not isinstance(place, dict):
             raise Unplaceable("has no object to go into")
-        return lambda text: place.__setitem__(keys[-1], text)
+        return partial(place.__setitem__, keys[-1])  # lighter than a closure: a message may hold 50,000 cards
+
+    encoding = None  # dumped as JSON: UTF-8
 
     def dump(self) -> bytes:
         return dump_json(self.box[0])
@@ -97,15 +120,33 @@ class JsonDocument:
         return json_named_values(self.box[0])
 
 
-def _walk(chain: tuple[str, ...], node: JsonNode) -> list[JsonNode]:
-    """What jsonpath-ng finds for a chain of field names: nothing unless every step is an object that
-    has the field."""
-    for key in chain:
+def _walk(plan: tuple[str | None, ...], node: JsonNode) -> Iterable[JsonNode]:
+    """What jsonpath-ng finds for a plan: a field name finds nothing unless the node is an object that has the field;
+    WILDCARD finds every item of a list or value of an object, in order."""
+    for index, key in enumerate(plan):
         container = node.value
+        if key is WILDCARD:
+            return _fan(plan[index + 1:], container)
         if type(container) is not dict or key not in container:
-            return []
+            return ()
         node = JsonNode(container[key], container, key)
-    return [node]
+    return (node,)
+
+
+def _fan(rest: tuple[str | None, ...], container: Any) -> Iterator[JsonNode]:
+    items = enumerate(container) if type(container) is list else container.items() if type(container) is dict else ()
+    for key, value in items:
+        yield from _walk(rest, JsonNode(value, container, key))
+
+
+def _values(document: Any) -> int:
+    """How many values the document holds, level by level as strict_json measures its depth."""
+    count, level = 1, [document]
+    while level:
+        level = [child for each in level if type(each) in CONTAINERS
+                 for child in (each.values() if type(each) is dict else each)]
+        count += len(level)
+    return count
 
 
 class XmlDocument:
@@ -113,6 +154,10 @@ class XmlDocument:
     text nodes, which know their element."""
 
     def __init__(self, body: bytes, max_bytes: int) -> None:
+        # libxml2 takes some 250 bytes a node: the tags and attributes are counted before it parses.
+        if len(body) <= max_bytes and body.count(b"<") - body.count(b"</") + body.count(b"=") > MAX_MARKUP:
+            raise PayloadTooLarge([f"the message holds more than {MAX_MARKUP:,} elements and attributes "
+                                   "(counted by their < and =)"])
         self.root = read_xml(body, max_bytes)
 
     def messages(self, selector: etree.XPath) -> list[Any]:
@@ -170,8 +215,12 @@ class XmlDocument:
     def dump(self) -> bytes:
         return dump_xml(self.root)
 
+    @property
+    def encoding(self) -> str:
+        return self.root.getroottree().docinfo.encoding or "utf-8"
+
     def scan_text(self, dumped: bytes) -> str:
-        return dumped.decode(self.root.getroottree().docinfo.encoding or "utf-8", "replace")
+        return dumped.decode(self.encoding, "replace")
 
     def named_values(self) -> Iterator[tuple[str, str]]:
         """Every text, tail and attribute, with the local name of the element that holds it; comments and

@@ -30,6 +30,7 @@ LAST_STEP = re.compile(r"(?:(?P<parent>.*\S)\s*/\s*)?(?P<attribute>@)?(?P<name>[
 SELECTING = (jp.Root, jp.This, jp.Fields, jp.Wildcard, jp.Index, jp.Slice, Filter)
 COMBINING = (jp.Child, jp.Descendants, jp._Union)
 FILTERING = (jp.Where, jp.WhereNot)
+WILDCARD = None  # a step of a JSON plan: every item or value
 
 
 @dataclass(frozen=True)
@@ -75,9 +76,10 @@ def jsonpath(expression: str) -> jp.JSONPath:
     if not _selects(compiled):
         raise ValueError("must select values of the message: functions, arithmetic, sorting, `parent` and `&` "
                          "are not supported")
-    # A plain chain of field names (most selectors: `attributes.guarantee`, `card_number`) is walked
-    # by dict lookups (JsonDocument._found): jsonpath-ng's find costs ~20 µs a call, a dozen a card.
-    compiled.field_chain = _field_names(compiled)
+    # A plain path of field names and wildcards (most selectors: `$.data[*]`, `attributes.guarantee`, `card_number`)
+    # is walked by dict lookups (JsonDocument): jsonpath-ng's find costs ~20 µs a call, a dozen a card, and makes an
+    # object for every value it passes, which a message of a million values would hold all at once.
+    compiled.plan = _plan(compiled)
     return compiled
 
 
@@ -129,11 +131,20 @@ def _selects(node: jp.JSONPath) -> bool:
 
 
 def _field_names(node: jp.JSONPath) -> tuple[str, ...] | None:
+    plan = _plan(node)
+    return None if plan is None or WILDCARD in plan else plan
+
+
+def _plan(node: jp.JSONPath) -> tuple[str | None, ...] | None:
+    """Field names and WILDCARD (every item of a list, every value of an object), from the node a selector starts at;
+    None for anything else (filters, slices, descendants, unions), which jsonpath-ng finds."""
     if type(node) in (jp.Root, jp.This):
         return ()
     if type(node) is jp.Fields and len(node.fields) == 1 and node.fields[0] != "*":
         return node.fields
+    if type(node) is jp.Wildcard:
+        return (WILDCARD,)
     if type(node) is jp.Child:
-        left, right = _field_names(node.left), _field_names(node.right)
+        left, right = _plan(node.left), _plan(node.right)
         return None if left is None or right is None else left + right
     return None

@@ -98,13 +98,16 @@ class Tokenisation:
 
     # --- tokenising ----------------------------------------------------------------------------
 
-    def tokenise(self, profile: str | CompiledProfile, body: bytes, actor: str) -> Tokenised:
+    def tokenise(self, profile: str | CompiledProfile, body: bytes, actor: str, *,
+                 cvvs_from_vault: bool = False) -> Tokenised:
         """Cut the cards out of a JSON or XML message: every valid card of it is kept in one
-        transaction, or none is. `profile` is a name, or the profile the caller already looked up."""
+        transaction, or none is. `profile` is a name, or the profile the caller already looked up.
+        `cvvs_from_vault`: the message is the secure listener's, its cards just revealed by the vault (capture)."""
         profile = self.compiled(profile) if isinstance(profile, str) else profile
 
         def issue(cards: list[CardData], departures: list[date | None]) -> list[str]:
-            return self.vault.keep(self.store.conn, cards, departures, profile_name=profile.name, actor=actor)
+            return self.vault.keep(self.store.conn, cards, departures, profile_name=profile.name, actor=actor,
+                                   cvvs_from_vault=cvvs_from_vault)
 
         return tokenise(profile, body, issue, max_bytes=self.max_bytes, today=self._today(),
                         transaction=self.store.transaction)

@@ -3,7 +3,8 @@
 A card's number, holder and expiry are sealed together (a JSON list), bound to their token; its CVV is sealed
 apart, bound to the token too, with its own short expiry, and wiped on request or by the purge.
 Beside them only what a receipt shows is kept in clear (first 6 and last 4, type, expiry month and
-year). Cards leave the vault a configurable number of days after the guest's departure (or after
+year), and a fingerprint, a keyed hash of number and expiry that finds a card the vault holds when it comes in
+again: a card is kept once, and its CVV's expiry is never moved. Cards leave the vault a configurable number of days after the guest's departure (or after
 the day they came in, when the message does not say), counted when the purge runs. Every operation is written to the audit log,
 with who did it and never any card data.
 """
@@ -11,12 +12,14 @@ with who did it and never any card data.
 from __future__ import annotations
 
 import secrets
+from collections import defaultdict
 from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from pydantic_core import from_json, to_json
 
+from backend.data_steps import DataStep
 from backend.errors import NotFound
 from backend.keys import Keys
 from backend.vault.cards import CardData, masked_number
@@ -27,6 +30,9 @@ BRANDS = (("34", "amex"), ("37", "amex"), ("4", "visa"), ("51", "mastercard"), (
           ("53", "mastercard"), ("54", "mastercard"), ("55", "mastercard"), ("6011", "discover"),
           ("65", "discover"), ("35", "jcb"), ("36", "diners"), ("38", "diners"), ("30", "diners"),
           ("62", "unionpay"))
+
+FINGERPRINT = "vault card"  # the purpose of the vault's keyed hashes of card numbers (backend/keys.py)
+CHUNK = 500  # fingerprints looked up by one query: SQLite bounds a statement's parameters
 
 # A card with its CVV, if one is held and has not expired (the purge removes expired ones later).
 CARD_SELECT = ("SELECT c.*, v.expires_at AS cvv_expires_at FROM vault_cards c "
@@ -48,32 +54,105 @@ class Vault:
         self.cvv_ttl = cvv_ttl
         self.purge_days = purge_days
 
-    def keep(self, conn, cards: list[CardData], departures: list[date | None], *, profile_name: str,
-             actor: str, extras: list[dict[str, Any] | None] | None = None, kept_at: datetime | None = None) -> list[str]:
-        """Keep normalised cards in the caller's transaction; their tokens, in order. `extras` are sealed
-        with their cards (a booking guarantee's meta, which may hold a virtual card). `kept_at` dates
-        cards that came in earlier (the CVV's life counts from it). Rows go in by executemany: a capture
-        of a page of bookings keeps a hundred cards at once."""
-        now = kept_at or self._now()
-        stamp, cvv_expiry = _stamp(now), _stamp(now + self.cvv_ttl)
-        tokens = [secrets.token_hex(16) for _ in cards]
-        card_rows, cvv_rows = [], []
-        for token, card, departure, extra in zip(tokens, cards, departures, extras or [None] * len(cards), strict=True):
-            sealed = [card.card_number, card.cardholder_name, card.expiration_month, card.expiration_year]
-            nonce, ciphertext = self.keys.seal(to_json(sealed + [extra] if extra else sealed), f"card:{token}")
-            card_rows.append((token, nonce, ciphertext, masked_number(card.card_number or ""),
-                              card_type(card.card_number or "0"), int(card.expiration_month or 0),
-                              int(card.expiration_year or 0), profile_name, (departure or now.date()).isoformat(),
-                              stamp))
-            if card.service_code and now + self.cvv_ttl > self._now():
-                cvv_rows.append((token, *self.keys.seal(card.service_code.encode(), f"cvv:{token}"), cvv_expiry))
-        conn.executemany("INSERT INTO vault_cards (token, nonce, ciphertext, card_mask, card_type, expiration_month, "
-                         "expiration_year, profile_name, departure_date, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                         card_rows)
-        conn.executemany("INSERT INTO vault_cvv (token, nonce, ciphertext, expires_at) VALUES (?, ?, ?, ?)", cvv_rows)
-        conn.executemany("INSERT INTO vault_audit (at, action, token, actor, detail) VALUES (?, 'store', ?, ?, ?)",
-                         [(stamp, token, actor, f"profile {profile_name}") for token in tokens])
+    def keep(self, conn, cards: list[CardData], departures: list[date | None], *, profile_name: str, actor: str,
+             extras: list[dict[str, Any] | None] | None = None, kept_at: datetime | None = None,
+             cvvs_from_vault: bool = False) -> list[str]:
+        """Keep normalised cards in the caller's transaction; their tokens, in order. `extras` are sealed with their
+        cards (a booking guarantee's meta, which may hold a virtual card). `kept_at` dates cards that came in earlier
+        (the CVV's life counts from it).
+
+        A card the vault already holds (the same number and expiry) is found by its fingerprint, not sealed again:
+        its token comes back, what was sealed with it stays (but for a newer extra), it leaves the vault counting
+        from the later departure, and its CVV keeps its own expiry, never extended. A CVV comes with a found card
+        only when it holds none (wiped or expired), and never with `cvvs_from_vault`: capture of the secure listener,
+        whose cards the vault has just revealed, would start their CVVs' life again. Rows go in by executemany: a
+        capture of a page of bookings keeps a hundred cards at once."""
+        now = self._now()
+        kept = kept_at or now
+        kept_stamp = _stamp(kept)  # one string for every row
+        prints = [self.fingerprint(card) for card in cards]
+        found = self._held(conn, prints, now)
+        new: dict[str, tuple[int, str]] = {}  # fingerprint: (the card's index, its new token), for cards not held yet
+        for index, fingerprint in enumerate(prints):
+            if fingerprint not in found and fingerprint not in new:  # a message may hold one card twice
+                new[fingerprint] = index, secrets.token_hex(16)
+        extras = extras or [None] * len(cards)
+        rows = (self._sealed(token, cards[index], fingerprint, departures[index] or kept.date(), extras[index],
+                             profile_name, kept_stamp) for fingerprint, (index, token) in new.items())  # sealed as sent
+        added = conn.executemany("INSERT INTO vault_cards (token, nonce, ciphertext, card_mask, card_type, "
+                                 "expiration_month, expiration_year, profile_name, departure_date, created_at, "
+                                 "fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (fingerprint) "
+                                 "DO NOTHING", rows).rowcount
+        if added != len(new):  # another writer kept some of them first (a store without one write lock): theirs stand
+            found |= {f: held for f, held in self._held(conn, list(new), now).items() if held[0] != new[f][1]}
+            new = {f: kept_new for f, kept_new in new.items() if f not in found}
+        tokens = [new[f][1] if f in new else found[f][0] for f in prints]
+        firsts = {index for index, _ in new.values()}
+        conn.executemany("UPDATE vault_cards SET departure_date = max(departure_date, ?) WHERE token = ?",
+                         [((departure or kept.date()).isoformat(), token)
+                          for index, (token, departure) in enumerate(zip(tokens, departures)) if index not in firsts])
+        for token, fingerprint, extra in zip(tokens, prints, extras, strict=True):
+            if extra is not None and fingerprint in found:
+                self._seal_extra(conn, token, extra)
+        self._keep_cvvs(conn, cards, tokens, [f in found and found[f][1] for f in prints], kept, now,
+                        cvvs_from_vault)
+        stored = {token for _, token in new.values()}
+        stamp, detail = _stamp(now), f"profile {profile_name}"
+        conn.executemany("INSERT INTO vault_audit (at, action, token, actor, detail) VALUES (?, ?, ?, ?, ?)",
+                         [(stamp, "store" if token in stored else "found", token, actor, detail)
+                          for token in dict.fromkeys(tokens)])
         return tokens
+
+    def fingerprint(self, card: CardData) -> str:
+        """What finds a card the vault holds without its number in clear: a keyed hash of its number and expiry."""
+        identity = f"{card.card_number}|{int(card.expiration_month or 0):02d}|{int(card.expiration_year or 0)}"
+        return self.keys.fingerprint(identity, FINGERPRINT)
+
+    def _held(self, conn, prints: list[str], now: datetime) -> dict[str, tuple[str, bool]]:
+        """The cards the vault holds of these fingerprints: fingerprint: (token, whether it holds a live CVV)."""
+        held, wanted = {}, list(dict.fromkeys(prints))
+        for start in range(0, len(wanted), CHUNK):
+            chunk = wanted[start:start + CHUNK]
+            held |= {row[0]: (row[1], bool(row[2])) for row in conn.execute(
+                "SELECT c.fingerprint, c.token, v.token IS NOT NULL FROM vault_cards c LEFT JOIN vault_cvv v "
+                f"ON v.token = c.token AND v.expires_at > ? WHERE c.fingerprint IN ({','.join('?' * len(chunk))})",
+                (_stamp(now), *chunk))}
+        return held
+
+    def _sealed(self, token: str, card: CardData, fingerprint: str, departure: date, extra: dict[str, Any] | None,
+                profile_name: str, kept: str) -> tuple:
+        """A new card's row."""
+        sealed = [card.card_number, card.cardholder_name, card.expiration_month, card.expiration_year]
+        nonce, ciphertext = self.keys.seal(to_json(sealed + [extra] if extra else sealed), f"card:{token}")
+        return (token, nonce, ciphertext, masked_number(card.card_number or ""), card_type(card.card_number or "0"),
+                int(card.expiration_month or 0), int(card.expiration_year or 0), profile_name, departure.isoformat(),
+                kept, fingerprint)
+
+    def _seal_extra(self, conn, token: str, extra: dict[str, Any]) -> None:
+        """A found card brought again with what a booking's guarantee meta holds (a virtual card's balance, say):
+        the latest is sealed with it, the rest of what was sealed stays."""
+        row = conn.execute("SELECT nonce, ciphertext FROM vault_cards WHERE token = ?", (token,)).fetchone()
+        sealed = from_json(self.keys.open(row["nonce"], row["ciphertext"], f"card:{token}"))[:4]
+        conn.execute("UPDATE vault_cards SET nonce = ?, ciphertext = ? WHERE token = ?",
+                     (*self.keys.seal(to_json([*sealed, extra]), f"card:{token}"), token))
+
+    def _keep_cvvs(self, conn, cards: list[CardData], tokens: list[str], live: list[bool], kept: datetime,
+                   now: datetime, from_vault: bool) -> None:
+        """The CVVs that start their life now, counted from `kept`: of cards that hold none alive, once each."""
+        expiry = kept + self.cvv_ttl
+        if from_vault or expiry <= now:
+            return
+        expires_at, now_stamp = _stamp(expiry), _stamp(now)
+        codes: dict[str, str] = {}
+        for card, token, has_cvv in zip(cards, tokens, live, strict=True):
+            if card.service_code and not has_cvv:
+                codes.setdefault(token, card.service_code)
+        # An expired CVV not purged yet gives way; a live one, kept by a concurrent writer, stays as it is.
+        conn.executemany("INSERT INTO vault_cvv (token, nonce, ciphertext, expires_at) VALUES (?, ?, ?, ?) "
+                         "ON CONFLICT (token) DO UPDATE SET nonce = excluded.nonce, ciphertext = excluded.ciphertext, "
+                         "expires_at = excluded.expires_at WHERE vault_cvv.expires_at <= ?",
+                         [(token, *self.keys.seal(code.encode(), f"cvv:{token}"), expires_at, now_stamp)
+                          for token, code in codes.items()])
 
     def reveal(self, conn, tokens: list[str], actor: str) -> dict[str, dict[str, Any]]:
         """The cards of `tokens` in clear, for the secure listener's one caller (the tokenisation service),
@@ -98,8 +177,10 @@ class Vault:
         return clear
 
     def move(self, conn, token: str, departure: date) -> None:
-        """A booking's stay changed: its card leaves the vault counting from the new departure."""
-        conn.execute("UPDATE vault_cards SET departure_date = ? WHERE token = ?", (departure.isoformat(), token))
+        """A booking's stay changed: its card leaves the vault counting from the new departure, if that is later (the
+        card may guarantee other stays too: kept once, it leaves after the last of them)."""
+        conn.execute("UPDATE vault_cards SET departure_date = max(departure_date, ?) WHERE token = ?",
+                     (departure.isoformat(), token))
 
     def describe(self, token: str) -> dict[str, str]:
         """What a booking shows of a card the vault holds, as its guarantee does (nothing unsealed, so no audit
@@ -151,6 +232,40 @@ class Vault:
             self._audit(conn, "purge", None, actor, f"{cards} cards, {cvvs} cvvs, {days} days after departure")
         return {"cards": cards, "cvvs": cvvs}
 
+    def fold_copies(self, conn) -> int:
+        """The data step for cards kept before the vault found cards by fingerprint: each gets its own, and of the
+        copies of one card (earlier versions sealed a card anew each time it came in: every capture made a copy,
+        whose CVV started its hours again) one stands: the copy holding the CVV that expires first, so that no
+        copy's later clock survives, else the oldest. It takes the fingerprint, the latest departure of them all, and
+        the bookings and card-form sessions that named a copy. The others lose their CVV and stay, without a
+        fingerprint, until the purge takes them: a token handed out before still answers. Returns how many copies
+        were folded into another."""
+        rows = conn.execute("SELECT c.token, c.nonce, c.ciphertext, c.created_at, v.expires_at FROM vault_cards c "
+                            "LEFT JOIN vault_cvv v ON v.token = c.token AND v.expires_at > ? "
+                            "WHERE c.fingerprint IS NULL", (_stamp(self._now()),)).fetchall()
+        copies = defaultdict(list)
+        for row in rows:
+            sealed = from_json(self.keys.open(row["nonce"], row["ciphertext"], f"card:{row['token']}"))
+            card = CardData(card_number=sealed[0], expiration_month=sealed[2], expiration_year=sealed[3])
+            copies[self.fingerprint(card)].append(row)
+        folded = 0
+        for fingerprint, same in copies.items():
+            first = min(same, key=lambda row: (row["expires_at"] is None, row["expires_at"] or "", row["created_at"],
+                                               row["token"]))
+            tokens = [first["token"], *(row["token"] for row in same if row is not first)]
+            places = ",".join("?" * len(tokens))
+            conn.execute(f"UPDATE vault_cards SET fingerprint = ?, departure_date = (SELECT max(departure_date) "
+                         f"FROM vault_cards WHERE token IN ({places})) WHERE token = ?",
+                         (fingerprint, *tokens, tokens[0]))
+            others = tokens[1:]
+            if others:
+                conn.execute(f"DELETE FROM vault_cvv WHERE token IN ({places[2:]})", others)
+                for table in ("booking_revisions", "card_form_sessions"):
+                    conn.execute(f"UPDATE {table} SET card_token = ? WHERE card_token IN ({places[2:]})",
+                                 (tokens[0], *others))
+                folded += len(others)
+        return folded
+
     def audit(self, token: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
         where, params = ("WHERE token = ?", [token]) if token else ("", [])
         return [dict(r) for r in self.store.query(
@@ -184,3 +299,7 @@ class Vault:
 
 def _stamp(moment: datetime) -> str:
     return moment.replace(tzinfo=None).isoformat(timespec="microseconds")
+
+
+FOLD_COPIES = DataStep("vault_card_fingerprints", "copies of vault cards folded into one (their CVVs forgotten)",
+                       lambda engine, conn: engine.vault.fold_copies(conn))

@@ -18,6 +18,8 @@ an error there and no token, and is never passed to `issue`.
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from collections.abc import Callable, Hashable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
@@ -25,8 +27,10 @@ from datetime import UTC, date, datetime
 from typing import Any
 from urllib.parse import quote
 
+from pydantic_core import to_json
+
 from backend.card_data import MASKED_CVV, card_data_left
-from backend.errors import ValidationFailed
+from backend.errors import PayloadTooLarge, ValidationFailed
 from backend.vault.cards import CardData, masked_number
 from backend.vault.documents import (
     JsonDocument,
@@ -43,6 +47,14 @@ HEADER = "X-PCI-FRONTDESK"
 # non-ASCII character never breaks the header. Messages of our own read as plain text.
 HEADER_SAFE = "".join(chr(c) for c in range(0x20, 0x7F) if chr(c) not in ",%")
 SEPARATOR = "; "  # between several errors or warnings of one message node
+NO_CARD = ("no card",)  # the warnings of a message node without a card: one tuple for all of them
+# The three per-position headers while they fit in this, names and all; beyond it, a summary header and the lists in
+# the body. With the rest of an answer's headers the set stays under 8 KB, which every client takes (a header line
+# over 8 or 64 KiB is refused by common clients and proxies): about 180 positions of tokens.
+HEADER_BUDGET = 6 * 1024
+# Message nodes a message may have: several times the reservations of 8 MiB; each is a position in three lists.
+MAX_MESSAGES = 100_000
+XML_DECLARATION = re.compile(r"\A<\?xml[^>]*\?>\s*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,36 +70,78 @@ class NodeReport:
 
 @dataclass(frozen=True)
 class Tokenised:
-    body: bytes  # the message with card data masked and, with card_node placement, tokens in place
-    nodes: tuple[NodeReport, ...]
+    """The message as tokenised, and for each of its message nodes (its position) a token, errors and warnings.
+    Kept as three lists whose empty positions share one value, so that a message of many nodes without cards
+    costs a few pointers a node."""
 
-    @property
-    def tokens(self) -> list[str]:
-        return [node.token for node in self.nodes]
+    body: bytes  # the message with card data masked and, with card_node placement, tokens in place
+    tokens: list[str]
+    node_errors: list[tuple[str, ...]]
+    node_warnings: list[tuple[str, ...]]
+    cards: dict[int, CardData] = field(default_factory=dict)  # the card of a node as extracted, by position
+    encoding: str | None = None  # an XML message's own; None for JSON
 
     @property
     def errors(self) -> list[str]:
-        return [SEPARATOR.join(node.errors) for node in self.nodes]
+        return [SEPARATOR.join(errors) for errors in self.node_errors]
 
     @property
     def warnings(self) -> list[str]:
-        return [SEPARATOR.join(node.warnings) for node in self.nodes]
+        return [SEPARATOR.join(warnings) for warnings in self.node_warnings]
+
+    @property
+    def nodes(self) -> tuple[NodeReport, ...]:
+        return tuple(NodeReport(position, self.cards[position].masked() if position in self.cards else {}, *each)
+                     for position, each in enumerate(zip(self.tokens, self.node_errors, self.node_warnings)))
 
     def headers(self) -> dict[str, str]:
-        return {f"{HEADER}-TOKENS": _header(self.tokens), f"{HEADER}-ERRORS": _header(self.errors),
-                f"{HEADER}-WARNINGS": _header(self.warnings)}
+        """The answer's headers: the three per-position lists while they fit in HEADER_BUDGET, else the summary."""
+        listed = self._listed()
+        return listed if listed is not None else {f"{HEADER}-SUMMARY": self._summary()}
+
+    def answer(self, media_type: str) -> tuple[bytes, str, dict[str, str]]:
+        """Body, media type and headers of the answer to tokenize or capture. Beyond HEADER_BUDGET the body is a JSON
+        object: `message` (the tokenised message: JSON as such, XML as a string without its declaration) and
+        `tokens`, `errors` and `warnings`, lists of one string per position, as the headers would have held them."""
+        listed = self._listed()
+        if listed is not None:
+            return self.body, media_type, listed
+        message = self.body if self.encoding is None else to_json(
+            XML_DECLARATION.sub("", self.body.decode(self.encoding), count=1))
+        body = b"".join((b'{"message":', message, b',"tokens":', to_json(self.tokens), b',"errors":',
+                         to_json(self.errors), b',"warnings":', to_json(self.warnings), b"}"))
+        return body, "application/json", {f"{HEADER}-SUMMARY": self._summary()}
+
+    def _listed(self) -> dict[str, str] | None:
+        if 3 * len(self.tokens) > HEADER_BUDGET:  # a comma a position in each: no need to build them
+            return None
+        listed = {f"{HEADER}-TOKENS": _header(self.tokens), f"{HEADER}-ERRORS": _header(self.errors),
+                  f"{HEADER}-WARNINGS": _header(self.warnings)}
+        return listed if sum(len(name) + len(value) + 4 for name, value in listed.items()) <= HEADER_BUDGET else None
+
+    def _summary(self) -> str:
+        """How many positions, tokens, errors and warnings (by kind: they are few and ours), and where the lists are."""
+        kinds = Counter(warning for warnings in self.node_warnings for warning in warnings)
+        return (f"positions={len(self.tokens)}; tokens={sum(1 for token in self.tokens if token)}; "
+                f"errors={sum(1 for errors in self.node_errors if errors)}; "
+                f"warnings={sum(1 for warnings in self.node_warnings if warnings)}"
+                + (f" ({', '.join(f'{kind}: {n}' for kind, n in kinds.most_common())})" if kinds else "")
+                + "; lists=body")
 
 
 @dataclass(slots=True)
 class _Node:
+    """A message node with a card node, while the message is tokenised."""
+
     message: Any
+    position: int
+    extracted: CardData | None = None  # the first card node's fields, as the report shows them
     card: CardData | None = None  # normalised, once it is known to be valid
     departure: date | None = None
-    shown: dict[str, str | None] = field(default_factory=dict)
     place_token: Writer | None = None
     token: str = ""
     errors: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
+    warnings: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
@@ -117,48 +171,58 @@ def tokenise(profile: CompiledProfile, body: bytes, issue: Issue, *, max_bytes: 
     look takes its cards back out, while parsing stays outside it."""
     document = (JsonDocument if profile.type == "json" else XmlDocument)(body, max_bytes)
     today = today or datetime.now(UTC).date()
-    nodes = [_examine(profile, document, _Node(message), today)
-             for message in document.messages(profile.message_node)]
+    examined, count = [], 0  # the message nodes with a card node; how many there are in all
+    for count, message in enumerate(document.messages(profile.message_node), 1):
+        if count > MAX_MESSAGES:
+            raise PayloadTooLarge([f"the message has more than {MAX_MESSAGES:,} message nodes: send it in parts"])
+        node = _examine(profile, document, message, count - 1, today)
+        if node is not None:
+            examined.append(node)
     with transaction():
-        return _issue_and_place(profile, document, nodes, issue)
+        return _issue_and_place(profile, document, count, examined, issue)
 
 
-def _issue_and_place(profile: CompiledProfile, document: Any, nodes: list[_Node], issue: Issue) -> Tokenised:
-    valid = [(node, node.card) for node in nodes if node.card is not None]
-    tokens = issue([card for _, card in valid], [node.departure for node, _ in valid]) if valid else []
+def _issue_and_place(profile: CompiledProfile, document: Any, count: int, examined: list[_Node],
+                     issue: Issue) -> Tokenised:
+    valid = [node for node in examined if node.card is not None]
+    tokens = issue([node.card for node in valid], [node.departure for node in valid]) if valid else []
     if len(tokens) != len(valid):
         raise RuntimeError(f"issue() returned {len(tokens)} tokens for {len(valid)} cards")
-    for (node, _), token in zip(valid, tokens, strict=True):
+    for node, token in zip(valid, tokens, strict=True):
         node.token = token
         if node.place_token is not None:
             node.place_token(token)
     if profile.placement == "card_node" and profile.error_node is not None:
-        for node in nodes:
+        for node in examined:
             if node.errors:
                 _place_error(profile, document, node)
 
+    every_token, errors, warnings = [""] * count, [()] * count, [NO_CARD] * count
+    for node in examined:
+        every_token[node.position], errors[node.position] = node.token, tuple(node.errors)
+        warnings[node.position] = node.warnings
+    cards = {node.position: node.extracted for node in examined}
+    examined.clear()  # what a card took while it was tokenised, before the message is written out and looked over
     dumped = document.dump()
     left = card_data_left(document.scan_text(dumped), document.named_values)
     if left is not None:  # the last look: whatever the profile missed never leaves in clear
         raise CardDataLeft(left)
-    return Tokenised(body=dumped, nodes=tuple(
-        NodeReport(position, node.shown, node.token, tuple(node.errors), tuple(node.warnings))
-        for position, node in enumerate(nodes)))
+    return Tokenised(dumped, every_token, errors, warnings, cards, document.encoding)
 
 
-def _examine(profile: CompiledProfile, document: Any, node: _Node, today: date) -> _Node:
-    cards = document.select(profile.card_node, node.message)
+def _examine(profile: CompiledProfile, document: Any, message: Any, position: int, today: date) -> _Node | None:
+    """The message node's card, extracted, checked and masked in the message; None when it has no card node."""
+    cards = document.select(profile.card_node, message)
     if not cards:
-        node.warnings.append("no card")
-        return node
+        return None
+    node = _Node(message, position)
     if len(cards) > 1:
         node.errors.append(f"{len(cards)} card nodes where one is expected")
     masks: dict[Hashable, _Mask] = {}
     extracted = [_extract(profile, document, each, node.errors, masks) for each in cards]
-    card = extracted[0]  # every card node is masked, but only a single one is tokenised
+    card = node.extracted = extracted[0]  # every card node is masked, but only a single one is tokenised
     for mask in masks.values():
         document.replace(mask.node, _masked(mask))
-    node.shown = card.masked()
     if node.errors:
         return node
     node.errors += card.problems()
@@ -166,7 +230,7 @@ def _examine(profile: CompiledProfile, document: Any, node: _Node, today: date) 
         return node
     card = card.normalised()
     if card.expired(today):
-        node.warnings.append("card has expired")
+        node.warnings = ("card has expired",)
     if profile.placement == "card_node":
         try:
             node.place_token = document.writer(profile.token_node, node.message)

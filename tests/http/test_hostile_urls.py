@@ -5,7 +5,11 @@ from __future__ import annotations
 import logging
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from backend.engine import Engine
+from backend.errors import ValidationFailed
 from tests.conftest import property_body
 from tests.vault.test_pci_api import key, vault  # noqa: F401 — fixtures
 
@@ -39,3 +43,32 @@ def test_a_capture_url_with_control_characters_is_a_422(vault, secure, user, cap
     assert response.status_code == 422, response.text
     assert "url" in response.json()["errors"]["details"]
     assert "Traceback" not in caplog.text
+
+
+@pytest.mark.parametrize("url", ["http://[::1/a", "http://[zz]/a", "http://a]b/", "http://[::1]:x/api/v1/bookings"])
+def test_a_capture_url_that_does_not_parse_is_a_422(vault, user, caplog, url):
+    caplog.set_level(logging.DEBUG)
+    response = vault.post("/api/v1/capture", headers={"Authorization": f"Bearer {user.token}"},
+                          params={"profile": "frontdesk", "method": "get", "url": url})
+    assert response.status_code == 422, response.text
+    assert response.json()["errors"]["details"]["url"] == ["is not a valid address"]
+    assert "Traceback" not in caplog.text
+
+
+BROKEN_URLS = st.builds("{}{}".format, st.sampled_from(["http://", "https://", "http://[", "http://[::1", ""]),
+                        st.text(alphabet="[]:@/%?#.1aZ-_~v", max_size=24))
+
+
+@pytest.fixture(scope="module")
+def capture_engine(tmp_path_factory) -> Engine:
+    return Engine.open(tmp_path_factory.mktemp("capture") / "vault.db")
+
+
+@settings(max_examples=80, derandomize=True, database=None, deadline=None)
+@given(url=BROKEN_URLS)
+def test_no_capture_url_is_a_server_error(capture_engine, url):
+    """Whatever the URL, capture's checks answer it in the error shape: with method `post` they always refuse
+    (so nothing is fetched), naming `url` too when it is not an address under the secure API."""
+    with pytest.raises(ValidationFailed) as refused:
+        capture_engine.capture.capture(profile="frontdesk", method="post", url=url, headers={}, actor="tests")
+    assert refused.value.status == 422 and set(refused.value.body()["errors"]["details"]) <= {"method", "url"}

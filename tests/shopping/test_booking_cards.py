@@ -138,12 +138,13 @@ def test_cards_kept_per_revision_by_an_earlier_version_move_into_the_vault(tmp_p
     engine = Engine.open(tmp_path / "old.db", Config(clock=clock))
     hotel = Hotel(engine)
     legacy = {k: v for k, v in CARD.items() if k != "meta"}
+    other = {**legacy, "card_number": "5555555555554444"}  # a card of its own: the vault keeps a card once
     fresh = hotel.push(secure=False, guarantee=legacy)  # its masked guarantee, as earlier versions stored it
-    stale = hotel.push(secure=False, guarantee=legacy, reservation_id="R-2", arrival=20)
+    stale = hotel.push(secure=False, guarantee=other, reservation_id="R-2", arrival=20)
     # What earlier versions kept: the guarantee sealed per revision with the revision id bound to it.
-    for booking, age in ((fresh, timedelta(hours=1)), (stale, timedelta(hours=100))):
+    for booking, card, age in ((fresh, legacy, timedelta(hours=1)), (stale, other, timedelta(hours=100))):
         revision = booking["revision_id"]
-        nonce, sealed = engine.keys.seal(json.dumps(legacy).encode(), revision)
+        nonce, sealed = engine.keys.seal(json.dumps(card).encode(), revision)
         engine.store.conn.execute("UPDATE booking_revisions SET inserted_at = ? WHERE id = ?",
                                   ((START - age).replace(tzinfo=None).isoformat(), revision))
         engine.store.conn.execute("INSERT INTO booking_cards (revision_id, nonce, ciphertext) VALUES (?, ?, ?)",
@@ -156,5 +157,26 @@ def test_cards_kept_per_revision_by_an_earlier_version_move_into_the_vault(tmp_p
     op = reopened.identity.operator()
     assert reopened.bookings.get(op, fresh["id"], reveal=Reveal("t"))["guarantee"]["cvv"] == "123"
     moved = reopened.bookings.get(op, stale["id"], reveal=Reveal("t"))["guarantee"]
-    assert moved["card_number"] == "4111111111111111" and moved["cvv"] is None  # its CVV was past its 72 hours
+    assert moved["card_number"] == "5555555555554444" and moved["cvv"] is None  # its CVV was past its 72 hours
     assert reopened.vault.card(card_token(reopened, stale["id"]), "t")["departure_date"] == hotel.day(22)
+
+
+def test_two_bookings_of_one_card_share_it_and_each_shows_its_own_holder(hotel, clock):
+    """The vault keeps a card once: a second booking with it takes the same token, and the card leaves the vault after
+    the later stay; each booking reveals the holder it was given."""
+    first = hotel.push(secure=True, guarantee=CARD, arrival=3, nights=2)
+    second = hotel.push(secure=True, guarantee={**CARD, "cardholder_name": "J. Doe"}, reservation_id="R-2",
+                        arrival=20, nights=2)
+    token = card_token(hotel.engine, first["id"])
+    assert card_token(hotel.engine, second["id"]) == token
+    assert hotel.engine.vault.card(token, "test")["departure_date"] == hotel.day(22)
+    assert hotel.revealed(first["id"])["cardholder_name"] == "Jane Doe"
+    assert hotel.revealed(second["id"])["cardholder_name"] == "J. Doe"
+
+
+def test_a_booking_that_brings_a_meta_for_a_card_the_vault_holds_reveals_it(hotel):
+    """A virtual card's meta (its balance, say) is sealed with the card: the latest a booking brings is kept."""
+    plain = {k: v for k, v in CARD.items() if k != "meta"}
+    hotel.push(secure=True, guarantee=plain)
+    later = hotel.push(secure=True, guarantee=CARD, reservation_id="R-2", arrival=20)
+    assert hotel.revealed(later["id"])["meta"] == CARD["meta"]

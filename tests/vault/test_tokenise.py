@@ -344,8 +344,7 @@ def test_issue_must_return_one_token_per_card():
 # --- headers -----------------------------------------------------------------------------------------
 
 def test_header_positions_survive_commas_and_non_ascii():
-    nodes = (NodeReport(0, {}, "", ("a, b", "100% é"), ()), NodeReport(1, {}, "", (), ("c",)))
-    headers = Tokenised(b"", nodes).headers()
+    headers = Tokenised(b"", ["", ""], [("a, b", "100% é"), ()], [(), ("c",)]).headers()
     assert headers["X-PCI-FRONTDESK-ERRORS"] == "a%2C b; 100%25 %C3%A9,"
     assert headers["X-PCI-FRONTDESK-WARNINGS"] == ",c"
     assert all(value.isascii() for value in headers.values())

@@ -122,4 +122,5 @@ def _card(card: dict[str, Any]) -> dict[str, Any]:
 
 
 def _tokenised(tokenised: Tokenised, media_type: str) -> Response:
-    return Response(tokenised.body, media_type=media_type, headers=tokenised.headers())
+    body, media_type, headers = tokenised.answer(media_type)
+    return Response(body, media_type=media_type, headers=headers)

@@ -44,13 +44,17 @@ async def property_list(channel_name: str, request: Request, engine: EngineDep, 
 
 
 @router.get("/card_capture_form_url")
-def card_capture_form_url(channel_name: str, request: Request, engine: EngineDep, api_key: ApiKeyDep):
+def card_capture_form_url(channel_name: str, request: Request, engine: EngineDep, api_key: ApiKeyDep,
+                          property_id: str | None = None):
     """The address of a card form for a booking engine's page to frame: the pci listener serves it behind a
     single-use session token (30 minutes). The card goes from the form to the vault only; the page gets its token
     to send as `guarantee.token` in push_booking. `card_capture_form_url` as the service's booking engine reads it.
-    One client address may open 30 forms in 30 minutes (an IPv6 /64 counts as one address): then a 429."""
+    One client address may open 30 forms in 30 minutes (an IPv6 /64 counts as one address), and one property 1,000
+    (`property_id`, a property the channel sells; without it, the channel's forms are counted together): then a 429."""
     client = request.client.host if request.client else ""  # a trusted proxy's client (--forwarded-allow-ips)
-    session = engine.card_form.session(engine.shopping.channels(channel_name, api_key), client)
+    channel_ids = ([engine.shopping.channel_for(channel_name, property_id, api_key)] if property_id
+                   else engine.shopping.channels(channel_name, api_key))
+    session = engine.card_form.session(channel_ids, client, property_id)
     return one({"id": session["id"], "type": "card_capture_form_url",
                 "attributes": {"card_capture_form_url": session["card_capture_form_url"],
                                "expires_at": session["expires_at"]}})

@@ -10,17 +10,12 @@ more is a 503 at once, never a longer queue), and each user may start `per_minut
 
 from __future__ import annotations
 
-import math
 import threading
-import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TypeVar
 
-from limits import RateLimitItemPerMinute
-from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
-
+from backend.clients import MovingWindow
 from backend.errors import ServiceUnavailable, TooManyRequests
 
 THREADS = 4
@@ -35,19 +30,16 @@ class Trials:
         self.per_minute = per_minute
         self.pool = ThreadPoolExecutor(threads, thread_name_prefix="webhook-test")
         self.places = threading.BoundedSemaphore(threads + waiting)
-        self.limit = RateLimitItemPerMinute(per_minute)
         # A moving window, as the throttle's: a burst split across a minute boundary counts as one minute's.
-        self.limiter = MovingWindowRateLimiter(MemoryStorage())
+        self.calls = MovingWindow(per_minute, 60)
 
     def start(self, user_id: str, call: Callable[[], T]) -> Future[T]:
         """`call` started on the test calls' threads (or in line for one); its answer is the future's. A 503 when
         every place is taken, a 429 when the user has made `per_minute` test calls within the last minute."""
         if not self.places.acquire(blocking=False):
             raise ServiceUnavailable(BUSY_RETRY, ["too many test calls are under way; try again in a few seconds"])
-        if not self.limiter.hit(self.limit, user_id):
+        if (wait := self.calls.hit(user_id)) is not None:
             self.places.release()
-            reset, _ = self.limiter.get_window_stats(self.limit, user_id)
-            wait = max(1, math.ceil(reset - time.time()))
             raise TooManyRequests(wait, [f"at most {self.per_minute} test calls a minute; the next in {wait} s"])
         future = self.pool.submit(call)
         future.add_done_callback(lambda _: self.places.release())

@@ -104,13 +104,15 @@ class ItemList(Vertical):
     def value(self) -> list[dict[str, Any]]:
         return [row.value for row in self.filled()]
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
+    async def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         if event.button is self.add_button:
             row = ItemRow(self.columns)
             self.rows.append(row)
-            self.query_one(".item-rows").mount(row)
-            self.call_after_refresh(next(iter(row.fields.values())).control.focus)
+            # Focus once the row is mounted, not after a refresh: a busy machine may not have refreshed yet when
+            # the next key arrives, which would then land on the button.
+            await self.query_one(".item-rows").mount(row)
+            next(iter(row.fields.values())).control.focus()
         elif isinstance(row := event.button.parent, ItemRow):
             self.rows.remove(row)
             row.remove()

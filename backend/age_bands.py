@@ -16,7 +16,7 @@ from typing import Any
 from pydantic_core import from_json
 
 from backend.inventory.stays import Guests
-from storage import Store
+from storage import Store, placeholders
 
 
 @dataclass(frozen=True)
@@ -52,5 +52,5 @@ def bands_of(store: Store, property_ids: Iterable[str]) -> dict[str, Bands]:
     if not ids:
         return {}
     policies = {r[0]: Bands.of(from_json(r[1])) for r in store.query(
-        f"SELECT property_id, policy FROM hotel_policies WHERE property_id IN ({','.join('?' * len(ids))})", ids)}
+        f"SELECT property_id, policy FROM hotel_policies WHERE property_id IN ({placeholders(ids)})", ids)}
     return {pid: policies.get(pid, SPEC_BANDS) for pid in ids}

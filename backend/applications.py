@@ -69,13 +69,15 @@ class Applications:
         self.events.publish("property.changed", installation["property_id"], action="application_uninstalled")
 
     def set_installed(self, actor: Actor, property_id: str, code: str, on: bool) -> None:
-        """Install or uninstall by property and code: what a toggle in the console does."""
-        row = self.store.one("SELECT id FROM application_installations WHERE property_id = ? AND application_code = ?",
-                             (property_id, code))
-        if on and row is None:
-            self.install(actor, {"property_id": property_id, "application_code": code})
-        elif not on and row is not None:
-            self.uninstall(actor, row["id"])
+        """Install or uninstall by property and code: what a toggle in the console does (looked up and changed in one
+        transaction, so that two toggles at once end as the last one says)."""
+        with self.store.transaction():
+            row = self.store.one("SELECT id FROM application_installations WHERE property_id = ? "
+                                 "AND application_code = ?", (property_id, code))
+            if on and row is None:
+                self.install(actor, {"property_id": property_id, "application_code": code})
+            elif not on and row is not None:
+                self.uninstall(actor, row["id"])
 
     def is_installed(self, property_id: str, code: str) -> bool:
         return self.store.one("SELECT 1 FROM application_installations WHERE property_id = ? AND application_code = ?",

@@ -51,7 +51,7 @@ from backend.identity import Actor, hash_secret
 from backend.listing import Column, ListQuery, page
 from backend.properties.models import CONTACT_FIELDS
 from backend.validation import as_sent, validate
-from storage import Store, new_id, utc_now
+from storage import Store, new_id, placeholders, utc_now
 
 if TYPE_CHECKING:
     from backend.keys import Keys
@@ -141,7 +141,7 @@ def named(name: str) -> tuple[str, list[str]]:
 def _answering(name: str, table: str) -> tuple[str, list[str]]:
     """SQL on `table`: the shopping channels, of any group, that answer to the name (their title or code)."""
     return (f"({table}.title = ? OR {table}.channel_code = ?) "
-            f"AND {table}.channel_code IN ({','.join('?' * len(SHOPPING_CODES))})", [name, name, *SHOPPING_CODES])
+            f"AND {table}.channel_code IN ({placeholders(SHOPPING_CODES)})", [name, name, *SHOPPING_CODES])
 
 
 def mapped_plan_ids(channel: dict[str, Any]) -> list[str]:
@@ -236,16 +236,13 @@ class Channels:
         return {**self.get(actor, channel_id), "inbound_key": inbound_key, **_shown_once(ari_secret)}
 
     def update(self, actor: Actor, channel_id: str, data: Any) -> dict[str, Any]:
-        current = self.get(actor, channel_id)
-        _managed(current["channel"])
+        """The channel as sent over what it is. Checked first outside the write lock (an ARI address is resolved
+        then), and again inside it on the channel as it is by then, which the write starts from: a change made
+        meanwhile (another connect, a property's contact emptied) is neither lost nor let past the rules."""
         changes = {k: v for k, v in _object(data).items() if k not in READ_ONLY}
-        with _named_as_sent(changes):
-            model = _validated(changes, {k: current[k] for k in EDITABLE})
-            if model.channel != current["channel"]:
-                raise ValidationFailed.one("channel", "can't be changed; create a new channel instead")
-            group_id = model.group_id or current["group_id"]
-            self._check(actor, model, group_id, changes)
+        self._merged(actor, channel_id, changes, resolve=True)
         with self.store.transaction() as conn:
+            current, model, group_id = self._merged(actor, channel_id, changes, resolve=False)
             if (model.title, group_id) != (current["title"], current["group_id"]):
                 _name_free(conn, model, group_id)
             selling = {channel_id: remap.seen(conn, channel_id, self.clock())}
@@ -270,23 +267,42 @@ class Channels:
             track(conn, channel_id, None, self.keys)
         self.events.publish("channel.changed", channel_id, action="deleted")
 
+    def _merged(self, actor: Actor, channel_id: str, changes: dict[str, Any],
+                *, resolve: bool) -> tuple[dict[str, Any], ChannelInput, str]:
+        """The channel as it is, and as the changes make it, checked (`resolve`: its ARI address too)."""
+        current = self.get(actor, channel_id)
+        _managed(current["channel"])
+        with _named_as_sent(changes):
+            model = _validated(changes, {k: current[k] for k in EDITABLE})
+            if model.channel != current["channel"]:
+                raise ValidationFailed.one("channel", "can't be changed; create a new channel instead")
+            group_id = model.group_id or current["group_id"]
+            self._check(actor, model, group_id, changes, resolve=resolve)
+        return current, model, group_id
+
+    # A connect, disconnect or mapping reads the channel and writes it back whole in one transaction: two at once
+    # each keep the other's change.
+
     def connect(self, actor: Actor, channel_id: str, property_id: str) -> dict[str, Any]:
-        ids = self.get(actor, channel_id)["properties"]
-        return self.update(actor, channel_id, {"properties": [*ids, property_id] if property_id not in ids else ids})
+        with self.store.transaction():
+            ids = self.get(actor, channel_id)["properties"]
+            return self.update(actor, channel_id, {"properties": [*ids, property_id] if property_id not in ids else ids})
 
     def disconnect(self, actor: Actor, channel_id: str, property_id: str) -> dict[str, Any]:
         """Disconnecting a property also unmaps its rate plans."""
-        current = self.get(actor, channel_id)
-        plans = {r[0] for r in self.store.query("SELECT id FROM rate_plans WHERE property_id = ?", (property_id,))}
-        return self.update(actor, channel_id, {
-            "properties": [i for i in current["properties"] if i != property_id],
-            "rate_plans": [{"rate_plan_id": i} for i in mapped_plan_ids(current) if i not in plans]})
+        with self.store.transaction():
+            current = self.get(actor, channel_id)
+            plans = {r[0] for r in self.store.query("SELECT id FROM rate_plans WHERE property_id = ?", (property_id,))}
+            return self.update(actor, channel_id, {
+                "properties": [i for i in current["properties"] if i != property_id],
+                "rate_plans": [{"rate_plan_id": i} for i in mapped_plan_ids(current) if i not in plans]})
 
     def map_rate_plan(self, actor: Actor, channel_id: str, rate_plan_id: str, mapped: bool) -> dict[str, Any]:
-        ids = [i for i in mapped_plan_ids(self.get(actor, channel_id)) if i != rate_plan_id]
-        if mapped:
-            ids.append(rate_plan_id)
-        return self.update(actor, channel_id, {"rate_plans": [{"rate_plan_id": i} for i in ids]})
+        with self.store.transaction():
+            ids = [i for i in mapped_plan_ids(self.get(actor, channel_id)) if i != rate_plan_id]
+            if mapped:
+                ids.append(rate_plan_id)
+            return self.update(actor, channel_id, {"rate_plans": [{"rate_plan_id": i} for i in ids]})
 
     def adapter_view(self, channel) -> dict[str, Any]:
         """What a channel's adapter may know of its channel: its properties and mapped rooms and rates."""
@@ -298,7 +314,8 @@ class Channels:
         return {"id": channel["id"], "title": channel["title"], "channel_code": channel["channel_code"],
                 "property_ids": [r[0] for r in properties], "rate_plans": [dict(r) for r in plans]}
 
-    def _check(self, actor: Actor, model: ChannelInput, group_id: str, data: dict[str, Any]) -> None:
+    def _check(self, actor: Actor, model: ChannelInput, group_id: str, data: dict[str, Any], *,
+               resolve: bool = True) -> None:
         errors = Errors()
         if model.group_id is not None and model.group_id not in actor.group_ids:
             errors.add("group_id", "is not a group of yours")
@@ -326,7 +343,7 @@ class Channels:
             if owner not in connected and not _removes(mapping):
                 errors.add(f"rate_plans.{index}.rate_plan_id",
                            "is not a rate plan of a property connected to this channel")
-        problem = url_problem(model.settings, self.private_addresses) if "settings" in data else None
+        problem = url_problem(model.settings, self.private_addresses) if resolve and "settings" in data else None
         if problem:
             errors.add("settings.ari_url", problem)
         errors.raise_if_any()

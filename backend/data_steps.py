@@ -11,12 +11,11 @@ write-ahead log is emptied after a step that changed anything.
 from __future__ import annotations
 
 import logging
-import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from storage.db import utc_now
+from storage import Connection, utc_now
 
 if TYPE_CHECKING:
     from backend.engine import Engine
@@ -29,7 +28,7 @@ class DataStep:
     name: str
     what: str  # what it changes, in the operator's words: "card numbers masked"
     # Changes what needs it, inside the open transaction on `conn`; returns how many values it changed.
-    run: Callable[[Engine, sqlite3.Connection], int]
+    run: Callable[[Engine, Connection], int]
 
 
 def steps() -> list[DataStep]:
@@ -58,5 +57,5 @@ def run_pending(engine: Engine, pending: list[DataStep] | None = None) -> dict[s
             conn.execute("UPDATE data_steps SET changed = ? WHERE name = ?", (changed[step.name], step.name))
         log.info("data step %s: %d %s", step.name, changed[step.name], step.what)
     if any(changed.values()):
-        engine.store.checkpoint()  # what the steps replaced must not stay readable in the write-ahead log
+        engine.store.forget_history()  # what the steps replaced must not stay readable in the write-ahead log
     return changed

@@ -115,6 +115,13 @@ CHANNELS = [
 ]
 
 
+def load_demo_if_empty(engine: Engine) -> IssuedToken | None:
+    """The demo portfolio, if the database holds no property: looked for and loaded in one transaction, so that of
+    two consoles opening an empty database at once, one loads it. The demo integrator's new API token, or None."""
+    with engine.store.transaction():
+        return load_demo(engine) if engine.is_empty() else None
+
+
 def load_demo(engine: Engine) -> IssuedToken:
     """Fill an empty database with the demo portfolio; returns the demo integrator's new API token."""
     operator = engine.identity.operator()

@@ -13,7 +13,7 @@ from backend.config import Config
 from backend.data_steps import run_pending
 from backend.events import EventBus
 from backend.identity import Identity
-from storage import Store
+from storage import SqliteStore, Store, is_postgres_url, open_store
 
 if TYPE_CHECKING:
     from backend.applications import Applications
@@ -50,6 +50,7 @@ class Engine:
         self.store = store
         self.config = config or Config()
         self.events = EventBus()
+        self.keys.check(store)  # before anything is written: a database of other keys is refused as it is
         self.identity = Identity(store)
         self.facilities.seed()
         if store.scalar("SELECT 1 FROM booking_cards LIMIT 1"):  # kept per revision before the vault held them
@@ -95,9 +96,7 @@ class Engine:
 
     @cached_property
     def keys(self) -> Keys:
-        from backend.keys import Keys
-
-        return Keys(self.config.keys_path or self.store.path.with_name(self.store.path.name + ".keys"))
+        return keys_of(self.store.path if isinstance(self.store, SqliteStore) else None, self.config)
 
     @cached_property
     def inventory(self) -> Inventory:
@@ -244,10 +243,9 @@ class Engine:
         `addresses`, recorded beside the lease while it holds it (`running_server`). The deliverer makes its routes
         and takes its first look `after` seconds on (a console paints its first page first)."""
         from backend.outbox.deliverer import Deliverer
-        from backend.outbox.lease import Lease
+        from backend.outbox.lease import deliverer_lease
 
-        lease = Lease(self.store.path, kind, addresses=addresses)
-        deliverer = Deliverer(self.store, self.routes, lease, self.config.clock,
+        deliverer = Deliverer(self.store, self.routes, deliverer_lease(self.store, kind, addresses), self.config.clock,
                               max_attempts=self.config.delivery_max_attempts,
                               backoff_base=self.config.delivery_backoff, sweeps=self.sweeps())
         unsubscribe = self.events.subscribe(lambda _event: deliverer.wake.set())
@@ -259,23 +257,38 @@ class Engine:
             deliverer.stop()
 
     @classmethod
-    def open(cls, path: str | Path, config: Config | None = None) -> Engine:
-        return cls(Store(path), config)
+    def open(cls, target: str | Path, config: Config | None = None) -> Engine:
+        """The engine over the database at `target`: a SQLite file's path, or a `postgresql://` URL. Without keys
+        it can use, the database is refused before it is touched."""
+        config = config or Config()
+        keys_of(None if is_postgres_url(target) else Path(target), config).data_key
+        return cls(open_store(target), config)
 
     @property
-    def path(self) -> Path:
-        """The database file."""
-        return self.store.path
+    def location(self) -> str:
+        """Where the database is: a path, or a URL without its password."""
+        return self.store.location
 
     def running_server(self) -> ServerAddresses | None:
         """The listeners of the `frontdesk serve` running on this database now, if one is."""
         from backend.outbox.lease import running_server
 
-        return running_server(self.store.path)
+        return running_server(self.store)
 
-    def data_version(self) -> int:
-        """Changes when another connection commits: how a console notices writes by other processes."""
-        return self.store.data_version()
+    def change_stamp(self) -> int:
+        """Changes when another process commits: how a console notices writes by other processes."""
+        return self.store.change_stamp()
+
+    def close(self) -> None:
+        """Give the database's connections back (a PostgreSQL pool's are closed; SQLite's this thread's)."""
+        self.store.close()
 
     def is_empty(self) -> bool:
         return self.store.scalar("SELECT count(*) FROM properties") == 0
+
+
+def keys_of(sqlite_path: Path | None, config: Config) -> Keys:
+    """The database's keys: the file the config names, else the one beside a SQLite file, else the environment."""
+    from backend.keys import Keys
+
+    return Keys(config.keys_path or (sqlite_path.with_name(sqlite_path.name + ".keys") if sqlite_path else None))

@@ -46,7 +46,7 @@ class Facilities:
         if self.store.scalar("SELECT count(*) FROM facilities") >= len(rows):
             return
         with self.store.transaction() as conn:
-            conn.executemany("INSERT OR IGNORE INTO facilities (id, category, title) VALUES (?, ?, ?)", rows)
+            conn.executemany("INSERT INTO facilities (id, category, title) VALUES (?, ?, ?) ON CONFLICT DO NOTHING", rows)
 
     def ids(self) -> frozenset[str]:
         if self._ids is None:

@@ -11,6 +11,7 @@ are in it, nor while it is someone's default group (where their new properties g
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import secrets
 from dataclasses import dataclass
@@ -21,17 +22,17 @@ from pydantic import BaseModel, ConfigDict
 from backend.errors import BadRequest, Errors, NotFound, Unauthorized, ValidationFailed
 from backend.fields import RequiredText, email_error
 from backend.validation import validate
-from storage import Store, new_id, utc_now
+from storage import Store, new_id, placeholders, utc_now
 
 TOKEN_PREFIX = "fd_"
 CHAT_SESSION_PREFIX = "fdc_"  # web chat session tokens (backend/chat/embed.py)
 OPERATOR_EMAIL = "operator@frontdesk.example"
-# A user with their groups, in one statement: authentication runs it on every API request.
-ACTOR_SELECT = ("SELECT u.id, u.email, u.default_group_id, "
-                "(SELECT group_concat(group_id, ' ') FROM group_members WHERE user_id = u.id) AS groups FROM users u")
-# The same with the token presented (what a web chat token is tied to), and a chat session's property.
-TOKEN_ACTOR_SELECT = ACTOR_SELECT.replace("SELECT", "SELECT t.id AS token_id,", 1)
-CHAT_ACTOR_SELECT = ACTOR_SELECT.replace("SELECT", "SELECT t.id AS token_id, c.property_id, c.id AS session_id,", 1)
+# A user with their groups, in one statement: authentication runs it on every API request. With the token
+# presented (what a web chat token is tied to), and a chat session's property.
+ACTOR_SELECT = ("SELECT {extra}u.id, u.email, u.default_group_id, "
+                "(SELECT {groups} FROM group_members WHERE user_id = u.id) AS groups FROM users u")
+TOKEN_EXTRA = "t.id AS token_id, "
+CHAT_EXTRA = "t.id AS token_id, c.property_id, c.id AS session_id, "
 
 
 @dataclass(frozen=True)
@@ -53,7 +54,7 @@ class Actor:
     def group_params(self) -> tuple[str, list[str]]:
         """SQL placeholders and values for `group_id IN (...)`."""
         ids = sorted(self.group_ids)
-        return ",".join("?" * len(ids)) or "NULL", ids
+        return placeholders(ids), ids
 
 
 class GroupInput(BaseModel):
@@ -80,12 +81,16 @@ def hash_secret(secret: str) -> str:
 class Identity:
     def __init__(self, store: Store) -> None:
         self.store = store
+        groups = store.dialect.concat_agg("group_id", "' '")
+        self.actor_select, self.token_actor_select, self.chat_actor_select = (
+            ACTOR_SELECT.format(extra=extra, groups=groups) for extra in ("", TOKEN_EXTRA, CHAT_EXTRA))
 
     # --- users -------------------------------------------------------------------------------
 
     def add_user(self, email: str) -> tuple[Actor, IssuedToken]:
-        """A new user with a default group of their own, and a first token."""
-        email = email.strip()
+        """A new user with a default group of their own, and a first token. Addresses are kept lower-cased, so that
+        one address is one user whatever its case."""
+        email = email.strip().lower()
         problem = email_error(email)
         if problem:
             raise ValidationFailed.one("email", problem)
@@ -106,13 +111,14 @@ class Identity:
         """The local operator the console acts as: it sees every group of the database it opens."""
         row = self.store.one("SELECT id FROM users WHERE email = ?", (OPERATOR_EMAIL,))
         if row is None:
-            self.add_user(OPERATOR_EMAIL)
+            with contextlib.suppress(ValidationFailed):  # "already taken": another process made it meanwhile
+                self.add_user(OPERATOR_EMAIL)
         actor = self.actor_for(OPERATOR_EMAIL)
         everything = frozenset(r[0] for r in self.store.query("SELECT id FROM groups"))
         return Actor(actor.user_id, actor.email, actor.default_group_id, everything)
 
     def actor_for(self, email: str) -> Actor:
-        row = self.store.one(f"{ACTOR_SELECT} WHERE u.email = ?", (email,))
+        row = self.store.one(f"{self.actor_select} WHERE u.email = ?", (email.strip().lower(),))
         if row is None:
             raise NotFound(f"no user {email}")
         return _actor(row)
@@ -191,7 +197,7 @@ class Identity:
         ids = [r["id"] for r in rows]
         properties: dict[str, list[dict[str, str]]] = {i: [] for i in ids}
         for r in self.store.query(f"SELECT id, title, group_id FROM properties WHERE group_id IN "
-                                  f"({','.join('?' * len(ids))}) ORDER BY title, id", ids):
+                                  f"({placeholders(ids)}) ORDER BY title, id", ids):
             properties[r["group_id"]].append({"id": r["id"], "title": r["title"]})
         return [{"id": r["id"], "title": r["title"], "is_default": r["id"] == actor.default_group_id,
                  "properties": properties[r["id"]]} for r in rows]
@@ -239,7 +245,7 @@ class Identity:
                 raise Unauthorized("a web chat token opens only the chat of its property")
             return self._chat_actor(token)
         row = self.store.one(
-            f"{TOKEN_ACTOR_SELECT} JOIN api_tokens t ON t.user_id = u.id WHERE t.token_hash = ? AND t.revoked_at IS NULL",
+            f"{self.token_actor_select} JOIN api_tokens t ON t.user_id = u.id WHERE t.token_hash = ? AND t.revoked_at IS NULL",
             (hash_secret(token),),
         )
         if row is None:
@@ -248,7 +254,7 @@ class Identity:
 
     def _chat_actor(self, token: str) -> Actor:
         row = self.store.one(
-            f"{CHAT_ACTOR_SELECT} JOIN api_tokens t ON t.user_id = u.id JOIN chat_tokens c ON c.api_token_id = t.id "
+            f"{self.chat_actor_select} JOIN api_tokens t ON t.user_id = u.id JOIN chat_tokens c ON c.api_token_id = t.id "
             "WHERE c.token_hash = ? AND c.kind = 'session' AND c.expires_at > ? AND t.revoked_at IS NULL",
             (hash_secret(token), utc_now()),
         )

@@ -1,23 +1,33 @@
 """Secrets kept outside the database: the key that encrypts card data, and the internal credential
 with which the tokenisation service proves itself to the secure listener.
 
-They live in a file beside the database (`<db>.keys`, mode 0600, created on first use), so a copy
-of the database alone reveals no card. `FRONTDESK_DATA_KEY` (32 bytes in base64) and
-`FRONTDESK_INTERNAL_SECRET` override the file, for operators who keep secrets in their environment.
+They live in a file beside a SQLite database (`<db>.keys`, mode 0600, created on first use), so a copy
+of the database alone reveals no card; a PostgreSQL database has no "beside", so its keys come from a file the
+operator names (`--keys PATH`, made there if missing) or from the environment. `FRONTDESK_DATA_KEY` (32 bytes in
+base64) and `FRONTDESK_INTERNAL_SECRET` override the file, for operators who keep secrets in their environment.
+
+The database keeps a fingerprint of the keys it was first opened with (table `keys_fingerprint`), and an engine
+given other keys refuses to open it: on many hosts, a host with another data key would keep cards no other host
+can read, and sign what no receiver checks.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 import hmac
 import json
 import os
 import secrets
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from storage import Store, utc_now
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 # How the tokenisation service speaks to the secure listener (backend/vault/capture.py, backend/http/deps.py):
 INTERNAL_HEADER = "X-Frontdesk-Internal"  # the internal secret: the only proof that opens cards in clear
@@ -32,20 +42,26 @@ class KeyFileError(Exception):
 
 
 class Keys:
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path | None) -> None:
+        """`path`: the key file; None where there is none (PostgreSQL without --keys), so the environment must
+        give both."""
         self.path = path
 
     @cached_property
     def _file(self) -> dict[str, str]:
+        if self.path is None:
+            raise KeyFileError(f"a PostgreSQL database keeps no key file beside it: give --keys PATH (made there if "
+                               f"missing), or set {DATA_KEY_ENV} and {INTERNAL_SECRET_ENV}")
         if not self.path.exists():
-            self._create()
+            self._create(self.path)
         return json.loads(self.path.read_text())
 
-    def _create(self) -> None:
-        values = {"data_key": base64.b64encode(AESGCM.generate_key(bit_length=256)).decode(),
-                  "internal_secret": secrets.token_urlsafe(32)}
+    @staticmethod
+    def _create(path: Path) -> None:
+        values = {"data_key": base64.b64encode(os.urandom(32)).decode(), "internal_secret": secrets.token_urlsafe(32)}
+        path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         except FileExistsError:
             return  # another process made it first: use theirs
         with os.fdopen(fd, "w") as out:
@@ -66,6 +82,23 @@ class Keys:
     def internal_secret(self) -> str:
         return os.environ.get(INTERNAL_SECRET_ENV) or self._file["internal_secret"]
 
+    def check(self, store: Store) -> None:
+        """Refuse a database that was first opened with other keys; a database without a fingerprint takes these
+        keys'. A keyed hash of a constant under each key: it reveals neither."""
+        fingerprint = hashlib.sha256(self.fingerprint("keys", "fingerprint").encode()
+                                     + hmac.new(self.internal_secret.encode(), b"fingerprint", "sha256").digest()
+                                     ).hexdigest()
+        kept = store.scalar("SELECT fingerprint FROM keys_fingerprint WHERE id = 1")
+        if kept is None:  # the first open: these keys are the database's, unless another process's came first
+            with store.transaction() as conn:
+                conn.execute("INSERT INTO keys_fingerprint (id, fingerprint, inserted_at) VALUES (1, ?, ?) "
+                             "ON CONFLICT (id) DO NOTHING", (fingerprint, utc_now()))
+                kept = conn.execute("SELECT fingerprint FROM keys_fingerprint WHERE id = 1").fetchone()[0]
+        if kept != fingerprint:
+            where = f"{self.path}" if self.path else f"{DATA_KEY_ENV} and {INTERNAL_SECRET_ENV}"
+            raise KeyFileError(f"the keys of {where} are not the ones this database was made with (it would keep "
+                               f"cards no other process could read): give that database's keys")
+
     def is_internal(self, presented: str | None) -> bool:
         return bool(presented) and hmac.compare_digest(presented.encode(), self.internal_secret.encode())
 
@@ -85,5 +118,8 @@ class Keys:
 
     @cached_property
     def _aead(self) -> AESGCM:
-        # One cipher object for the key: the vault seals hundreds of cards a capture.
+        # One cipher object for the key: the vault seals hundreds of cards a capture. (Imported here: a console's
+        # start never seals.)
+        from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
         return AESGCM(self.data_key)

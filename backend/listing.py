@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from backend.dates import parse_date
 from backend.errors import Errors, ValidationFailed
-from storage import Store
+from storage import Dialect, Store, placeholders
 
 DEFAULT_LIMIT = 10
 MAX_LIMIT = 100
@@ -112,7 +112,7 @@ def fold(text: str) -> str:
     return " ".join(bare.split())
 
 
-def where(query: ListQuery, columns: dict[str, Column | View]) -> tuple[str, list[Any]]:
+def where(query: ListQuery, columns: dict[str, Column | View], dialect: Dialect) -> tuple[str, list[Any]]:
     """SQL conditions (ANDed, starting with " AND ") and their parameters for the query's filters."""
     errors = Errors()
     clauses: list[str] = []
@@ -161,10 +161,10 @@ def where(query: ListQuery, columns: dict[str, Column | View]) -> tuple[str, lis
                 errors.add(key, str(exc))
                 continue
         if f.op == "has":
-            cond = f"{column.sql} LIKE ? ESCAPE '\\'"
+            cond = f"{column.sql} {dialect.like} ? ESCAPE '\\'"
             params.append(_contains(str(values[0])))
         elif len(values) > 1:
-            cond = f"{column.sql} {'NOT ' if f.op == 'not' else ''}IN ({','.join('?' * len(values))})"
+            cond = f"{column.sql} {'NOT ' if f.op == 'not' else ''}IN ({placeholders(values)})"
             params.extend(values)
         else:
             cond = f"{column.sql} {SQL_OPS[f.op]} ?"
@@ -183,13 +183,13 @@ def _one_of(values: tuple[str, ...]) -> str:
     return ", ".join(values[:-1]) + f" or {values[-1]}" if len(values) > 1 else values[0]
 
 
-def order_by(query: ListQuery, columns: dict[str, Column | View], default: str) -> str:
+def order_by(query: ListQuery, columns: dict[str, Column | View], default: str, dialect: Dialect) -> str:
     orderable = {name: column for name, column in columns.items() if isinstance(column, Column)}
     unknown = [name for name, _ in query.order if name not in orderable]
     if unknown:
         raise ValidationFailed({f"order[{n}]": [f"unknown field; use one of {', '.join(sorted(orderable))}"]
                                 for n in unknown})
-    terms = [f"{orderable[name].sql} {direction.upper()}" for name, direction in query.order]
+    terms = [f"{orderable[name].sql} {dialect.order(direction.upper())}" for name, direction in query.order]
     return ", ".join(terms) or default
 
 
@@ -203,10 +203,11 @@ def page(store: Store, query: ListQuery, columns: dict[str, Column | View], *, s
          count: Callable[[], int] | None = None) -> tuple[list[Any], dict[str, Any]]:
     """One page of a collection, limited by `scope` to what the actor may see, and its meta. `count`,
     when given, tells the total some cheaper way than counting every matching row."""
-    conditions, params = where(query, columns)
+    conditions, params = where(query, columns, store.dialect)
     condition = f" WHERE {scope}{conditions}"
+    ordered = order_by(query, columns, default_order, store.dialect)
     rows = store.query(
-        f"SELECT {select} FROM {source}{condition} ORDER BY {order_by(query, columns, default_order)} LIMIT ? OFFSET ?",
+        f"SELECT {select} FROM {source}{condition} ORDER BY {ordered} LIMIT ? OFFSET ?",
         [*scope_params, *params, query.limit, query.offset])
     # A page that is not full tells the total itself: a filter matching few rows is then read once, not twice.
     if len(rows) < query.limit and (rows or query.offset == 0):

@@ -59,12 +59,13 @@ from backend.inventory.window import Window, window_of
 from backend.listing import Column, ListQuery, page, parse_bool, where
 from backend.money import format_minor
 from backend.stay_query import Stay, parse_stay
-from storage import Store
+from storage import Store, placeholders
 
 TEXT = ("title", "city", "country", "zip_code", "state", "address")
 LIST_COLUMNS = {**{name: Column(f"p.{name}") for name in TEXT},
-                "latitude": Column("CAST(p.latitude AS REAL)", "number"),
-                "longitude": Column("CAST(p.longitude AS REAL)", "number")}
+                # DOUBLE PRECISION in both: PostgreSQL's REAL has 6 digits (45.123456789 would be 45.12346).
+                "latitude": Column("CAST(NULLIF(p.latitude, '') AS DOUBLE PRECISION)", "number"),
+                "longitude": Column("CAST(NULLIF(p.longitude, '') AS DOUBLE PRECISION)", "number")}
 # A facility category's code in the grouped facilities: its name in snake case ("Food & drink" → food_and_drink).
 CATEGORY_CODES = str.maketrans({" ": "_", "&": "and", "-": "_"})
 Params = Mapping[str, str] | Iterable[tuple[str, str]]  # a query's parameters, as a dict or as (name, value) pairs
@@ -144,13 +145,13 @@ class Shopping:
         query.filters = [f for f in query.filters if f.field != "is_available"]
         wanted = _is_available(available, stay)
         scope = (f"p.is_active = 1 AND p.id IN (SELECT property_id FROM channel_properties "
-                 f"WHERE channel_id IN ({','.join('?' * len(channel_ids))}))")
+                 f"WHERE channel_id IN ({placeholders(channel_ids)}))")
         if wanted is None:
             rows, meta = page(self.store, query, LIST_COLUMNS, select="p.*", source="properties p", scope=scope,
                               scope_params=channel_ids, default_order="p.title, p.id")
             offers = self.best_offers(channel_ids, stay, [r["id"] for r in rows]) if stay else {}
         else:
-            conditions, values = where(query, LIST_COLUMNS)
+            conditions, values = where(query, LIST_COLUMNS, self.store.dialect)
             every = self.store.query(f"SELECT p.* FROM properties p WHERE {scope}{conditions} ORDER BY p.title, p.id",
                                      [*channel_ids, *values])
             offers = self.best_offers(channel_ids, stay, None)  # type: ignore[arg-type]
@@ -187,7 +188,7 @@ class Shopping:
     def _contexts(self, property_ids: Iterable[str], *, bands: bool = False) -> dict[str, Context]:
         """Each property's context; its age bands only with `bands` (children's ages were sent), else the spec's."""
         ids = list(property_ids)
-        marks, now = ",".join("?" * len(ids)), self.clock()
+        marks, now = placeholders(ids), self.clock()
         rows = self.store.query(f"SELECT id, timezone, settings FROM properties WHERE id IN ({marks})", ids) if ids else []
         policies = bands_of(self.store, ids) if bands else {}
         return {r["id"]: Context(window_of(r, now), from_json(r["settings"])["min_stay_type"],

@@ -10,34 +10,37 @@ a card is found from then on by the keyed hash that new ones are (backend/bookin
 from __future__ import annotations
 
 import json
-import sqlite3
 from typing import TYPE_CHECKING, Any
 
 from backend.bookings.cards import KEYED
 from backend.card_data import mask_cards_in, mask_text, may_hold_card_data
 from backend.data_steps import DataStep
+from storage import Connection
 
 if TYPE_CHECKING:
     from backend.engine import Engine
 
 TEXT, JSON = "text", "json"
+# Table, its key, the column and what it holds.
 COLUMNS = [
-    ("bookings", "unique_id", TEXT), ("bookings", "guest_names", TEXT), ("booking_revisions", "attributes", JSON),
-    ("messages", "message", TEXT), ("messages", "meta", JSON), ("message_threads", "title", TEXT),
-    ("thread_notes", "note", TEXT), ("message_templates", "title", TEXT), ("message_templates", "message", TEXT),
-    ("attachments", "file_name", TEXT), ("events", "payload", JSON), ("deliveries", "last_error", TEXT),
-    ("deliveries", "warnings", JSON), ("destinations", "last_error", TEXT), ("vault_audit", "detail", TEXT),
+    ("bookings", "id", "unique_id", TEXT), ("bookings", "id", "guest_names", TEXT),
+    ("booking_revisions", "id", "attributes", JSON), ("messages", "id", "message", TEXT),
+    ("messages", "id", "meta", JSON), ("message_threads", "id", "title", TEXT), ("thread_notes", "id", "note", TEXT),
+    ("message_templates", "id", "title", TEXT), ("message_templates", "id", "message", TEXT),
+    ("attachments", "id", "file_name", TEXT), ("events", "seq", "payload", JSON), ("deliveries", "id", "last_error", TEXT),
+    ("deliveries", "id", "warnings", JSON), ("destinations", "id", "last_error", TEXT),
+    ("vault_audit", "id", "detail", TEXT),
 ]
 
 
-def mask_stored_cards(engine: Engine, conn: sqlite3.Connection) -> int:
+def mask_stored_cards(engine: Engine, conn: Connection) -> int:
     changed = _key_reservation_ids(engine, conn)
-    for table, column, kind in COLUMNS:
-        rows = conn.execute(f"SELECT rowid, {column} FROM {table} WHERE {column} IS NOT NULL").fetchall()
-        for rowid, value in rows:
+    for table, key, column, kind in COLUMNS:
+        rows = conn.execute(f"SELECT {key}, {column} FROM {table} WHERE {column} IS NOT NULL").fetchall()
+        for row_key, value in rows:
             masked = _masked(value, kind)
             if masked != value:
-                conn.execute(f"UPDATE {table} SET {column} = ? WHERE rowid = ?", (masked, rowid))
+                conn.execute(f"UPDATE {table} SET {column} = ? WHERE {key} = ?", (masked, row_key))
                 changed += 1
     return changed
 
@@ -52,7 +55,7 @@ def _masked(value: Any, kind: str) -> Any:
     return value if masked == parsed else json.dumps(masked)
 
 
-def _key_reservation_ids(engine: Engine, conn: sqlite3.Connection) -> int:
+def _key_reservation_ids(engine: Engine, conn: Connection) -> int:
     """A reservation id that holds a card becomes the keyed hash that finds its booking."""
     rows = conn.execute("SELECT id, reservation_id FROM bookings WHERE reservation_id NOT LIKE ?",
                         (KEYED + "%",)).fetchall()

@@ -3,8 +3,10 @@
 UTF-8 only, no duplicate keys (two readers could take different card numbers from one object: the last
 `card_number` would win in one, the first in another), no NaN or Infinity, no number too large to read
 or write back (an integer of over 4,300 digits, `1e999999`), nesting capped, size capped. Lone surrogate
-escapes ("\\ud800") are refused too, as they are not text and could be neither stored nor sent, except
-where a message only passes through (the card vault gives it back as it came). Messages name the
+escapes ("\\ud800") are refused too, as they are not text and could be neither stored nor sent, and so is
+the NUL character ("\\u0000"), which no field of ours means and PostgreSQL can neither store nor compare in text
+(a 422 naming the first field that holds one, as the field's own rules name it: inside the body's envelope); both
+are taken where a message only passes through (the card vault gives it back as it came). Messages name the
 problem, never the content.
 """
 
@@ -17,11 +19,12 @@ from typing import Any
 
 from pydantic_core import PydanticSerializationError, to_json
 
-from backend.errors import BadRequest, PayloadTooLarge
+from backend.errors import BadRequest, PayloadTooLarge, ValidationFailed
 
 MAX_DEPTH = 64
 TOO_LARGE = "the body holds a number too large to read"
 SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")  # how a surrogate, paired or not, is written in JSON
+NUL_ESCAPE = b"\\u0000"  # how a NUL is written in JSON (a raw one is no JSON at all)
 CONTAINERS = (dict, list)  # exactly what json.loads makes: compared by type(), the fastest test
 
 
@@ -29,7 +32,7 @@ class _Refused(ValueError):
     pass
 
 
-def read_json(body: bytes, max_bytes: int, *, lone_surrogates: bool = False) -> Any:
+def read_json(body: bytes, max_bytes: int, *, passing_through: bool = False) -> Any:
     if len(body) > max_bytes:
         raise PayloadTooLarge([f"the body is larger than {max_bytes} bytes"])
     try:
@@ -48,8 +51,13 @@ def read_json(body: bytes, max_bytes: int, *, lone_surrogates: bool = False) -> 
         raise BadRequest([TOO_LARGE]) from None
     if not _within(data, MAX_DEPTH):
         raise BadRequest([f"the body nests deeper than {MAX_DEPTH} levels"])
-    if not lone_surrogates and SURROGATE_ESCAPE.search(body) and not _is_text(data):
+    if passing_through:
+        return data
+    if SURROGATE_ESCAPE.search(body) and not _is_text(data):
         raise BadRequest(["the body holds a lone surrogate escape, which is not text"])
+    if NUL_ESCAPE in body and (where := _nul_at(data)) is not None:
+        inside = where[1:] if isinstance(data, dict) and len(data) == 1 and len(where) > 1 else where  # the envelope
+        raise ValidationFailed.one(".".join(map(str, inside)) or "body", "must not hold a NUL character")
     return data
 
 
@@ -88,6 +96,19 @@ def _is_text(data: Any) -> bool:
     except UnicodeEncodeError:
         return False
     return True
+
+
+def _nul_at(data: Any) -> tuple[str | int, ...] | None:
+    """Where the first key or string holding a NUL is (the escape found may be a backslash's, `\\\\u0000`)."""
+    if type(data) is str:
+        return () if "\0" in data else None
+    items = data.items() if type(data) is dict else enumerate(data) if type(data) is list else ()
+    for key, value in items:
+        if isinstance(key, str) and "\0" in key:
+            return (key.replace("\0", ""),)
+        if (inner := _nul_at(value)) is not None:
+            return (key, *inner)
+    return None
 
 
 def _within(value: Any, levels: int) -> bool:

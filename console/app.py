@@ -1,7 +1,7 @@
 """The Frontdesk console: one mode per area, a footer of keys, help, the command palette and themes.
 
 The app owns the engine and the link to its changes: in-process change events, and a poll of
-SQLite's data_version (about once a second) for commits by other processes. Either one bumps
+the store's change stamp (about once a second: SQLite's data_version, PostgreSQL's WAL position) for commits by other processes. Either one bumps
 `generation` and tells the screens on the stack; screens of other modes catch up when shown.
 """
 
@@ -67,12 +67,12 @@ class Area:
     title: str
 
 
-def display_path(path: Path) -> str:
-    """The database path, with the home directory shortened to ~."""
+def display_location(location: str) -> str:
+    """Where the database is: a path with the home directory shortened to ~, or a PostgreSQL URL as it is."""
     try:
-        return "~/" + str(path.relative_to(Path.home()))
+        return "~/" + str(Path(location).relative_to(Path.home()))
     except ValueError:
-        return str(path)
+        return location
 
 
 class FrontdeskApp(ConsoleApp):
@@ -120,10 +120,11 @@ class FrontdeskApp(ConsoleApp):
         self.poll_interval = poll_interval
         self.user = user
         # Who you are, in the bar, when you are someone: the local operator is the console's default.
-        self.db_label = f"{user} · {display_path(engine.path)}" if user else display_path(engine.path)
+        where = display_location(engine.location)
+        self.db_label = f"{user} · {where}" if user else where
         engine.identity.operator()  # made on first use: before the workers, which only read it
         self.generation = 0  # counts data changes, so screens can tell whether they are behind
-        self.data_version = engine.data_version()
+        self.change_stamp = engine.change_stamp()
         self.unsubscribe = lambda: None
         self.quit_question: ConfirmDialog | None = None
         for theme in THEMES:
@@ -152,7 +153,7 @@ class FrontdeskApp(ConsoleApp):
         self.gc_thresholds = collector.hold()
         # Engine events may come from worker threads; post_message is safe from any thread.
         self.unsubscribe = self.engine.events.subscribe(lambda event: self.post_message(DataChanged(event.kind)))
-        self.set_interval(self.poll_interval, self.check_data_version)
+        self.set_interval(self.poll_interval, self.check_change_stamp)
         self.count_unread()
 
     def on_unmount(self) -> None:
@@ -160,10 +161,10 @@ class FrontdeskApp(ConsoleApp):
         if self.gc_thresholds is not None:
             collector.release(self.gc_thresholds)
 
-    def check_data_version(self) -> None:
-        version = self.engine.data_version()
-        if version != self.data_version:
-            self.data_version = version
+    def check_change_stamp(self) -> None:
+        stamp = self.engine.change_stamp()
+        if stamp != self.change_stamp:
+            self.change_stamp = stamp
             self.post_message(DataChanged("database"))
 
     def on_data_changed(self, message: DataChanged) -> None:

@@ -1,8 +1,10 @@
 """`frontdesk`: the console by default, plus demo, serve, users, groups and tokens.
 
-Every subcommand takes `--db PATH` (else `$FRONTDESK_DB`, else the user data directory). Commands
-that issue a secret print it once, as the last line of their output, so scripts can take `tail -1`.
-Textual is imported only when the console opens, so `frontdesk serve` stays headless.
+Every subcommand takes `--db PATH_OR_URL` (else `$FRONTDESK_DB`, else the user data directory): a SQLite file, or
+a `postgresql://` URL, whose keys come from `--keys PATH` (else `$FRONTDESK_KEYS`) or the environment. A database
+that cannot be used as it is (unreachable, refused, of another version, other keys) is one line on stderr and exit
+1, and nothing is written. Commands that issue a secret print it once, as the last line of their output, so scripts
+can take `tail -1`. Textual is imported only when the console opens, so `frontdesk serve` stays headless.
 """
 
 from __future__ import annotations
@@ -20,30 +22,62 @@ import click
 from backend.config import Config
 from storage.paths import default_db_path
 
-DB_HELP = "SQLite database file (else $FRONTDESK_DB, else the user data directory)."
+DB_HELP = ("A SQLite database file, or a postgresql://user@host/db URL (else $FRONTDESK_DB, else the user data "
+           "directory).")
+KEYS_HELP = ("The card key and internal secret of a PostgreSQL database: a file, made there if missing (else "
+             "$FRONTDESK_KEYS, else FRONTDESK_DATA_KEY and FRONTDESK_INTERNAL_SECRET). SQLite keeps <db>.keys beside "
+             "its file.")
 
 
-def _set_db(ctx: click.Context, _param: click.Parameter, value: Path | None) -> None:
-    if value is not None:
-        ctx.ensure_object(dict)["db_path"] = value
+def _target(value: str | None) -> str | Path | None:
+    """A database as given: a PostgreSQL URL as it is, anything else a path."""
+    from storage import is_postgres_url
+
+    return value if value is None or is_postgres_url(value) else Path(value)
+
+
+def _set(name: str) -> Callable[[click.Context, click.Parameter, str | None], None]:
+    def keep(ctx: click.Context, _param: click.Parameter, value: str | None) -> None:
+        if value is not None:
+            ctx.ensure_object(dict)[name] = _target(value) if name == "db" else Path(value)
+
+    return keep
+
+
+def _refusals() -> tuple[type[Exception], ...]:
+    """What a command answers with one line: a domain error, a database or keys it cannot use."""
+    from backend.errors import FrontdeskError
+    from backend.keys import KeyFileError
+    from storage import StoreError
+
+    return FrontdeskError, StoreError, KeyFileError
+
+
+def _say(error: Exception) -> None:
+    from backend.errors import FrontdeskError
+
+    if isinstance(error, FrontdeskError):
+        click.echo(f"error: {error.title}" + (f": {error.details}" if error.details else ""), err=True)
+    else:
+        click.echo(f"error: {error}", err=True)
+    sys.exit(1)
 
 
 def command(group: click.Group, name: str | None = None) -> Callable:
-    """A subcommand that takes `--db` and turns domain errors into one line on stderr and exit 1."""
+    """A subcommand that takes `--db` and `--keys` and turns refusals into one line on stderr and exit 1."""
 
     def decorate(f: Callable) -> click.Command:
         @functools.wraps(f)
         def run(*args: Any, **kwargs: Any) -> Any:
-            from backend.errors import FrontdeskError
-
             try:
                 return f(*args, **kwargs)
-            except FrontdeskError as error:
-                click.echo(f"error: {error.title}" + (f": {error.details}" if error.details else ""), err=True)
-                sys.exit(1)
+            except _refusals() as error:
+                _say(error)
 
-        run = click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=None,
-                           expose_value=False, callback=_set_db, help=DB_HELP)(run)
+        run = click.option("--db", metavar="PATH_OR_URL", default=None, expose_value=False, callback=_set("db"),
+                           help=DB_HELP)(run)
+        run = click.option("--keys", metavar="PATH", default=None, expose_value=False, callback=_set("keys"),
+                           help=KEYS_HELP)(run)
         return group.command(name)(run)
 
     return decorate
@@ -65,12 +99,14 @@ def _engine(**config: Any):
     from backend.config import Config
     from backend.engine import Engine
 
-    return Engine.open(click.get_current_context().obj["db_path"], Config(**config))
+    given = click.get_current_context().obj
+    return Engine.open(given["db"], Config(keys_path=given.get("keys"), **config))
 
 
 @click.group(invoke_without_command=True)
-@click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), envvar="FRONTDESK_DB",
-              default=default_db_path, show_default="the user data directory", help=DB_HELP)
+@click.option("--db", "db", metavar="PATH_OR_URL", envvar="FRONTDESK_DB", default=lambda: str(default_db_path()),
+              show_default="the user data directory", help=DB_HELP)
+@click.option("--keys", "keys", metavar="PATH", envvar="FRONTDESK_KEYS", default=None, help=KEYS_HELP)
 @click.option("--as", "as_user", metavar="EMAIL",
               help="Open the console as this user (see `frontdesk users list`): their groups, their threads. "
                    "Default: the local operator, who sees every group.")
@@ -78,18 +114,20 @@ def _engine(**config: Any):
               help="Where the console's tester captures: the secure API of the `frontdesk serve` on this database. "
                    "Default: the address that server recorded when it started.")
 @click.pass_context
-def main(ctx: click.Context, db_path: Path, as_user: str | None, secure_url: str | None) -> None:
+def main(ctx: click.Context, db: str, keys: str | None, as_user: str | None, secure_url: str | None) -> None:
     """Frontdesk, a channel manager in your terminal. Without a command, opens the console
     (filling an empty database with demo data first)."""
-    ctx.ensure_object(dict)["db_path"] = db_path
+    ctx.ensure_object(dict).update(db=_target(db), keys=Path(keys) if keys else None)
     if ctx.invoked_subcommand is None:
-        from backend.demo import load_demo
+        from backend.demo import load_demo_if_empty
         from backend.errors import NotFound
         from console.app import run_console
 
-        engine = _engine()
-        if engine.is_empty():
-            load_demo(engine)
+        try:
+            engine = _engine()
+        except _refusals() as error:
+            _say(error)
+        load_demo_if_empty(engine)
         if as_user is not None:
             try:
                 as_user = engine.identity.actor_for(as_user).email
@@ -104,14 +142,14 @@ def main(ctx: click.Context, db_path: Path, as_user: str | None, secure_url: str
 @command(main)
 def demo() -> None:
     """Fill an empty database with demo data; prints the demo integrator's API token last."""
-    from backend.demo import INTEGRATOR_EMAIL, load_demo
+    from backend.demo import INTEGRATOR_EMAIL, load_demo_if_empty
 
     engine = _engine()
-    if not engine.is_empty():
+    token = load_demo_if_empty(engine)
+    if token is None:
         click.echo("error: the database already holds properties; demo data goes only into an empty one", err=True)
         sys.exit(1)
-    token = load_demo(engine)
-    click.echo(f"Demo data loaded into {engine.path}.")
+    click.echo(f"Demo data loaded into {engine.location}.")
     click.echo(f"API token of {INTEGRATOR_EMAIL} (shown once):")
     click.echo(token.token)
 
@@ -212,11 +250,12 @@ def serve(host: str, port: int, secure_port: int, pci_port: int, ssl_certfile: s
     from backend.http.server import Listeners
     from backend.http.server import serve as run
 
-    run(click.get_current_context().obj["db_path"],
+    given = click.get_current_context().obj
+    run(given["db"],
         Listeners(host, port, secure_port, pci_port, ssl_certfile, ssl_keyfile, fetch_private_addresses,
                   chat_frame_ancestors, capture_allow_list, public_url=public_url,
                   public_secure_url=public_secure_url, public_pci_url=public_pci_url, pci_docs=pci_docs,
-                  cors_origins=cors_origins, forwarded_allow_ips=forwarded_allow_ips, **load))
+                  cors_origins=cors_origins, forwarded_allow_ips=forwarded_allow_ips, **load), given.get("keys"))
 
 
 @command(main)

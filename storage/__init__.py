@@ -1,5 +1,27 @@
-"""SQLite storage: connections, schema migrations, transactions. Knows no domain rule."""
+"""Storage: the one interface the engine reaches a database through (storage/store.py), an implementation per
+database (SQLite, embedded, the default; PostgreSQL), their dialect helpers and migrations. Knows no domain rule."""
 
-from storage.db import Store, new_id, owner_only, utc_now
+from __future__ import annotations
 
-__all__ = ["Store", "new_id", "owner_only", "utc_now"]
+from pathlib import Path
+
+from storage.dialect import Dialect
+from storage.sqlite import SqliteStore, owner_only
+from storage.store import Connection, Lease, Row, Store, StoreError, new_id, placeholders, utc_now
+
+
+def is_postgres_url(target: str | Path) -> bool:
+    return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))
+
+
+def open_store(target: str | Path) -> Store:
+    """The store at `target`: a `postgresql://` URL, else a SQLite file's path (made if missing)."""
+    if is_postgres_url(target):
+        from storage.postgres import PostgresStore  # psycopg is imported only by those who use it
+
+        return PostgresStore(str(target))
+    return SqliteStore(target)
+
+
+__all__ = ["Connection", "Dialect", "Lease", "Row", "SqliteStore", "Store", "StoreError", "is_postgres_url",
+           "new_id", "open_store", "owner_only", "placeholders", "utc_now"]

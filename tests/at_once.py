@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import multiprocessing
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
+from tests.stores import Database
 
-def at_once(work: Callable[[str, Any], None], path: Path, count: int = 4, timeout: float = 60) -> list[int | None]:
-    """Run `work(path, barrier)` in `count` forked processes, each waiting at the barrier before it starts its part;
-    their exit codes."""
-    context = multiprocessing.get_context("fork")
+
+def at_once(work: Callable[..., None], database: Database, *args: Any, count: int = 4,
+            timeout: float = 60) -> list[int | None]:
+    """Run `work(database, barrier, *args)` in `count` new processes (spawned: none inherits this one's connections),
+    each waiting at the barrier before it starts its part; their exit codes."""
+    context = multiprocessing.get_context("spawn")
     barrier = context.Barrier(count)
-    processes = [context.Process(target=work, args=(str(path), barrier)) for _ in range(count)]
+    given = Database(database.target, database.keys)
+    processes = [context.Process(target=work, args=(given, barrier, *args)) for _ in range(count)]
     for process in processes:
         process.start()
     for process in processes:

@@ -1,12 +1,21 @@
-"""Shared fixtures: an engine on a real SQLite file, and the HTTP apps on real loopback ports."""
+"""Shared fixtures: an engine on a real database (a SQLite file, and a PostgreSQL database of its own on the suite's
+cluster: every test that asks for one runs on both, as `[sqlite]` and `[postgresql]`), and the HTTP apps on real
+loopback ports.
+
+`--stores sqlite` (or `postgresql`) runs one store's tests alone. The PostgreSQL leg needs Debian's server
+(scripts/install-test-postgres); without it those tests are left out with a warning, unless
+FRONTDESK_REQUIRE_POSTGRES=1 (CI) makes that an error.
+"""
 
 from __future__ import annotations
 
 import itertools
+import os
 import socket
 import threading
 import time
-from collections.abc import Iterator
+import warnings
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -20,7 +29,9 @@ from backend.http.apps import Listener
 from backend.http.guard import Gate
 from backend.http.server import listener_config
 from backend.identity import Actor
+from tests.postgres_cluster import Cluster, server_bin
 from tests.receiver import Receiver
+from tests.stores import DATA_ENV, PORT_ENV, POSTGRESQL, SQLITE, Database, new_database
 
 _emails = itertools.count(1)
 # The suite sends many deliberate 401s from 127.0.0.1: its servers don't throttle them (tests/http/test_throttle.py
@@ -29,6 +40,71 @@ UNTHROTTLED = 10**9
 # The sites the session's server lets frame its web chat, as an operator names them (nobody by default): the host
 # pages of tests/chat/test_web_chat.py, on loopback ports of their own.
 HOST_PAGES = "http://127.0.0.1:*"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--stores", default=f"{SQLITE},{POSTGRESQL}",
+                     help="the stores tests run on, comma-separated (default: sqlite,postgresql)")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The stores of this run; the first process starts the PostgreSQL cluster that its workers share."""
+    stores = [kind for kind in config.getoption("stores").split(",") if kind]
+    if POSTGRESQL in stores and PORT_ENV not in os.environ:
+        if server_bin() is None:
+            if os.environ.get("FRONTDESK_REQUIRE_POSTGRES"):
+                raise pytest.UsageError("PostgreSQL is not installed: run scripts/install-test-postgres")
+            warnings.warn("PostgreSQL is not installed (scripts/install-test-postgres): its tests are left out")
+            stores.remove(POSTGRESQL)
+        else:
+            cluster = Cluster(server_bin()).start()
+            config.stash[CLUSTER] = cluster
+            cluster.make_template()
+            os.environ[PORT_ENV], os.environ[DATA_ENV] = str(cluster.port), str(cluster.data)
+    config.stash[STORES] = stores
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if (cluster := config.stash.get(CLUSTER, None)) is not None:
+        cluster.stop()
+        del os.environ[PORT_ENV], os.environ[DATA_ENV]
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "store_kind" in metafunc.fixturenames:
+        metafunc.parametrize("store_kind", metafunc.config.stash[STORES], scope="session")
+
+
+CLUSTER = pytest.StashKey[Cluster]()
+STORES = pytest.StashKey[list]()
+
+
+@pytest.fixture
+def new_db(store_kind: str, tmp_path) -> Iterator[Callable[..., Database]]:
+    """New databases of the test's store, each its own (`new_db("old")`), dropped after the test."""
+    made: list[Database] = []
+
+    def make(name: str = "frontdesk") -> Database:
+        made.append(new_database(store_kind, tmp_path, name))
+        return made[-1]
+
+    yield make
+    for database in made:
+        database.drop()
+
+
+@pytest.fixture(scope="session")
+def session_db(store_kind: str, tmp_path_factory) -> Iterator[Callable[[str], Database]]:
+    """New databases for a session's servers (`session_db("webhooks")`), dropped at the session's end."""
+    made: list[Database] = []
+
+    def make(name: str) -> Database:
+        made.append(new_database(store_kind, tmp_path_factory.mktemp(name)))
+        return made[-1]
+
+    yield make
+    for database in made:
+        database.drop()
 
 
 def free_port() -> int:
@@ -86,12 +162,13 @@ class Site:
 
 
 @contextmanager
-def serve_site(folder, **config) -> Iterator[Site]:
-    """`frontdesk serve`'s three listeners on free ports, with these Config settings (throttling off, as `live`)."""
+def serve_site(database: Database, **config) -> Iterator[Site]:
+    """`frontdesk serve`'s three listeners on free ports, over `database`, with these Config settings (throttling
+    off, as `live`)."""
     ports = free_port(), free_port(), free_port()
     main, secure, pci = (f"http://127.0.0.1:{port}" for port in ports)
-    engine = Engine.open(folder / "frontdesk.db", Config(base_url=main, secure_url=secure, pci_url=pci,
-                                                         failed_auth_per_minute=UNTHROTTLED, **config))
+    engine = database.engine(Config(base_url=main, secure_url=secure, pci_url=pci,
+                                    failed_auth_per_minute=UNTHROTTLED, **config))
     gate = Gate(UNTHROTTLED)
     with LiveServer(engine, "main", ports[0], gate) as main_server, \
             LiveServer(engine, "secure", ports[1], gate) as secure_server, \
@@ -100,11 +177,11 @@ def serve_site(folder, **config) -> Iterator[Site]:
 
 
 @contextmanager
-def delivering_site(folder, max_attempts: int, **config) -> Iterator[Site]:
+def delivering_site(database: Database, max_attempts: int, **config) -> Iterator[Site]:
     """`serve_site` with its deliverer running as `frontdesk serve` runs it: retries a few hundredths of a second
     apart (0.05 s, doubled), `max_attempts` before a destination is marked failing, and addresses on loopback
     allowed (the receivers are there); other Config settings as given (a clock)."""
-    with serve_site(folder, fetch_private_addresses=True, delivery_backoff=0.05,
+    with serve_site(database, fetch_private_addresses=True, delivery_backoff=0.05,
                     delivery_max_attempts=max_attempts, **config) as site, site.engine.delivering("serve"):
         yield site
 
@@ -118,15 +195,15 @@ def receiver() -> Iterator[Receiver]:
 
 
 @pytest.fixture
-def engine(tmp_path) -> Engine:
-    return Engine.open(tmp_path / "frontdesk.db")
+def engine(new_db) -> Engine:
+    return new_db().engine()
 
 
 @pytest.fixture(scope="session")
-def live(tmp_path_factory) -> Iterator[tuple[Engine, LiveServer]]:
+def live(session_db) -> Iterator[tuple[Engine, LiveServer]]:
     """The main listener over a database shared by the session; tests isolate through fresh users."""
     port, secure_port, pci_port = free_port(), free_port(), free_port()
-    engine = Engine.open(tmp_path_factory.mktemp("live") / "frontdesk.db",
+    engine = session_db("live").engine(
                          Config(base_url=f"http://127.0.0.1:{port}", secure_url=f"http://127.0.0.1:{secure_port}",
                                 pci_url=f"http://127.0.0.1:{pci_port}", fetch_timeout=1.0,
                                 max_body_bytes=1024 * 1024, failed_auth_per_minute=UNTHROTTLED,

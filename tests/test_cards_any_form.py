@@ -31,6 +31,7 @@ from tests.conftest import Site, delivering_site
 from tests.receiver import Receiver
 from tests.shopping.shop import CARD, Shop, booking, check, day, make_shop
 from tests.webhooks.hooks import make_hook, settled
+from tests.stores import Database
 
 SEPARATORS = [" ", "  ", "\u00a0", "-", "–", ".", "/", "_", "\t", "\n", " - "]
 FULL_WIDTH = str.maketrans("0123456789", "０１２３４５６７８９")
@@ -129,7 +130,7 @@ def world(tmp_path_factory) -> Iterator[World]:
         logger.setLevel(logging.DEBUG)
     receiver = Receiver()
     try:
-        with delivering_site(tmp_path_factory.mktemp("cards"), max_attempts=3) as site:
+        with delivering_site(Database(tmp_path_factory.mktemp("cards") / "frontdesk.db"), max_attempts=3) as site:
             user = site.user()
             secure = httpx.Client(base_url=site.secure.url, timeout=30,
                                   headers={"Authorization": f"Bearer {user.token}"})
@@ -301,7 +302,7 @@ def _webhooks(world: World) -> str:
 
 
 def _on_disk(world: World) -> str:
-    world.site.engine.store.checkpoint()
+    world.site.engine.store.forget_history()
     path = world.site.engine.store.path
     wal = path.with_name(path.name + "-wal")
     return (path.read_bytes() + (wal.read_bytes() if wal.exists() else b"")).decode("utf-8", "replace")

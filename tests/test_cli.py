@@ -9,10 +9,11 @@ import pytest
 
 from backend.engine import Engine
 from backend.errors import Unauthorized
+from tests.stores import Database, on_disk
 
 
-def frontdesk(*args: str, db, ok: bool = True) -> subprocess.CompletedProcess:
-    result = subprocess.run([sys.executable, "-m", "console", *args, "--db", str(db)],
+def frontdesk(*args: str, db: Database, ok: bool = True) -> subprocess.CompletedProcess:
+    result = subprocess.run([sys.executable, "-m", "console", *args, *db.args()],
                             capture_output=True, text=True, timeout=60)
     assert (result.returncode == 0) is ok, result.stderr
     return result
@@ -22,18 +23,18 @@ def last_line(result: subprocess.CompletedProcess) -> str:
     return result.stdout.strip().splitlines()[-1]
 
 
-def test_users_add_prints_a_working_token_last(tmp_path):
-    db = tmp_path / "cli.db"
+def test_users_add_prints_a_working_token_last(new_db):
+    db = new_db("cli")
 
     token = last_line(frontdesk("users", "add", "ann@example.com", db=db))
 
-    actor = Engine.open(db).identity.authenticate(token)
+    actor = db.engine().identity.authenticate(token)
     assert actor.email == "ann@example.com"
-    assert token not in (tmp_path / "cli.db").read_bytes().decode("latin-1")
+    assert token.encode() not in on_disk(db.engine())
 
 
-def test_tokens_add_list_revoke(tmp_path):
-    db = tmp_path / "cli.db"
+def test_tokens_add_list_revoke(new_db):
+    db = new_db("cli")
     first = last_line(frontdesk("users", "add", "ann@example.com", db=db))
     second = last_line(frontdesk("tokens", "add", "ann@example.com", db=db))
     listed = frontdesk("tokens", "list", "ann@example.com", db=db).stdout.splitlines()
@@ -42,15 +43,15 @@ def test_tokens_add_list_revoke(tmp_path):
     frontdesk("tokens", "revoke", second_id, db=db)
     frontdesk("tokens", "revoke", first, db=db)
 
-    identity = Engine.open(db).identity
+    identity = db.engine().identity
     assert first != second and len(listed) == 2
     for token in (first, second):
         with pytest.raises(Unauthorized):
             identity.authenticate(token)
 
 
-def test_errors_are_one_line_without_traceback(tmp_path):
-    db = tmp_path / "cli.db"
+def test_errors_are_one_line_without_traceback(new_db):
+    db = new_db("cli")
     frontdesk("users", "add", "ann@example.com", db=db)
 
     duplicate = frontdesk("users", "add", "ann@example.com", db=db, ok=False)
@@ -61,8 +62,8 @@ def test_errors_are_one_line_without_traceback(tmp_path):
         assert result.stderr.startswith("error: ") and "Traceback" not in result.stderr
 
 
-def test_groups_add_and_list(tmp_path):
-    db = tmp_path / "cli.db"
+def test_groups_add_and_list(new_db):
+    db = new_db("cli")
     frontdesk("users", "add", "ann@example.com", db=db)
     frontdesk("users", "add", "bob@example.com", db=db)
 
@@ -72,13 +73,13 @@ def test_groups_add_and_list(tmp_path):
     assert group_id in listed and "Lakeside" in listed
 
 
-def test_demo_fills_an_empty_database_once(tmp_path):
-    db = tmp_path / "demo.db"
+def test_demo_fills_an_empty_database_once(new_db):
+    db = new_db("demo")
 
     token = last_line(frontdesk("demo", db=db))
     refused = frontdesk("demo", db=db, ok=False)
 
-    engine = Engine.open(db)
+    engine = db.engine()
     actor = engine.identity.authenticate(token)
     assert len(engine.properties.options(actor)) >= 5
     assert "already" in refused.stderr
@@ -112,17 +113,41 @@ def test_serve_does_not_import_textual(tmp_path):
     assert subprocess.run([sys.executable, "-c", code], timeout=60).returncode == 0
 
 
-def test_pci_keys_add_list_revoke_and_vault_purge(tmp_path):
-    db = tmp_path / "cli.db"
+def test_pci_keys_add_list_revoke_and_vault_purge(new_db):
+    db = new_db("cli")
     key = last_line(frontdesk("pci-keys", "add", "--label", "channel adapter", db=db))
-    assert Engine.open(db).pci_keys.authenticate(key)
+    assert db.engine().pci_keys.authenticate(key)
     listed = frontdesk("pci-keys", "list", db=db).stdout
     assert "channel adapter" in listed and "active" in listed and key not in listed
     key_id = listed.split()[0]
     frontdesk("pci-keys", "revoke", key_id, db=db)
     with pytest.raises(Unauthorized):
-        Engine.open(db).pci_keys.authenticate(key)
+        db.engine().pci_keys.authenticate(key)
     assert "error: Not Found" in frontdesk("pci-keys", "revoke", key_id, db=db, ok=False).stderr
     assert "Purged 0 cards and 0 CVVs." in frontdesk("vault", "purge", db=db).stdout
     assert "Purged 0 cards" in frontdesk("vault", "purge", "--days", "0", db=db).stdout
     frontdesk("vault", "purge", "--days", "-1", db=db, ok=False)
+
+
+def test_a_database_it_cannot_use_is_one_line_and_nothing_is_written(new_db, tmp_path):
+    db = new_db("refused")
+    frontdesk("users", "add", "ann@example.com", db=db)
+    other_keys = tmp_path / "other.keys"
+    if db.keys is None:  # SQLite: its keys file beside it, taken away and made anew
+        db.target.with_name(db.target.name + ".keys").rename(other_keys)
+        refused = frontdesk("users", "add", "bob@example.com", db=db, ok=False)
+        other_keys.rename(db.target.with_name(db.target.name + ".keys"))
+    else:
+        refused = frontdesk("users", "add", "bob@example.com", db=Database(db.target, other_keys), ok=False)
+    assert refused.stderr.count("\n") == 1 and "Traceback" not in refused.stderr
+    assert "are not the ones this database was made with" in refused.stderr
+    assert "bob@example.com" not in db.engine().identity.users()
+
+
+def test_a_postgresql_database_needs_keys_and_a_reachable_server(tmp_path):
+    for args, said in ((["--db", "postgresql://frontdesk@127.0.0.1:1/nowhere", "--keys", str(tmp_path / "k")],
+                        "cannot use the PostgreSQL database postgresql://frontdesk@127.0.0.1:1/nowhere"),
+                       (["--db", "postgresql://frontdesk@127.0.0.1:1/nowhere"], "give --keys PATH")):
+        result = subprocess.run([sys.executable, "-m", "console", "users", "list", *args], capture_output=True,
+                                text=True, timeout=60)
+        assert result.returncode == 1 and said in result.stderr and result.stderr.count("\n") == 1

@@ -6,27 +6,35 @@ import pytest
 
 from backend.data_steps import DataStep, run_pending
 from backend.engine import Engine
+from storage import utc_now
 from tests.at_once import at_once
+from tests.stores import Database
 
 
 def count_runs(engine, conn) -> int:
-    conn.execute("INSERT INTO runs (at) VALUES (strftime('%f', 'now'))")
+    conn.execute("INSERT INTO runs (at) VALUES (?)", (utc_now(),))
     return 3
 
 
 COUNTING = DataStep("count_runs", "runs counted", count_runs)
 
 
-def open_and_run(path: str, barrier) -> None:
-    engine = Engine.open(path)
+def open_and_run(database: Database, barrier) -> None:
+    engine = database.engine()
     barrier.wait()
     run_pending(engine, [COUNTING])
 
 
 @pytest.fixture
-def counted(engine) -> Engine:
-    engine.store.conn.execute("CREATE TABLE runs (at TEXT)")
-    return engine
+def database(new_db) -> Database:
+    made = new_db()
+    made.engine().store.conn.execute("CREATE TABLE runs (at TEXT)")
+    return made
+
+
+@pytest.fixture
+def counted(database) -> Engine:
+    return database.engine()
 
 
 def test_a_step_runs_once_and_records_what_it_changed(counted):
@@ -37,8 +45,8 @@ def test_a_step_runs_once_and_records_what_it_changed(counted):
         "name": "count_runs", "changed": 3}
 
 
-def test_of_processes_opening_a_database_at_once_one_runs_the_step(counted):
-    assert at_once(open_and_run, counted.path, timeout=30) == [0, 0, 0, 0]
+def test_of_processes_opening_a_database_at_once_one_runs_the_step(database, counted):
+    assert at_once(open_and_run, database, timeout=30) == [0, 0, 0, 0]
     assert counted.store.scalar("SELECT count(*) FROM runs") == 1
 
 

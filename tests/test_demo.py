@@ -8,7 +8,6 @@ import pytest
 
 from backend.config import Config
 from backend.demo import load_demo
-from backend.engine import Engine
 from backend.listing import Filter, ListQuery
 
 
@@ -61,9 +60,9 @@ def test_demo_inbox(engine):
 
 
 @pytest.mark.parametrize("hour", [0, 12, 13, 23])
-def test_demo_loads_at_any_hour_of_the_utc_day(tmp_path, hour):
+def test_demo_loads_at_any_hour_of_the_utc_day(new_db, hour):
     """Each property's ARI starts on its own today: from 13:00 UTC it is already tomorrow in Hobart."""
     moment = datetime(2026, 11, 22, hour, 30, tzinfo=UTC)
-    engine = Engine.open(tmp_path / "demo.db", Config(clock=lambda: moment))
+    engine = new_db("demo").engine(Config(clock=lambda: moment))
     load_demo(engine)
     assert engine.store.scalar("SELECT count(*) FROM bookings") > 0

@@ -11,6 +11,7 @@ import time
 import httpx
 
 from backend.outbox.lease import ServerAddresses, running_server
+from storage import SqliteStore
 from tests.conftest import free_port
 
 BOOKING_SITE = "https://book.hotel.example"
@@ -88,7 +89,7 @@ def _serving(db, ports: list[int], *options: str) -> subprocess.Popen:
 
 def _recorded(db) -> ServerAddresses:
     deadline = time.monotonic() + 30
-    while (found := running_server(db)) is None:
+    while (found := running_server(SqliteStore(db))) is None:
         assert time.monotonic() < deadline, "serve recorded no addresses"
         time.sleep(0.05)
     return found
@@ -105,7 +106,7 @@ def test_serve_records_its_addresses_while_it_runs_and_clears_them_when_it_stops
         server.send_signal(signal.SIGTERM)
         output, _ = server.communicate(timeout=15)
     assert server.returncode == 0, output
-    assert running_server(db) is None
+    assert running_server(SqliteStore(db)) is None
 
 
 def test_a_killed_servers_addresses_are_not_trusted(tmp_path):
@@ -116,7 +117,7 @@ def test_a_killed_servers_addresses_are_not_trusted(tmp_path):
     finally:
         server.send_signal(signal.SIGKILL)
         server.communicate(timeout=15)
-    assert running_server(db) is None  # its record is still there, but its process is gone
+    assert running_server(SqliteStore(db)) is None  # its record is still there, but its process is gone
 
 
 def _wait_for(url: str) -> None:

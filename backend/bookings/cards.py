@@ -105,9 +105,9 @@ class BookingCards:
     def move_legacy(self, store, keys: Keys) -> int:
         """Cards that earlier versions kept per revision (`booking_cards`) go into the vault, once: the
         booking's card of each revision becomes a vault token; a CVV already past its life is dropped."""
-        rows = store.query("SELECT c.revision_id, c.nonce, c.ciphertext, r.attributes, r.inserted_at "
-                           "FROM booking_cards c JOIN booking_revisions r ON r.id = c.revision_id")
-        with store.transaction() as conn:
+        with store.transaction() as conn:  # read inside: of processes opening the database at once, one moves them
+            rows = conn.execute("SELECT c.revision_id, c.nonce, c.ciphertext, r.attributes, r.inserted_at "
+                                "FROM booking_cards c JOIN booking_revisions r ON r.id = c.revision_id").fetchall()
             for row in rows:
                 guarantee = json.loads(keys.open(row["nonce"], row["ciphertext"], row["revision_id"]))
                 departure = json.loads(row["attributes"]).get("departure_date")

@@ -11,15 +11,14 @@ its property goes (storage/0009).
 from __future__ import annotations
 
 import secrets
-import sqlite3
 
 from backend.identity import hash_secret
-from storage import new_id, utc_now
+from storage import Connection, new_id, utc_now
 
 DIRECT = "Offline"  # its channel code and title: the bookings' `ota_name`
 
 
-def direct_channel(conn: sqlite3.Connection, prop) -> str:
+def direct_channel(conn: Connection, prop) -> str:
     """The ID of the property's direct channel, made now if it has none, in the caller's transaction."""
     found = conn.execute("SELECT channel_id FROM direct_channels WHERE property_id = ?", (prop["id"],)).fetchone()
     if found:

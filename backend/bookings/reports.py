@@ -31,16 +31,16 @@ from backend.errors import NotFound, NotSupported, ValidationFailed
 from backend.identity import Actor
 from backend.listing import ListQuery, page
 from backend.validation import validate
-from storage import Store, new_id
+from storage import Store, new_id, placeholders
 
 if TYPE_CHECKING:
     from backend.bookings.service import Bookings
 
 REPORTING = ("BookingCom",)  # the channels that take reports, as with the service
 REPORT = "r.id, r.booking_id, r.kind, r.waived_fees, r.inserted_at, r.delivered_at"
-# The reservation id as the booking shows it: the column holds a keyed hash of one that holds a card.
-SHOWN_RESERVATION = ("(SELECT json_extract(attributes, '$.reservation_id') FROM booking_revisions "
-                     "WHERE id = b.revision_id) AS reservation_id")
+# The booking as its last revision shows it, for the reservation id there: the column holds a keyed hash of one that
+# holds a card.
+SHOWN = "(SELECT attributes FROM booking_revisions WHERE id = b.revision_id) AS shown"
 # Reports are listed oldest first, ties (a clock that stands still) in the order they were made: by rowid.
 
 
@@ -95,12 +95,13 @@ class BookingReports:
 
     def feed(self, channel, query: ListQuery) -> tuple[list[dict[str, Any]], dict]:
         """The channel's reports its adapter has not acknowledged yet, oldest first."""
-        rows, meta = page(self.store, query, {}, select=f"{REPORT}, b.unique_id, {SHOWN_RESERVATION}, b.property_id",
+        rows, meta = page(self.store, query, {}, select=f"{REPORT}, b.unique_id, {SHOWN}, b.property_id",
                           source="booking_reports r JOIN bookings b ON b.id = r.booking_id",
                           scope="r.channel_id = ? AND r.delivered_at IS NULL", scope_params=[channel["id"]],
                           default_order="r.inserted_at, r.rowid")
         return [{**_as_report(r), "booking_id": r["booking_id"], "property_id": r["property_id"],
-                 "unique_id": r["unique_id"], "ota_reservation_code": r["reservation_id"]} for r in rows], meta
+                 "unique_id": r["unique_id"], "ota_reservation_code": from_json(r["shown"])["reservation_id"]}
+                for r in rows], meta
 
     def delivered(self, channel, report_id: str) -> None:
         if not self.store.scalar("SELECT 1 FROM booking_reports WHERE id = ? AND channel_id = ?",
@@ -117,7 +118,7 @@ def reports_of(store: Store, booking_ids: list[str]) -> dict[str, list[dict[str,
     """The reports of each booking, oldest first."""
     found: dict[str, list[dict[str, Any]]] = {booking_id: [] for booking_id in booking_ids}
     rows = store.query(f"SELECT {REPORT} FROM booking_reports r WHERE r.booking_id IN "
-                       f"({','.join('?' * len(booking_ids)) or 'NULL'}) ORDER BY r.inserted_at, r.rowid", booking_ids)
+                       f"({placeholders(booking_ids)}) ORDER BY r.inserted_at, r.rowid", booking_ids)
     for row in rows:
         found[row["booking_id"]].append(_as_report(row))
     return found

@@ -52,7 +52,7 @@ OTA_CODES = ("BookingCom", "AirBNB")
 ACKED = "NOT EXISTS (SELECT 1 FROM booking_revisions w WHERE w.booking_id = b.id AND w.acked_at IS NULL)"
 THREAD = "(SELECT id FROM message_threads WHERE booking_id = b.id)"
 BOOKING_COLUMNS = {
-    "is_acked": Column(ACKED, "bool"),
+    "is_acked": Column(f"(CASE WHEN {ACKED} THEN 1 ELSE 0 END)", "bool"),  # a flag compares as 0/1 in both stores
     "id": Column("b.id", "id"), "property_id": Column("b.property_id", "id"), "channel_id": Column("b.channel_id", "id"),
     "status": Column("b.status", "enum"), "unique_id": Column("b.unique_id"), "reservation_id": Column("b.reservation_id"),
     "ota_name": Column("b.ota_name"), "arrival_date": Column("b.arrival_date", "date"),
@@ -61,7 +61,7 @@ BOOKING_COLUMNS = {
     "is_unmapped": Column("b.is_unmapped", "bool"),
     # Searches: any guest's name (backend/bookings/finding.py), and that or the booking's number.
     "guest_name": Column("coalesce(b.guest_names, '')", "words"),
-    "search": Column("(coalesce(b.guest_names, '') || char(10) || lower(b.unique_id))", "words"),
+    "search": Column("(coalesce(b.guest_names, '') || '\n' || lower(b.unique_id))", "words"),
 }
 REVISION_COLUMNS = {
     "id": Column("r.id", "id"), "booking_id": Column("r.booking_id", "id"), "property_id": Column("r.property_id", "id"),
@@ -92,11 +92,6 @@ class Bookings:
         if channel["channel_code"] not in OTA_CODES:
             raise NotSupported(f"{channel['channel_code']} channels push bookings through the shopping API")
         property_id = data.get("property_id") if isinstance(data, dict) else None
-        connected = self.store.scalar("SELECT 1 FROM channel_properties WHERE channel_id = ? AND property_id = ?",
-                                      (channel_id, property_id))
-        if not connected:
-            validate(BookingInput, data)  # report the body's own problems first
-            raise ValidationFailed.one("property_id", "is not a property connected to this channel")
         return self._write(channel_id, property_id, data, secure=secure, ota=True)
 
     def take(self, actor: Actor, data: Any, *, secure: bool) -> tuple[dict[str, Any], bool]:
@@ -124,6 +119,10 @@ class Bookings:
         shown = _shown_input(model)
         body_hash = _hash(shown)
         with self.store.transaction():
+            # An OTA's property must be connected to its channel, as it is when the booking is written.
+            if ota and not self.store.scalar("SELECT 1 FROM channel_properties WHERE channel_id = ? AND property_id = ?",
+                                             (channel_id, property_id)):
+                raise ValidationFailed.one("property_id", "is not a property connected to this channel")
             prop = self.store.one("SELECT * FROM properties WHERE id = ?", (property_id,))
             channel = self.store.one("SELECT * FROM channels WHERE id = ?", (channel_id,))
             window = window_of(prop, self.clock())
@@ -160,7 +159,8 @@ class Bookings:
         taken = list(held.elements()) if existing else []
         if autoupdate:
             self._give_back(taken)
-            taken = self._take(rooms)
+            taken, short = self._take(rooms, ota=ota)
+            overbooked = overbooked or short
         booking_id = existing["id"] if existing else new_id()
         reservation_id = shown["reservation_id"] or new_id()  # masked if it holds a card: `key` finds it
         attributes = {
@@ -281,19 +281,28 @@ class Bookings:
             self.cards.carry(self.store.conn, token, departure)
         return token or None
 
-    def _take(self, rooms: list[dict[str, Any]]) -> list[tuple[str, str]]:
-        """Take one unit per mapped room per night where one is left; returns the units taken."""
-        taken = []
-        for room in rooms:
-            if not room["is_mapped"]:
-                continue
-            for day in room["days"]:
-                cursor = self.store.conn.execute(
-                    "UPDATE availability SET availability = availability - 1 WHERE room_type_id = ? AND date = ? "
-                    "AND availability > 0", (room["room_type_id"], day))
-                if cursor.rowcount:
-                    taken.append((room["room_type_id"], day))
-        return taken
+    def _take(self, rooms: list[dict[str, Any]], *, ota: bool) -> tuple[list[tuple[str, str]], bool]:
+        """Take one unit per mapped room per night; returns the units taken and whether any night had none left.
+
+        The conditional decrement is the arbiter, not the availability read before it: where two writers run at
+        once (PostgreSQL), both may have read the last room as free, and the second's UPDATE then matches no row.
+        A booking that must be sellable is refused then (the caller's transaction rolls back); an OTA's is kept
+        as sent, flagged overbooked. Units are taken in (room type, night) order, so two bookings never wait on
+        each other's rows in opposite orders."""
+        units = sorted((room["room_type_id"], day, index) for index, room in enumerate(rooms) if room["is_mapped"]
+                       for day in room["days"])
+        taken, short = [], False
+        for room_type_id, day, index in units:
+            cursor = self.store.conn.execute(
+                "UPDATE availability SET availability = availability - 1 WHERE room_type_id = ? AND date = ? "
+                "AND availability > 0", (room_type_id, day))
+            if cursor.rowcount:
+                taken.append((room_type_id, day))
+            elif ota:
+                short = True
+            else:
+                raise ValidationFailed.one(f"rooms.{index}", f"can't be booked: no room is left on {day}")
+        return taken, short
 
     def _give_back(self, units: list[tuple[str, str]]) -> None:
         self.store.conn.executemany(

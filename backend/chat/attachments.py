@@ -18,7 +18,7 @@ from backend.errors import PayloadTooLarge, ValidationFailed
 from backend.fields import RequiredText
 from backend.media import sniff_image
 from backend.validation import validate
-from storage import Store, new_id, utc_now
+from storage import Store, new_id, placeholders, utc_now
 
 FILE_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp", "application/pdf", "text/plain")
 
@@ -100,7 +100,7 @@ class Attachments:
         if not message_ids:
             return {}
         rows = self.store.query(f"SELECT id, message_id, file_name, file_type, size, inserted_at FROM attachments "
-                                f"WHERE message_id IN ({','.join('?' * len(message_ids))}) ORDER BY inserted_at, id",
+                                f"WHERE message_id IN ({placeholders(message_ids)}) ORDER BY inserted_at, id",
                                 message_ids)
         found: dict[str, list[dict[str, Any]]] = {}
         for row in rows:

@@ -109,7 +109,8 @@ def _day(value: date) -> str:
 
 
 def _policy_times(store: Store, property_id: str) -> dict[str, str | None]:
-    row = store.one("SELECT json_extract(policy, '$.checkin_from_time') AS checkin, "
-                    "json_extract(policy, '$.checkout_to_time') AS checkout FROM hotel_policies WHERE property_id = ?",
-                    (property_id,))
-    return {"checkin_time": row["checkin"], "checkout_time": row["checkout"]} if row else {}
+    policy = store.scalar("SELECT policy FROM hotel_policies WHERE property_id = ?", (property_id,))
+    if policy is None:
+        return {}
+    times = from_json(policy)
+    return {"checkin_time": times.get("checkin_from_time"), "checkout_time": times.get("checkout_to_time")}

@@ -33,7 +33,7 @@ from backend.listing import Column, Filter, ListQuery, page, parse_bool
 from backend.money import in_currency
 from backend.outbox import record as outbox
 from backend.validation import validate
-from storage import Store, new_id
+from storage import Store, new_id, placeholders
 
 CHAT_PROVIDERS = ("BookingCom", "AirBNB")
 MAX_TEXT = 10_000
@@ -41,9 +41,10 @@ THREAD_COLUMNS = {
     "id": Column("t.id", "id"), "property_id": Column("t.property_id", "id"), "provider": Column("t.provider", "enum"),
     "is_closed": Column("t.is_closed", "bool"),
     "booking_id": Column("t.booking_id", "id"), "title": Column("t.title"),
-    "search": Column("(t.title || char(10) || coalesce((SELECT message FROM messages WHERE id = t.last_message_id), ''))"),
+    "search": Column("(t.title || '\n' || coalesce((SELECT message FROM messages WHERE id = t.last_message_id), ''))"),
     "last_message_received_at": Column("t.last_message_received_at"),
-    "assignee_id": Column("t.assignee_id", "id"), "is_assigned": Column("(t.assignee_id IS NOT NULL)", "bool"),
+    "assignee_id": Column("t.assignee_id", "id"),
+    "is_assigned": Column("(CASE WHEN t.assignee_id IS NULL THEN 0 ELSE 1 END)", "bool"),
 }
 ME = "me"  # `filter[assignee_id]=me`: the caller's threads
 # A thread's other attributes, which clients that PUT what they read send back: ignored.
@@ -116,11 +117,12 @@ class Chat:
                     self.check_property(actor, property_id)
         allowed = [p["id"] for p in self.properties(actor)]
         unread = _unread(query)
-        scope = f"+t.property_id IN ({','.join('?' * len(allowed)) or 'NULL'})" + unread
+        scope = f"{self.store.dialect.unindexed('t.property_id')} IN ({placeholders(allowed)})" + unread
         rows, meta = page(
             self.store, query, THREAD_COLUMNS, select="t.*, p.title AS property_title",
-            source="message_threads t CROSS JOIN properties p ON p.id = t.property_id", scope=scope,
-            scope_params=allowed, default_order="t.last_message_received_at DESC, t.id DESC",
+            source=f"message_threads t {self.store.dialect.join_in_order} properties p ON p.id = t.property_id",
+            scope=scope,
+            scope_params=allowed, default_order=f"t.last_message_received_at {self.store.dialect.order('DESC')}, t.id DESC",
             count=self._counter(query, allowed, unread))
         return self._threads(rows), {**meta, "order_by": "last_message_received_at", "order_direction": "desc"}
 
@@ -138,13 +140,13 @@ class Chat:
         columns = {"property_id": "property_id", "provider": "provider", "is_closed": "is_closed"}
         if any(f.field not in columns or f.op != "eq" for f in query.filters):
             return None
-        where = [f"property_id IN ({','.join('?' * len(allowed)) or 'NULL'})"]
+        where = [f"property_id IN ({placeholders(allowed)})"]
         params: list[Any] = list(allowed)
         for f in query.filters:
             values = f.value.split(",")
             if f.field == "is_closed":
                 values = [parse_bool(v) for v in values]  # already checked by the list's own filters
-            where.append(f"{columns[f.field]} IN ({','.join('?' * len(values))})")
+            where.append(f"{columns[f.field]} IN ({placeholders(values)})")
             params += values
         if unread:
             where.append("unread = ?")
@@ -157,7 +159,7 @@ class Chat:
         total): a sum over the trigger-kept thread_counts, a few rows per property, whatever the number of threads."""
         allowed = [p["id"] for p in self.properties(actor)]
         return self.store.scalar(f"SELECT coalesce(sum(threads), 0) FROM thread_counts WHERE unread = 1 AND "
-                                 f"property_id IN ({','.join('?' * len(allowed)) or 'NULL'})", allowed)
+                                 f"property_id IN ({placeholders(allowed)})", allowed)
 
     def inquiry_details(self, actor: Actor, thread_id: str) -> dict[str, Any] | None:
         """What an Airbnb inquiry asks to book (its system message's booking_details), None for another thread."""
@@ -414,8 +416,8 @@ class Chat:
                 _closed_or_reopened(conn, thread_id, thread, False)
         conn.execute("UPDATE message_threads SET message_count = message_count + 1, unread_count = unread_count + ?, "
                      "last_message_id = ?, last_message_received_at = ?, updated_at = ?, "
-                     "is_closed = CASE WHEN ? THEN 0 ELSE is_closed END WHERE id = ?",
-                     (guest, message_id, now, now, guest, thread_id))
+                     "is_closed = CASE WHEN ? = 1 THEN 0 ELSE is_closed END WHERE id = ?",
+                     (int(guest), message_id, now, now, int(guest), thread_id))
         message = self._message_list([conn.execute("SELECT * FROM messages WHERE id = ?", (message_id,)).fetchone()])[0]
         if guest:
             outbox.record(conn, "message", thread["property_id"], {
@@ -478,10 +480,10 @@ class Chat:
 
     def _threads(self, rows: list) -> list[dict[str, Any]]:
         last = {m["id"]: m for m in self._message_list(self.store.query(
-            f"SELECT * FROM messages WHERE id IN ({','.join('?' * len(rows)) or 'NULL'})",
+            f"SELECT * FROM messages WHERE id IN ({placeholders(rows)})",
             [r["last_message_id"] for r in rows]))} if rows else {}
         assigned = sorted({r["assignee_id"] for r in rows if r["assignee_id"]})
-        emails = dict(self.store.query(f"SELECT id, email FROM users WHERE id IN ({','.join('?' * len(assigned))})",
+        emails = dict(self.store.query(f"SELECT id, email FROM users WHERE id IN ({placeholders(assigned)})",
                                        assigned)) if assigned else {}
         return [{"id": r["id"], "title": r["title"], "is_closed": bool(r["is_closed"]), "provider": r["provider"],
                  "message_count": r["message_count"], "unread_count": r["unread_count"],

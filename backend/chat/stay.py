@@ -18,7 +18,7 @@ from backend.identity import Actor
 from backend.money import format_minor, parse_money
 from backend.shopping import Shopping
 from backend.stay_query import Party, Stay
-from storage import Store
+from storage import Store, placeholders
 
 
 class ThreadStays:
@@ -81,7 +81,7 @@ class ThreadStays:
 
     def _titles(self, table: str, ids: list[str]) -> dict[str, str]:
         return {r["id"]: r["title"] for r in self.store.query(
-            f"SELECT id, title FROM {table} WHERE id IN ({','.join('?' * len(ids)) or 'NULL'})", ids)}
+            f"SELECT id, title FROM {table} WHERE id IN ({placeholders(ids)})", ids)}
 
 
 def _nights(arrival: str, departure: str) -> int:

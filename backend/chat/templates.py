@@ -89,16 +89,19 @@ class MessageTemplates:
         return self.get(actor, template_id)
 
     def update(self, actor: Actor, template_id: str, data: Any) -> dict[str, Any]:
-        """Only the fields sent change; a property_id sent makes it that property's, a group_id its group's."""
-        current = self._row(actor, template_id)
+        """Only the fields sent change; a property_id sent makes it that property's, a group_id its group's (which
+        must have room for it). Read and written in one transaction: two changes at once each keep the other's."""
         if not isinstance(data, dict):
             raise BadRequest(["the message_template must be a JSON object"])
         sent = {k: v for k, v in data.items() if k not in READ_ONLY}
-        scope = {"property_id": current["property_id"], "group_id": current["group_id"]}
-        if sent.get("property_id") is not None or sent.get("group_id") is not None:
-            scope = {"property_id": None, "group_id": None}
-        model = self._validate(actor, {"title": current["title"], "message": current["message"], **scope, **sent})
         with self.store.transaction() as conn:
+            current = self._row(actor, template_id)
+            scope = {"property_id": current["property_id"], "group_id": current["group_id"]}
+            if sent.get("property_id") is not None or sent.get("group_id") is not None:
+                scope = {"property_id": None, "group_id": None}
+            model = self._validate(actor, {"title": current["title"], "message": current["message"], **scope, **sent})
+            if self._group_of(conn, model) != current["owner"] and self._count_in_group(conn, model) >= MAX_PER_GROUP:
+                raise ValidationFailed.one("message_template", f"a group keeps at most {MAX_PER_GROUP} saved replies")
             conn.execute("UPDATE message_templates SET group_id = ?, property_id = ?, title = ?, message = ?, "
                          "updated_at = ? WHERE id = ?", (model.group_id, model.property_id, mask_text(model.title),
                                                           mask_text(model.message), utc_now(), template_id))
@@ -145,9 +148,13 @@ class MessageTemplates:
         errors.raise_if_any()
         return model
 
+    @staticmethod
+    def _group_of(conn, model: TemplateInput) -> str:
+        return model.group_id or conn.execute("SELECT group_id FROM properties WHERE id = ?",
+                                              (model.property_id,)).fetchone()[0]
+
     def _count_in_group(self, conn, model: TemplateInput) -> int:
-        group = model.group_id or conn.execute("SELECT group_id FROM properties WHERE id = ?",
-                                               (model.property_id,)).fetchone()[0]
+        group = self._group_of(conn, model)
         return conn.execute("SELECT count(*) FROM message_templates m LEFT JOIN properties p ON p.id = m.property_id "
                             "WHERE m.group_id = ? OR p.group_id = ?", (group, group)).fetchone()[0]
 

@@ -4,15 +4,15 @@ transaction. They go as any change does (pull or push, values read when they lea
 
 from __future__ import annotations
 
-import sqlite3
 
 from backend.distribution.collapse import ONE_DAY
 from backend.distribution.mapped import Mapped
 from backend.inventory.window import Window
 from backend.outbox.record import record
+from storage import Connection
 
 
-def queue(conn: sqlite3.Connection, mapped: Mapped, windows: dict[str, Window]) -> int:
+def queue(conn: Connection, mapped: Mapped, windows: dict[str, Window]) -> int:
     """The events of a full sync; how many ranges were queued."""
     queued = 0
     for key, targets in (("room_type_id", mapped.rooms), ("rate_plan_id", mapped.plans)):

@@ -21,7 +21,7 @@ from backend.distribution.mapped import Mapped
 from backend.distribution.reading import Changes, Reader
 from backend.distribution.settings import KIND
 from backend.errors import ValidationFailed
-from backend.outbox.deliverer import HEAD, Event
+from backend.outbox.deliverer import Event, head
 from storage import Store, utc_now
 
 PAGE_NIGHTS = 5000  # nights of changed ranges per page, so at most about this many values
@@ -53,9 +53,9 @@ def page(store: Store, reader: Reader, mapped: Mapped, cursor: int) -> Page:
 
 def checked(store: Store, cursor: Any) -> int:
     """A cursor the outbox has reached: a whole number from 0 to its newest event's."""
-    head = store.scalar(HEAD)  # not max(seq): a channel acked up to events since pruned still acks where it is
-    if isinstance(cursor, bool) or not isinstance(cursor, int) or not 0 <= cursor <= head:
-        raise ValidationFailed.one("cursor", f"must be a whole number from 0 to {head}, the newest event")
+    last = head(store.conn)  # not max(seq): a channel acked up to events since pruned still acks where it is
+    if isinstance(cursor, bool) or not isinstance(cursor, int) or not 0 <= cursor <= last:
+        raise ValidationFailed.one("cursor", f"must be a whole number from 0 to {last}, the newest event")
     return cursor
 
 
@@ -65,9 +65,10 @@ def ack(store: Store, channel_id: str, cursor: Any) -> int:
     with store.transaction() as conn:
         wanted = checked(store, cursor)
         return conn.execute(
-            "INSERT INTO destinations (id, kind, cursor, last_delivered_at) VALUES (?, ?, ?, ?) ON CONFLICT(id) DO "
-            "UPDATE SET last_delivered_at = CASE WHEN excluded.cursor > cursor THEN excluded.last_delivered_at "
-            "ELSE last_delivered_at END, cursor = max(cursor, excluded.cursor) RETURNING cursor",
+            "INSERT INTO destinations AS d (id, kind, cursor, last_delivered_at) VALUES (?, ?, ?, ?) ON CONFLICT(id) DO "
+            "UPDATE SET last_delivered_at = CASE WHEN excluded.cursor > d.cursor THEN excluded.last_delivered_at "
+            "ELSE d.last_delivered_at END, cursor = CASE WHEN excluded.cursor > d.cursor THEN excluded.cursor "
+            "ELSE d.cursor END RETURNING cursor",
             (channel_id, KIND, wanted, utc_now())).fetchone()[0]
 
 

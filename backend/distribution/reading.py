@@ -30,7 +30,7 @@ from backend.inventory.calendar import Calendar, Scope
 from backend.inventory.stays import Plan
 from backend.inventory.window import Window, window_of
 from backend.outbox.deliverer import Event
-from storage import Store
+from storage import Store, placeholders
 
 Ranges = list[tuple[date, date]]  # sorted, disjoint, both days included
 
@@ -188,7 +188,7 @@ def windows_of(store: Store, property_ids: set[str], now: datetime) -> dict[str,
     """The nights each property sells now (a property that is gone has none)."""
     ids = list(property_ids)
     return {row["id"]: window_of(row, now) for row in store.query(
-        f"SELECT * FROM properties WHERE id IN ({','.join('?' * len(ids))})", ids)} if ids else {}
+        f"SELECT * FROM properties WHERE id IN ({placeholders(ids)})", ids)} if ids else {}
 
 
 def _target(mapped: Mapped, item: Change):

@@ -20,7 +20,6 @@ then `told(conn, before, now)`.
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -30,10 +29,7 @@ from backend.distribution.collapse import ONE_DAY
 from backend.distribution.mapped import MAPPINGS, Closing, Target, targets
 from backend.inventory.window import Window, window_of
 from backend.outbox.record import record
-from storage import utc_now
-
-TAKING = "json_extract(c.settings, '$.ari_distribution') IN ('pull', 'push')"
-
+from storage import Connection, placeholders, utc_now
 
 @dataclass(frozen=True)
 class Seen:
@@ -52,7 +48,7 @@ class Seen:
         return Closing("room", target_id, room.property_id, room.code, room.code)
 
 
-def seen(conn: sqlite3.Connection, channel_id: str, now: datetime) -> Seen | None:
+def seen(conn: Connection, channel_id: str, now: datetime) -> Seen | None:
     """The channel as it is told of what it sells; None when it takes no ARI (or is gone)."""
     row = conn.execute("SELECT settings FROM channels WHERE id = ?", (channel_id,)).fetchone()
     if row is None or from_json(row[0]).get("ari_distribution", "none") not in ("pull", "push"):
@@ -60,24 +56,25 @@ def seen(conn: sqlite3.Connection, channel_id: str, now: datetime) -> Seen | Non
     plans, rooms = targets(conn.execute(MAPPINGS, (channel_id,)).fetchall())
     ids = list({plan.property_id for plan in plans.values()})
     windows = {prop["id"]: window_of(prop, now) for prop in conn.execute(
-        f"SELECT * FROM properties WHERE id IN ({','.join('?' * len(ids))})", ids)} if ids else {}
+        f"SELECT * FROM properties WHERE id IN ({placeholders(ids)})", ids)} if ids else {}
     return Seen(plans, rooms, windows)
 
 
-def watching(conn: sqlite3.Connection, plan_ids: list[str], now: datetime) -> dict[str, Seen | None]:
-    """The channels taking ARI that sell any of these plans, as they are before a change to the plans."""
+def watching(conn: Connection, plan_ids: list[str], now: datetime) -> dict[str, Seen | None]:
+    """The channels taking ARI that sell any of these plans, as they are before a change to the plans (None for one
+    that sells them but takes no ARI)."""
     found: dict[str, Seen | None] = {}
     for start in range(0, len(plan_ids), 500):
         chunk = plan_ids[start:start + 500]
         for (channel_id,) in conn.execute(
-                f"SELECT DISTINCT m.channel_id FROM channel_rate_plans m JOIN channels c ON c.id = m.channel_id "
-                f"WHERE m.rate_plan_id IN ({','.join('?' * len(chunk))}) AND {TAKING}", chunk):
+                f"SELECT DISTINCT channel_id FROM channel_rate_plans WHERE rate_plan_id IN ({placeholders(chunk)})",
+                chunk):
             if channel_id not in found:
                 found[channel_id] = seen(conn, channel_id, now)
     return found
 
 
-def told(conn: sqlite3.Connection, before: dict[str, Seen | None], now: datetime) -> int:
+def told(conn: Connection, before: dict[str, Seen | None], now: datetime) -> int:
     """Record, for each channel, what it must hear now that the change is made; how many events. A channel whose
     mapping changed is stamped (its kept mapping, backend/distribution/mapped.py, is read again)."""
     recorded = 0
@@ -104,7 +101,7 @@ def told(conn: sqlite3.Connection, before: dict[str, Seen | None], now: datetime
     return recorded
 
 
-def _ranged(conn: sqlite3.Connection, channel_id: str, payload: dict, window: Window | None) -> int:
+def _ranged(conn: Connection, channel_id: str, payload: dict, window: Window | None) -> int:
     """One event over the window (today up to today + state_length), for the channel alone."""
     if window is None:
         return 0

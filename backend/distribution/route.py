@@ -16,10 +16,11 @@ failure after a success and when the channel is marked failing, not on every ret
 from __future__ import annotations
 
 import logging
-import sqlite3
 from collections.abc import Callable, Iterator
 from itertools import count
 from typing import TYPE_CHECKING
+
+from pydantic_core import from_json
 
 from backend.distribution import json_format, ota_format
 from backend.distribution.mapped import MappedChannels
@@ -29,7 +30,7 @@ from backend.outbox.deliverer import Delivered, Event
 from backend.outbox.record import record
 from backend.outbox.sending import Sender, SendFailed, signature_headers
 from backend.outbox.signing_secrets import unseal
-from storage import Store
+from storage import Connection, Store
 
 if TYPE_CHECKING:
     from backend.keys import Keys
@@ -48,8 +49,8 @@ class ChannelRoute:
 
     def destinations(self) -> list[str]:
         return [row[0] for row in self.store.query(
-            "SELECT c.id FROM channels c JOIN destinations d ON d.id = c.id WHERE c.is_active = 1 "
-            "AND json_extract(c.settings, '$.ari_distribution') = 'push'")]
+            "SELECT c.id, c.settings FROM channels c JOIN destinations d ON d.id = c.id WHERE c.is_active = 1")
+                if from_json(row[1]).get("ari_distribution") == "push"]
 
     def wants(self, destination_id: str, event: Event) -> bool:
         mapped = self.mapped.get(destination_id)
@@ -73,7 +74,7 @@ class ChannelRoute:
             status = answer.status
         return Delivered(status, tuple(warnings))
 
-    def failed(self, conn: sqlite3.Connection, destination_id: str, error: str, events: list[Event]) -> None:
+    def failed(self, conn: Connection, destination_id: str, error: str, events: list[Event]) -> None:
         row = conn.execute("SELECT d.attempts, d.failing_since, c.title FROM destinations d JOIN channels c "
                            "ON c.id = d.id WHERE d.id = ?", (destination_id,)).fetchone()
         if row is None or (row["attempts"] != 1 and row["failing_since"] is None):

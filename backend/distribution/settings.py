@@ -15,7 +15,6 @@ that sets it and dropped when it goes back to `none` (or the channel is deleted)
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 from urllib.parse import urlsplit
@@ -27,6 +26,7 @@ from backend.addresses import host_problem
 from backend.outbox.deliverer import add_destination, drop_destination
 from backend.outbox.sending import new_secret
 from backend.outbox.signing_secrets import seal
+from storage import Connection
 
 if TYPE_CHECKING:
     from backend.keys import Keys
@@ -65,7 +65,7 @@ def url_problem(settings: dict[str, Any], private_addresses: bool) -> str | None
     return f"the address {problem}" if problem else None
 
 
-def track(conn: sqlite3.Connection, channel_id: str, settings: dict[str, Any] | None,
+def track(conn: Connection, channel_id: str, settings: dict[str, Any] | None,
           keys: Callable[[], Keys]) -> str | None:
     """Keep the channel's destination as its settings say (None: the channel is gone), in the transaction that
     changes them. A channel that turns to push without a signing secret gets one: returned, for the caller to show
@@ -79,7 +79,7 @@ def track(conn: sqlite3.Connection, channel_id: str, settings: dict[str, Any] | 
     return rotate_secret(conn, channel_id, keys) if mode == "push" and secret is None else None
 
 
-def rotate_secret(conn: sqlite3.Connection, channel_id: str, keys: Callable[[], Keys]) -> str:
+def rotate_secret(conn: Connection, channel_id: str, keys: Callable[[], Keys]) -> str:
     """A new signing secret for the channel, kept sealed (backend/outbox/signing_secrets.py); returned in clear."""
     secret = new_secret()
     conn.execute("UPDATE channels SET ari_secret = ? WHERE id = ?", (seal(keys(), secret, channel_id), channel_id))

@@ -22,20 +22,18 @@ was kept) starts from the window of the sweep that first sees it, telling nothin
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import date, datetime
 
 from backend.distribution.collapse import ONE_DAY
-from backend.distribution.remap import TAKING
 from backend.inventory.window import Window, window_of
 from backend.outbox.record import record
-from storage import Store, utc_now
+from storage import Connection, Row, Store, utc_now
 
 Nights = tuple[date, date]  # from the first night up to, not including, the second
 PER_TRANSACTION = 200  # properties told in one transaction of the sweep (midnight moves every window of a zone)
 
 
-def keep(conn: sqlite3.Connection, property_id: str, window: Window) -> None:
+def keep(conn: Connection, property_id: str, window: Window) -> None:
     """The window the property's channels are told of now."""
     conn.execute("INSERT INTO ari_windows (property_id, opens, ends, updated_at) VALUES (?, ?, ?, ?) "
                  "ON CONFLICT(property_id) DO UPDATE SET opens = excluded.opens, ends = excluded.ends, "
@@ -43,7 +41,7 @@ def keep(conn: sqlite3.Connection, property_id: str, window: Window) -> None:
                                                       utc_now()))
 
 
-def moved(conn: sqlite3.Connection, prop: sqlite3.Row, now: datetime, since: Window | None = None) -> int:
+def moved(conn: Connection, prop: Row, now: datetime, since: Window | None = None) -> int:
     """Tell the property's channels how its window moved, from the one they were last told of (kept; else `since`,
     else nothing is told) to the window of now, and keep that; how many events were recorded. In the caller's
     transaction."""
@@ -88,11 +86,12 @@ def _open(window: Window) -> tuple[str, str]:
     return window.first.isoformat(), window.end.isoformat()
 
 
-def _tell(conn: sqlite3.Connection, property_id: str, entered: list[Nights], left: list[Nights]) -> int:
+def _tell(conn: Connection, property_id: str, entered: list[Nights], left: list[Nights]) -> int:
     """The events of a move for the property's plans mapped to a channel that takes ARI, and their room types."""
-    plans = conn.execute(f"SELECT DISTINCT p.id, p.room_type_id FROM rate_plans p JOIN channel_rate_plans m "
-                         f"ON m.rate_plan_id = p.id JOIN channels c ON c.id = m.channel_id WHERE p.property_id = ? "
-                         f"AND {TAKING} ORDER BY p.room_type_id, p.id", (property_id,)).fetchall()
+    # A channel that takes ARI (pull or push) is a destination of the outbox, kind `channel` (settings.py).
+    plans = conn.execute("SELECT DISTINCT p.id, p.room_type_id FROM rate_plans p JOIN channel_rate_plans m "
+                         "ON m.rate_plan_id = p.id JOIN destinations d ON d.id = m.channel_id AND d.kind = 'channel' "
+                         "WHERE p.property_id = ? ORDER BY p.room_type_id, p.id", (property_id,)).fetchall()
     targets = [*({"room_type_id": room} for room in dict.fromkeys(row[1] for row in plans)),
                *({"rate_plan_id": row[0]} for row in plans)]
     recorded = 0

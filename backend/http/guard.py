@@ -23,6 +23,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
+from urllib.parse import parse_qsl
 
 from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -30,6 +31,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from backend.clients import client_of
 from backend.config import Config
 from backend.errors import (
+    BadRequest,
     FrontdeskError,
     PayloadTooLarge,
     RequestTimeout,
@@ -108,6 +110,8 @@ class Guard:
                 self.gate.large_bodies.release()
 
     def _refusal(self, exchange: _Exchange) -> FrontdeskError | None:
+        if (where := _nul_in(exchange.scope)) is not None:
+            return BadRequest([f"{where} holds a NUL character (%00), which names nothing here"])
         retry_after = self.gate.throttle.refused(exchange.client, exchange.credential)
         if retry_after is not None and not self._internal(exchange.scope):
             return TooManyRequests(retry_after)
@@ -256,6 +260,20 @@ def _without_trailing_slash(scope: Scope) -> Scope:
     if scope.get("raw_path"):
         trimmed["raw_path"] = scope["raw_path"].rstrip(b"/") or b"/"
     return trimmed
+
+
+def _nul_in(scope: Scope) -> str | None:
+    """Where a NUL is in the address (written %00), if anywhere: it names nothing here, and PostgreSQL can neither
+    store nor compare it. The parameter is named, never quoted."""
+    if "\0" in scope["path"]:
+        return "the path"
+    query = scope["query_string"]
+    if b"%00" not in query and b"\0" not in query:
+        return None
+    for name, value in parse_qsl(query.decode("latin-1"), keep_blank_values=True):
+        if "\0" in name or "\0" in value:
+            return f"the parameter {name.replace(chr(0), '')[:64]!r}"
+    return "the query"
 
 
 def _route(scope: Scope) -> str:

@@ -79,7 +79,7 @@ CREDENTIALS: list[tuple[Callable[..., Any], list[dict[str, list[str]]]]] = [
 ]
 
 ERRORS = {
-    400: "Bad Request: the body is not JSON, or not in its envelope (details: a list)",
+    400: "Bad Request: the body is not JSON, or not in its envelope, or the address holds a NUL (details: a list)",
     401: "Unauthorized: no valid credential, or an object of someone else",
     403: "Forbidden: the property has no chat app, or the profile is a read-only built-in",
     404: "Not Found: no object with that ID",
@@ -94,9 +94,9 @@ ERRORS = {
           "or answered with card data the profile does not cut out (nothing of it is returned)"),
     503: "Service Unavailable: the listener is at its limit; try again",
 }
-# What every request crosses before its route: the router (405) and the limits on time, size, load and
-# failed credentials (408, 413, 503, 429).
-EVERY_OPERATION = {405, 408, 413, 429, 503}
+# What every request crosses before its route: an address holding a NUL (400), the router (405) and the limits on
+# time, size, load and failed credentials (408, 413, 503, 429).
+EVERY_OPERATION = {400, 405, 408, 413, 429, 503}
 HEADERS = {405: "Allow", 429: "Retry-After"}
 FORBIDDING_TAGS = {"chat", "inbound"}  # a property without the chat app
 MESSAGES = {"type": "array", "items": {"type": "string"}}
@@ -177,8 +177,6 @@ def _statuses(route: APIRoute, operation: dict[str, Any]) -> set[int]:
     parameters = operation.get("parameters", [])
     if operation.get("security") or route.endpoint is embed.chat_session:  # chat_session's proof is in its body
         statuses.add(401)
-    if "requestBody" in operation:
-        statuses.add(400)
     if parameters or "requestBody" in operation:  # whatever names an object may name one that is not there
         statuses |= {404, 422}
     if FORBIDDING_TAGS & set(route.tags) or route.endpoint in (pci.update_profile, pci.delete_profile):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import uvicorn
@@ -89,8 +89,9 @@ def listener_config(engine: Engine, listener: Listener, host: str, port: int, ga
                           http=GuardedH11Protocol.limited(config.header_timeout, config.max_connections), **tls)
 
 
-def serve(db_path: Path, listeners: Listeners) -> None:
-    engine = Engine.open(db_path, listeners.config())
+def serve(target: str | Path, listeners: Listeners, keys_path: Path | None = None) -> None:
+    """Serve the database at `target` (a SQLite file, or a `postgresql://` URL) until SIGINT or SIGTERM."""
+    engine = Engine.open(target, replace(listeners.config(), keys_path=keys_path))
     gate = Gate(engine.config.failed_auth_per_minute)  # one count of failed credentials for the three listeners
     tls = {"ssl_certfile": listeners.ssl_certfile, "ssl_keyfile": listeners.ssl_keyfile}
     servers = [_Listener(listener_config(engine, "main", listeners.host, listeners.port, gate)),
@@ -103,7 +104,7 @@ def serve(db_path: Path, listeners: Listeners) -> None:
 
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
-    print(f"Frontdesk serving {db_path}: main http://{listeners.host}:{listeners.port}, "
+    print(f"Frontdesk serving {engine.location}: main http://{listeners.host}:{listeners.port}, "
           f"secure {listeners.scheme}://{listeners.host}:{listeners.secure_port}, "
           f"pci {listeners.scheme}://{listeners.host}:{listeners.pci_port}", flush=True)
     with engine.delivering("serve", listeners.addresses()):  # records the addresses while it holds the lease

@@ -49,7 +49,7 @@ from backend.listing import ListQuery
 from backend.money import format_minor, parse_money, to_minor
 from backend.outbox import record as outbox
 from backend.validation import details_of
-from storage import Store
+from storage import Store, placeholders
 
 MAX_VALUES = 10_000
 MAX_RANGE_DAYS = 731
@@ -169,15 +169,35 @@ class Ari:
     # --- writing -----------------------------------------------------------------------------
 
     def set_availability(self, actor: Actor, values: Any) -> list[dict[str, Any]]:
-        return self._write(*self._checked(actor, {"availability": values}, "values"), undoable=False).warnings
+        return self._checked_write(actor, {"availability": values}, "values", undoable=False).warnings
 
     def set_restrictions(self, actor: Actor, values: Any) -> list[dict[str, Any]]:
-        return self._write(*self._checked(actor, {"restrictions": values}, "values"), undoable=False).warnings
+        return self._checked_write(actor, {"restrictions": values}, "values", undoable=False).warnings
 
     def edit(self, actor: Actor, availability: list[Any], restrictions: list[Any]) -> Edit:
         """Availability and restriction values written in one transaction; the problems of both are reported in one
         422 (as `availability.N.field` and `restrictions.N.field`), and the `Edit` says how to put it all back."""
-        return self._write(*self._checked(actor, self._lists(availability, restrictions), None), undoable=True)
+        return self._checked_write(actor, self._lists(availability, restrictions), None, undoable=True)
+
+    def _checked_write(self, actor: Actor, lists: dict[str, Any], name: str | None, *, undoable: bool) -> Edit:
+        """Checked outside the write lock (thousands of values take a while), written inside it, unless a rate plan,
+        room type or property checked against changed meanwhile (a currency, a derivation, a window): then checked
+        again, inside, on them as they are."""
+        planned, props, warnings = self._checked(actor, lists, name)
+        with self.store.transaction():
+            if self._changed_since(planned, props):
+                planned, props, warnings = self._checked(actor, lists, name)
+            return self._write(planned, props, warnings, undoable=undoable)
+
+    def _changed_since(self, planned: list[Planned], props: dict[str, Holder]) -> bool:
+        read = {(TABLES[value.kind].targets, value.target["id"]): value.target["updated_at"] for value in planned}
+        read |= {("properties", property_id): holder.row["updated_at"] for property_id, holder in props.items()}
+        for table in {table for table, _ in read}:
+            ids = [item_id for each, item_id in read if each == table]
+            now = dict(self.store.tuples(f"SELECT id, updated_at FROM {table} WHERE id IN ({placeholders(ids)})", ids))
+            if any(now.get(item_id) != read[(table, item_id)] for item_id in ids):
+                return True
+        return False
 
     def review(self, actor: Actor, availability: list[Any], restrictions: list[Any]) -> Review:
         """What `edit` with these values would change, checked as it checks them, without writing anything."""

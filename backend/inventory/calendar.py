@@ -18,13 +18,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from backend.inventory.stays import RESTRICTION_SELECT, Nightly, Plan, Room, inherited, weekdays_between
-from storage import Store
+from storage import Store, placeholders
 
 KEEP_AT_MOST = 100_000
-
-
-def _marks(values: list) -> str:
-    return ",".join("?" * len(values)) or "NULL"
 
 
 class Calendar:
@@ -35,28 +31,28 @@ class Calendar:
 
     def mapped_plans(self, channel_ids: list[str], property_ids: list[str] | None = None) -> list[Plan]:
         """Rate plans mapped to the channels (optionally of some properties only), by title."""
-        where = f"id IN (SELECT rate_plan_id FROM channel_rate_plans WHERE channel_id IN ({_marks(channel_ids)}))"
+        where = f"id IN (SELECT rate_plan_id FROM channel_rate_plans WHERE channel_id IN ({placeholders(channel_ids)}))"
         params: list = list(channel_ids)
         if property_ids is not None:
-            where += f" AND property_id IN ({_marks(property_ids)})"
+            where += f" AND property_id IN ({placeholders(property_ids)})"
             params += property_ids
         plans = self._parsed("rate_plans", where, params, self._plans, Plan.of)
         return sorted(plans.values(), key=lambda p: (p.title, p.id))
 
     def plans(self, ids: Iterable[str]) -> dict[str, Plan]:
         ids = list(ids)
-        return self._parsed("rate_plans", f"id IN ({_marks(ids)})", ids, self._plans, Plan.of)
+        return self._parsed("rate_plans", f"id IN ({placeholders(ids)})", ids, self._plans, Plan.of)
 
     def rooms(self, ids: Iterable[str]) -> dict[str, Room]:
         ids = list(dict.fromkeys(ids))
-        rooms = self._parsed("room_types", f"id IN ({_marks(ids)})", ids, self._rooms, Room.of)
+        rooms = self._parsed("room_types", f"id IN ({placeholders(ids)})", ids, self._rooms, Room.of)
         return dict(sorted(rooms.items(), key=lambda item: (item[1].title, item[0])))
 
     def _parsed(self, table: str, where: str, params: list, kept: dict, parse) -> dict:
         """Rows of the table by id, parsed once per version: the versions are read first, the rows only
         for what has changed."""
         found, missing = {}, []
-        for item_id, updated_at in self._tuples(f"SELECT id, updated_at FROM {table} WHERE {where}", params):
+        for item_id, updated_at in self.store.tuples(f"SELECT id, updated_at FROM {table} WHERE {where}", params):
             item = kept.get((item_id, updated_at))
             if item is None:
                 missing.append(item_id)
@@ -64,15 +60,9 @@ class Calendar:
                 found[item_id] = item
         if len(kept) > KEEP_AT_MOST:  # old versions pile up in a long-running server: start afresh
             kept.clear()
-        for row in self.store.query(f"SELECT * FROM {table} WHERE id IN ({_marks(missing)})", missing) if missing else []:
+        for row in self.store.query(f"SELECT * FROM {table} WHERE id IN ({placeholders(missing)})", missing) if missing else []:
             found[row["id"]] = kept[(row["id"], row["updated_at"])] = parse(row)
         return found
-
-    def _tuples(self, sql: str, params: list):
-        """Plain tuples: sqlite3.Row costs more than the reads themselves on thousands of rows."""
-        cursor = self.store.conn.cursor()
-        cursor.row_factory = None
-        return cursor.execute(sql, params)
 
     def restrictions(self, scope: Scope, first: str, last: str,
                      plans: Iterable[Plan] | None = None) -> dict[str, Nightly]:
@@ -99,7 +89,7 @@ class Calendar:
         for speed: this runs once per row of every shopping read."""
         condition, params = scope.plans()
         weekday = weekdays_between(first, last)
-        for plan_id, day, rate, msa, mst, most, cta, ctd, stop in self._tuples(
+        for plan_id, day, rate, msa, mst, most, cta, ctd, stop in self.store.tuples(
                 f"SELECT {RESTRICTION_SELECT} FROM restrictions WHERE rate_plan_id IN ({condition}) "
                 "AND date >= ? AND date <= ?", [*params, first, last]):
             night = nights.get(plan_id)
@@ -112,7 +102,7 @@ class Calendar:
     def availability(self, rooms: Scope, first: str, last: str) -> dict[str, dict[str, int]]:
         found: dict[str, dict[str, int]] = defaultdict(dict)
         condition, params = rooms.rooms()
-        rows = self._tuples(f"SELECT room_type_id, date, availability FROM availability WHERE room_type_id IN ({condition}) "
+        rows = self.store.tuples(f"SELECT room_type_id, date, availability FROM availability WHERE room_type_id IN ({condition}) "
                             "AND date >= ? AND date <= ?", [*params, first, last])
         for room, day, value in rows:
             found[room][day] = value
@@ -128,12 +118,12 @@ class Scope:
 
     def plans(self) -> tuple[str, list[str]]:
         if self.channel_ids:
-            return (f"SELECT rate_plan_id FROM channel_rate_plans WHERE channel_id IN ({_marks(list(self.channel_ids))})",
+            return (f"SELECT rate_plan_id FROM channel_rate_plans WHERE channel_id IN ({placeholders(list(self.channel_ids))})",
                     list(self.channel_ids))
-        return _marks(list(self.ids)), list(self.ids)
+        return placeholders(list(self.ids)), list(self.ids)
 
     def rooms(self) -> tuple[str, list[str]]:
         if self.channel_ids:
             return ("SELECT p.room_type_id FROM rate_plans p JOIN channel_rate_plans c ON c.rate_plan_id = p.id "
-                    f"WHERE c.channel_id IN ({_marks(list(self.channel_ids))})", list(self.channel_ids))
-        return _marks(list(self.ids)), list(self.ids)
+                    f"WHERE c.channel_id IN ({placeholders(list(self.channel_ids))})", list(self.channel_ids))
+        return placeholders(list(self.ids)), list(self.ids)

@@ -11,7 +11,6 @@ their codes, backend/distribution/remap.py), in the same transaction.
 from __future__ import annotations
 
 import json
-import sqlite3
 import uuid
 from collections.abc import Callable
 from datetime import datetime, timedelta
@@ -39,7 +38,7 @@ from backend.listing import Column, ListQuery, order_by, page, where
 from backend.money import canonical, in_currency
 from backend.outbox import record as outbox
 from backend.validation import as_input, as_sent, failed, validate, validate_partly
-from storage import Store, new_id, utc_now
+from storage import Connection, Row, Store, new_id, utc_now
 
 READ_ONLY = frozenset({"id", "inserted_at", "updated_at"})
 ROOM_COLUMNS = {"id": Column("r.id", "id"), "property_id": Column("r.property_id", "id"), "title": Column("r.title"),
@@ -91,10 +90,11 @@ class Owned:
         """Every one the actor may see, short and unpaginated (the service's `/options`): the list's filters and
         order apply, its pagination does not."""
         marks, groups = actor.group_params()
-        conditions, params = where(query, self.columns)
+        conditions, params = where(query, self.columns, self.store.dialect)
+        ordered = order_by(query, self.columns, "r.title, r.id", self.store.dialect)
         rows = self.store.query(
             f"SELECT r.* FROM {self.table} r JOIN properties p ON p.id = r.property_id WHERE p.group_id IN ({marks})"
-            f"{conditions} ORDER BY {order_by(query, self.columns, 'r.title, r.id')}", [*groups, *params])
+            f"{conditions} ORDER BY {ordered}", [*groups, *params])
         return [{"id": r["id"], "title": r["title"], **{name: r[name] for name in self.option_fields}} for r in rows]
 
     def for_property(self, actor: Actor, property_id: str) -> list[dict[str, Any]]:
@@ -134,7 +134,7 @@ class Owned:
         return item_id
 
     def _update(self, item_id: str, values: dict[str, Any],
-                also: Callable[[sqlite3.Connection, sqlite3.Row], None] | None = None) -> None:
+                also: Callable[[Connection, Row], None] | None = None) -> None:
         """`also(conn, before)`: more of the change, in its transaction, given the row as it was (a rate plan's ARI
         event)."""
         with self.store.transaction() as conn:
@@ -162,11 +162,11 @@ class Owned:
     def _check_delete(self, row) -> None:
         """Refuses (a 422) when something else still needs the row."""
 
-    def _plans_of(self, conn: sqlite3.Connection, item_id: str) -> list[str]:
+    def _plans_of(self, conn: Connection, item_id: str) -> list[str]:
         """The rate plans that go with it (the channels that sell them are told)."""
         return [item_id]
 
-    def _moves(self, before: sqlite3.Row, values: dict[str, Any]) -> bool:
+    def _moves(self, before: Row, values: dict[str, Any]) -> bool:
         """Whether an update changes what channels sell it as (a rate plan's room type)."""
         return False
 
@@ -175,21 +175,26 @@ class RoomTypes(Owned):
     table, noun, columns = "room_types", "room type", ROOM_COLUMNS
     option_fields = ("property_id", "occ_adults", "occ_children", "occ_infants", "default_occupancy")
 
+    # Each change reads, checks and writes in one transaction: what it checks against (the room's rate plans, the
+    # plans a plan derives from or that derive from it) can't change before it writes.
+
     def create(self, actor: Actor, data: Any) -> dict[str, Any]:
         model, errors = _room_model(_writable(data, "room type"))
         errors.raise_if_any()
-        self._property(actor, model.property_id, "property_id")  # type: ignore[union-attr]
-        return self.get(actor, self._insert(_room_values(model)))  # type: ignore[arg-type]
+        with self.store.transaction():
+            self._property(actor, model.property_id, "property_id")  # type: ignore[union-attr]
+            return self.get(actor, self._insert(_room_values(model)))  # type: ignore[arg-type]
 
     def update(self, actor: Actor, room_id: str, data: Any) -> dict[str, Any]:
-        current, _ = self._merge(actor, room_id, data)  # access, a JSON object, the same property
-        model, errors = _room_model({k: v for k, v in data.items() if k not in READ_ONLY},
-                                    as_input(RoomTypeInput, current))
-        if model is not None and not failed(errors.details) & {"occ_adults", "occ_children"}:
-            self._check_capacity(room_id, model.occ_adults + model.occ_children, errors)
-        errors.raise_if_any()
-        self._update(room_id, _room_values(model))  # type: ignore[arg-type]
-        return self.get(actor, room_id)
+        with self.store.transaction():
+            current, _ = self._merge(actor, room_id, data)  # access, a JSON object, the same property
+            model, errors = _room_model({k: v for k, v in data.items() if k not in READ_ONLY},
+                                        as_input(RoomTypeInput, current))
+            if model is not None and not failed(errors.details) & {"occ_adults", "occ_children"}:
+                self._check_capacity(room_id, model.occ_adults + model.occ_children, errors)
+            errors.raise_if_any()
+            self._update(room_id, _room_values(model))  # type: ignore[arg-type]
+            return self.get(actor, room_id)
 
     def _check_capacity(self, room_id: str, capacity: int, errors: Errors) -> None:
         """The room must still hold the largest occupancy each of its rate plans sells."""
@@ -199,7 +204,7 @@ class RoomTypes(Owned):
                 errors.add("occ_adults", f"rate plan {plan['title']!r} sells an occupancy of {largest}; change it first")
                 return
 
-    def _plans_of(self, conn: sqlite3.Connection, item_id: str) -> list[str]:
+    def _plans_of(self, conn: Connection, item_id: str) -> list[str]:
         return [row[0] for row in conn.execute("SELECT id FROM rate_plans WHERE room_type_id = ?", (item_id,))]
 
     def _check_delete(self, row) -> None:
@@ -233,20 +238,22 @@ class RatePlans(Owned):
     option_fields = ("property_id", "room_type_id", "currency", "sell_mode")
 
     def create(self, actor: Actor, data: Any) -> dict[str, Any]:
-        model, currency = self._checked(actor, _writable(data, "rate plan"), None)
-        return self.get(actor, self._insert(_plan_values(model, currency)))
+        with self.store.transaction():
+            model, currency = self._checked(actor, _writable(data, "rate plan"), None)
+            return self.get(actor, self._insert(_plan_values(model, currency)))
 
     def update(self, actor: Actor, plan_id: str, data: Any) -> dict[str, Any]:
-        current, merged = self._merge(actor, plan_id, data)
-        model, currency = self._checked(actor, as_input(RatePlanInput, _implied(merged, data)), plan_id, current)
-        values = _plan_values(model, currency)
-        self._update(plan_id, values, also=lambda conn, before: self._ari_changed(conn, before, values))
-        return self.get(actor, plan_id)
+        with self.store.transaction():
+            current, merged = self._merge(actor, plan_id, data)
+            model, currency = self._checked(actor, as_input(RatePlanInput, _implied(merged, data)), plan_id, current)
+            values = _plan_values(model, currency)
+            self._update(plan_id, values, also=lambda conn, before: self._ari_changed(conn, before, values))
+            return self.get(actor, plan_id)
 
-    def _moves(self, before: sqlite3.Row, values: dict[str, Any]) -> bool:
+    def _moves(self, before: Row, values: dict[str, Any]) -> bool:
         return values["room_type_id"] != before["room_type_id"]
 
-    def _ari_changed(self, conn: sqlite3.Connection, before: sqlite3.Row, values: dict[str, Any]) -> None:
+    def _ari_changed(self, conn: Connection, before: Row, values: dict[str, Any]) -> None:
         """When the change makes the plan's nights read otherwise though no night was written (its weekday defaults,
         modifiers, ...): an ARI event over its property's whole window, for the plan and each plan derived from it,
         so that channels and webhooks hear of it."""
@@ -395,17 +402,19 @@ class HotelPolicies:
         property_id = _writable(data, "hotel policy").get("property_id")
         if not isinstance(property_id, str):
             raise ValidationFailed.one("property_id", "is required: the property the policy is for")
-        self.rooms._property(actor, property_id, "property_id")
-        if existing := self.read(property_id):
-            raise ValidationFailed.one("property_id", f"already has a hotel policy ({existing['id']}): change it "
-                                                      f"with PUT /api/v1/hotel_policies/{existing['id']}")
-        return self.put(actor, property_id, data)
+        with self.store.transaction():  # of two creates at once, the second finds the first's
+            self.rooms._property(actor, property_id, "property_id")
+            if existing := self.read(property_id):
+                raise ValidationFailed.one("property_id", f"already has a hotel policy ({existing['id']}): change "
+                                                          f"it with PUT /api/v1/hotel_policies/{existing['id']}")
+            return self.put(actor, property_id, data)
 
     def update(self, actor: Actor, policy_id: str, data: Any) -> dict[str, Any]:
-        row = self._row(actor, policy_id)
-        if _writable(data, "hotel policy").get("property_id", row["property_id"]) != row["property_id"]:
-            raise ValidationFailed.one("property_id", "can't be changed: a policy belongs to its property")
-        return self.put(actor, row["property_id"], data)
+        with self.store.transaction():  # a policy deleted meanwhile is not made again under a new id
+            row = self._row(actor, policy_id)
+            if _writable(data, "hotel policy").get("property_id", row["property_id"]) != row["property_id"]:
+                raise ValidationFailed.one("property_id", "can't be changed: a policy belongs to its property")
+            return self.put(actor, row["property_id"], data)
 
     def delete(self, actor: Actor, policy_id: str) -> None:
         row = self._row(actor, policy_id)
@@ -423,6 +432,12 @@ class HotelPolicies:
         return row
 
     def put(self, actor: Actor, property_id: str, data: Any) -> dict[str, Any]:
+        """The policy as sent over what it is, read and written in one transaction: two partial PUTs at once each
+        keep the other's fields."""
+        with self.store.transaction():
+            return self._put(actor, property_id, data)
+
+    def _put(self, actor: Actor, property_id: str, data: Any) -> dict[str, Any]:
         prop = self.rooms._property(actor, property_id, "property_id", strict=False)
         current = self.read(property_id) or {}
         sent, errors = _policy_aliases(_writable(data, "hotel policy", {"property_id"}))

@@ -11,12 +11,12 @@ replaced is an `Undo` itself, so that the undo can be undone in turn.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
 
 from backend.inventory.ranges import TABLES, Planned
+from storage import Connection
 
 Row = tuple | None  # a night's stored columns; None: the night has no row
 
@@ -59,7 +59,7 @@ class Restored:
     gone: list[str] = field(default_factory=list)  # titles of room types and rate plans deleted since
 
 
-def rows(conn: sqlite3.Connection, kind: str, target_id: str, days: list[str]) -> dict[str, Row]:
+def rows(conn: Connection, kind: str, target_id: str, days: list[str]) -> dict[str, Row]:
     """The stored rows of these nights (None where a night has none)."""
     if not days:
         return {}
@@ -70,7 +70,7 @@ def rows(conn: sqlite3.Connection, kind: str, target_id: str, days: list[str]) -
     return {day: found.get(day) for day in days}
 
 
-def before(conn: sqlite3.Connection, planned: Iterable[Planned]) -> dict[tuple[str, str], dict[str, Row]]:
+def before(conn: Connection, planned: Iterable[Planned]) -> dict[tuple[str, str], dict[str, Row]]:
     """Per (kind, target id), the stored rows of the nights these values are about to write."""
     taken: dict[tuple[str, str], dict[str, Row]] = {}
     for value in planned:
@@ -80,7 +80,7 @@ def before(conn: sqlite3.Connection, planned: Iterable[Planned]) -> dict[tuple[s
     return taken
 
 
-def after(conn: sqlite3.Connection, planned: list[Planned], taken: dict[tuple[str, str], dict[str, Row]]) -> Undo:
+def after(conn: Connection, planned: list[Planned], taken: dict[tuple[str, str], dict[str, Row]]) -> Undo:
     """The undo of a write that has just run in this transaction, from the rows `before` took."""
     targets = {(value.kind, value.target["id"]): value.target for value in planned}
     nights = []
@@ -92,7 +92,7 @@ def after(conn: sqlite3.Connection, planned: list[Planned], taken: dict[tuple[st
     return Undo(tuple(nights))
 
 
-def restore(conn: sqlite3.Connection, undo: Undo, today: dict[str, date]) -> Restored:
+def restore(conn: Connection, undo: Undo, today: dict[str, date]) -> Restored:
     """Every night of the undo back to its row from before, where it still holds the row from after and is not past
     at its property (`today`, by property id)."""
     redo, done = [], Restored(Undo())
@@ -119,11 +119,13 @@ def restore(conn: sqlite3.Connection, undo: Undo, today: dict[str, date]) -> Res
     return done
 
 
-def _put(conn: sqlite3.Connection, kind: str, target_id: str, wanted: dict[str, Row]) -> None:
+def _put(conn: Connection, kind: str, target_id: str, wanted: dict[str, Row]) -> None:
     """These rows exactly: None deletes the night's row, a tuple replaces it whole (its NULLs too)."""
     table = TABLES[kind]
     conn.executemany(f"DELETE FROM {table.name} WHERE {table.key} = ? AND date = ?",
                      [(target_id, day) for day, row in wanted.items() if row is None])
     marks = ", ".join("?" * (len(table.columns) + 2))
-    conn.executemany(f"INSERT OR REPLACE INTO {table.name} ({table.key}, date, {', '.join(table.columns)}) "
-                     f"VALUES ({marks})", [(target_id, day, *row) for day, row in wanted.items() if row is not None])
+    replace = ", ".join(f"{column} = excluded.{column}" for column in table.columns)
+    conn.executemany(f"INSERT INTO {table.name} ({table.key}, date, {', '.join(table.columns)}) VALUES ({marks}) "
+                     f"ON CONFLICT ({table.key}, date) DO UPDATE SET {replace}",
+                     [(target_id, day, *row) for day, row in wanted.items() if row is not None])

@@ -33,7 +33,7 @@ from pydantic_core import from_json
 from backend.outbox.lease import Lease
 from backend.outbox.record import record
 from backend.outbox.sending import SendFailed
-from storage import Store, new_id, utc_now
+from storage import Connection, Store, new_id, placeholders, utc_now
 
 log = logging.getLogger("frontdesk.deliverer")
 
@@ -50,7 +50,9 @@ POLL = 0.2  # seconds between looks at the outbox when nothing in this process s
 SWEEP_EVERY = 10.0
 PRUNE_EVERY = 3600.0
 # The newest event's seq, even once pruning has deleted it (AUTOINCREMENT keeps it): where cursors may go.
-HEAD = "SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'events'), 0)"
+def head(conn: Connection) -> int:
+    """The outbox's head: the last event ever recorded (0 before the first), which stays when it is pruned."""
+    return conn.execute(conn.dialect.last_issued("events", "seq")).fetchone()[0]
 
 
 @dataclass(frozen=True)
@@ -121,6 +123,7 @@ class Deliverer:
         self._busy: dict[str, Future] = {}
         self._thread: threading.Thread | None = None
         self._swept = self._pruned = 0.0
+        self.holding = False  # the lease, as last renewed: a destination's calls stop once it is lost
 
     # --- running -------------------------------------------------------------------------------
 
@@ -148,12 +151,11 @@ class Deliverer:
         if self._stop.wait(after):
             return
         renewed = 0.0
-        holding = False
         while not self._stop.is_set():
             try:
                 if time.monotonic() - renewed > self.lease.ttl / 3:
-                    holding, renewed = self.lease.acquire(), time.monotonic()
-                if holding:
+                    self.holding, renewed = self.lease.acquire(), time.monotonic()
+                if self.holding:
                     self.round()
             except Exception as exc:  # noqa: BLE001 — the deliverer outlives any one bad round
                 log.warning("deliverer round failed: %s", type(exc).__name__)
@@ -184,7 +186,7 @@ class Deliverer:
         if not ids:
             return []
         head = self.store.scalar("SELECT max(seq) FROM events") or 0
-        marks = ",".join("?" * len(ids))
+        marks = placeholders(ids)
         now = utc_now()
         return [row[0] for row in self.store.query(
             f"SELECT d.id FROM destinations d WHERE d.id IN ({marks}) AND d.failing_since IS NULL "
@@ -198,7 +200,7 @@ class Deliverer:
         """Send the destination what it is owed until it is up to date, a call fails, or the deliverer stops."""
         try:
             self._redeliver(route, destination_id)
-            while not self._stop.is_set() and self._step(route, destination_id):
+            while not self._stop.is_set() and self.holding and self._step(route, destination_id):
                 pass
         except Exception as exc:  # noqa: BLE001 — one destination's trouble never stops the others
             log.warning("delivery to %s failed: %s", destination_id, type(exc).__name__)
@@ -222,8 +224,10 @@ class Deliverer:
             try:
                 sent.append((call, _send(route, destination_id, call)))
             except SendFailed as failed:  # the head of what is left: its first attempt unless nothing went
-                self._commit(destination_id, row["cursor"], row["attempts"] + 1, sent)
-                self._failed(route, destination_id, call, row["attempts"] + 1 if not sent else 1, failed)
+                if self._commit(destination_id, row["cursor"], row["attempts"] + 1, sent):
+                    self._failed(route, destination_id, call, sent[-1][0][-1].seq, 0, failed)
+                elif not sent:
+                    self._failed(route, destination_id, call, row["cursor"], row["attempts"], failed)
                 return False
             if self._stop.is_set():
                 break
@@ -249,15 +253,21 @@ class Deliverer:
         with self.store.transaction() as conn:
             conn.execute("UPDATE destinations SET cursor = ? WHERE id = ? AND cursor = ?", (to, destination_id, cursor))
 
-    def _failed(self, route: Route, destination_id: str, events: list, attempt: int, failed: SendFailed) -> None:
-        now = self.clock()
+    def _failed(self, route: Route, destination_id: str, events: list, cursor: int, attempts: int,
+                failed: SendFailed) -> None:
+        """The head event failed once more, after `attempts` at it from `cursor`: counted, unless the destination
+        moved meanwhile (another deliverer, a resume), whose state then stands."""
+        now, attempt = self.clock(), attempts + 1
         gives_up = attempt >= self.max_attempts
         retry = None if gives_up else (now + timedelta(seconds=backoff(attempt, self.backoff_base)))
         retry_at = retry.replace(tzinfo=None).isoformat(timespec="microseconds") if retry else None
         with self.store.transaction() as conn:
-            conn.execute("UPDATE destinations SET attempts = ?, next_attempt_at = ?, last_error = ?, "
-                         "failing_since = CASE WHEN ? THEN ? ELSE failing_since END WHERE id = ?",
-                         (attempt, retry_at, failed.message, gives_up, utc_now(), destination_id))
+            if not conn.execute("UPDATE destinations SET attempts = ?, next_attempt_at = ?, last_error = ?, "
+                                "failing_since = CASE WHEN ? = 1 THEN ? ELSE failing_since END "
+                                "WHERE id = ? AND cursor = ? AND attempts = ?",
+                                (attempt, retry_at, failed.message, int(gives_up), utc_now(), destination_id, cursor,
+                                 attempts)).rowcount:
+                return
             self._log(conn, destination_id, events, "failed" if gives_up else "retrying", attempt, failed.status,
                       failed.message, retry_at)
             route.failed(conn, destination_id, failed.message, events)
@@ -315,8 +325,8 @@ def _send(route: Route, destination_id: str, events: list[Event]) -> Delivered:
 
 def add_destination(conn, destination_id: str, kind: str) -> None:
     """A new destination starts at the outbox's head: it gets what happens from now on."""
-    conn.execute(f"INSERT INTO destinations (id, kind, cursor) VALUES (?, ?, ({HEAD})) ON CONFLICT(id) DO NOTHING",
-                 (destination_id, kind))
+    conn.execute("INSERT INTO destinations (id, kind, cursor) VALUES (?, ?, ?) ON CONFLICT(id) DO NOTHING",
+                 (destination_id, kind, head(conn)))
 
 
 def drop_destination(conn, destination_id: str) -> None:

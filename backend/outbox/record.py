@@ -9,11 +9,10 @@ to the parent is also an event for each child.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterable
 from typing import Any
 
-from storage import new_id, utc_now
+from storage import Connection, new_id, utc_now
 
 # What each event is called, as the service's Webhooks API names them where it has one.
 BOOKING_EVENTS = {"new": "booking_new", "modified": "booking_modification", "cancelled": "booking_cancellation"}
@@ -21,7 +20,7 @@ EVENTS = ("ari", *BOOKING_EVENTS.values(), "non_acked_booking", "message", "inqu
           "thread_reopened", "sync_error")
 
 
-def record(conn: sqlite3.Connection, event: str, property_id: str | None, payload: dict[str, Any], *,
+def record(conn: Connection, event: str, property_id: str | None, payload: dict[str, Any], *,
            channel_id: str | None = None) -> str:
     """One event, in the caller's transaction; its id."""
     event_id = new_id()
@@ -30,12 +29,12 @@ def record(conn: sqlite3.Connection, event: str, property_id: str | None, payloa
     return event_id
 
 
-def availability_changed(conn: sqlite3.Connection, property_id: str, room_type_id: str, dates: Iterable[str]) -> None:
+def availability_changed(conn: Connection, property_id: str, room_type_id: str, dates: Iterable[str]) -> None:
     """Availability written for a room type on some nights: one event over their range."""
     _ranged(conn, property_id, {"room_type_id": room_type_id}, sorted(dates))
 
 
-def rates_changed(conn: sqlite3.Connection, property_id: str, rate_plan_id: str, dates: Iterable[str]) -> None:
+def rates_changed(conn: Connection, property_id: str, rate_plan_id: str, dates: Iterable[str]) -> None:
     """Rates or restrictions written for a plan on some nights: one event over their range, and one for each plan
     derived from it."""
     nights = sorted(dates)
@@ -45,14 +44,14 @@ def rates_changed(conn: sqlite3.Connection, property_id: str, rate_plan_id: str,
         _ranged(conn, property_id, {"rate_plan_id": plan_id}, nights)
 
 
-def _ranged(conn: sqlite3.Connection, property_id: str, target: dict[str, str], nights: list[str]) -> None:
+def _ranged(conn: Connection, property_id: str, target: dict[str, str], nights: list[str]) -> None:
     """One `ari` event from the first to the last of the (sorted) nights; none without nights."""
     if nights:
         record(conn, "ari", property_id, {"property_id": property_id, **target, "date_from": nights[0],
                                           "date_to": nights[-1]})
 
 
-def booking_changed(conn: sqlite3.Connection, booking: dict[str, Any]) -> None:
+def booking_changed(conn: Connection, booking: dict[str, Any]) -> None:
     """A booking's new revision: the service's `booking` payload, under the event of its status."""
     record(conn, BOOKING_EVENTS[booking["status"]], booking["property_id"],
            {"booking_id": booking["id"], "property_id": booking["property_id"], "revision_id": booking["revision_id"]})

@@ -10,10 +10,10 @@ the nonce and ciphertext in base64. The data step `signing_secrets_sealed` seale
 from __future__ import annotations
 
 import base64
-import sqlite3
 from typing import TYPE_CHECKING
 
 from backend.data_steps import DataStep
+from storage import Connection
 
 if TYPE_CHECKING:
     from backend.engine import Engine
@@ -42,7 +42,7 @@ def _context(owner_id: str) -> str:
     return f"signing:{owner_id}"
 
 
-def seal_stored(engine: Engine, conn: sqlite3.Connection) -> int:
+def seal_stored(engine: Engine, conn: Connection) -> int:
     """The data step: every signing secret still in clear is sealed; how many were."""
     count = 0
     for table, column in COLUMNS:

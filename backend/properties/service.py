@@ -32,7 +32,7 @@ from backend.media import Media
 from backend.money import format_amount, in_currency
 from backend.properties.models import CONTACT_FIELDS, READ_ONLY_FIELDS, PropertyInput
 from backend.validation import as_input, validate
-from storage import Store, new_id, utc_now
+from storage import Store, new_id, placeholders, utc_now
 
 COLUMNS: dict[str, Column] = {
     "id": Column("p.id", "id"),
@@ -102,7 +102,7 @@ class Properties:
         if not ids:
             return {}
         rows = self.store.query(
-            f"SELECT property_id, facility_id FROM property_facilities WHERE property_id IN ({','.join('?' * len(ids))}) "
+            f"SELECT property_id, facility_id FROM property_facilities WHERE property_id IN ({placeholders(ids)}) "
             "ORDER BY position", ids)
         found: dict[str, list[str]] = {}
         for r in rows:
@@ -148,8 +148,37 @@ class Properties:
         return self.get(actor, property_id)
 
     def update(self, actor: Actor, property_id: str, data: Any) -> dict[str, Any]:
-        current = self.get(actor, property_id)
+        """The property as sent over what it is. Checked first outside the write lock (a new logo is fetched then),
+        and again inside it on the property as it is by then, which the write starts from: a change made meanwhile
+        (another field, a channel connected) is neither lost nor let past the rules. A logo left as it was read
+        stays as it is then."""
         changes = _writable(data)
+        current, model = self._merged(actor, property_id, changes)
+        new_logo = changes.get("logo_url", current["logo_url"]) != current["logo_url"]
+        logo = self.media.fetch_image(model.logo_url, "logo_url") if new_logo and model.logo_url else None
+        with self.store.transaction() as conn:
+            current, model = self._merged(actor, property_id, changes)
+            if new_logo:
+                logo_id = self.media.insert(conn, logo) if logo else None
+            else:
+                logo_id = conn.execute("SELECT logo_media_id FROM properties WHERE id = ?", (property_id,)).fetchone()[0]
+            row = self._row_values(model, model.group_id or current["group_id"], logo_id)
+            before = conn.execute("SELECT * FROM properties WHERE id = ?", (property_id,)).fetchone()
+            conn.execute(
+                f"UPDATE properties SET {', '.join(f'{k} = ?' for k in row)}, updated_at = ? WHERE id = ?",
+                (*row.values(), utc_now(), property_id),
+            )
+            conn.execute("DELETE FROM property_facilities WHERE property_id = ?", (property_id,))
+            self._write_facilities(conn, property_id, model.facilities)
+            now = self.clock()
+            after = conn.execute("SELECT * FROM properties WHERE id = ?", (property_id,)).fetchone()
+            window_moves.moved(conn, after, now, since=window_of(before, now))  # its window's nights that moved
+        self.events.publish("property.changed", property_id, action="updated")
+        return self.get(actor, property_id)
+
+    def _merged(self, actor: Actor, property_id: str, changes: dict[str, Any]) -> tuple[dict[str, Any], PropertyInput]:
+        """The property as it is, and as the changes make it, checked against the channels it is connected to."""
+        current = self.get(actor, property_id)
         model = self._validate(actor, _overlay(as_input(PropertyInput, current), changes))
         if current["acc_cannels_count"]:
             errors = Errors()
@@ -165,26 +194,7 @@ class Properties:
                                        f"{', '.join(repr(t) for t in elsewhere)}: a channel takes properties of "
                                        "its own group only")
             errors.raise_if_any()
-        new_logo = changes.get("logo_url", current["logo_url"]) != current["logo_url"]
-        logo = self.media.fetch_image(model.logo_url, "logo_url") if new_logo and model.logo_url else None
-        with self.store.transaction() as conn:
-            if new_logo:
-                logo_id = self.media.insert(conn, logo) if logo else None
-            else:
-                logo_id = self.store.scalar("SELECT logo_media_id FROM properties WHERE id = ?", (property_id,))
-            row = self._row_values(model, model.group_id or current["group_id"], logo_id)
-            before = conn.execute("SELECT * FROM properties WHERE id = ?", (property_id,)).fetchone()
-            conn.execute(
-                f"UPDATE properties SET {', '.join(f'{k} = ?' for k in row)}, updated_at = ? WHERE id = ?",
-                (*row.values(), utc_now(), property_id),
-            )
-            conn.execute("DELETE FROM property_facilities WHERE property_id = ?", (property_id,))
-            self._write_facilities(conn, property_id, model.facilities)
-            now = self.clock()
-            after = conn.execute("SELECT * FROM properties WHERE id = ?", (property_id,)).fetchone()
-            window_moves.moved(conn, after, now, since=window_of(before, now))  # its window's nights that moved
-        self.events.publish("property.changed", property_id, action="updated")
-        return self.get(actor, property_id)
+        return current, model
 
     def delete(self, actor: Actor, property_id: str) -> None:
         self._row(actor, property_id)

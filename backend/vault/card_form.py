@@ -53,6 +53,7 @@ PER_CLIENT = 30
 # bound on the rows and cards a crowd of clients can leave there.
 PER_PROPERTY = 1000
 FIELDS = ("card_number", "cardholder_name", "expiration_month", "expiration_year", "service_code")
+SESSION_GONE = "the card form's session is unknown, used or expired; open the form again"
 NOT_TAKEN = "is not a card from this channel's card form, or another booking has it already"
 
 
@@ -109,10 +110,14 @@ class CardForm:
                                    "AND card_token IS NULL", (hash_secret(session_token or ""), _stamp(datetime.now(UTC)))
                                    ).fetchone()
             if session is None:
-                raise Unauthorized("the card form's session is unknown, used or expired; open the form again")
+                raise Unauthorized(SESSION_GONE)
             token = self.vault.keep(conn, [card.normalised()], [None], profile_name=PROFILE,
                                     actor=f"card form {session['id']}")[0]
-            conn.execute("UPDATE card_form_sessions SET card_token = ? WHERE id = ?", (token, session["id"]))
+            # Spent only if still unspent: the arbiter where two posts of one session run at once (the read above
+            # may have seen it unspent in both); the loser's card is rolled back with its transaction.
+            if not conn.execute("UPDATE card_form_sessions SET card_token = ? WHERE id = ? AND card_token IS NULL",
+                                (token, session["id"])).rowcount:
+                raise Unauthorized(SESSION_GONE)
         return {"card_token": token, **card.normalised().masked(), "card_type": self.vault.describe(token)["card_type"]}
 
     def take(self, conn, token: str, channel_id: str, booking_id: str, departure: str | None) -> dict[str, Any]:
@@ -130,7 +135,9 @@ class CardForm:
             card = self.vault.describe(token)
         except LookupError:
             raise ValidationFailed.one("guarantee.token", NOT_TAKEN) from None
-        conn.execute("UPDATE card_form_sessions SET booking_id = ? WHERE id = ?", (booking_id, session["id"]))
+        if not conn.execute("UPDATE card_form_sessions SET booking_id = ? WHERE id = ? "
+                            "AND (booking_id IS NULL OR booking_id = ?)", (booking_id, session["id"], booking_id)).rowcount:
+            raise ValidationFailed.one("guarantee.token", NOT_TAKEN)  # another booking took it meanwhile
         if departure:
             self.vault.move(conn, token, date.fromisoformat(departure))
         return card

@@ -49,7 +49,7 @@ class JsonDocument:
         if len(body) <= max_bytes and body.count(b"{") + body.count(b"[") > MAX_CONTAINERS:
             raise PayloadTooLarge([f"the message holds more than {MAX_CONTAINERS:,} objects and arrays "
                                    "(counted by their brackets)"])
-        self.box = [read_json(body, max_bytes, lone_surrogates=True)]  # given back as it came
+        self.box = [read_json(body, max_bytes, passing_through=True)]  # given back as it came
         self.root = JsonNode(self.box[0], self.box, 0)
         self._values: int | None = None
 

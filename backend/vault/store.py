@@ -23,7 +23,7 @@ from backend.data_steps import DataStep
 from backend.errors import NotFound
 from backend.keys import Keys
 from backend.vault.cards import CardData, masked_number
-from storage import Store
+from storage import Store, placeholders
 
 # Leading digits of the main brands, longest first where they overlap.
 BRANDS = (("34", "amex"), ("37", "amex"), ("4", "visa"), ("51", "mastercard"), ("52", "mastercard"),
@@ -88,9 +88,10 @@ class Vault:
             new = {f: kept_new for f, kept_new in new.items() if f not in found}
         tokens = [new[f][1] if f in new else found[f][0] for f in prints]
         firsts = {index for index, _ in new.values()}
-        conn.executemany("UPDATE vault_cards SET departure_date = max(departure_date, ?) WHERE token = ?",
-                         [((departure or kept.date()).isoformat(), token)
-                          for index, (token, departure) in enumerate(zip(tokens, departures)) if index not in firsts])
+        conn.executemany("UPDATE vault_cards SET departure_date = ? WHERE token = ? AND departure_date < ?",
+                         [(day, token, day) for index, (token, day) in enumerate(
+                             (token, (departure or kept.date()).isoformat()) for token, departure in zip(tokens, departures))
+                          if index not in firsts])
         for token, fingerprint, extra in zip(tokens, prints, extras, strict=True):
             if extra is not None and fingerprint in found:
                 self._seal_extra(conn, token, extra)
@@ -115,7 +116,7 @@ class Vault:
             chunk = wanted[start:start + CHUNK]
             held |= {row[0]: (row[1], bool(row[2])) for row in conn.execute(
                 "SELECT c.fingerprint, c.token, v.token IS NOT NULL FROM vault_cards c LEFT JOIN vault_cvv v "
-                f"ON v.token = c.token AND v.expires_at > ? WHERE c.fingerprint IN ({','.join('?' * len(chunk))})",
+                f"ON v.token = c.token AND v.expires_at > ? WHERE c.fingerprint IN ({placeholders(chunk)})",
                 (_stamp(now), *chunk))}
         return held
 
@@ -161,7 +162,7 @@ class Vault:
         wanted = sorted(set(tokens))
         rows = conn.execute("SELECT c.token, c.nonce, c.ciphertext, v.nonce AS cvv_nonce, v.ciphertext AS cvv_ciphertext "
                             "FROM vault_cards c LEFT JOIN vault_cvv v ON v.token = c.token AND v.expires_at > ? "
-                            f"WHERE c.token IN ({','.join('?' * len(wanted))})",
+                            f"WHERE c.token IN ({placeholders(wanted)})",
                             (_stamp(self._now()), *wanted)).fetchall() if wanted else []
         clear = {}
         for row in rows:
@@ -179,8 +180,8 @@ class Vault:
     def move(self, conn, token: str, departure: date) -> None:
         """A booking's stay changed: its card leaves the vault counting from the new departure, if that is later (the
         card may guarantee other stays too: kept once, it leaves after the last of them)."""
-        conn.execute("UPDATE vault_cards SET departure_date = max(departure_date, ?) WHERE token = ?",
-                     (departure.isoformat(), token))
+        conn.execute("UPDATE vault_cards SET departure_date = ? WHERE token = ? AND departure_date < ?",
+                     (departure.isoformat(), token, departure.isoformat()))
 
     def describe(self, token: str) -> dict[str, str]:
         """What a booking shows of a card the vault holds, as its guarantee does (nothing unsealed, so no audit
@@ -253,7 +254,7 @@ class Vault:
             first = min(same, key=lambda row: (row["expires_at"] is None, row["expires_at"] or "", row["created_at"],
                                                row["token"]))
             tokens = [first["token"], *(row["token"] for row in same if row is not first)]
-            places = ",".join("?" * len(tokens))
+            places = placeholders(tokens)
             conn.execute(f"UPDATE vault_cards SET fingerprint = ?, departure_date = (SELECT max(departure_date) "
                          f"FROM vault_cards WHERE token IN ({places})) WHERE token = ?",
                          (fingerprint, *tokens, tokens[0]))

@@ -30,7 +30,7 @@ from backend.webhooks import masks, payloads
 from backend.webhooks.models import WebhookInput
 from backend.webhooks.route import Hook, WebhookRoute, post
 from backend.webhooks.trials import Trials
-from storage import Store, new_id, utc_now
+from storage import Store, new_id, placeholders, utc_now
 
 if TYPE_CHECKING:
     from backend.keys import Keys
@@ -130,14 +130,15 @@ class Webhooks:
         return {**self.get(actor, webhook_id), "secret": secret}
 
     def update(self, actor: Actor, webhook_id: str, data: Any) -> dict[str, Any]:
-        """Only the fields sent change. `is_active: true` sent resumes a failing webhook too."""
-        current = self._attributes(self._row(actor, webhook_id))
+        """Only the fields sent change. `is_active: true` sent resumes a failing webhook too. Checked first outside
+        the write lock (a callback's host is resolved then), and again inside it on the webhook as it is by then,
+        which the write starts from: a change made meanwhile is kept, and a move into a full property refused."""
         if not isinstance(data, dict):
             raise BadRequest(["the webhook must be a JSON object"])
         changes = {name: value for name, value in data.items() if name not in READ_ONLY}
-        model = validate(WebhookInput, {**{name: current[name] for name in EDITABLE}, **changes})
-        self._check(actor, model, set(changes))
+        self._merged(actor, webhook_id, changes, resolve=True)
         with self.store.transaction() as conn:
+            current, model = self._merged(actor, webhook_id, changes, resolve=False)
             if model.property_id != current["property_id"]:
                 self._room_for_one_more(conn, model.property_id)
             conn.execute("UPDATE webhooks SET property_id = ?, callback_url = ?, event_mask = ?, headers = ?, "
@@ -147,6 +148,13 @@ class Webhooks:
                 deliverer.resume(conn, webhook_id)
         self.events.publish("webhook.changed", webhook_id, action="updated")
         return self.get(actor, webhook_id)
+
+    def _merged(self, actor: Actor, webhook_id: str, changes: dict[str, Any],
+                *, resolve: bool) -> tuple[dict[str, Any], WebhookInput]:
+        current = self._attributes(self._row(actor, webhook_id))
+        model = validate(WebhookInput, {**{name: current[name] for name in EDITABLE}, **changes})
+        self._check(actor, model, set(changes), resolve=resolve)
+        return current, model
 
     def delete(self, actor: Actor, webhook_id: str) -> None:
         """Its place in the outbox and its delivery log go with it (a trigger of storage/0014_webhooks.sql)."""
@@ -166,18 +174,19 @@ class Webhooks:
     def redeliver(self, actor: Actor, webhook_id: str, delivery_id: str) -> None:
         """The delivery's event is sent again, once, as soon as the webhook is active and not failing; the log says
         how it went."""
-        self._row(actor, webhook_id)
-        row = self.store.one("SELECT d.event_seq, e.seq FROM deliveries d LEFT JOIN events e ON e.seq = d.event_seq "
-                             "WHERE d.id = ? AND d.destination_id = ?", (delivery_id, webhook_id))
-        if row is None:
-            raise NotFound(f"delivery {delivery_id} of this webhook does not exist")
-        if row["seq"] is None:
-            raise ValidationFailed.one("delivery_id", "its event is no longer kept, so it can't be sent again")
-        with self.store.transaction() as conn:
+        with self.store.transaction() as conn:  # a webhook deleted meanwhile leaves no redelivery behind
+            self._row(actor, webhook_id)
+            row = conn.execute("SELECT d.event_seq, e.seq FROM deliveries d LEFT JOIN events e "
+                               "ON e.seq = d.event_seq WHERE d.id = ? AND d.destination_id = ?",
+                               (delivery_id, webhook_id)).fetchone()
+            if row is None:
+                raise NotFound(f"delivery {delivery_id} of this webhook does not exist")
+            if row["seq"] is None:
+                raise ValidationFailed.one("delivery_id", "its event is no longer kept, so it can't be sent again")
             deliverer.redeliver(conn, webhook_id, row["event_seq"])
         self.events.publish("webhook.changed", webhook_id, action="redelivery")
 
-    def _check(self, actor: Actor, model: WebhookInput, sent: set[str]) -> None:
+    def _check(self, actor: Actor, model: WebhookInput, sent: set[str], *, resolve: bool = True) -> None:
         """What takes the database or the network: the property is the caller's, the rooms and plans the mask
         names are the property's, the callback is on a public address. Only for the fields sent (and those that
         depend on them): a stored mask whose plan has since gone does not block a change of something else."""
@@ -189,7 +198,7 @@ class Webhooks:
         if sent & {"event_mask", "property_id"}:
             for message in self._unknown_ids(model):
                 errors.add("event_mask", message)
-        problem = self._address_problem(model.callback_url) if "callback_url" in sent else None
+        problem = self._address_problem(model.callback_url) if resolve and "callback_url" in sent else None
         if problem:
             errors.add("callback_url", problem)
         errors.raise_if_any()
@@ -207,8 +216,8 @@ class Webhooks:
     def _unknown_ids(self, model: WebhookInput) -> list[str]:
         rooms, plans = masks.parse(model.event_mask).named_ids()
         found = {row[0] for row in self.store.query(
-            f"SELECT id FROM room_types WHERE property_id = ? AND id IN ({','.join('?' * len(rooms))}) UNION ALL "
-            f"SELECT id FROM rate_plans WHERE property_id = ? AND id IN ({','.join('?' * len(plans))})",
+            f"SELECT id FROM room_types WHERE property_id = ? AND id IN ({placeholders(rooms)}) UNION ALL "
+            f"SELECT id FROM rate_plans WHERE property_id = ? AND id IN ({placeholders(plans)})",
             (model.property_id, *rooms, model.property_id, *plans))}
         return [f"names {item[:40]!r}, which is not a {noun} of this property"
                 for noun, ids in (("room type", rooms), ("rate plan", plans)) for item in sorted(ids - found)]

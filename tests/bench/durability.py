@@ -10,12 +10,12 @@ from pathlib import Path
 
 from backend.config import Config
 from backend.engine import Engine
-from storage import Store
+from storage import SqliteStore
 
 MODES = ("FULL", "NORMAL")
 
 
-class _RelaxedStore(Store):
+class _RelaxedStore(SqliteStore):
     def _connect(self) -> sqlite3.Connection:
         conn = super()._connect()
         conn.execute("PRAGMA synchronous = NORMAL")
@@ -23,4 +23,4 @@ class _RelaxedStore(Store):
 
 
 def open_engine(path: Path, config: Config, mode: str) -> Engine:
-    return Engine(Store(path) if mode == "FULL" else _RelaxedStore(path), config)
+    return Engine(SqliteStore(path) if mode == "FULL" else _RelaxedStore(path), config)

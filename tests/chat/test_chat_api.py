@@ -271,7 +271,7 @@ def test_list_totals_follow_every_change(desk, live_engine):
     client, store = desk.client, live_engine.store
     desk.guest_says("first")
     thread_id = desk.thread_id()
-    filters = {"all": ({}, "1"), "unread": ({"filter[unread]": "true"}, "unread_count > 0"),
+    filters = {"all": ({}, "1 = 1"), "unread": ({"filter[unread]": "true"}, "unread_count > 0"),
                "read": ({"filter[unread]": "false"}, "unread_count = 0"),
                "open": ({"filter[is_closed]": "false"}, "is_closed = 0"),
                "closed": ({"filter[is_closed]": "true"}, "is_closed = 1"),

@@ -55,8 +55,8 @@ def test_traffic_into_a_running_server_goes_through_the_inbound_api(user, live):
     airbnb.adapter.close()
 
 
-def test_the_command(tmp_path):
-    db = tmp_path / "sim.db"
+def test_the_command(new_db):
+    db = new_db("sim")
     frontdesk("demo", db=db)
     result = frontdesk("simulate", "--count", "3", "--every", "0", "--seed", "1", db=db)
     assert len(result.stdout.strip().splitlines()) == 3

@@ -16,8 +16,8 @@ from tests.console.helpers import frozen_clock
 
 
 @pytest.fixture(scope="module")
-def demo(tmp_path_factory) -> Engine:
-    engine = Engine.open(tmp_path_factory.mktemp("stays") / "frontdesk.db", Config(clock=frozen_clock))
+def demo(session_db) -> Engine:
+    engine = session_db("stays").engine(Config(clock=frozen_clock))
     load_demo(engine)
     return engine
 

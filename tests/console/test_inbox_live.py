@@ -176,7 +176,7 @@ async def test_the_badge_follows_another_process_from_another_area(engine: Engin
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert inbox_tab(pilot) == f"0 Inbox ({UNREAD})"
-        other = Engine.open(engine.path, engine.config)
+        other = Engine.open(engine.location, engine.config)
         operator = other.identity.operator()
         emma = next(t for t in other.chat.threads(operator, ListQuery(limit=50))[0] if t["title"] == "Emma Clarke")
         other.chat.mark_read(operator, emma["id"])

@@ -17,7 +17,7 @@ from textual.widgets import DataTable, Input, Static
 
 from backend.demo import INTEGRATOR_EMAIL
 from backend.engine import Engine
-from backend.outbox.lease import Lease, ServerAddresses
+from backend.outbox.lease import ServerAddresses, deliverer_lease
 from backend.vault import samples
 from console.kit.choice import Choice
 from console.kit.confirm import ConfirmDialog
@@ -409,7 +409,7 @@ async def test_without_a_server_the_capture_bar_says_so_and_nothing_is_sent(make
 
 async def test_the_capture_bar_shows_the_address_the_running_server_recorded(make_app, engine: Engine) -> None:
     secure = f"http://127.0.0.1:{free_port()}"  # nothing listens there: the server "crashed" a moment ago
-    server = Lease(engine.path, "serve", addresses=ServerAddresses("http://127.0.0.1:1", secure, "http://127.0.0.1:2"))
+    server = deliverer_lease(engine.store, "serve", ServerAddresses("http://127.0.0.1:1", secure, "http://127.0.0.1:2"))
     assert server.acquire()
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:

@@ -13,8 +13,8 @@ MAX_ATTEMPTS = 3  # 0.05 + 0.1 s of retries before a channel is marked failing
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Iterator[Site]:
-    with delivering_site(tmp_path_factory.mktemp("distribution"), MAX_ATTEMPTS) as site:
+def site(session_db) -> Iterator[Site]:
+    with delivering_site(session_db("distribution"), MAX_ATTEMPTS) as site:
         yield site
 
 

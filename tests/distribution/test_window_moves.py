@@ -53,8 +53,8 @@ def clock() -> Clock:
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory, clock) -> Iterator[Site]:
-    with delivering_site(tmp_path_factory.mktemp("window"), MAX_ATTEMPTS, clock=clock) as site:
+def site(session_db, clock) -> Iterator[Site]:
+    with delivering_site(session_db("window"), MAX_ATTEMPTS, clock=clock) as site:
         yield site
 
 
@@ -126,7 +126,7 @@ def test_the_night_that_enters_the_window_each_day_reaches_the_channel_once(site
     window_moves.sweep(site.engine.store, clock())  # the deliverer's sweep (it runs it every 10 s too)
     assert moves(site, hotel, start) == told(hotel, clock.night(100), clock.night(100))
     assert window_moves.sweep(site.engine.store, clock()) == 0  # told once
-    other = Engine.open(site.engine.store.path, Config(clock=clock))  # another process on the same database
+    other = Engine.open(site.engine.store.location, Config(clock=clock, keys_path=site.engine.config.keys_path))  # another process on the same database
     try:
         assert other.sweeps()[0](other.store, clock()) == 0
     finally:

@@ -78,7 +78,9 @@ def test_a_control_character_in_a_title_is_422_naming_it_and_nothing_is_stored(u
     response = user.client.post("/api/v1/properties", json={"property": {"title": title, "currency": "EUR"}})
 
     assert response.status_code == 422
-    assert response.json()["errors"]["details"] == {"title": ["must be one line of text, without control characters"]}
+    # A NUL is refused as the body is read, in the field's name; other control characters by the title's own rule.
+    message = "must not hold a NUL character" if "\x00" in title else "must be one line of text, without control characters"
+    assert response.json()["errors"]["details"] == {"title": [message]}
     assert live_engine.store.scalar("SELECT count(*) FROM properties WHERE group_id = ?",
                                     (user.actor.default_group_id,)) == 0
 

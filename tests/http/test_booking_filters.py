@@ -5,7 +5,6 @@ error shape: a value that can't be used is a 422 naming the filter."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -55,8 +54,8 @@ class Hotels:
 
 
 @pytest.fixture
-def site(tmp_path) -> Iterator:
-    with serve_site(tmp_path, clock=lambda: NOW) as made:
+def site(new_db) -> Iterator:
+    with serve_site(new_db(), clock=lambda: NOW) as made:
         yield made
 
 
@@ -165,8 +164,7 @@ def test_a_card_number_typed_as_a_name_is_never_found_or_kept(site, hotels: Hote
     assert hotels.numbers(guest_name="4111111111111111") == []
     assert hotels.numbers(guest_name=CARD) == []
     assert hotels.numbers(guest_name="jo") == ["BDC-CARD"]
-    with sqlite3.connect(site.engine.store.path) as conn:
-        [names] = conn.execute("SELECT guest_names FROM bookings WHERE unique_id = 'BDC-CARD'").fetchone()
+    names = site.engine.store.scalar("SELECT guest_names FROM bookings WHERE unique_id = 'BDC-CARD'")
     assert "1111 1111" not in names and "4111111111111111" not in names.replace(" ", "")
 
 
@@ -183,11 +181,10 @@ def test_flags_filter_overbooked_and_unmapped_bookings(hotels: Hotels) -> None:
     assert hotels.numbers(is_overbooked="true") == ["BDC-NO-ROOMS"]
 
 
-def test_bookings_stored_before_names_were_kept_are_found_once_an_engine_opens(tmp_path, hotels: Hotels,
-                                                                                site) -> None:
+def test_bookings_stored_before_names_were_kept_are_found_once_an_engine_opens(hotels: Hotels, site) -> None:
     hotels.book("auckland", "OLD", "2026-12-01", "2026-12-03", customer={"name": "Émile", "surname": "Zola"})
-    with sqlite3.connect(site.engine.store.path) as conn:
+    with site.engine.store.transaction() as conn:
         conn.execute("UPDATE bookings SET guest_names = NULL")  # as migration 0019 leaves them
     assert hotels.numbers(guest_name="zola") == []
-    Engine.open(site.engine.store.path)  # what any frontdesk command does first
+    Engine.open(site.engine.store.location, site.engine.config).close()  # what any frontdesk command does first
     assert hotels.numbers(guest_name="emile zola") == ["BDC-OLD"]

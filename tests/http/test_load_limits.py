@@ -240,7 +240,7 @@ def test_connections_beyond_the_cap_get_a_503_in_the_error_shape_and_are_closed(
 def test_requests_beyond_the_in_flight_cap_get_a_503_not_a_queue(serve):
     served = serve(max_requests=2)
     whole = b'{"property": {"title": "Busy Inn", "currency": "EUR"}}'
-    with contextlib.closing(sqlite3.connect(served.engine.path, isolation_level=None)) as writer, \
+    with contextlib.closing(sqlite3.connect(served.engine.location, isolation_level=None)) as writer, \
             served.connect() as first, served.connect() as second:
         writer.execute("BEGIN IMMEDIATE")  # another process writing: the creates wait for it, in progress
         for sock in (first, second):

@@ -31,6 +31,7 @@ from backend.identity import hash_secret
 from tests.chat.test_chat_api import png
 from tests.conftest import UNTHROTTLED, LiveServer, free_port
 from tests.loopback import LoopbackSite
+from tests.stores import Database
 
 # The coverage phase alone reaches every validation path, in ~5,500 cases over main's ~70 operations (about
 # 40 s on 2 cores); max_examples bounds the random phase after it. The secure listener runs the same routes,
@@ -57,12 +58,12 @@ class Target:
         self.session = requests.Session()  # keep-alive: a new connection a case would dominate the run time
 
 
-def serve_demo(tmp_path_factory, listener: str) -> Iterator[Target]:
+def serve_demo(database: Database, listener: str) -> Iterator[Target]:
     """The demo portfolio on one listener, with a loopback server of a real PNG for its logos."""
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     site = LoopbackSite(png, "image/png")
-    engine = Engine.open(tmp_path_factory.mktemp(f"schemathesis-{listener}") / "frontdesk.db",
+    engine = database.engine(
                          Config(base_url=url, secure_url=url, failed_auth_per_minute=UNTHROTTLED, fetch_timeout=1.0,
                                 fetch_private_addresses=True))  # the image server is on loopback
     token = load_demo(engine).token
@@ -79,8 +80,8 @@ def serve_demo(tmp_path_factory, listener: str) -> Iterator[Target]:
 
 
 @pytest.fixture(scope="module")
-def target(tmp_path_factory) -> Iterator[Target]:
-    yield from serve_demo(tmp_path_factory, "main")
+def target(session_db) -> Iterator[Target]:
+    yield from serve_demo(session_db("schemathesis-main"), "main")
 
 
 def _logos(site: str) -> list[str]:

@@ -11,7 +11,6 @@ import requests
 import schemathesis
 
 from backend.config import Config
-from backend.engine import Engine
 from backend.vault import samples
 from tests.conftest import UNTHROTTLED, LiveServer, free_port
 from tests.http.test_schemathesis import CHECKS, PCI_FUZZ, _aim_at_real_objects
@@ -27,10 +26,10 @@ class PciTarget:
 
 
 @pytest.fixture(scope="module")
-def pci_target(tmp_path_factory) -> Iterator[PciTarget]:
+def pci_target(session_db) -> Iterator[PciTarget]:
     # No secure listener here: a capture of its address would fail fast, as a 502; fuzzed URLs are not under it.
     port = free_port()
-    engine = Engine.open(tmp_path_factory.mktemp("schemathesis-pci") / "frontdesk.db",
+    engine = session_db("schemathesis-pci").engine(
                          Config(pci_url=f"http://127.0.0.1:{port}", capture_timeout=1.0,
                                 failed_auth_per_minute=UNTHROTTLED))
     key = engine.pci_keys.add("schemathesis").token

@@ -13,11 +13,14 @@ import schemathesis
 
 from backend.keys import INTERNAL_HEADER, REVEAL_HEADER
 from tests.http.test_schemathesis import SECURE_FUZZ, Target, fuzz, serve_demo
+from tests.stores import Database
 
 
 @pytest.fixture(scope="module")
 def secure_target(tmp_path_factory) -> Iterator[Target]:
-    for target in serve_demo(tmp_path_factory, "secure"):
+    """On SQLite alone: the secure listener runs main's routes over the same engine, which main's fuzzing already
+    runs on PostgreSQL too."""
+    for target in serve_demo(Database(tmp_path_factory.mktemp("schemathesis-secure") / "frontdesk.db"), "secure"):
         target.auth[INTERNAL_HEADER] = target.engine.keys.internal_secret
         target.auth[REVEAL_HEADER] = "any"  # what capture sends for a profile of the operator's own
         yield target

@@ -5,9 +5,7 @@ holder of the lease at a time."""
 from __future__ import annotations
 
 import json
-import socket
 import time
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -26,7 +24,7 @@ from backend.outbox.deliverer import (
     resume,
     state,
 )
-from backend.outbox.lease import Lease
+from backend.outbox.lease import deliverer_lease
 from backend.outbox.record import record
 from backend.outbox.sending import Sender, SendFailed
 from tests.receiver import Receiver
@@ -63,15 +61,15 @@ class PostEach:
 
 
 @pytest.fixture
-def engine(tmp_path) -> Engine:
-    made = Engine.open(tmp_path / "frontdesk.db")
+def engine(new_db) -> Engine:
+    made = new_db().engine()
     with made.store.transaction() as conn:
         add_destination(conn, "receiver", "test")
     return made
 
 
 def deliverer(engine: Engine, receiver: Receiver, attempts: int = 8) -> Deliverer:
-    return Deliverer(engine.store, [PostEach(receiver.url)], Lease(engine.store.path, "serve"), lambda: datetime.now(UTC),
+    return Deliverer(engine.store, [PostEach(receiver.url)], deliverer_lease(engine.store, "serve"), lambda: datetime.now(UTC),
                      max_attempts=attempts, backoff_base=0.05)
 
 
@@ -157,34 +155,19 @@ def test_an_event_is_redelivered_on_demand(engine, receiver):
     assert ids.count(ids[0]) == 2  # the same event id: the consumer's de-duplication key
 
 
-def test_one_deliverer_per_database(engine, receiver):
-    first, second = deliverer(engine, receiver), deliverer(engine, receiver)
-    assert first.lease.acquire()
-    assert not second.lease.acquire()
-    console = Lease(engine.store.path, "console")
-    assert not console.acquire()
-    first.lease.release()
-    assert console.acquire()
-    assert second.lease.acquire()  # a server takes the lease from a console
-    assert not console.acquire()
 
 
-def test_a_crashed_holders_lease_is_taken_when_its_process_is_gone(engine):
-    crashed = Lease(engine.store.path, "serve")
-    crashed.holder = f"{socket.gethostname()}:999999999:dead"  # a pid no process has
-    assert crashed.acquire()
-    assert Lease(engine.store.path, "serve").acquire()
 
 
-def test_the_config_sets_attempts_and_backoff(tmp_path):
-    engine = Engine.open(tmp_path / "f.db", Config(delivery_max_attempts=2, delivery_backoff=0.01))
+def test_the_config_sets_attempts_and_backoff(new_db):
+    engine = new_db().engine(Config(delivery_max_attempts=2, delivery_backoff=0.01))
     with engine.delivering("serve") as running:
         assert (running.max_attempts, running.backoff_base) == (2, 0.01)
         deadline = time.time() + 5
         while running.lease.holder_kind() != "serve" and time.time() < deadline:
             time.sleep(0.02)
         assert running.lease.holder_kind() == "serve"
-    assert Lease(tmp_path / "f.db", "console").holder_kind() is None  # released on the way out
+    assert deliverer_lease(engine.store, "console").holder_kind() is None  # released on the way out
 
 
 def test_what_every_destination_passed_is_pruned_after_the_retention_and_what_is_owed_is_kept(engine):
@@ -200,14 +183,6 @@ def test_what_every_destination_passed_is_pruned_after_the_retention_and_what_is
     assert engine.store.scalar("SELECT count(*) FROM events") == 0
 
 
-def test_a_lease_held_elsewhere_is_taken_once_it_expires(engine):
-    crashed = Lease(engine.store.path, "serve", ttl=0.2)
-    crashed.holder = "another-host:1234:dead"  # on another host: whether its process lives can't be told
-    assert crashed.acquire()
-    mine = Lease(engine.store.path, "serve")
-    assert not mine.acquire()
-    time.sleep(0.3)  # not renewed: expired
-    assert mine.acquire() and not crashed.acquire()
 
 
 class Broken(PostEach):
@@ -218,7 +193,7 @@ class Broken(PostEach):
 
 
 def test_a_fault_in_building_a_call_is_retried_then_failing_and_says_so(engine, receiver):
-    running = Deliverer(engine.store, [Broken(receiver.url)], Lease(engine.store.path, "serve"),
+    running = Deliverer(engine.store, [Broken(receiver.url)], deliverer_lease(engine.store, "serve"),
                         lambda: datetime.now(UTC), max_attempts=3, backoff_base=0.05)
     running.start()
     try:

@@ -14,7 +14,7 @@ from backend.demo import load_demo
 from backend.errors import ValidationFailed
 from backend.inventory.window import window_of
 from backend.outbox.deliverer import NON_ACKED_AFTER, Deliverer, tell_non_acked
-from backend.outbox.lease import Lease
+from backend.outbox.lease import deliverer_lease
 from tests.open_for_sale import open_for_sale
 
 
@@ -224,7 +224,7 @@ def test_the_deliverer_runs_the_sweep_of_revisions_not_acknowledged(demo):
     unacked = engine.store.scalar("SELECT count(*) FROM booking_revisions WHERE acked_at IS NULL")
     start = head(engine)
     later = datetime.now(UTC) + NON_ACKED_AFTER + timedelta(minutes=1)
-    deliverer = Deliverer(engine.store, [], Lease(engine.store.path, "serve"), lambda: later)
+    deliverer = Deliverer(engine.store, [], deliverer_lease(engine.store, "serve"), lambda: later)
     try:
         deliverer.round()  # what its thread does while it holds the lease
     finally:
@@ -272,7 +272,7 @@ def test_the_deliverers_sweep_tells_the_night_that_entered_each_window_once(demo
     engine.sweeps()[0](engine.store, first)  # the windows as they are then (how they moved since: not this test's)
     start = head(engine)
     later = first + timedelta(days=1)  # a day later at the same time: each window moved by one night
-    deliverer = Deliverer(engine.store, [], Lease(engine.store.path, "serve"), lambda: later, sweeps=engine.sweeps())
+    deliverer = Deliverer(engine.store, [], deliverer_lease(engine.store, "serve"), lambda: later, sweeps=engine.sweeps())
     try:
         deliverer.round()  # what its thread does while it holds the lease
     finally:

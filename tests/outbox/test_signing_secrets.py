@@ -15,6 +15,7 @@ from tests.distribution.hotel import make_hotel, settled
 from tests.receiver import Receiver
 from tests.shopping.shop import check, day
 from tests.webhooks.hooks import make_hook
+from tests.stores import Database
 
 
 def on_disk(folder: Path) -> bytes:
@@ -28,18 +29,18 @@ def in_clear(secret: str, folder: Path) -> bool:
 
 
 def test_new_signing_secrets_never_reach_the_file_in_clear(tmp_path, receiver):
-    with serve_site(tmp_path, fetch_private_addresses=True) as site:
+    with serve_site(Database(tmp_path / "frontdesk.db"), fetch_private_addresses=True) as site:
         user = site.user()
         hotel = make_hotel(user.client, settings={"ari_distribution": "push", "ari_url": f"{receiver.url}/ari"})
         hook = make_hook(user.client, hotel.property_id, f"{receiver.url}/hooks")
         rotated = check(user.client.post(f"/api/v1/channels/{hotel.channel_id}/ari_secret"))
         secrets = [hotel.channel["ari_secret"], hook["secret"], rotated["data"]["attributes"]["ari_secret"]]
-        site.engine.store.checkpoint()
+        site.engine.store.forget_history()
         assert not [secret for secret in secrets if in_clear(secret, tmp_path)]
 
 
 def test_secrets_stored_in_clear_are_sealed_at_the_next_open_and_still_sign(tmp_path, receiver: Receiver):
-    with serve_site(tmp_path, fetch_private_addresses=True) as site:
+    with serve_site(Database(tmp_path / "frontdesk.db"), fetch_private_addresses=True) as site:
         user = site.user()
         hotel = make_hotel(user.client, settings={"ari_distribution": "push", "ari_url": f"{receiver.url}/ari"})
         hook = make_hook(user.client, hotel.property_id, f"{receiver.url}/hooks")
@@ -51,7 +52,7 @@ def test_secrets_stored_in_clear_are_sealed_at_the_next_open_and_still_sign(tmp_
         assert in_clear(channel_secret, tmp_path) and in_clear(hook_secret, tmp_path)
         site.engine.store.close()
 
-    with delivering_site(tmp_path, 3) as site:
+    with delivering_site(Database(tmp_path / "frontdesk.db"), 3) as site:
         assert site.engine.store.scalar("SELECT changed FROM data_steps WHERE name = 'signing_secrets_sealed'") == 2
         assert not in_clear(channel_secret, tmp_path) and not in_clear(hook_secret, tmp_path)
         with httpx.Client(base_url=site.main.url, headers={"Authorization": f"Bearer {user.token}"},

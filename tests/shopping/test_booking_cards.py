@@ -66,8 +66,8 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def hotel(tmp_path, clock) -> Hotel:
-    return Hotel(Engine.open(tmp_path / "cards.db", Config(clock=clock)))
+def hotel(new_db, clock) -> Hotel:
+    return Hotel(new_db("cards").engine(Config(clock=clock)))
 
 
 def card_token(engine: Engine, booking_id: str) -> str | None:
@@ -134,8 +134,9 @@ def test_a_change_with_a_new_card_on_the_main_listener_drops_the_old_one(hotel):
     assert hotel.revealed(booking["id"])["card_number"] == "555555******4444"
 
 
-def test_cards_kept_per_revision_by_an_earlier_version_move_into_the_vault(tmp_path, clock):
-    engine = Engine.open(tmp_path / "old.db", Config(clock=clock))
+def test_cards_kept_per_revision_by_an_earlier_version_move_into_the_vault(new_db, clock):
+    old = new_db("old")
+    engine = old.engine(Config(clock=clock))
     hotel = Hotel(engine)
     legacy = {k: v for k, v in CARD.items() if k != "meta"}
     other = {**legacy, "card_number": "5555555555554444"}  # a card of its own: the vault keeps a card once
@@ -151,7 +152,7 @@ def test_cards_kept_per_revision_by_an_earlier_version_move_into_the_vault(tmp_p
                                   (revision, nonce, sealed))
     engine.store.close()
 
-    reopened = Engine.open(tmp_path / "old.db", Config(clock=clock))
+    reopened = old.engine(Config(clock=clock))
 
     assert reopened.store.scalar("SELECT count(*) FROM booking_cards") == 0
     op = reopened.identity.operator()

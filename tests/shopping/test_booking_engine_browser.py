@@ -24,6 +24,7 @@ from tests.chat.test_web_chat import WAIT_MS, browser  # noqa: F401 — the Chro
 from tests.conftest import serve_site
 from tests.loopback import LoopbackSite
 from tests.shopping.shop import day, make_shop
+from tests.stores import Database
 
 NUMBER, CVV = "5555555555554444", "4321"
 
@@ -143,7 +144,7 @@ def hotel_site() -> Iterator[HotelSite]:
 def test_a_booking_engine_on_another_site_sells_a_room_with_a_card_it_never_sees(browser, hotel_site, tmp_path,
                                                                                   monkeypatch):
     wire = Wire(monkeypatch)
-    with serve_site(tmp_path, cors_origins=(hotel_site.url,)) as site:
+    with serve_site(Database(tmp_path / "frontdesk.db"), cors_origins=(hotel_site.url,)) as site:
         shop = make_shop(site.user(), rooms=2)
         pci = site.pci.url
         hotel_site.settings.update(api=f"{site.main.url}/api/v1/meta/{shop.channel_name}", pci=pci,

@@ -14,11 +14,11 @@ import httpx
 import pytest
 
 from backend.config import Config
-from backend.engine import Engine
 from backend.errors import ValidationFailed
 from backend.listing import ListQuery
 from tests.conftest import CONTACT
 from tests.shopping.shop import CARD, Shop, booking, check, day, make_shop
+from tests.stores import Database
 
 SUCCESS = {"meta": {"message": "Success"}}
 
@@ -141,9 +141,9 @@ class Hotel:
 
     ZONE = ZoneInfo("Asia/Tokyo")
 
-    def __init__(self, tmp_path) -> None:
+    def __init__(self, database: Database) -> None:
         self.clock = Clock()
-        self.engine = engine = Engine.open(tmp_path / "reports.db", Config(clock=self.clock))
+        self.engine = engine = database.engine(Config(clock=self.clock))
         self.op = op = engine.identity.operator()
         self.property_id = engine.properties.create(op, {"title": "Hotel Sakura", "currency": "JPY", **CONTACT,
                                                          "timezone": "Asia/Tokyo"})["id"]
@@ -179,8 +179,8 @@ class Hotel:
 
 
 @pytest.fixture
-def hotel(tmp_path) -> Hotel:
-    return Hotel(tmp_path)
+def hotel(new_db) -> Hotel:
+    return Hotel(new_db("reports"))
 
 
 def refused(call, field: str) -> None:

@@ -34,8 +34,8 @@ def guest_card() -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Iterator[Site]:
-    with serve_site(tmp_path_factory.mktemp("booking-engine"), cors_origins=(ENGINE_SITE,)) as served:
+def site(session_db) -> Iterator[Site]:
+    with serve_site(session_db("booking-engine"), cors_origins=(ENGINE_SITE,)) as served:
         yield served
 
 
@@ -127,8 +127,8 @@ def test_the_card_forms_own_calls_answer_the_allowed_site(site):
     assert "access-control-allow-origin" not in other.headers
 
 
-def test_any_site_when_the_operator_allows_any(tmp_path):
-    with serve_site(tmp_path, cors_origins=("*",)) as public:
+def test_any_site_when_the_operator_allows_any(new_db):
+    with serve_site(new_db(), cors_origins=("*",)) as public:
         shop = make_shop(public.user(), rooms=1)
         anywhere = {"Origin": "https://any.example"}
         listed = httpx.get(f"{public.main.url}/api/v1/meta/{shop.channel_name}/property_list", headers=anywhere)
@@ -151,8 +151,8 @@ def test_nothing_else_gets_cors(site, shop):
     assert "access-control-allow-origin" not in pci.headers
 
 
-def test_without_cors_origins_a_server_answers_no_site(tmp_path):
-    with serve_site(tmp_path) as plain:
+def test_without_cors_origins_a_server_answers_no_site(new_db):
+    with serve_site(new_db()) as plain:
         shop = make_shop(plain.user())
         preflight = httpx.options(f"{plain.main.url}/api/v1/meta/{shop.channel_name}/property_list", headers={
             "Origin": ENGINE_SITE, "Access-Control-Request-Method": "GET"})
@@ -356,7 +356,7 @@ def test_one_client_address_cant_use_up_every_propertys_card_forms(site, shop):
         assert 30 * 60 - 10 <= int(refused.headers["retry-after"]) <= 30 * 60
         assert site.engine.store.scalar("SELECT count(*) FROM card_form_sessions") == made  # refused: nothing made
         check(guest.get(path))
-    another_process = Engine.open(site.engine.store.path, site.engine.config)
+    another_process = Engine.open(site.engine.store.location, site.engine.config)
     with pytest.raises(TooManyRequests):
         another_process.card_form.session([shop.channel_id], "127.0.0.7")
 

@@ -14,8 +14,8 @@ from tests.shopping.test_card_form import GUEST_CARD, form_session, keep
 
 
 @pytest.fixture
-def site(tmp_path) -> Iterator[Site]:
-    with serve_site(tmp_path) as served:  # a database of its own: which group made the first channel matters here
+def site(new_db) -> Iterator[Site]:
+    with serve_site(new_db()) as served:  # a database of its own: which group made the first channel matters here
         yield served
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from tests.chat.test_chat_api import Desk
 from tests.shopping.shop import CARD, booking, check, day, make_shop
+from tests.stores import on_disk
 
 VISA, MASTERCARD, AMEX = "4111 1111 1111 1111", "5555-5555-5555-4444", "378282246310005"
 MASKED_VISA, MASKED_MASTERCARD, MASKED_AMEX = "411111******1111", "555555******4444", "378282*****0005"
@@ -50,7 +51,7 @@ def test_cards_in_free_form_fields_are_masked_before_storing(shop, anonymous, li
     assert_masked(created["data"]["attributes"], "GM-2")
     stored = check(shop.user.client.get(f"/api/v1/bookings/{created['data']['id']}"))["data"]["attributes"]
     assert_masked(stored, "GM-2")
-    raw = live_engine.store.path.read_bytes() + _wal(live_engine)
+    raw = on_disk(live_engine)
     for clear in (VISA, MASTERCARD, AMEX, VISA.replace(" ", ""), MASTERCARD.replace("-", "")):
         assert clear.encode() not in raw
 
@@ -74,7 +75,7 @@ def test_a_reservation_id_that_holds_a_card_is_shown_masked_and_still_finds_its_
     statuses = {b["id"]: b["attributes"]["status"]
                 for b in check(shop.user.client.get("/api/v1/bookings"))["data"]}
     assert (statuses[created[first]["id"]], statuses[created[second]["id"]]) == ("modified", "cancelled")
-    raw = live_engine.store.path.read_bytes() + _wal(live_engine)
+    raw = on_disk(live_engine)
     assert first.encode() not in raw and second.encode() not in raw
 
 
@@ -88,7 +89,7 @@ def test_a_card_in_the_guarantee_meta_is_sealed_with_the_guarantee_on_the_secure
                    "X-Frontdesk-Reveal": "any"}  # an operator's own profile, which may read the meta
         clear = check(client.get(f"/api/v1/bookings/{created['id']}", headers=capture))["data"]["attributes"]
     assert clear["guarantee"]["meta"] == {"virtual_card_note": f"VCC {MASTERCARD}"}
-    raw = live_engine.store.path.read_bytes() + _wal(live_engine)
+    raw = on_disk(live_engine)
     assert MASTERCARD.encode() not in raw
 
 
@@ -102,13 +103,9 @@ def test_guest_and_property_messages_are_masked(user, live):
     listed = check(desk.client.get(f"/api/v1/bookings/{desk.booking_id}/messages"))["data"]
     assert [m["attributes"]["message"] for m in listed] == [f"we charged {MASKED_AMEX}",
                                                            f"my card is {MASKED_VISA}, cvv: ***"]
-    raw = live[0].store.path.read_bytes() + _wal(live[0])
+    raw = on_disk(live[0])
     assert VISA.encode() not in raw and AMEX.encode() not in raw
 
-
-def _wal(engine) -> bytes:
-    wal = engine.store.path.with_name(engine.store.path.name + "-wal")
-    return wal.read_bytes() if wal.exists() else b""
 
 
 def test_a_phone_field_takes_a_phone_of_at_most_15_digits(shop, anonymous):

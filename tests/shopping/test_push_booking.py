@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import pytest
 
 from tests.shopping.shop import CARD, booking, check, day, make_shop
+from tests.stores import on_disk
 
 
 @pytest.fixture
@@ -153,13 +153,9 @@ def test_cards_are_masked_on_main_and_sealed_on_secure(shop, anonymous, secure, 
                 "X-Frontdesk-Reveal": "any"}
     on_main = check(shop.user.client.get(f"/api/v1/bookings/{sealed['data']['id']}", headers=internal))
     assert on_main["data"]["attributes"]["guarantee"]["card_number"] == "411111******1111"
-    raw = live_engine.store.path.read_bytes() + _wal(live_engine)
+    raw = on_disk(live_engine)
     assert b"4111111111111111" not in raw
 
-
-def _wal(engine) -> bytes:
-    wal = engine.store.path.with_name(engine.store.path.name + "-wal")
-    return wal.read_bytes() if wal.exists() else b""
 
 
 def test_camel_and_snake_agent_fields(shop, anonymous):
@@ -257,9 +253,7 @@ def test_shopping_channels_cannot_use_the_ota_path(shop, live):
 def test_database_holds_no_clear_card_after_a_secure_push(shop, secure, live_engine):
     with httpx.Client(base_url=secure.url, timeout=10) as client:
         check(push(client, shop, booking(shop, day(2), day(3), guarantee=CARD)), 201)
-    conn = sqlite3.connect(live_engine.store.path)
-    dump = "\n".join(conn.iterdump())
-    conn.close()
+    dump = on_disk(live_engine).decode("utf-8", "replace")
     assert "4111111111111111" not in dump and '"cvv": "123"' not in dump
 
 

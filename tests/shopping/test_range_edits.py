@@ -147,10 +147,10 @@ def test_undo_leaves_nights_changed_since_as_they_are(hotel: Hotel) -> None:
         "1 night(s) changed since the edit (a booking, or another change) and were left as they are"]
 
 
-def test_undo_leaves_nights_now_past(tmp_path) -> None:
+def test_undo_leaves_nights_now_past(new_db) -> None:
     """An undo two days after the edit: the two nights that have passed meanwhile keep what the edit wrote."""
     now = [datetime.now(UTC)]
-    hotel = build(Engine.open(tmp_path / "later.db", Config(clock=lambda: now[0])))
+    hotel = build(new_db("later").engine(Config(clock=lambda: now[0])))
     ari = hotel.engine.inventory.ari
     edit = ari.edit(hotel.actor, [], [hotel.rates(0, 3, rate="80.00")])
     now[0] += timedelta(days=2)

@@ -137,7 +137,7 @@ def test_cut_off_closes_todays_sales_in_the_propertys_time_zone(engine):
     from tests.conftest import CONTACT
 
     clock = {"now": datetime(2027, 3, 10, 17, 0, tzinfo=UTC)}  # 18:00 in Zurich (UTC+1)
-    engine = Engine(engine.store, Config(clock=lambda: clock["now"]))
+    engine = Engine(engine.store, Config(clock=lambda: clock["now"], keys_path=engine.config.keys_path))
     op = engine.identity.operator()
     prop = engine.properties.create(op, {"title": "Cut", "currency": "CHF", **CONTACT, "timezone": "Europe/Zurich",
                                          "settings": {"cut_off_time": "18:30:00", "cut_off_days": 1}})

@@ -8,7 +8,6 @@ from collections.abc import Iterator
 import pytest
 
 from backend.config import Config
-from backend.engine import Engine
 from backend.errors import ValidationFailed
 from backend.vault import samples
 from backend.errors import FrontdeskError
@@ -24,8 +23,8 @@ def channel_api() -> Iterator[LoopbackSite]:
     site.close()
 
 
-def test_an_allow_listed_feed_is_tokenised_without_the_internal_credential(tmp_path, channel_api):
-    engine = Engine.open(tmp_path / "vault.db", Config(capture_allow_list=(f"{channel_api.url}/feed/",),
+def test_an_allow_listed_feed_is_tokenised_without_the_internal_credential(new_db, channel_api):
+    engine = new_db("vault").engine(Config(capture_allow_list=(f"{channel_api.url}/feed/",),
                                                        fetch_private_addresses=True))  # the feed is on loopback
     captured = engine.capture.capture(profile="frontdesk", method="get", url=f"{channel_api.url}/feed/bookings",
                                       headers={"Authorization": "Bearer channel-token", "Cookie": "x"}, actor="tests")
@@ -46,11 +45,11 @@ def test_an_allow_listed_feed_is_tokenised_without_the_internal_credential(tmp_p
     {"attributes": {"guarantee": {"card_number": {"pan": "5555555555554444"}}}},  # where no text is expected
     {"payment": {"cvv": "737"}},
 ])
-def test_an_allow_listed_feed_that_leaves_a_card_in_clear_is_refused_quoting_nothing(tmp_path, leak):
+def test_an_allow_listed_feed_that_leaves_a_card_in_clear_is_refused_quoting_nothing(new_db, leak):
     message = {"data": [{"id": "b-1", "attributes": {"guarantee": None}}, leak]}
     site = LoopbackSite(lambda: __import__("json").dumps(message).encode(), "application/json")
     try:
-        engine = Engine.open(tmp_path / "vault.db", Config(capture_allow_list=(f"{site.url}/",),
+        engine = new_db("vault").engine(Config(capture_allow_list=(f"{site.url}/",),
                                                            fetch_private_addresses=True))
         with pytest.raises(FrontdeskError) as refused:
             engine.capture.capture(profile="frontdesk", method="get", url=f"{site.url}/bookings", headers={},
@@ -63,9 +62,9 @@ def test_an_allow_listed_feed_that_leaves_a_card_in_clear_is_refused_quoting_not
     assert engine.store.scalar("SELECT count(*) FROM vault_cards") == 0
 
 
-def test_an_allow_listed_host_on_a_private_address_is_refused_unless_allowed(tmp_path, channel_api):
+def test_an_allow_listed_host_on_a_private_address_is_refused_unless_allowed(new_db, channel_api):
     """The operator trusted a name, not wherever it may resolve: the address guard of every call out holds here too."""
-    engine = Engine.open(tmp_path / "vault.db", Config(capture_allow_list=(f"{channel_api.url}/feed/",)))
+    engine = new_db("vault").engine(Config(capture_allow_list=(f"{channel_api.url}/feed/",)))
     with pytest.raises(ValidationFailed) as refused:
         engine.capture.capture(profile="frontdesk", method="get", url=f"{channel_api.url}/feed/bookings", headers={},
                                actor="tests")

@@ -7,7 +7,6 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, timedelta
 
 import httpx
-import pytest
 
 from backend.config import Config
 from backend.engine import Engine
@@ -16,6 +15,7 @@ from backend.vault.cards import CardData
 from tests.at_once import at_once
 from tests.conftest import serve_site
 from tests.shopping.shop import CARD, booking, check, day, make_shop
+from tests.stores import Database
 
 VISA = CardData(card_number="4111111111111111", cardholder_name="Ingrid Solberg", expiration_month="12",
                 expiration_year="2031", service_code="737")
@@ -42,11 +42,11 @@ def keep(engine: Engine, card: CardData = VISA, departure: date | None = None, *
         return engine.vault.keep(conn, [card], [departure], profile_name="tests", actor="tests", **options)[0]
 
 
-def test_a_capture_every_71_hours_never_extends_a_cvvs_life(tmp_path):
+def test_a_capture_every_71_hours_never_extends_a_cvvs_life(new_db):
     """The issue's case: each capture sealed the booking's card, CVV too, into a new copy with a fresh 72 hours."""
     start = datetime.now(UTC)
     clock = Clock(start)
-    with serve_site(tmp_path, clock=clock) as site:
+    with serve_site(new_db(), clock=clock) as site:
         shop = make_shop(site.user(), rooms=3)
         with httpx.Client(base_url=site.secure.url, timeout=10) as secure:
             made = check(secure.post(f"{shop.meta}/push_booking", json=booking(
@@ -71,15 +71,17 @@ def test_a_capture_every_71_hours_never_extends_a_cvvs_life(tmp_path):
         assert cvv_expiry(engine, own) in (first_expiry, None)
 
 
-def keep_at_once(path: str, barrier) -> None:
-    engine = Engine.open(path)
+def keep_at_once(database: Database, barrier) -> None:
+    engine = database.engine()
     barrier.wait()
     engine.tokenisation.tokenise("frontdesk", samples.message("bookings"), "tests")
 
 
-def test_two_keeps_of_one_card_at_once_make_one_card(engine):
+def test_two_keeps_of_one_card_at_once_make_one_card(new_db):
     """Processes on one database, each tokenising the same message at the same moment: the sample's two cards, once."""
-    assert at_once(keep_at_once, engine.path) == [0, 0, 0, 0]
+    database = new_db()
+    engine = database.engine()
+    assert at_once(keep_at_once, database) == [0, 0, 0, 0]
     assert cards(engine) == 2
     assert engine.store.scalar("SELECT count(*) FROM vault_audit WHERE action = 'store'") == 2
 
@@ -98,9 +100,9 @@ def test_a_card_kept_meanwhile_by_another_writer_is_the_one_returned(engine, mon
     assert keep(engine) == first and cards(engine) == 1 and len(looks) == 2
 
 
-def test_a_card_presented_again_keeps_its_cvvs_first_expiry(tmp_path):
+def test_a_card_presented_again_keeps_its_cvvs_first_expiry(new_db):
     clock = Clock(datetime(2027, 5, 1, 9, 0, tzinfo=UTC))
-    engine = Engine.open(tmp_path / "vault.db", Config(clock=clock))
+    engine = new_db("vault").engine(Config(clock=clock))
     token = keep(engine, departure=date(2027, 5, 6))
     first = cvv_expiry(engine, token)
     clock.now += timedelta(hours=10)
@@ -120,13 +122,13 @@ def test_a_card_presented_again_keeps_its_cvvs_first_expiry(tmp_path):
         "found", "found", "found", "found", "store"]
 
 
-def test_copies_that_earlier_versions_kept_fold_into_one(tmp_path):
+def test_copies_that_earlier_versions_kept_fold_into_one(new_db):
     """Three copies of one card as earlier versions kept them (the booking's, then two captures' with later CVV
     clocks), and a card of its own: when a new version first opens the database, the copy whose CVV expires first
     stands, with the latest departure and the booking; the others lose their CVV."""
-    path = tmp_path / "old.db"
+    old = new_db("old")
     clock = Clock(datetime(2027, 5, 1, 9, 0, tzinfo=UTC))
-    engine = Engine.open(path, Config(clock=clock))
+    engine = old.engine(Config(clock=clock))
     copies = []
     for hours, departure in ((0, date(2027, 5, 6)), (30, date(2027, 5, 6)), (60, date(2027, 5, 9))):
         clock.now = datetime(2027, 5, 1, 9, 0, tzinfo=UTC) + timedelta(hours=hours)
@@ -139,7 +141,7 @@ def test_copies_that_earlier_versions_kept_fold_into_one(tmp_path):
     engine.store.conn.execute("DELETE FROM data_steps WHERE name = 'vault_card_fingerprints'")  # before the step
     engine.store.close()
 
-    reopened = Engine.open(path, Config(clock=clock))
+    reopened = old.engine(Config(clock=clock))
 
     assert reopened.store.scalar("SELECT changed FROM data_steps WHERE name = 'vault_card_fingerprints'") == 2
     standing = reopened.store.query("SELECT token, departure_date FROM vault_cards WHERE fingerprint IS NOT NULL "

@@ -30,8 +30,8 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def engine(tmp_path, clock) -> Engine:
-    return Engine.open(tmp_path / "vault.db", Config(clock=clock))
+def engine(new_db, clock) -> Engine:
+    return new_db("vault").engine(Config(clock=clock))
 
 
 def tokenise_sample(engine: Engine) -> list[str]:
@@ -42,7 +42,7 @@ def tokenise_sample(engine: Engine) -> list[str]:
 
 def test_cards_are_sealed_and_bound_to_their_token(engine, tmp_path):
     first, second = tokenise_sample(engine)
-    keys = tmp_path / "vault.db.keys"
+    keys = engine.keys.path
     assert stat.S_IMODE(os.stat(keys).st_mode) == 0o600
     with engine.store.transaction() as conn:
         # Swap two ciphertexts: neither opens under the other's token.

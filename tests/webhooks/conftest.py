@@ -13,6 +13,6 @@ MAX_ATTEMPTS = 6  # about 1.6 s of failures (0.05 s doubled) before a webhook is
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Iterator[Site]:
-    with delivering_site(tmp_path_factory.mktemp("webhooks"), MAX_ATTEMPTS) as site:
+def site(session_db) -> Iterator[Site]:
+    with delivering_site(session_db("webhooks"), MAX_ATTEMPTS) as site:
         yield site

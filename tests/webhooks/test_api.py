@@ -144,10 +144,10 @@ def test_a_webhook_goes_with_its_property(user, hotel, live_engine):
     assert live_engine.store.scalar("SELECT count(*) FROM destinations WHERE id = ?", (made["id"],)) == 0
 
 
-def test_a_callback_on_a_private_address_is_refused_unless_allowed(tmp_path):
+def test_a_callback_on_a_private_address_is_refused_unless_allowed(new_db):
     """The address guard of logo fetches: loopback, private and link-local hosts are a 422 on callback_url, at
     create, update and test (and the sender refuses them again at each call)."""
-    with serve_site(tmp_path) as site:
+    with serve_site(new_db()) as site:
         user = site.user()
         hotel = new_property(user.client)
         for url in ("http://127.0.0.1:8000/hook", "http://localhost/hook", "http://10.1.2.3/hook",

@@ -18,7 +18,6 @@ from backend.engine import Engine
 from backend.vault import samples
 from backend.webhooks.trials import THREADS
 from tests.conftest import free_port, serve_site
-from tests.receiver import Receiver
 from tests.shopping.shop import check
 from tests.test_serve import _wait_for
 
@@ -89,8 +88,8 @@ def test_test_calls_to_a_stalled_receiver_leave_every_listener_answering(tmp_pat
     assert "Traceback" not in output
 
 
-def test_a_user_may_start_a_few_test_calls_a_minute(tmp_path, receiver):
-    with serve_site(tmp_path, fetch_private_addresses=True, webhook_tests_per_minute=3) as site:
+def test_a_user_may_start_a_few_test_calls_a_minute(new_db, receiver):
+    with serve_site(new_db(), fetch_private_addresses=True, webhook_tests_per_minute=3) as site:
         user, other = site.user(), site.user()
         bodies = [{"webhook": {"property_id": check(u.client.post("/api/v1/properties", json={"property": {
             "title": "Inn", "currency": "EUR"}}), 201)["data"]["id"], "callback_url": receiver.url, "event_mask": "*"}}

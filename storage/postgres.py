@@ -1,0 +1,348 @@
+"""The PostgreSQL store: psycopg 3 over a pool of connections, speaking SQLite's surface to the engine.
+
+- Placeholders: the engine writes `?`; each statement's text is turned into psycopg's `%s` once (outside quoted
+  literals, identifiers and comments, its `%` doubled) and kept.
+- Rows read by position and by name, as sqlite3.Row does; flags go in and come out as integers 0/1, as in SQLite
+  (a Python bool is sent as an integer, a boolean result such as `EXISTS (…)` read as one).
+- A transaction borrows a connection from the pool for its length, bound to its thread so that the engine's reads
+  inside it join it; it begins with a database-wide advisory lock, which reproduces SQLite's `BEGIN IMMEDIATE`: one
+  writer at a time, so that whatever a writer reads and decides on still holds when it writes. A statement outside
+  a transaction borrows a connection for itself alone (autocommit), its rows read before the connection goes back.
+- Commits are durable when they return (`synchronous_commit` as the server has it: on, unless an operator says
+  otherwise). The database must use collation C, so that text sorts and compares byte by byte as in SQLite.
+- `change_stamp` is the server's WAL insert position: it moves with every write (a superset of this database's
+  changes, so a console may refresh once for nothing).
+- The lease is a session advisory lock on a connection of its own, which dies with its process.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from functools import lru_cache
+from typing import Any
+
+import psycopg
+from psycopg import adapt, conninfo, postgres
+from psycopg.rows import RowMaker
+from psycopg_pool import ConnectionPool
+
+from storage.dialect import POSTGRESQL
+from storage.migrations import newer, postgresql_steps, script
+from storage.store import StoreError
+
+POOL_SIZE = 16  # connections per process: a worker's threads beyond this wait for one (POOL_TIMEOUT at most)
+POOL_TIMEOUT = 30.0
+CONNECT_TIMEOUT = 10  # seconds to reach the server at start
+# Advisory lock keys (pg_advisory_*): the first of two int4 keys says whose lock it is, the second which.
+FRONTDESK = 0x46440000  # "FD"
+WRITER, MIGRATION, LEASE = 1, 2, 3
+ACCEPTED_COLLATIONS = {"C", "POSIX"}
+
+_PLACEHOLDER = re.compile(r"""'(?:[^']|'')*'|"(?:[^"]|"")*"|--[^\n]*|(\?)""")
+
+
+@lru_cache(maxsize=4096)
+def translate(sql: str) -> str:
+    """`?` placeholders outside quotes and comments as `%s`, and every `%` doubled (psycopg reads `%` everywhere)."""
+    return _PLACEHOLDER.sub(lambda m: "%s" if m.group(1) else m.group(0), sql.replace("%", "%%"))
+
+
+class Row(tuple):
+    """A row read by position or by column name, like sqlite3.Row. Each set of column names has its own class."""
+
+    __slots__ = ()
+    _index: dict[str, int] = {}
+
+    def __getitem__(self, key):  # type: ignore[override]
+        if isinstance(key, str):
+            return tuple.__getitem__(self, self._index[key])
+        return tuple.__getitem__(self, key)
+
+    def keys(self) -> list[str]:
+        return list(self._index)
+
+
+@lru_cache(maxsize=1024)
+def _row_class(names: tuple[str, ...]) -> type[Row]:
+    return type("Row", (Row,), {"__slots__": (), "_index": {name: i for i, name in enumerate(names)}})
+
+
+def rows(cursor: psycopg.Cursor) -> RowMaker[Row]:
+    """psycopg's row factory for `Row`s."""
+    description = cursor.description
+    return _row_class(tuple(column.name for column in description) if description else ())
+
+
+class _IntFromBool(adapt.Dumper):
+    """A Python bool is sent as the integer flag SQLite would store."""
+
+    oid = postgres.types["int4"].oid
+
+    def dump(self, obj: bool) -> bytes:
+        return b"1" if obj else b"0"
+
+
+class _BoolAsInt(adapt.Loader):
+    """A boolean the server computes (`EXISTS`, a comparison) is read as 1 or 0, as from SQLite."""
+
+    def load(self, data) -> int:
+        return 1 if bytes(data) == b"t" else 0
+
+
+def _configure(conn: psycopg.Connection) -> None:
+    conn.adapters.register_dumper(bool, _IntFromBool)
+    conn.adapters.register_loader("bool", _BoolAsInt)
+    conn.row_factory = rows  # type: ignore[assignment]
+
+
+class Result:
+    """The rows of a statement run outside a transaction, read before its connection went back to the pool."""
+
+    def __init__(self, cursor: psycopg.Cursor) -> None:
+        self.rowcount = cursor.rowcount
+        self._rows = cursor.fetchall() if cursor.description else []
+        self._at = 0
+
+    def fetchone(self) -> Any:
+        if self._at >= len(self._rows):
+            return None
+        self._at += 1
+        return self._rows[self._at - 1]
+
+    def fetchall(self) -> list[Any]:
+        rest, self._at = self._rows[self._at:], len(self._rows)
+        return rest
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.fetchall())
+
+
+class PgConnection:
+    """One borrowed connection, as the engine calls it."""
+
+    dialect = POSTGRESQL
+
+    def __init__(self, raw: psycopg.Connection) -> None:
+        self.raw = raw
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> psycopg.Cursor:
+        return self.raw.execute(translate(sql), tuple(params))
+
+    def executemany(self, sql: str, params: Iterable[Sequence[Any]]) -> psycopg.Cursor:
+        cursor = self.raw.cursor()
+        cursor.executemany(translate(sql), (tuple(p) for p in params))
+        return cursor
+
+
+class Autocommit:
+    """`store.conn` outside a transaction: each statement on a connection of its own, committed at once."""
+
+    dialect = POSTGRESQL
+
+    def __init__(self, store: PostgresStore) -> None:
+        self.store = store
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Result:
+        with self.store.pool.connection() as raw:
+            return Result(raw.execute(translate(sql), tuple(params)))
+
+    def executemany(self, sql: str, params: Iterable[Sequence[Any]]) -> Result:
+        with self.store.pool.connection() as raw:
+            return Result(PgConnection(raw).executemany(sql, params))
+
+
+class PostgresStore:
+    dialect = POSTGRESQL
+
+    def __init__(self, url: str, *, pool_size: int = POOL_SIZE) -> None:
+        self.url = url
+        self._local = threading.local()
+        with self._connect() as first:  # refused at once, in one line, when it cannot be used as it is
+            _check_collation(first, self.location)
+            self.created = _migrate(first, self.location)
+        self.pool = ConnectionPool(url, min_size=1, max_size=pool_size, timeout=POOL_TIMEOUT, open=True,
+                                   kwargs={"autocommit": True, "connect_timeout": CONNECT_TIMEOUT},
+                                   configure=_configure, name="frontdesk")
+
+    def _connect(self) -> psycopg.Connection:
+        try:
+            return psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
+        except psycopg.Error as exc:
+            raise StoreError(f"cannot use the PostgreSQL database {self.location}: {_reason(exc)}") from None
+
+    @property
+    def location(self) -> str:
+        return without_password(self.url)
+
+    @property
+    def conn(self) -> PgConnection | Autocommit:
+        return getattr(self._local, "conn", None) or Autocommit(self)
+
+    @contextmanager
+    def transaction(self) -> Iterator[PgConnection]:
+        """BEGIN, the writers' advisory lock first, … COMMIT; ROLLBACK on any exception. Nested use joins the outer
+        one."""
+        current = getattr(self._local, "conn", None)
+        if current is not None:
+            yield current
+            return
+        with self.pool.connection() as raw:
+            conn = PgConnection(raw)
+            raw.execute("BEGIN")
+            self._local.conn = conn
+            try:
+                raw.execute("SELECT pg_advisory_xact_lock(%s, %s)", (FRONTDESK, WRITER))
+                yield conn
+            except BaseException:
+                self._local.conn = None
+                raw.execute("ROLLBACK")
+                raise
+            self._local.conn = None
+            raw.execute("COMMIT")
+
+    def query(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        return self.conn.execute(sql, params).fetchall()
+
+    def one(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        return self.conn.execute(sql, params).fetchone()
+
+    def scalar(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        row = self.conn.execute(sql, params).fetchone()
+        return None if row is None else row[0]
+
+    def tuples(self, sql: str, params: Sequence[Any] = ()) -> Iterable[tuple]:
+        current = getattr(self._local, "conn", None)
+        if current is not None:
+            return current.raw.cursor(row_factory=psycopg.rows.tuple_row).execute(translate(sql), tuple(params))
+        with self.pool.connection() as raw:
+            return raw.cursor(row_factory=psycopg.rows.tuple_row).execute(translate(sql), tuple(params)).fetchall()
+
+    def change_stamp(self) -> int:
+        return int(self.scalar("SELECT pg_current_wal_insert_lsn() - '0/0'"))
+
+    def forget_history(self) -> None:
+        """Nothing to do here: PostgreSQL's own WAL and dead rows are the server's (VACUUM), outside this store."""
+
+    def lease(self, name: str, kind: str, *, ttl: float, record: dict[str, Any] | None = None) -> PgLease:
+        return PgLease(self, name, kind, ttl, record)
+
+    def leased_record(self, name: str) -> dict[str, Any] | None:
+        row = self.one("SELECT s.addresses FROM servers s JOIN pg_locks l ON l.pid = s.backend_pid "
+                       "AND l.locktype = 'advisory' AND l.classid = ? AND l.objid = ? AND l.granted "
+                       "WHERE s.name = ? AND s.kind = 'serve'", (FRONTDESK, LEASE, name))
+        return json.loads(row[0]) if row else None
+
+    def close(self) -> None:
+        self.pool.close()
+
+
+class PgLease:
+    """The lease as a session advisory lock, held on a connection of this lease's own (a crash, `kill -9` or a lost
+    connection frees it at once). A `serve` that wants a lease a console holds asks for it in the `servers` row; the
+    console gives it up at its next renewal."""
+
+    def __init__(self, store: PostgresStore, name: str, kind: str, ttl: float, record: dict[str, Any] | None) -> None:
+        self.store, self.name, self.kind, self.ttl, self.record = store, name, kind, ttl, record
+        self._lock = threading.Lock()
+        self._raw = psycopg.connect(store.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
+        self._held = False
+
+    def acquire(self) -> bool:
+        with self._lock:
+            if self._held:
+                if self._wanted_by_serve():
+                    self._give_up()
+                    return False
+                return True
+            self._held = bool(self._raw.execute("SELECT pg_try_advisory_lock(%s, %s)",
+                                                (FRONTDESK, LEASE)).fetchone()[0])
+            if self._held:
+                self._raw.execute(
+                    "INSERT INTO servers (name, kind, backend_pid, addresses, wanted) VALUES (%s, %s, "
+                    "pg_backend_pid(), %s, 0) ON CONFLICT (name) DO UPDATE SET kind = excluded.kind, "
+                    "backend_pid = excluded.backend_pid, addresses = excluded.addresses, wanted = 0",
+                    (self.name, self.kind, json.dumps(self.record) if self.record is not None else None))
+            elif self.kind == "serve":
+                self._raw.execute("UPDATE servers SET wanted = 1 WHERE name = %s AND kind = 'console'", (self.name,))
+            return self._held
+
+    def _wanted_by_serve(self) -> bool:
+        row = self._raw.execute("SELECT wanted FROM servers WHERE name = %s AND kind = 'console'",
+                                (self.name,)).fetchone()
+        return self.kind == "console" and bool(row and row[0])
+
+    def _give_up(self) -> None:
+        self._raw.execute("SELECT pg_advisory_unlock(%s, %s)", (FRONTDESK, LEASE))
+        self._held = False
+
+    def release(self) -> None:
+        with self._lock:
+            if self._held:
+                self._raw.execute("DELETE FROM servers WHERE name = %s AND backend_pid = pg_backend_pid()",
+                                  (self.name,))
+                self._give_up()
+
+    def holder_kind(self) -> str | None:
+        with self._lock:
+            row = self._raw.execute(
+                "SELECT s.kind FROM servers s JOIN pg_locks l ON l.pid = s.backend_pid AND l.locktype = 'advisory' "
+                "AND l.classid = %s AND l.objid = %s AND l.granted WHERE s.name = %s",
+                (FRONTDESK, LEASE, self.name)).fetchone()
+        return row[0] if row else None
+
+    def close(self) -> None:
+        with self._lock:
+            self._raw.close()
+
+
+def without_password(url: str) -> str:
+    """The URL as it may be shown: its password left out."""
+    try:
+        parts = conninfo.conninfo_to_dict(url)
+    except psycopg.ProgrammingError:
+        return "postgresql://…"
+    user = f"{parts['user']}@" if parts.get("user") else ""
+    port = f":{parts['port']}" if parts.get("port") else ""
+    return f"postgresql://{user}{parts.get('host', '')}{port}/{parts.get('dbname', '')}"
+
+
+def _reason(exc: psycopg.Error) -> str:
+    """Why the server could not be used, in one line (psycopg's message never holds the password)."""
+    text = " ".join(str(exc).split())
+    if "FATAL:" in text:
+        return text.split("FATAL:", 1)[1].strip()
+    return text.removeprefix("connection failed: ") or type(exc).__name__
+
+
+def _check_collation(conn: psycopg.Connection, location: str) -> None:
+    collation = conn.execute("SELECT datcollate FROM pg_database WHERE datname = current_database()").fetchone()[0]
+    if collation not in ACCEPTED_COLLATIONS:
+        raise StoreError(f"the PostgreSQL database {location} sorts text by collation {collation!r}; Frontdesk "
+                         "needs collation C (CREATE DATABASE … LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0)")
+
+
+def _migrate(conn: psycopg.Connection, location: str) -> bool:
+    """Apply the steps the database lacks, under an advisory lock; whether it was new."""
+    conn.execute("SELECT pg_advisory_lock(%s, %s)", (FRONTDESK, MIGRATION))
+    try:
+        conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version integer NOT NULL)")
+        version = conn.execute("SELECT max(version) FROM schema_version").fetchone()[0] or 0
+        if version == 0 and conn.execute("SELECT 1 FROM pg_tables WHERE schemaname = current_schema() "
+                                         "AND tablename <> 'schema_version'").fetchone():
+            raise StoreError(f"the PostgreSQL database {location} holds tables that are not Frontdesk's: give "
+                             "Frontdesk a database of its own")
+        if version > postgresql_steps()[-1][0]:
+            raise newer(version)
+        for number, name in postgresql_steps():
+            if number > version:
+                with conn.transaction():
+                    conn.execute(script("postgresql", name))
+                    conn.execute("DELETE FROM schema_version")
+                    conn.execute("INSERT INTO schema_version (version) VALUES (%s)", (number,))
+    finally:
+        conn.execute("SELECT pg_advisory_unlock(%s, %s)", (FRONTDESK, MIGRATION))
+    return version == 0

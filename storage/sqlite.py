@@ -1,0 +1,257 @@
+"""The embedded store: one SQLite file shared by every thread of every process that opens it.
+
+Each thread gets its own connection (SQLite connections must not be shared across threads while a transaction is
+open); all of them see the same file in WAL mode, so readers never block the single writer and `BEGIN IMMEDIATE`
+serialises writers. Commits are durable when they return (`synchronous = FULL`), and only the owner may read the
+files.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import socket
+import sqlite3
+import threading
+import time
+import uuid
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from storage.dialect import SQLITE
+from storage.migrations import migrate_sqlite
+
+BUSY_TIMEOUT_MS = 10_000
+
+
+def owner_only(path: Path) -> None:
+    """The database and its -wal and -shm, 0600 like the key file: they hold bookings and guests'
+    messages. SQLite gives -wal and -shm the mode of the database file, so it is made 0600 before SQLite
+    first opens it; files of an earlier version, made with the umask, are narrowed."""
+    os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+    for each in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        with contextlib.suppress(FileNotFoundError, PermissionError):
+            if each.stat().st_mode & 0o077:
+                each.chmod(0o600)
+
+
+class SqliteConnection(sqlite3.Connection):
+    """sqlite3's connection, which says its dialect (`conn.dialect`) to code given only a connection."""
+
+    dialect = SQLITE
+
+
+class SqliteStore:
+    dialect = SQLITE
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        owner_only(self.path)
+        self._local = threading.local()
+        self.created = migrate_sqlite(self.conn)
+
+    @property
+    def location(self) -> str:
+        return str(self.path)
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        """This thread's connection."""
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self._connect()
+            self._local.conn = conn
+        return conn
+
+    def _connect(self) -> sqlite3.Connection:
+        # isolation_level=None: we issue BEGIN ourselves, so sqlite3 never opens hidden transactions.
+        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, factory=SqliteConnection)
+        conn.row_factory = sqlite3.Row
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        conn.execute("PRAGMA journal_mode = WAL")
+        # FULL: a commit is on disk (the WAL fsynced) before it returns, so whatever a caller was answered
+        # 200/201 for survives a power cut; NORMAL would keep it only through a crash of the process.
+        conn.execute("PRAGMA synchronous = FULL")
+        conn.execute("PRAGMA foreign_keys = ON")
+        # Deleted and replaced content is overwritten with zeros, not left in free pages: a value masked or purged
+        # (a card number, a message) must not stay readable in the file.
+        conn.execute("PRAGMA secure_delete = ON")
+        conn.execute("PRAGMA recursive_triggers = ON")
+        return conn
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """`BEGIN IMMEDIATE` … COMMIT, or ROLLBACK on any exception. Nested use joins the outer one."""
+        conn = self.conn
+        if conn.in_transaction:
+            yield conn
+            return
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield conn
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    def query(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        return self.conn.execute(sql, params).fetchall()
+
+    def one(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
+        return self.conn.execute(sql, params).fetchone()
+
+    def scalar(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        row = self.conn.execute(sql, params).fetchone()
+        return None if row is None else row[0]
+
+    def tuples(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
+        cursor = self.conn.cursor()
+        cursor.row_factory = None
+        return cursor.execute(sql, params)
+
+    def forget_history(self) -> None:
+        """Copy the write-ahead log into the database and empty it, so that no older version of a row stays in it."""
+        self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    def change_stamp(self) -> int:
+        """SQLite's data_version: it changes when another connection commits."""
+        return self.conn.execute("PRAGMA data_version").fetchone()[0]
+
+    def lease(self, name: str, kind: str, *, ttl: float, record: dict[str, Any] | None = None) -> SqliteLease:
+        return SqliteLease(lease_path(self.path), name, kind, ttl=ttl, record=record)
+
+    def leased_record(self, name: str) -> dict[str, Any] | None:
+        return leased_record(lease_path(self.path), name)
+
+    def close(self) -> None:
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            conn.close()
+            self._local.conn = None
+
+
+# --- the lease -----------------------------------------------------------------------------------------------------
+#
+# The lease row lives in a small database of its own beside the main one (`<db>-lease`): renewing it every few
+# seconds must not count as a change of the data, which a console watching the main database's data_version would
+# reload its screen for. A holder that stops (a crash, `kill -9`) loses the lease when it expires, or at once when
+# its process is known to be gone (same host, pid not running). A record kept with a lease is trusted only while its
+# holder's lease is live: one left by a server that crashed counts for nothing, and the next holder clears it.
+
+
+def lease_path(db_path: Path) -> Path:
+    return db_path.with_name(db_path.name + "-lease")
+
+
+def holder_name() -> str:
+    """Who holds a lease: this host and process, and a random part for each lease it takes."""
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _gone(holder: str, expires_at: float, now: float) -> bool:
+    """Whether a holder's lease no longer counts: expired, or its process is gone from this host."""
+    if expires_at < now:
+        return True
+    host, pid, _ = holder.rsplit(":", 2)
+    return host == socket.gethostname() and pid.isdigit() and not _alive(int(pid))
+
+
+class SqliteLease:
+    def __init__(self, path: Path, name: str, kind: str, *, ttl: float, record: dict[str, Any] | None) -> None:
+        self.name, self.kind, self.ttl, self.record = name, kind, ttl, record  # kind: serve | console
+        self.holder = holder_name()
+        owner_only(path)
+        self._lock = threading.Lock()
+        self._conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=10)
+        self._conn.row_factory = sqlite3.Row
+        self._conn.execute("CREATE TABLE IF NOT EXISTS leases (name TEXT PRIMARY KEY, holder TEXT NOT NULL, "
+                           "kind TEXT NOT NULL, expires_at REAL NOT NULL)")
+        self._conn.execute("CREATE TABLE IF NOT EXISTS servers (name TEXT PRIMARY KEY, holder TEXT NOT NULL, "
+                           "addresses TEXT NOT NULL)")
+
+    def acquire(self) -> bool:
+        """Take or renew the lease (and keep this holder's record with it); whether this holder has it now."""
+        now = time.time()
+        with self._lock:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                row = self._conn.execute("SELECT holder, kind, expires_at FROM leases WHERE name = ?",
+                                         (self.name,)).fetchone()
+                taken = row is None or row["holder"] == self.holder or self._may_take(row, now)
+                if taken:
+                    self._conn.execute(
+                        "INSERT INTO leases (name, holder, kind, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT(name) "
+                        "DO UPDATE SET holder = excluded.holder, kind = excluded.kind, expires_at = excluded.expires_at",
+                        (self.name, self.holder, self.kind, now + self.ttl))
+                    self._keep_record()
+            finally:
+                self._conn.execute("COMMIT")
+        return taken
+
+    def _keep_record(self) -> None:
+        """This holder's record, or none: a record left by an earlier holder goes."""
+        if self.record is None:
+            self._conn.execute("DELETE FROM servers WHERE name = ?", (self.name,))
+            return
+        self._conn.execute("INSERT INTO servers (name, holder, addresses) VALUES (?, ?, ?) ON CONFLICT(name) "
+                           "DO UPDATE SET holder = excluded.holder, addresses = excluded.addresses",
+                           (self.name, self.holder, json.dumps(self.record)))
+
+    def _may_take(self, row: sqlite3.Row, now: float) -> bool:
+        return _gone(row["holder"], row["expires_at"], now) or (self.kind == "serve" and row["kind"] == "console")
+
+    def release(self) -> None:
+        with self._lock:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                self._conn.execute("DELETE FROM leases WHERE name = ? AND holder = ?", (self.name, self.holder))
+                self._conn.execute("DELETE FROM servers WHERE name = ? AND holder = ?", (self.name, self.holder))
+            finally:
+                self._conn.execute("COMMIT")
+
+    def holder_kind(self) -> str | None:
+        """Who holds the lease now (serve or console), if anyone live does."""
+        with self._lock:
+            row = self._conn.execute("SELECT kind, expires_at FROM leases WHERE name = ?", (self.name,)).fetchone()
+        return row["kind"] if row and row["expires_at"] >= time.time() else None
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+
+def leased_record(path: Path, name: str) -> dict[str, Any] | None:
+    """The record of the `serve` that holds the lease now, if one does. Only reads: a database that no server or
+    console ever ran on has no lease file, and gets none."""
+    if not path.exists():
+        return None
+    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=10)
+    try:
+        row = conn.execute("SELECT s.addresses, l.holder, l.expires_at FROM servers s JOIN leases l "
+                           "ON l.name = s.name AND l.holder = s.holder WHERE s.name = ? AND l.kind = 'serve'",
+                           (name,)).fetchone()
+    except sqlite3.OperationalError:  # a lease file from before servers recorded their addresses
+        return None
+    finally:
+        conn.close()
+    if row is None or _gone(row[1], row[2], time.time()):
+        return None
+    try:
+        record = json.loads(row[0])
+    except ValueError:
+        return None
+    return record if isinstance(record, dict) else None

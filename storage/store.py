@@ -1,0 +1,117 @@
+"""The one interface the engine speaks to a database through, whichever database it is.
+
+Two implementations, tested alike (tests/storage): `SqliteStore` (storage/sqlite.py), the embedded default, and
+`PostgresStore` (storage/postgres.py). The engine writes its SQL once, in the dialect both understand (`?`
+placeholders, `ON CONFLICT`, `RETURNING`, explicit `NULLS FIRST/LAST` where a column may be NULL); the few
+constructs that differ are the `Dialect`'s (storage/dialect.py).
+
+Rows read by position and by name (`row[0]`, `row["id"]`, `dict(row)`); `tuples` reads plain tuples where
+thousands of rows are read at once. A transaction is one writer at a time, database-wide, as SQLite's
+`BEGIN IMMEDIATE` is: everything the engine reads inside one and decides on still holds when it writes.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable, Iterator, Sequence, Sized
+from contextlib import AbstractContextManager
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+from storage.dialect import Dialect
+
+
+class StoreError(Exception):
+    """A database that cannot be used as it is: unreachable, refused, of another version or the wrong collation.
+    Its message is one line for the operator, without a password."""
+
+
+class Row(Protocol):
+    def __getitem__(self, key: int | str, /) -> Any: ...
+    def __len__(self) -> int: ...
+    def __iter__(self) -> Iterator[Any]: ...
+    def keys(self) -> list[str]: ...
+
+
+class Cursor(Protocol):
+    @property
+    def rowcount(self) -> int: ...
+    def fetchone(self) -> Any: ...
+    def fetchall(self) -> list[Any]: ...
+    def __iter__(self) -> Iterator[Any]: ...
+
+
+class Connection(Protocol):
+    """What the engine calls on a connection: sqlite3's own surface, which the PostgreSQL one reproduces, and the
+    dialect of its SQL."""
+
+    dialect: Dialect
+
+    def execute(self, sql: str, params: Sequence[Any] = (), /) -> Cursor: ...
+    def executemany(self, sql: str, params: Iterable[Sequence[Any]], /) -> Cursor: ...
+
+
+class Lease(Protocol):
+    """One holder at a time of a named role (the deliverer), across processes: `acquire` takes or renews it, at
+    least every third of `ttl` seconds."""
+
+    ttl: float
+
+    def acquire(self) -> bool: ...
+    def release(self) -> None: ...
+    def holder_kind(self) -> str | None: ...
+    def close(self) -> None: ...
+
+
+class Store(Protocol):
+    dialect: Dialect
+    created: bool  # whether this open made the schema: a new database, with nothing of earlier versions to repair
+
+    @property
+    def location(self) -> str:
+        """Where the database is, as an operator reads it: a path, or a URL without its password."""
+
+    @property
+    def conn(self) -> Connection:
+        """This thread's connection: the open transaction's, else one for single statements (autocommit)."""
+
+    def transaction(self) -> AbstractContextManager[Connection]:
+        """One writer at a time, database-wide, committed when the block ends (durably: on disk before it returns),
+        rolled back on any exception. Nested use joins the outer transaction."""
+
+    def query(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...
+    def one(self, sql: str, params: Sequence[Any] = ()) -> Any: ...
+    def scalar(self, sql: str, params: Sequence[Any] = ()) -> Any: ...
+
+    def tuples(self, sql: str, params: Sequence[Any] = ()) -> Iterable[tuple]:
+        """Plain tuples, for reads of thousands of rows where a row object costs more than the read."""
+
+    def change_stamp(self) -> int:
+        """A number that moves when another process commits: how a console notices others' writes."""
+
+    def lease(self, name: str, kind: str, *, ttl: float, record: dict[str, Any] | None = None) -> Lease:
+        """A lease on `name`: `serve` takes it from a console, a console only when nobody holds it; `record` (a
+        server's addresses) is kept with it while held, for `leased_record`."""
+
+    def leased_record(self, name: str) -> dict[str, Any] | None:
+        """The record of the live `serve` holding `name`, if one does."""
+
+    def forget_history(self) -> None:
+        """Make what was replaced or deleted unreadable where the database can (SQLite's write-ahead log)."""
+
+    def close(self) -> None: ...
+
+
+def placeholders(values: Sized) -> str:
+    """The `?, ?, ?` of `IN (…)` for these values; `NULL` for none, which matches nothing (PostgreSQL refuses an
+    empty `IN ()`, which SQLite takes)."""
+    return ",".join("?" * len(values)) or "NULL"
+
+
+def new_id() -> str:
+    return str(uuid.uuid4())
+
+
+def utc_now() -> str:
+    """UTC timestamp without zone, microsecond precision: 2026-11-21T10:03:29.335485."""
+    return datetime.now(UTC).replace(tzinfo=None).isoformat(timespec="microseconds")

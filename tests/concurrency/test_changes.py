@@ -1,0 +1,60 @@
+"""Changes that read what is there and write it back, run at once on every store: none is lost, and no rule checked
+on what was read is broken by what another wrote meanwhile."""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+
+from backend.errors import ValidationFailed
+from tests.conftest import CONTACT
+
+
+def at_once(count: int, work) -> list[Any]:
+    start = threading.Barrier(count)
+
+    def run(n: int) -> Any:
+        start.wait(10)
+        try:
+            return work(n)
+        except ValidationFailed as refused:
+            return refused
+
+    with ThreadPoolExecutor(count) as pool:
+        return list(pool.map(run, range(count)))
+
+
+@pytest.fixture
+def hotel(engine):
+    actor = engine.identity.operator()
+    made = [engine.properties.create(actor, {"title": f"Hotel {n}", "currency": "EUR", **CONTACT}) for n in range(8)]
+    channel = engine.channels.create(actor, {"title": "Metasearch", "channel": "OpenShopping"})
+    return actor, [p["id"] for p in made], channel["id"]
+
+
+def test_properties_connected_at_once_to_one_channel_are_all_connected(engine, hotel):
+    actor, properties, channel_id = hotel
+    at_once(len(properties), lambda n: engine.channels.connect(actor, channel_id, properties[n]))
+    assert sorted(engine.channels.get(actor, channel_id)["properties"]) == sorted(properties)
+
+
+def test_fields_of_one_property_changed_at_once_are_each_kept(engine, hotel):
+    actor, properties, _ = hotel
+    changes = [{"city": "Zermatt"}, {"state": "Valais"}, {"zip_code": "3920"}, {"website": "https://hotel.example"},
+               {"timezone": "Europe/Zurich"}, {"address": "Bahnhofstrasse 1"}]
+    at_once(len(changes), lambda n: engine.properties.update(actor, properties[0], changes[n]))
+    kept = engine.properties.get(actor, properties[0])
+    assert {name: kept[name] for change in changes for name in change} == {
+        name: value for change in changes for name, value in change.items()}
+
+
+def test_two_hotel_policies_made_at_once_for_one_property_are_one(engine, hotel):
+    actor, properties, _ = hotel
+    answers = at_once(6, lambda n: engine.inventory.hotel_policies.create(actor, {
+        "property_id": properties[0], "checkin_from_time": f"1{n}:00"}))
+    assert Counter(type(answer).__name__ for answer in answers) == {"dict": 1, "ValidationFailed": 5}
+    assert engine.store.scalar("SELECT count(*) FROM hotel_policies WHERE property_id = ?", (properties[0],)) == 1

@@ -62,6 +62,10 @@ class Config:
     delivery_max_attempts: int = 8
     delivery_backoff: float = 1.0
     webhook_tests_per_minute: int = 10  # test calls one user may start a minute (backend/webhooks/trials.py)
+    # Where the limits above count (backend/clients.py): a Redis that every worker and host shares (redis://…), or
+    # None: each process's memory, each limit divided by the `workers` of `frontdesk serve --workers N`.
+    limits_storage: str | None = None
+    workers: int = 1
     keys_path: Path | None = None  # the card key and internal secret; default <db>.keys beside the database
     clock: Callable[[], datetime] = utc_clock  # "now" for cut-off and past-date rules; tests set it
 

@@ -214,8 +214,12 @@ class Engine:
     def webhooks(self) -> Webhooks:
         from backend.webhooks.service import Webhooks
 
+        from backend.webhooks.trials import Trials
+
+        config = self.config
+        trials = Trials(config.webhook_tests_per_minute, shared=config.limits_storage, workers=config.workers)
         return Webhooks(self.store, self.events, self.properties, self.inventory.ari, lambda: self.keys,
-                        self.config.fetch_private_addresses, self.config.webhook_tests_per_minute)
+                        config.fetch_private_addresses, trials)
 
     @cached_property
     def distribution(self) -> Distribution:

@@ -105,3 +105,8 @@ class Errors:
     def raise_if_any(self) -> None:
         if self.details:
             raise ValidationFailed(self.details)
+
+
+class CannotStart(Exception):
+    """A server that cannot start as configured (a port taken, the limits' Redis silent): one line for the
+    operator, before anything is served."""

@@ -57,8 +57,9 @@ class Keys:
         return json.loads(self.path.read_text())
 
     @staticmethod
-    def _create(path: Path) -> None:
-        values = {"data_key": base64.b64encode(os.urandom(32)).decode(), "internal_secret": secrets.token_urlsafe(32)}
+    def _create(path: Path, values: dict[str, str] | None = None) -> None:
+        values = values or {"data_key": base64.b64encode(os.urandom(32)).decode(),
+                            "internal_secret": secrets.token_urlsafe(32)}
         path.parent.mkdir(parents=True, exist_ok=True)
         try:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -81,6 +82,16 @@ class Keys:
     @cached_property
     def internal_secret(self) -> str:
         return os.environ.get(INTERNAL_SECRET_ENV) or self._file["internal_secret"]
+
+    def copy_to(self, path: Path) -> None:
+        """These keys in a key file at `path` (made 0600), for a copy of their database; a file there already must
+        hold these very keys."""
+        values = {"data_key": base64.b64encode(self.data_key).decode(), "internal_secret": self.internal_secret}
+        if not path.exists():
+            self._create(path, values)
+        if json.loads(path.read_text()) != values:
+            raise KeyFileError(f"{path} holds other keys than the database copied: give a new path, or that "
+                               "database's own key file")
 
     def check(self, store: Store) -> None:
         """Refuse a database that was first opened with other keys; a database without a fingerprint takes these

@@ -10,6 +10,7 @@ can take `tail -1`. Textual is imported only when the console opens, so `frontde
 from __future__ import annotations
 
 import functools
+import os
 import re
 import sys
 from collections.abc import Callable
@@ -46,11 +47,11 @@ def _set(name: str) -> Callable[[click.Context, click.Parameter, str | None], No
 
 def _refusals() -> tuple[type[Exception], ...]:
     """What a command answers with one line: a domain error, a database or keys it cannot use."""
-    from backend.errors import FrontdeskError
+    from backend.errors import CannotStart, FrontdeskError
     from backend.keys import KeyFileError
     from storage import StoreError
 
-    return FrontdeskError, StoreError, KeyFileError
+    return FrontdeskError, StoreError, KeyFileError, CannotStart
 
 
 def _say(error: Exception) -> None:
@@ -189,6 +190,12 @@ def _proxies(_ctx: click.Context, _param: click.Parameter, value: str | None) ->
     return proxies
 
 
+def _redis_url(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
+    if value is not None and not re.fullmatch(r"rediss?://\S+", value):
+        raise click.BadParameter(f"{value!r} is not a Redis address such as redis://127.0.0.1:6379/0")
+    return value
+
+
 SECONDS = click.FloatRange(min=0, min_open=True)
 COUNT = click.IntRange(min=1)
 
@@ -238,6 +245,12 @@ COUNT = click.IntRange(min=1)
 @click.option("--failed-auth-per-minute", type=COUNT, default=Config.failed_auth_per_minute, show_default=True,
               help="401 answers in a minute to one client and credential, or to one client for credentials that "
                    "match nothing, before they are answered 429.")
+@click.option("--workers", type=COUNT, default=1, show_default=True,
+              help="Worker processes, each with an engine of its own, sharing the three listeners (one: this "
+                   "process serves alone).")
+@click.option("--limits-storage", metavar="URL", callback=_redis_url,
+              help="A Redis (redis://host:port/db) where every worker and host counts failed credentials and "
+                   "webhook test calls. Default: each worker's memory, each limit divided by --workers.")
 @click.option("--forwarded-allow-ips", metavar="IPS", callback=_proxies,
               help="Proxies whose X-Forwarded-For names the client: addresses or networks, comma-separated, or * "
                    "(none by default: the connecting address is the client).")
@@ -245,7 +258,7 @@ def serve(host: str, port: int, secure_port: int, pci_port: int, ssl_certfile: s
           ssl_keyfile: str | None, fetch_private_addresses: bool, chat_frame_ancestors: str,
           capture_allow_list: tuple[str, ...], public_url: str | None, public_secure_url: str | None,
           public_pci_url: str | None, pci_docs: bool, cors_origins: tuple[str, ...],
-          forwarded_allow_ips: tuple[str, ...], **load: float) -> None:
+          forwarded_allow_ips: tuple[str, ...], workers: int, limits_storage: str | None, **load: float) -> None:
     """Run the main, secure and pci HTTP listeners over one engine."""
     from backend.http.server import Listeners
     from backend.http.server import serve as run
@@ -255,7 +268,8 @@ def serve(host: str, port: int, secure_port: int, pci_port: int, ssl_certfile: s
         Listeners(host, port, secure_port, pci_port, ssl_certfile, ssl_keyfile, fetch_private_addresses,
                   chat_frame_ancestors, capture_allow_list, public_url=public_url,
                   public_secure_url=public_secure_url, public_pci_url=public_pci_url, pci_docs=pci_docs,
-                  cors_origins=cors_origins, forwarded_allow_ips=forwarded_allow_ips, **load), given.get("keys"))
+                  cors_origins=cors_origins, forwarded_allow_ips=forwarded_allow_ips, limits_storage=limits_storage,
+                  **load), given.get("keys"), workers)
 
 
 @command(main)
@@ -414,3 +428,42 @@ def vault_purge(days: int | None) -> None:
     """Remove cards past their purge date (days after departure) and CVVs past their expiry; run it daily."""
     removed = _engine().vault.purge("cli", days)
     click.echo(f"Purged {removed['cards']} cards and {removed['cvvs']} CVVs.")
+
+
+@main.group("db")
+def database() -> None:
+    """The database itself: moving it to PostgreSQL."""
+
+
+@database.command("copy")
+@click.option("--from", "source", metavar="PATH", required=True, help="The SQLite database to copy (it stays as it is).")
+@click.option("--to", "target", metavar="URL", required=True, help="An empty PostgreSQL database: postgresql://…")
+@click.option("--keys", metavar="PATH", default=None,
+              help="Where the copy's keys go: the SQLite database's own, written there (0600) if the file is missing; "
+                   "a file there must hold those very keys. Else FRONTDESK_DATA_KEY and FRONTDESK_INTERNAL_SECRET.")
+def database_copy(source: str, target: str, keys: str | None) -> None:
+    """Copy every table of a SQLite database into an empty PostgreSQL one, in one transaction, checking each
+    table's row count; then serve it with `--db URL --keys PATH`."""
+    from backend.engine import Engine
+    from storage import is_postgres_url, open_store
+
+    if not is_postgres_url(target):
+        raise click.BadParameter("must be a postgresql:// URL", param_hint="--to")
+    if not Path(source).is_file():
+        raise click.BadParameter(f"{source} is not a database file", param_hint="--from")
+    try:
+        engine = Engine.open(Path(source))  # migrated, and its data steps run, as any command does first
+        if keys is not None:
+            engine.keys.copy_to(Path(keys))
+        elif not os.environ.get("FRONTDESK_DATA_KEY"):
+            raise click.UsageError("give --keys PATH: the copy needs the keys its cards were sealed with")
+        from storage.copy import copy_database
+
+        copy = open_store(target)
+        copied = copy_database(engine.store, copy)  # type: ignore[arg-type]
+    except _refusals() as error:
+        _say(error)
+    click.echo(f"Copied {sum(copied.values())} rows of {len(copied)} tables into {copy.location}.")
+    for table, rows in copied.items():
+        if rows:
+            click.echo(f"  {table}: {rows}")

@@ -3,7 +3,7 @@ cluster: every test that asks for one runs on both, as `[sqlite]` and `[postgres
 loopback ports.
 
 `--stores sqlite` (or `postgresql`) runs one store's tests alone. The PostgreSQL leg needs Debian's server
-(scripts/install-test-postgres); without it those tests are left out with a warning, unless
+(scripts/install-test-servers); without it those tests are left out with a warning, unless
 FRONTDESK_REQUIRE_POSTGRES=1 (CI) makes that an error.
 """
 
@@ -53,8 +53,8 @@ def pytest_configure(config: pytest.Config) -> None:
     if POSTGRESQL in stores and PORT_ENV not in os.environ:
         if server_bin() is None:
             if os.environ.get("FRONTDESK_REQUIRE_POSTGRES"):
-                raise pytest.UsageError("PostgreSQL is not installed: run scripts/install-test-postgres")
-            warnings.warn("PostgreSQL is not installed (scripts/install-test-postgres): its tests are left out")
+                raise pytest.UsageError("PostgreSQL is not installed: run scripts/install-test-servers")
+            warnings.warn("PostgreSQL is not installed (scripts/install-test-servers): its tests are left out")
             stores.remove(POSTGRESQL)
         else:
             cluster = Cluster(server_bin()).start()

@@ -1,5 +1,5 @@
 """A throwaway PostgreSQL cluster for the suite's PostgreSQL leg and the benchmarks: Debian's server
-(scripts/install-test-postgres), started on loopback on a free port from a fresh data directory, fsync off (what it
+(scripts/install-test-servers), started on loopback on a free port from a fresh data directory, fsync off (what it
 holds dies with it), stopped and removed at the end. initdb refuses to run as root, so as root it runs as the
 `postgres` user.
 

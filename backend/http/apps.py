@@ -49,7 +49,7 @@ def create_app(engine: Engine, listener: Listener = "main", gate: Gate | None = 
     app.state.engine = engine
     app.state.listener = listener
     errors.install(app)
-    app.add_middleware(Guard, config=engine.config, gate=gate or Gate(engine.config.failed_auth_per_minute),
+    app.add_middleware(Guard, config=engine.config, gate=gate or Gate.of(engine.config),
                        is_internal=engine.keys.is_internal if listener == "secure" else None)
     routers = [system.router, *(API_ROUTERS if listener in ("main", "secure") else [pci.router, card_form.router])]
     for router in routers:

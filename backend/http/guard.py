@@ -56,9 +56,14 @@ BUSY_RETRY_AFTER = 1  # seconds: a request in progress takes milliseconds
 class Gate:
     """What the listeners of one process share: failed-credential counts and the large-body slots."""
 
-    def __init__(self, failed_auth_per_minute: int, large_bodies: LargeBodies | None = None) -> None:
-        self.throttle = Throttle(failed_auth_per_minute)
+    def __init__(self, failed_auth_per_minute: int, large_bodies: LargeBodies | None = None, *,
+                 shared: str | None = None, workers: int = 1) -> None:
+        self.throttle = Throttle(failed_auth_per_minute, shared=shared, workers=workers)
         self.large_bodies = large_bodies or LargeBodies()
+
+    @classmethod
+    def of(cls, config: Config) -> Gate:
+        return cls(config.failed_auth_per_minute, shared=config.limits_storage, workers=config.workers)
 
 
 class Guard:

@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
+import socket
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 import uvicorn
 
+from backend.clients import check_shared
 from backend.config import Config
 from backend.engine import Engine
 from backend.http.apps import Listener, create_app
@@ -43,6 +45,7 @@ class Listeners:
     max_requests: int = Config.max_requests
     failed_auth_per_minute: int = Config.failed_auth_per_minute
     forwarded_allow_ips: tuple[str, ...] = Config.forwarded_allow_ips
+    limits_storage: str | None = None  # a Redis the limits of every worker count in (backend/clients.py)
 
     @property
     def scheme(self) -> str:
@@ -53,6 +56,10 @@ class Listeners:
         return ServerAddresses(f"http://{self.host}:{self.port}", f"{self.scheme}://{self.host}:{self.secure_port}",
                                f"{self.scheme}://{self.host}:{self.pci_port}", self.public_url, self.public_secure_url,
                                self.public_pci_url)
+
+    def described(self) -> str:
+        return (f"main http://{self.host}:{self.port}, secure {self.scheme}://{self.host}:{self.secure_port}, "
+                f"pci {self.scheme}://{self.host}:{self.pci_port}")
 
     def config(self) -> Config:
         secure = f"{self.scheme}://{self.host}:{self.secure_port}"
@@ -66,7 +73,7 @@ class Listeners:
                       body_min_rate=self.body_min_rate, max_waiting_bodies=self.max_waiting_bodies,
                       idle_timeout=self.idle_timeout, max_connections=self.max_connections,
                       max_requests=self.max_requests, failed_auth_per_minute=self.failed_auth_per_minute,
-                      forwarded_allow_ips=self.forwarded_allow_ips)
+                      forwarded_allow_ips=self.forwarded_allow_ips, limits_storage=self.limits_storage)
 
 
 class _Listener(uvicorn.Server):
@@ -89,10 +96,24 @@ def listener_config(engine: Engine, listener: Listener, host: str, port: int, ga
                           http=GuardedH11Protocol.limited(config.header_timeout, config.max_connections), **tls)
 
 
-def serve(target: str | Path, listeners: Listeners, keys_path: Path | None = None) -> None:
-    """Serve the database at `target` (a SQLite file, or a `postgresql://` URL) until SIGINT or SIGTERM."""
-    engine = Engine.open(target, replace(listeners.config(), keys_path=keys_path))
-    gate = Gate(engine.config.failed_auth_per_minute)  # one count of failed credentials for the three listeners
+def serve(target: str | Path, listeners: Listeners, keys_path: Path | None = None, workers: int = 1) -> None:
+    """Serve the database at `target` (a SQLite file, or a `postgresql://` URL) until SIGINT or SIGTERM: in this
+    process, or in `workers` processes of their own under a supervisor (backend/http/workers.py)."""
+    config = replace(listeners.config(), keys_path=keys_path, workers=workers)
+    if config.limits_storage:
+        check_shared(config.limits_storage)
+    if workers > 1:
+        from backend.http.workers import supervise
+
+        supervise(target, listeners, config)
+        return
+    run_listeners(Engine.open(target, config), listeners)
+
+
+def run_listeners(engine: Engine, listeners: Listeners, sockets: list[socket.socket] | None = None) -> None:
+    """The three listeners over `engine`, on the sockets a supervisor bound (else they bind their own ports), until
+    SIGINT or SIGTERM, when they finish the requests in progress."""
+    gate = Gate.of(engine.config)  # one count of failed credentials for the three listeners
     tls = {"ssl_certfile": listeners.ssl_certfile, "ssl_keyfile": listeners.ssl_keyfile}
     servers = [_Listener(listener_config(engine, "main", listeners.host, listeners.port, gate)),
                _Listener(listener_config(engine, "secure", listeners.host, listeners.secure_port, gate, **tls)),
@@ -104,12 +125,12 @@ def serve(target: str | Path, listeners: Listeners, keys_path: Path | None = Non
 
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
-    print(f"Frontdesk serving {engine.location}: main http://{listeners.host}:{listeners.port}, "
-          f"secure {listeners.scheme}://{listeners.host}:{listeners.secure_port}, "
-          f"pci {listeners.scheme}://{listeners.host}:{listeners.pci_port}", flush=True)
+    if sockets is None:
+        print(f"Frontdesk serving {engine.location}: {listeners.described()}", flush=True)
     with engine.delivering("serve", listeners.addresses()):  # records the addresses while it holds the lease
-        asyncio.run(_serve_all(servers))
+        asyncio.run(_serve_all(servers, sockets))
 
 
-async def _serve_all(servers: list[uvicorn.Server]) -> None:
-    await asyncio.gather(*(server.serve() for server in servers))
+async def _serve_all(servers: list[uvicorn.Server], sockets: list[socket.socket] | None) -> None:
+    await asyncio.gather(*(server.serve(sockets=[sockets[n]] if sockets else None)
+                           for n, server in enumerate(servers)))

@@ -50,19 +50,15 @@ DELIVERY_COLUMNS = {"status": Column("d.status", "enum"), "event": Column("e.eve
 
 class Webhooks:
     def __init__(self, store: Store, events: EventBus, properties: Properties, ari: Ari, keys: Callable[[], Keys],
-                 private_addresses: bool, tests_per_minute: int) -> None:
+                 private_addresses: bool, trials: Trials) -> None:
         self.store, self.events, self.properties, self.ari, self.keys = store, events, properties, ari, keys
         self.private_addresses = private_addresses  # may a callback URL point to a private address
-        self.tests_per_minute = tests_per_minute
+        self.trials = trials  # where test calls run, and how many a user may start
 
     @cached_property
     def route(self) -> WebhookRoute:
         """The deliverer's route, and its one pooled client, which the test calls share."""
         return WebhookRoute(self.store, self.ari, Sender(self.private_addresses), self.keys)
-
-    @cached_property
-    def trials(self) -> Trials:
-        return Trials(self.tests_per_minute)
 
     # --- reading -----------------------------------------------------------------------------
 

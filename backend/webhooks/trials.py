@@ -15,7 +15,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TypeVar
 
-from backend.clients import MovingWindow
+from backend.clients import window
 from backend.errors import ServiceUnavailable, TooManyRequests
 
 THREADS = 4
@@ -26,12 +26,13 @@ T = TypeVar("T")
 
 
 class Trials:
-    def __init__(self, per_minute: int, threads: int = THREADS, waiting: int = WAITING) -> None:
+    def __init__(self, per_minute: int, threads: int = THREADS, waiting: int = WAITING, *, shared: str | None = None,
+                 workers: int = 1) -> None:
         self.per_minute = per_minute
         self.pool = ThreadPoolExecutor(threads, thread_name_prefix="webhook-test")
         self.places = threading.BoundedSemaphore(threads + waiting)
         # A moving window, as the throttle's: a burst split across a minute boundary counts as one minute's.
-        self.calls = MovingWindow(per_minute, 60)
+        self.calls = window(per_minute, 60, "webhook-tests", shared=shared, workers=workers)
 
     def start(self, user_id: str, call: Callable[[], T]) -> Future[T]:
         """`call` started on the test calls' threads (or in line for one); its answer is the future's. A 503 when

@@ -4,8 +4,9 @@
   literals, identifiers and comments, its `%` doubled) and kept.
 - Rows read by position and by name, as sqlite3.Row does; flags go in and come out as integers 0/1, as in SQLite
   (a Python bool is sent as an integer, a boolean result such as `EXISTS (…)` read as one).
-- A transaction borrows a connection from the pool for its length, bound to its thread so that the engine's reads
-  inside it join it; it begins with a database-wide advisory lock, which reproduces SQLite's `BEGIN IMMEDIATE`: one
+- A transaction waits in this process's line of writers (storage/store.py's WriterQueue), then borrows a
+  connection from the pool for its length, bound to its thread so that the engine's reads inside it join it; it
+  begins with a database-wide advisory lock (whose waiters PostgreSQL serves in turn), which reproduces SQLite's `BEGIN IMMEDIATE`: one
   writer at a time, so that whatever a writer reads and decides on still holds when it writes. A statement outside
   a transaction borrows a connection for itself alone (autocommit), its rows read before the connection goes back.
 - Commits are durable when they return (`synchronous_commit` as the server has it: on, unless an operator says
@@ -32,7 +33,7 @@ from psycopg_pool import ConnectionPool
 
 from storage.dialect import POSTGRESQL
 from storage.migrations import newer, postgresql_steps, script
-from storage.store import StoreError
+from storage.store import StoreError, WriterQueue
 
 POOL_SIZE = 16  # connections per process: a worker's threads beyond this wait for one (POOL_TIMEOUT at most)
 POOL_TIMEOUT = 30.0
@@ -161,6 +162,7 @@ class PostgresStore:
     def __init__(self, url: str, *, pool_size: int = POOL_SIZE) -> None:
         self.url = url
         self._local = threading.local()
+        self._writers = WriterQueue()
         with self._connect() as first:  # refused at once, in one line, when it cannot be used as it is
             _check_collation(first, self.location)
             self.created = _migrate(first, self.location)
@@ -190,7 +192,7 @@ class PostgresStore:
         if current is not None:
             yield current
             return
-        with self.pool.connection() as raw:
+        with self._writers, self.pool.connection() as raw:  # in this process's line before borrowing a connection
             conn = PgConnection(raw)
             raw.execute("BEGIN")
             self._local.conn = conn

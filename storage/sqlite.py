@@ -9,6 +9,7 @@ files.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import os
 import socket
@@ -23,6 +24,7 @@ from typing import Any
 
 from storage.dialect import SQLITE
 from storage.migrations import migrate_sqlite
+from storage.store import WriterQueue
 
 BUSY_TIMEOUT_MS = 10_000
 
@@ -52,6 +54,8 @@ class SqliteStore:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         owner_only(self.path)
         self._local = threading.local()
+        self._writers = WriterQueue()
+        self._host_line = _HostLine(self.path.with_name(self.path.name + "-writers"))
         self.created = migrate_sqlite(self.conn)
 
     @property
@@ -85,18 +89,22 @@ class SqliteStore:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """`BEGIN IMMEDIATE` … COMMIT, or ROLLBACK on any exception. Nested use joins the outer one."""
+        """`BEGIN IMMEDIATE` … COMMIT, or ROLLBACK on any exception, after waiting in line: this process's writers
+        first come first served, then the host's, by a lock on a file beside the database, for which the kernel
+        wakes a waiter the moment it is free (SQLite's own busy handler stays for writers that do not line up: a
+        `sqlite3` shell, an older Frontdesk). Nested use joins the outer one."""
         conn = self.conn
         if conn.in_transaction:
             yield conn
             return
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield conn
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        conn.execute("COMMIT")
+        with self._writers, self._host_line:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
 
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
         return self.conn.execute(sql, params).fetchall()
@@ -132,6 +140,32 @@ class SqliteStore:
         if conn is not None:
             conn.close()
             self._local.conn = None
+        self._host_line.close()
+
+
+class _HostLine:
+    """The host's writers in line: an exclusive lock on a file beside the database, held from BEGIN to COMMIT. One
+    writer of each process reaches it (the process's WriterQueue first), so the lock is taken by one thread at a
+    time and its file opened once per store."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._fd: int | None = None
+
+    def __enter__(self) -> None:
+        if self._fd is None:
+            owner_only(self.path)
+            self._fd = os.open(self.path, os.O_RDWR)
+        fcntl.flock(self._fd, fcntl.LOCK_EX)
+
+    def __exit__(self, *_: object) -> None:
+        if self._fd is not None:
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
 
 
 # --- the lease -----------------------------------------------------------------------------------------------------

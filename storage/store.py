@@ -12,7 +12,9 @@ thousands of rows are read at once. A transaction is one writer at a time, datab
 
 from __future__ import annotations
 
+import threading
 import uuid
+from collections import deque
 from collections.abc import Iterable, Iterator, Sequence, Sized
 from contextlib import AbstractContextManager
 from datetime import UTC, datetime
@@ -100,6 +102,38 @@ class Store(Protocol):
         """Make what was replaced or deleted unreadable where the database can (SQLite's write-ahead log)."""
 
     def close(self) -> None: ...
+
+
+class WriterQueue:
+    """The writers of one process in line, first come first served, each handed the turn by the one before it.
+
+    A store's transactions wait here before they take the database's write lock: SQLite's busy handler would have
+    them sleep and retry (up to 100 ms a try, so that under load a writer waited seconds for work of milliseconds),
+    and a PostgreSQL writer would hold a pooled connection while it waits (so that waiting writers starved the
+    readers of connections). Here one writer of the process at a time goes on; the others wait without a
+    connection, and are woken in turn."""
+
+    def __init__(self) -> None:
+        self._mutex = threading.Lock()
+        self._waiting: deque[threading.Lock] = deque()
+        self._held = False
+
+    def __enter__(self) -> None:
+        with self._mutex:
+            if not self._held:
+                self._held = True
+                return
+            turn = threading.Lock()
+            turn.acquire()
+            self._waiting.append(turn)
+        turn.acquire()  # released by the writer before it, which hands the queue over as it is
+
+    def __exit__(self, *_: object) -> None:
+        with self._mutex:
+            if self._waiting:
+                self._waiting.popleft().release()
+            else:
+                self._held = False
 
 
 def placeholders(values: Sized) -> str:

@@ -41,8 +41,10 @@ def _free_port() -> int:
 
 
 class Cluster:
-    def __init__(self, bin_dir: Path) -> None:
+    def __init__(self, bin_dir: Path, settings: dict[str, str] | None = None) -> None:
+        """`settings`: the server's, over SETTINGS (a benchmark's durable commits)."""
         self.bin = bin_dir
+        self.settings = {**SETTINGS, **(settings or {})}
         self.root = Path(tempfile.mkdtemp(prefix="frontdesk-pg-"))
         self.data = self.root / "data"
         self.port = _free_port()
@@ -61,7 +63,7 @@ class Cluster:
             f"host all {SECRET_ROLE} 127.0.0.1/32 scram-sha-256\n"
             "host all all 127.0.0.1/32 trust\nlocal all all trust\n")
         options = " ".join(f"-c {name}={value}" for name, value in {
-            **SETTINGS, "port": self.port, "unix_socket_directories": str(self.root)}.items())
+            **self.settings, "port": self.port, "unix_socket_directories": str(self.root)}.items())
         self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-o", options, "-w", "-t", "60", "-l",
                   str(self.root / "server.log"), "start")
         with self.admin() as conn:

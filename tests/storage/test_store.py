@@ -10,6 +10,7 @@ import threading
 import pytest
 
 from storage import Store, StoreError, open_store
+from storage.store import WriterQueue
 from storage.migrations import STEPS
 
 GROUP = "INSERT INTO groups (id, title, inserted_at) VALUES (?, ?, ?)"
@@ -115,3 +116,23 @@ def test_the_change_stamp_moves_when_another_process_commits(store: Store):
                     "    c.execute(\"INSERT INTO groups (id, title, inserted_at) VALUES ('o', 'O', 'now')\")\n",
                     store.location], check=True)
     assert store.change_stamp() != before
+
+
+def test_writers_of_a_process_take_their_turns_in_the_order_they_came():
+    line, order = WriterQueue(), []
+    line.__enter__()  # one writing
+
+    def writer(number: int) -> None:
+        with line:
+            order.append(number)
+
+    threads = []
+    for number in range(6):
+        threads.append(threading.Thread(target=writer, args=(number,)))
+        threads[-1].start()
+        while len(line._waiting) < number + 1:  # in line before the next one comes
+            threading.Event().wait(0.001)
+    line.__exit__()
+    for thread in threads:
+        thread.join(5)
+    assert order == [0, 1, 2, 3, 4, 5]

@@ -81,7 +81,9 @@ def supervise(target: str | Path, listeners, config: Config) -> None:
 
 def _bound(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # IPPROTO_TCP said: asyncio sets TCP_NODELAY only on connections of a socket that says it is TCP, and without it
+    # an answer written in two parts waited for the client's delayed acknowledgement (40 ms a request).
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))

@@ -80,7 +80,7 @@ def build(target: str | Path, keys: Path) -> dict:
                                                     "date_to": last, "rate": "120.00"}])
         shops.append((prop, room, plan))
         shop_plans.append(plan)
-    engine.channels.create(op, {"title": "OpenShopping", "channel": "OpenShopping",
+    engine.channels.create(op, {"title": "BenchShop", "channel": "OpenShopping",
                                 "properties": [grand, *(s[0] for s in shops)],
                                 "rate_plans": [{"rate_plan_id": p} for p in [*plans, *shop_plans]]})
     engine.close()
@@ -174,7 +174,7 @@ request = function()
     '", "arrival_date": "' .. day .. '", "departure_date": "{NEXT}", "currency": "EUR", ' ..
     '"customer": {{"surname": "Doe"}}, "rooms": [{{"room_type_code": "' .. shop[2] .. '", "rate_plan_code": "' ..
     shop[3] .. '", "occupancy": {{"adults": 2}}}}]}}}}'
-  return wrk.format("POST", "/api/v1/meta/OpenShopping/" .. shop[1] .. "/push_booking",
+  return wrk.format("POST", "/api/v1/meta/BenchShop/" .. shop[1] .. "/push_booking",
                     {{["Content-Type"] = "application/json"}}, body)
 end
 '''
@@ -232,7 +232,7 @@ def rates(built: dict) -> str:
 
 def reads(url: str, built: dict, connections: int) -> dict[str, dict]:
     checkin = datetime.fromisoformat(built["today"]) + timedelta(days=10)
-    rooms = (f"{url}/api/v1/meta/OpenShopping/{built['grand']}/rooms?checkin_date={checkin.date().isoformat()}"
+    rooms = (f"{url}/api/v1/meta/BenchShop/{built['grand']}/rooms?checkin_date={checkin.date().isoformat()}"
              f"&checkout_date={(checkin + timedelta(days=7)).date().isoformat()}&adults=2")
     return {"properties": wrk(f"{url}/api/v1/properties", connections,
                               headers={"Authorization": f"Bearer {built['token']}"}),

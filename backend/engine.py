@@ -9,35 +9,37 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from backend.config import Config
-from backend.data_steps import run_pending
-from backend.events import EventBus
-from backend.identity import Identity
+from backend.core.config import Config
+from backend.upgrades.steps import run_pending
+from backend.core.events import EventBus
+from backend.identity.service import Identity
+from backend.bookings.store import has_legacy_cards, has_unnamed_bookings
+from backend.properties.store import property_count
 from storage import SqliteStore, Store, is_postgres_url, open_store
 
 if TYPE_CHECKING:
-    from backend.applications import Applications
+    from backend.properties.applications import Applications
     from backend.bookings.service import Bookings
-    from backend.channels import Channels
+    from backend.channels.service import Channels
     from backend.chat.embed import ChatEmbed
     from backend.chat.notes import ThreadNotes
     from backend.chat.service import Chat
     from backend.chat.stay import ThreadStays
     from backend.chat.templates import MessageTemplates
     from backend.distribution.service import Distribution
-    from backend.facilities import Facilities
+    from backend.properties.facilities import Facilities
     from backend.inventory.service import Inventory
-    from backend.keys import Keys
-    from backend.media import Media
+    from backend.core.keys import Keys
+    from backend.properties.media import Media
     from backend.outbox.deliverer import Deliverer, Route, Sweep
     from backend.outbox.lease import ServerAddresses
     from backend.properties.service import Properties
-    from backend.shopping import Shopping
+    from backend.shopping.service import Shopping
     from backend.vault.capture import Capture, CaptureTarget
     from backend.vault.card_form import CardForm
     from backend.vault.pci_keys import PciKeys
     from backend.vault.service import Tokenisation
-    from backend.vault.store import Vault
+    from backend.vault.keeping import Vault
     from backend.webhooks.service import Webhooks
 
 
@@ -53,9 +55,9 @@ class Engine:
         self.keys.check(store)  # before anything is written: a database of other keys is refused as it is
         self.identity = Identity(store)
         self.facilities.seed()
-        if store.scalar("SELECT 1 FROM booking_cards LIMIT 1"):  # kept per revision before the vault held them
+        if has_legacy_cards(store):
             self.bookings.cards.move_legacy(store, self.keys)
-        if store.scalar("SELECT 1 FROM bookings WHERE guest_names IS NULL LIMIT 1"):  # stored before names were kept
+        if has_unnamed_bookings(store):
             from backend.bookings.finding import name_unnamed
 
             name_unnamed(store)
@@ -64,13 +66,13 @@ class Engine:
 
     @cached_property
     def facilities(self) -> Facilities:
-        from backend.facilities import Facilities
+        from backend.properties.facilities import Facilities
 
         return Facilities(self.store)
 
     @cached_property
     def media(self) -> Media:
-        from backend.media import Media
+        from backend.properties.media import Media
 
         return Media(self.store, self.config.base_url, self.config.fetch_timeout, self.config.logo_max_bytes,
                      self.config.fetch_private_addresses)
@@ -83,14 +85,14 @@ class Engine:
 
     @cached_property
     def channels(self) -> Channels:
-        from backend.channels import Channels
+        from backend.channels.service import Channels
 
         return Channels(self.store, self.events, lambda: self.keys, self.config.fetch_private_addresses,
                         self.config.clock)
 
     @cached_property
     def applications(self) -> Applications:
-        from backend.applications import Applications
+        from backend.properties.applications import Applications
 
         return Applications(self.store, self.events, self.properties)
 
@@ -106,7 +108,7 @@ class Engine:
 
     @cached_property
     def shopping(self) -> Shopping:
-        from backend.shopping import Shopping
+        from backend.shopping.service import Shopping
 
         return Shopping(self.store, self.inventory.hotel_policies, self.config.clock)
 
@@ -162,7 +164,7 @@ class Engine:
 
     @cached_property
     def vault(self) -> Vault:
-        from backend.vault.store import Vault
+        from backend.vault.keeping import Vault
 
         return Vault(self.store, self.keys, self.config.clock, cvv_ttl=timedelta(hours=self.config.vault_cvv_hours),
                      purge_days=self.config.vault_purge_days)
@@ -233,11 +235,12 @@ class Engine:
         return [self.webhooks.route, self.distribution.route]
 
     def sweeps(self) -> tuple[Sweep, ...]:
-        """What the deliverer records of time passing, besides bookings not acknowledged: the nights that enter or
+        """What the deliverer records of time passing: bookings not acknowledged, and the nights that enter or
         leave each property's window."""
+        from backend.bookings.non_acked import tell_non_acked
         from backend.distribution.window_moves import sweep
 
-        return (sweep,)
+        return (tell_non_acked, sweep)
 
     @contextmanager
     def delivering(self, kind: str, addresses: ServerAddresses | None = None, *,
@@ -288,11 +291,11 @@ class Engine:
         self.store.close()
 
     def is_empty(self) -> bool:
-        return self.store.scalar("SELECT count(*) FROM properties") == 0
+        return property_count(self.store) == 0
 
 
 def keys_of(sqlite_path: Path | None, config: Config) -> Keys:
     """The database's keys: the file the config names, else the one beside a SQLite file, else the environment."""
-    from backend.keys import Keys
+    from backend.core.keys import Keys
 
     return Keys(config.keys_path or (sqlite_path.with_name(sqlite_path.name + ".keys") if sqlite_path else None))

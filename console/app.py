@@ -20,7 +20,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable
 
 from backend.engine import Engine
-from backend.identity import Actor
+from backend.identity.models import Actor
 from console import collector
 from console.commands import FrontdeskCommands
 from console.inbox.screen import InboxScreen

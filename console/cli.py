@@ -20,7 +20,7 @@ from typing import Any
 
 import click
 
-from backend.config import Config
+from backend.core.config import Config
 from storage.paths import default_db_path
 
 DB_HELP = ("A SQLite database file, or a postgresql://user@host/db URL (else $FRONTDESK_DB, else the user data "
@@ -47,15 +47,15 @@ def _set(name: str) -> Callable[[click.Context, click.Parameter, str | None], No
 
 def _refusals() -> tuple[type[Exception], ...]:
     """What a command answers with one line: a domain error, a database or keys it cannot use."""
-    from backend.errors import CannotStart, FrontdeskError
-    from backend.keys import KeyFileError
+    from backend.core.errors import CannotStart, FrontdeskError
+    from backend.core.keys import KeyFileError
     from storage import StoreError
 
     return FrontdeskError, StoreError, KeyFileError, CannotStart
 
 
 def _say(error: Exception) -> None:
-    from backend.errors import FrontdeskError
+    from backend.core.errors import FrontdeskError
 
     if isinstance(error, FrontdeskError):
         click.echo(f"error: {error.title}" + (f": {error.details}" if error.details else ""), err=True)
@@ -97,7 +97,7 @@ def _address(ctx: click.Context, param: click.Parameter, value: str | None) -> s
 
 
 def _engine(**config: Any):
-    from backend.config import Config
+    from backend.core.config import Config
     from backend.engine import Engine
 
     given = click.get_current_context().obj
@@ -120,8 +120,8 @@ def main(ctx: click.Context, db: str, keys: str | None, as_user: str | None, sec
     (filling an empty database with demo data first)."""
     ctx.ensure_object(dict).update(db=_target(db), keys=Path(keys) if keys else None)
     if ctx.invoked_subcommand is None:
-        from backend.demo import load_demo_if_empty
-        from backend.errors import NotFound
+        from backend.tools.demo import load_demo_if_empty
+        from backend.core.errors import NotFound
         from console.app import run_console
 
         try:
@@ -143,7 +143,7 @@ def main(ctx: click.Context, db: str, keys: str | None, as_user: str | None, sec
 @command(main)
 def demo() -> None:
     """Fill an empty database with demo data; prints the demo integrator's API token last."""
-    from backend.demo import INTEGRATOR_EMAIL, load_demo_if_empty
+    from backend.tools.demo import INTEGRATOR_EMAIL, load_demo_if_empty
 
     engine = _engine()
     token = load_demo_if_empty(engine)
@@ -286,7 +286,7 @@ def simulate(count: int, every: float, seed: int | None, server: str | None, cha
 
     import httpx
 
-    from backend.simulate import EngineSink, HttpSink, Traffic, run
+    from backend.tools.simulate import EngineSink, HttpSink, Traffic, run
 
     if server is None:
         engine = _engine()

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-from backend.listing import Filter, ListQuery
+from backend.core.listing import Filter, ListQuery
 
 if TYPE_CHECKING:
     from console.kit.app import ConsoleApp

@@ -18,8 +18,8 @@ from textual.pilot import Pilot
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from backend.config import Config
-from backend.demo import load_demo
+from backend.core.config import Config
+from backend.tools.demo import load_demo
 from backend.engine import Engine
 from tests.console.helpers import SteadyApp, add_hostel_channel, frozen_clock, select_row, settle, type_text
 from tests.console.bookings_scene import OVERBOOKED, stage_today

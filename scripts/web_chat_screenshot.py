@@ -17,8 +17,8 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from backend.config import Config
-from backend.demo import load_demo
+from backend.core.config import Config
+from backend.tools.demo import load_demo
 from backend.engine import Engine
 from tests.chat.test_web_chat import CHROMIUM, FLAGS
 from tests.conftest import LiveServer, free_port

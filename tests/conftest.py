@@ -23,12 +23,12 @@ import httpx
 import pytest
 import uvicorn
 
-from backend.config import Config
+from backend.core.config import Config
 from backend.engine import Engine
 from backend.http.apps import Listener
 from backend.http.guard import Gate
 from backend.http.server import listener_config
-from backend.identity import Actor
+from backend.identity.models import Actor
 from tests.postgres_cluster import Cluster, server_bin
 from tests.receiver import Receiver
 from tests.stores import DATA_ENV, PORT_ENV, POSTGRESQL, SQLITE, Database, new_database

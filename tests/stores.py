@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from backend.config import Config
+from backend.core.config import Config
 from backend.engine import Engine
 from storage import SqliteStore
 from tests.postgres_cluster import Cluster, attach

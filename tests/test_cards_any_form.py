@@ -24,8 +24,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from backend.card_data import luhn_ok
-from backend.listing import ListQuery
+from backend.core.card_data import luhn_ok
+from backend.core.listing import ListQuery
 from tests.chat.test_chat_api import inquiry_body
 from tests.conftest import Site, delivering_site
 from tests.receiver import Receiver

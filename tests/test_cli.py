@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from backend.engine import Engine
-from backend.errors import Unauthorized
+from backend.core.errors import Unauthorized
 from tests.stores import Database, on_disk
 
 

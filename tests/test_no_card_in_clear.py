@@ -18,7 +18,7 @@ from types import SimpleNamespace
 
 import httpx
 
-from backend.card_data import luhn_ok
+from backend.core.card_data import luhn_ok
 from backend.vault import samples
 from tests.chat.test_chat_api import Desk
 from tests.conftest import User, free_port

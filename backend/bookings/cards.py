@@ -20,13 +20,14 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any
 
-from backend.card_data import MASKED_CVV, mask_cards_in, mask_number, mask_text
-from backend.keys import Keys
+from backend.bookings.store import delete_legacy_cards, legacy_cards, set_revision_card_token
+from backend.core.card_data import MASKED_CVV, mask_cards_in, mask_number, mask_text
+from backend.core.keys import Keys
 from backend.vault.cards import CardData
 
 if TYPE_CHECKING:
     from backend.vault.card_form import CardForm
-    from backend.vault.store import Vault
+    from backend.vault.keeping import Vault
 
 PROFILE = "booking"  # what the vault's audit log and browser call a booking's card
 KEYED = "hmac:"  # what starts the stored key of a reservation id that holds a card
@@ -106,13 +107,12 @@ class BookingCards:
         """Cards that earlier versions kept per revision (`booking_cards`) go into the vault, once: the
         booking's card of each revision becomes a vault token; a CVV already past its life is dropped."""
         with store.transaction() as conn:  # read inside: of processes opening the database at once, one moves them
-            rows = conn.execute("SELECT c.revision_id, c.nonce, c.ciphertext, r.attributes, r.inserted_at "
-                                "FROM booking_cards c JOIN booking_revisions r ON r.id = c.revision_id").fetchall()
+            rows = legacy_cards(conn)
             for row in rows:
                 guarantee = json.loads(keys.open(row["nonce"], row["ciphertext"], row["revision_id"]))
                 departure = json.loads(row["attributes"]).get("departure_date")
                 token = self.keep(conn, guarantee, departure,
                                   kept_at=datetime.fromisoformat(row["inserted_at"]).replace(tzinfo=UTC))
-                conn.execute("UPDATE booking_revisions SET card_token = ? WHERE id = ?", (token, row["revision_id"]))
-            conn.execute("DELETE FROM booking_cards")
+                set_revision_card_token(conn, row["revision_id"], token)
+            delete_legacy_cards(conn)
         return len(rows)

@@ -13,16 +13,17 @@ from typing import Any
 
 from pydantic_core import from_json
 
-from backend.dates import local_now
-from backend.listing import View, fold
+from backend.bookings.store import (
+    STAYS,
+    property_timezones,
+    property_today,
+    set_guest_names,
+    stay_condition,
+    unnamed_bookings,
+)
+from backend.core.dates import local_now
+from backend.core.listing import View, fold
 from storage import Store
-
-# `filter[stay]`: each view's condition on a booking that is not cancelled, `{today}` its property's today.
-STAYS = {
-    "arriving_today": "b.arrival_date = {today}",
-    "departing_today": "b.departure_date = {today}",
-    "in_house": "b.arrival_date <= {today} AND b.departure_date > {today}",  # sleeps there tonight
-}
 
 
 def guest_names(booking: dict[str, Any]) -> str:
@@ -35,19 +36,17 @@ def guest_names(booking: dict[str, Any]) -> str:
 def name_unnamed(store: Store) -> None:
     """Name the bookings stored before their guests' names were kept, from each one's latest revision."""
     with store.transaction() as conn:
-        rows = conn.execute("SELECT b.id, r.attributes FROM bookings b JOIN booking_revisions r ON r.id = b.revision_id "
-                            "WHERE b.guest_names IS NULL").fetchall()
-        conn.executemany("UPDATE bookings SET guest_names = ? WHERE id = ?",
-                         [(guest_names(from_json(attributes)), booking_id) for booking_id, attributes in rows])
+        rows = unnamed_bookings(conn)
+        set_guest_names(conn, [(guest_names(from_json(attributes)), booking_id) for booking_id, attributes in rows])
 
 
 def stay_view(store: Store, clock: Callable[[], datetime]) -> View:
-    """`filter[stay]`: arriving today, departing today or in house (staying tonight), by each property's today."""
+    """`filter[stay]`: arriving today, departing today or in house (staying tonight), by each property's today
+    (the views' conditions are backend/bookings/store.py's `STAYS`)."""
 
     def condition(value: str) -> tuple[str, list[Any]]:
         today, params = _todays(store, clock())
-        sql = STAYS[value]
-        return f"(b.status != 'cancelled' AND {sql.format(today=today)})", params * sql.count("{today}")
+        return stay_condition(value, today, params)
 
     return View(tuple(STAYS), condition)
 
@@ -55,9 +54,6 @@ def stay_view(store: Store, clock: Callable[[], datetime]) -> View:
 def _todays(store: Store, now: datetime) -> tuple[str, list[Any]]:
     """An SQL expression for the today of the property `p`, and its parameters: a date for each time zone that
     properties keep (a property without one keeps UTC's)."""
-    zones = [row[0] for row in store.query("SELECT DISTINCT timezone FROM properties WHERE timezone IS NOT NULL")]
+    zones = property_timezones(store)
     utc = local_now(None, now).date().isoformat()
-    if not zones:
-        return "?", [utc]
-    params: list[Any] = [part for zone in zones for part in (zone, local_now(zone, now).date().isoformat())]
-    return f"(CASE p.timezone {' '.join('WHEN ? THEN ?' for _ in zones)} ELSE ? END)", [*params, utc]
+    return property_today([(zone, local_now(zone, now).date().isoformat()) for zone in zones], utc)

@@ -30,9 +30,9 @@ from pydantic import (
 
 from pydantic_core import PydanticCustomError
 
-from backend.card_data import luhn_ok
-from backend.dates import parse_date
-from backend.fields import (
+from backend.core.card_data import luhn_ok
+from backend.core.dates import parse_date
+from backend.core.fields import (
     Country,
     Currency,
     Email,
@@ -43,7 +43,7 @@ from backend.fields import (
     Text255,
 )
 from backend.inventory.models import Time
-from backend.money import Money
+from backend.core.money import Money
 
 EXPIRY = re.compile(r"^(0[1-9]|1[0-2])/(\d{4})$")
 VAULT_TOKEN = re.compile(r"[0-9a-f]{32}")

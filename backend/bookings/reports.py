@@ -27,21 +27,25 @@ from pydantic import BaseModel, ConfigDict, StrictBool
 from pydantic_core import from_json
 
 from backend.bookings.access import booking_row
-from backend.errors import NotFound, NotSupported, ValidationFailed
-from backend.identity import Actor
-from backend.listing import ListQuery, page
-from backend.validation import validate
-from storage import Store, new_id, placeholders
+from backend.bookings.store import (
+    insert_report,
+    is_channel_report,
+    mark_report_delivered,
+    report_feed_page,
+    reported_kinds,
+    reports_of_bookings,
+    revision_attributes,
+)
+from backend.core.errors import NotFound, NotSupported, ValidationFailed
+from backend.identity.models import Actor
+from backend.core.listing import ListQuery
+from backend.core.validation import validate
+from storage import Store, new_id
 
 if TYPE_CHECKING:
     from backend.bookings.service import Bookings
 
 REPORTING = ("BookingCom",)  # the channels that take reports, as with the service
-REPORT = "r.id, r.booking_id, r.kind, r.waived_fees, r.inserted_at, r.delivered_at"
-# The booking as its last revision shows it, for the reservation id there: the column holds a keyed hash of one that
-# holds a card.
-SHOWN = "(SELECT attributes FROM booking_revisions WHERE id = b.revision_id) AS shown"
-# Reports are listed oldest first, ties (a clock that stands still) in the order they were made: by rowid.
 
 
 class NoShowInput(BaseModel):
@@ -77,15 +81,11 @@ class BookingReports:
             row = booking_row(self.store, actor, booking_id)
             if row["channel_code"] not in REPORTING:
                 raise NotSupported("reports go to Booking.com only; this booking's channel takes none")
-            booking = from_json(self.store.scalar("SELECT attributes FROM booking_revisions WHERE id = ?",
-                                                  (row["revision_id"],)))
-            reported = {r["kind"]: r["inserted_at"] for r in self.store.query(
-                "SELECT kind, inserted_at FROM booking_reports WHERE booking_id = ?", (booking_id,))}
+            booking = from_json(revision_attributes(self.store, row["revision_id"]))
+            reported = reported_kinds(self.store, booking_id)
             Rules(row, booking, reported, self.clock()).check(kind)
             report_id, now = new_id(), _stamp(self.clock())
-            conn.execute("INSERT INTO booking_reports (id, booking_id, channel_id, kind, waived_fees, user_id, "
-                         "inserted_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                         (report_id, booking_id, row["channel_id"], kind, waived_fees, actor.user_id, now))
+            insert_report(conn, report_id, booking_id, row["channel_id"], kind, waived_fees, actor.user_id, now)
             status = self.bookings.cancel_taken(row)["status"] if kind == "cancel_due_invalid_card" else row["status"]
         self.bookings.events.publish("booking.changed", booking_id, status=status, property_id=row["property_id"],
                                      report=kind)
@@ -95,21 +95,16 @@ class BookingReports:
 
     def feed(self, channel, query: ListQuery) -> tuple[list[dict[str, Any]], dict]:
         """The channel's reports its adapter has not acknowledged yet, oldest first."""
-        rows, meta = page(self.store, query, {}, select=f"{REPORT}, b.unique_id, {SHOWN}, b.property_id",
-                          source="booking_reports r JOIN bookings b ON b.id = r.booking_id",
-                          scope="r.channel_id = ? AND r.delivered_at IS NULL", scope_params=[channel["id"]],
-                          default_order="r.inserted_at, r.rowid")
+        rows, meta = report_feed_page(self.store, query, channel["id"])
         return [{**_as_report(r), "booking_id": r["booking_id"], "property_id": r["property_id"],
                  "unique_id": r["unique_id"], "ota_reservation_code": from_json(r["shown"])["reservation_id"]}
                 for r in rows], meta
 
     def delivered(self, channel, report_id: str) -> None:
-        if not self.store.scalar("SELECT 1 FROM booking_reports WHERE id = ? AND channel_id = ?",
-                                 (report_id, channel["id"])):
+        if not is_channel_report(self.store, report_id, channel["id"]):
             raise NotFound(f"report {report_id} is not one of this channel")
         with self.store.transaction() as conn:
-            conn.execute("UPDATE booking_reports SET delivered_at = coalesce(delivered_at, ?) WHERE id = ?",
-                         (_stamp(self.clock()), report_id))
+            mark_report_delivered(conn, report_id, _stamp(self.clock()))
         self.bookings.events.publish("booking.reported", report_id)
 
 
@@ -117,9 +112,7 @@ class BookingReports:
 def reports_of(store: Store, booking_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
     """The reports of each booking, oldest first."""
     found: dict[str, list[dict[str, Any]]] = {booking_id: [] for booking_id in booking_ids}
-    rows = store.query(f"SELECT {REPORT} FROM booking_reports r WHERE r.booking_id IN "
-                       f"({placeholders(booking_ids)}) ORDER BY r.inserted_at, r.rowid", booking_ids)
-    for row in rows:
+    for row in reports_of_bookings(store, booking_ids):
         found[row["booking_id"]].append(_as_report(row))
     return found
 
@@ -142,7 +135,7 @@ class Rules:
     def check(self, kind: str) -> None:
         # Each message reads after its field's name ("Arrival date allows a no-show ..."), as the console shows it.
         if kind in self.reported:
-            raise ValidationFailed.one(kind, f"was already reported ({self.reported[kind]} UTC)")
+            raise ValidationFailed({kind: [f"was already reported ({self.reported[kind]} UTC)"]})
         if self.row["status"] == "cancelled":
             raise ValidationFailed.one("status", "is cancelled")
         getattr(self, f"_{kind}")()

@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic_core import from_json
 
-from backend.age_bands import SPEC_BANDS, bands_of
+from backend.inventory.age_bands import SPEC_BANDS, bands_of
 from backend.bookings.ages import by_ages, party
 from backend.bookings.cards import BookingCards, Reveal, masked
 from backend.bookings.direct import DIRECT, direct_channel
@@ -25,48 +25,40 @@ from backend.bookings.finding import guest_names, stay_view
 from backend.bookings.models import BookingInput
 from backend.bookings.reports import BookingReports, reports_of
 from backend.bookings.shape import feed_view, room_taxes
-from backend.card_data import mask_cards_in
-from backend.dates import days
-from backend.errors import (
-    Errors,
-    NotFound,
-    NotSupported,
-    Unauthorized,
-    ValidationFailed,
+from backend.bookings.store import (
+    ack_revision,
+    booking_by_reservation,
+    booking_page,
+    booking_shown,
+    insert_booking,
+    insert_revision,
+    property_group,
+    property_row,
+    revision_card_token,
+    revision_page,
+    revision_row,
+    update_booking,
 )
-from backend.events import EventBus
-from backend.identity import Actor, hash_secret
+from backend.channels.store import channel_row, is_connected, mapped_rate_plan_ids, property_rate_plan_ids
+from backend.core.card_data import mask_cards_in
+from backend.core.dates import days
+from backend.core.errors import Errors, NotSupported, Unauthorized, ValidationFailed
+from backend.core.events import EventBus
+from backend.identity.models import Actor
+from backend.identity.service import hash_secret
 from backend.inventory.calendar import Calendar, Scope
 from backend.inventory.stays import R_RATE, Guests, Nights, NotSellable, Quote, quote
 from backend.inventory.stays import taxes as plan_taxes
+from backend.inventory.store import give_back_rooms, take_room
 from backend.inventory.window import Window, window_of
-from backend.listing import Column, ListQuery, page
-from backend.money import canonical, format_minor, in_currency, parse_money
+from backend.core.listing import ListQuery
+from backend.core.money import canonical, format_minor, in_currency, parse_money
 from backend.outbox import record as outbox
-from backend.validation import validate
+from backend.core.validation import validate
 from storage import Store, new_id, utc_now
 
 PREFIXES = {"OpenShopping": "OSH", "BookingCom": "BDC", "AirBNB": "ABB", DIRECT: "OFL"}
 OTA_CODES = ("BookingCom", "AirBNB")
-# A booking is acknowledged when none of its revisions waits in the feed.
-ACKED = "NOT EXISTS (SELECT 1 FROM booking_revisions w WHERE w.booking_id = b.id AND w.acked_at IS NULL)"
-THREAD = "(SELECT id FROM message_threads WHERE booking_id = b.id)"
-BOOKING_COLUMNS = {
-    "is_acked": Column(f"(CASE WHEN {ACKED} THEN 1 ELSE 0 END)", "bool"),  # a flag compares as 0/1 in both stores
-    "id": Column("b.id", "id"), "property_id": Column("b.property_id", "id"), "channel_id": Column("b.channel_id", "id"),
-    "status": Column("b.status", "enum"), "unique_id": Column("b.unique_id"), "reservation_id": Column("b.reservation_id"),
-    "ota_name": Column("b.ota_name"), "arrival_date": Column("b.arrival_date", "date"),
-    "departure_date": Column("b.departure_date", "date"), "inserted_at": Column("b.inserted_at"),
-    "updated_at": Column("b.updated_at"), "is_overbooked": Column("b.is_overbooked", "bool"),
-    "is_unmapped": Column("b.is_unmapped", "bool"),
-    # Searches: any guest's name (backend/bookings/finding.py), and that or the booking's number.
-    "guest_name": Column("coalesce(b.guest_names, '')", "words"),
-    "search": Column("(coalesce(b.guest_names, '') || '\n' || lower(b.unique_id))", "words"),
-}
-REVISION_COLUMNS = {
-    "id": Column("r.id", "id"), "booking_id": Column("r.booking_id", "id"), "property_id": Column("r.property_id", "id"),
-    "status": Column("r.status", "enum"), "inserted_at": Column("r.inserted_at"),
-}
 
 
 class Bookings:
@@ -98,8 +90,7 @@ class Bookings:
         """A booking the property takes itself (`POST /bookings`, the service's CRS create), on its direct channel,
         made on first use: `property_id` names the property; otherwise exactly a push_booking."""
         property_id = data.get("property_id") if isinstance(data, dict) else None
-        prop = self.store.one("SELECT id, group_id FROM properties WHERE id = ?",
-                              (property_id,)) if isinstance(property_id, str) else None
+        prop = property_group(self.store, property_id) if isinstance(property_id, str) else None
         if prop is None or not actor.reaches(prop["group_id"], prop["id"]):
             validate(BookingInput, data)  # report the body's own problems first
             raise ValidationFailed.one("property_id", "is not a property of yours")
@@ -108,27 +99,25 @@ class Bookings:
         return self._write(channel_id, prop["id"], data, secure=secure, ota=False)
 
     def channel_by_key(self, channel_id: str, inbound_key: str | None):
-        row = self.store.one("SELECT * FROM channels WHERE id = ?", (channel_id,))
+        row = channel_row(self.store, channel_id)
         if row is None or not inbound_key or hash_secret(inbound_key) != row["inbound_key_hash"]:
             raise Unauthorized("wrong channel or inbound key (header api-key)")
         return row
 
     def _write(self, channel_id: str, property_id: str, data: Any, *, secure: bool, ota: bool):
-        # Prices come out in the booking's currency: 12000 is 120.00 EUR (backend/money.py).
+        # Prices come out in the booking's currency: 12000 is 120.00 EUR (backend/core/money.py).
         model = validate(BookingInput, data, in_currency(data.get("currency") if isinstance(data, dict) else None))
         shown = _shown_input(model)
         body_hash = _hash(shown)
         with self.store.transaction():
             # An OTA's property must be connected to its channel, as it is when the booking is written.
-            if ota and not self.store.scalar("SELECT 1 FROM channel_properties WHERE channel_id = ? AND property_id = ?",
-                                             (channel_id, property_id)):
+            if ota and not is_connected(self.store, channel_id, property_id):
                 raise ValidationFailed.one("property_id", "is not a property connected to this channel")
-            prop = self.store.one("SELECT * FROM properties WHERE id = ?", (property_id,))
-            channel = self.store.one("SELECT * FROM channels WHERE id = ?", (channel_id,))
+            prop = property_row(self.store, property_id)
+            channel = channel_row(self.store, channel_id)
             window = window_of(prop, self.clock())
             key = self.cards.reservation_key(model.reservation_id) if model.reservation_id else None
-            existing = self.store.one("SELECT * FROM bookings WHERE channel_id = ? AND reservation_id = ?",
-                                      (channel_id, key)) if key else None
+            existing = booking_by_reservation(self.store, channel_id, key) if key else None
             if model.status == "new" and existing is not None:
                 if existing["body_hash"] != body_hash:
                     raise ValidationFailed.one("reservation_id", "is already taken by a different booking")
@@ -252,9 +241,8 @@ class Bookings:
     def _sold(self, channel, prop) -> set[str]:
         """The rate plans a channel sells: those mapped to it; a property's direct channel, every plan of it."""
         if channel["channel_code"] == DIRECT:
-            return {r[0] for r in self.store.query("SELECT id FROM rate_plans WHERE property_id = ?", (prop["id"],))}
-        return {r[0] for r in self.store.query("SELECT rate_plan_id FROM channel_rate_plans WHERE channel_id = ?",
-                                               (channel["id"],))}
+            return property_rate_plan_ids(self.store, prop["id"])
+        return mapped_rate_plan_ids(self.store, channel["id"])
 
     def cancel_taken(self, existing) -> dict[str, Any]:
         """Cancel a booking (its row, with its property's `settings`) in the caller's transaction: a cancellation
@@ -275,8 +263,7 @@ class Bookings:
 
     def _carried_card(self, existing, departure: str | None) -> str | None:
         """The vault token of the booking's card, kept by a revision that brings no card of its own."""
-        token = existing and self.store.scalar("SELECT card_token FROM booking_revisions WHERE id = ?",
-                                               (existing["revision_id"],))
+        token = existing and revision_card_token(self.store, existing["revision_id"])
         if token:
             self.cards.carry(self.store.conn, token, departure)
         return token or None
@@ -293,10 +280,7 @@ class Bookings:
                        for day in room["days"])
         taken, short = [], False
         for room_type_id, day, index in units:
-            cursor = self.store.conn.execute(
-                "UPDATE availability SET availability = availability - 1 WHERE room_type_id = ? AND date = ? "
-                "AND availability > 0", (room_type_id, day))
-            if cursor.rowcount:
+            if take_room(self.store.conn, room_type_id, day):
                 taken.append((room_type_id, day))
             elif ota:
                 short = True
@@ -305,8 +289,7 @@ class Bookings:
         return taken, short
 
     def _give_back(self, units: list[tuple[str, str]]) -> None:
-        self.store.conn.executemany(
-            "UPDATE availability SET availability = availability + 1 WHERE room_type_id = ? AND date = ?", units)
+        give_back_rooms(self.store.conn, units)
 
     def _save(self, attributes: dict[str, Any], existing, body_hash: str, taken: list, card_token: str | None,
               key: str) -> dict[str, Any]:
@@ -314,24 +297,12 @@ class Bookings:
         conn, now, revision_id = self.store.conn, utc_now(), new_id()
         attributes = {**attributes, "revision_id": revision_id,
                       "inserted_at": existing["inserted_at"] if existing else now, "updated_at": now}
-        values = (attributes["status"], attributes["arrival_date"], attributes["departure_date"], attributes["amount"],
-                  attributes["currency"], revision_id, body_hash, json.dumps(taken), int(attributes["is_overbooked"]),
-                  int(attributes["is_unmapped"]), guest_names(attributes), now)
+        names = guest_names(attributes)
         if existing:
-            conn.execute("UPDATE bookings SET status = ?, arrival_date = ?, departure_date = ?, amount = ?, currency = ?, "
-                         "revision_id = ?, body_hash = ?, taken = ?, is_overbooked = ?, is_unmapped = ?, guest_names = ?, "
-                         "updated_at = ? WHERE id = ?", (*values, attributes["id"]))
+            update_booking(conn, attributes, revision_id, body_hash, taken, names, now)
         else:
-            conn.execute("INSERT INTO bookings (status, arrival_date, departure_date, amount, currency, revision_id, "
-                         "body_hash, taken, is_overbooked, is_unmapped, guest_names, updated_at, id, property_id, "
-                         "channel_id, unique_id, reservation_id, ota_name, inserted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
-                         "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                         (*values, attributes["id"], attributes["property_id"], attributes["channel_id"],
-                          attributes["unique_id"], key, attributes["ota_name"], now))
-        conn.execute("INSERT INTO booking_revisions (id, booking_id, property_id, status, attributes, card_token, "
-                     "inserted_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                     (revision_id, attributes["id"], attributes["property_id"], attributes["status"],
-                      json.dumps(attributes), card_token, now))
+            insert_booking(conn, attributes, revision_id, body_hash, taken, names, now, key)
+        insert_revision(conn, revision_id, attributes, card_token, now)
         outbox.booking_changed(conn, attributes)
         _availability_events(conn, attributes["property_id"], from_json(existing["taken"]) if existing else [], taken)
         return feed_view(attributes)
@@ -341,52 +312,39 @@ class Bookings:
     def list(self, actor: Actor, query: ListQuery, *, reveal: Reveal | None = None) -> tuple[list[dict[str, Any]], dict]:
         """`reveal`, on every reading method: the cards in clear, for whom (the vault's audit log names them);
         only the secure listener passes it, for the tokenisation service."""
-        marks, groups = actor.group_params()
-        columns = {**BOOKING_COLUMNS, "stay": stay_view(self.store, self.clock)}
-        rows, meta = page(self.store, query, columns,
-                          select=f"b.revision_id, r.attributes, r.card_token, {ACKED} AS is_acked, {THREAD} AS thread_id",
-                          source="bookings b JOIN properties p ON p.id = b.property_id "
-                                 "JOIN booking_revisions r ON r.id = b.revision_id",
-                          scope=f"p.group_id IN ({marks})", scope_params=groups,
-                          default_order="b.inserted_at DESC, b.id")
+        _, groups = actor.group_params()
+        rows, meta = booking_page(self.store, query, groups, stay_view(self.store, self.clock))
         shown = self._shown(rows, reveal)
         reports = reports_of(self.store, [booking["id"] for booking in shown])
         return [{**booking, "is_acked": bool(r["is_acked"]), "message_thread_id": r["thread_id"],
                  "reports": reports[booking["id"]]} for r, booking in zip(rows, shown, strict=True)], meta
 
     def get(self, actor: Actor, booking_id: str, *, reveal: Reveal | None = None) -> dict[str, Any]:
-        row = self.store.one(f"SELECT r.attributes, r.card_token, p.group_id, {ACKED} AS is_acked, {THREAD} AS thread_id "
-                             "FROM bookings b JOIN properties p ON p.id = b.property_id "
-                             "JOIN booking_revisions r ON r.id = b.revision_id WHERE b.id = ?", (booking_id,))
-        _check_access(row, actor, f"booking {booking_id}")
+        row = booking_shown(self.store, booking_id)
+        actor.owned(row, "booking", booking_id)
         return {**self._shown([row], reveal)[0], "is_acked": bool(row["is_acked"]), "message_thread_id": row["thread_id"],
                 "reports": reports_of(self.store, [booking_id])[booking_id]}
 
     def revisions(self, actor: Actor, query: ListQuery, *, feed: bool = False,
                   reveal: Reveal | None = None) -> tuple[list[dict[str, Any]], dict]:
         """Revisions newest first; the feed is the revisions not yet acknowledged, oldest first."""
-        marks, groups = actor.group_params()
-        scope = f"p.group_id IN ({marks})" + (" AND r.acked_at IS NULL" if feed else "")
-        rows, meta = page(self.store, query, REVISION_COLUMNS, select="r.*",
-                          source="booking_revisions r JOIN properties p ON p.id = r.property_id", scope=scope,
-                          scope_params=groups, default_order="r.inserted_at, r.id" if feed else "r.inserted_at DESC, r.id")
+        _, groups = actor.group_params()
+        rows, meta = revision_page(self.store, query, groups, feed=feed)
         return [_revision(r, booking) for r, booking in zip(rows, self._shown(rows, reveal), strict=True)], meta
 
     def revision(self, actor: Actor, revision_id: str, *, reveal: Reveal | None = None) -> dict[str, Any]:
         row = self._revision_row(revision_id)
-        _check_access(row, actor, f"booking revision {revision_id}")
+        actor.owned(row, "booking revision", revision_id, unreached="booking")
         return _revision(row, self._shown([row], reveal)[0])
 
     def ack(self, actor: Actor, revision_id: str) -> None:
-        _check_access(self._revision_row(revision_id), actor, f"booking revision {revision_id}")
+        actor.owned(self._revision_row(revision_id), "booking revision", revision_id, unreached="booking")
         with self.store.transaction() as conn:
-            conn.execute("UPDATE booking_revisions SET acked_at = coalesce(acked_at, ?) WHERE id = ?",
-                         (utc_now(), revision_id))
+            ack_revision(conn, revision_id, utc_now())
         self.events.publish("booking.acked", revision_id)
 
     def _revision_row(self, revision_id: str):
-        return self.store.one("SELECT r.*, p.group_id FROM booking_revisions r JOIN properties p ON p.id = r.property_id "
-                              "WHERE r.id = ?", (revision_id,))
+        return revision_row(self.store, revision_id)
 
     def _attributes(self, revision_id: str) -> dict[str, Any]:
         return self._shown([self._revision_row(revision_id)], None)[0]
@@ -404,13 +362,6 @@ class Bookings:
 
 def _revision(row, booking: dict[str, Any]) -> dict[str, Any]:
     return {**booking, "id": row["id"], "booking_id": booking["id"], "acked_at": row["acked_at"]}
-
-
-def _check_access(row, actor: Actor, what: str) -> None:
-    if row is None:
-        raise NotFound(f"{what} does not exist")
-    if row["group_id"] not in actor.group_ids:
-        raise Unauthorized("you have no access to this booking")
 
 
 def _require_existing(model: BookingInput, existing) -> None:

@@ -15,7 +15,7 @@ import uuid
 from decimal import Decimal
 from typing import Any
 
-from backend.money import format_amount, format_minor, parse_money
+from backend.core.money import format_amount, format_minor, parse_money
 
 ROOMS = uuid.UUID("6f1c3d5e-2b7a-4c8e-9f10-b00c1a2d3e4f")  # the namespace of booking_room_id
 PRICE_MODES = {"percent": "Per booking", "per_booking": "Per booking", "per_room_per_night": "Per night",

@@ -14,11 +14,15 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, StrictStr
 
-from backend.errors import PayloadTooLarge, ValidationFailed
-from backend.fields import RequiredText
-from backend.media import sniff_image
-from backend.validation import validate
-from storage import Store, new_id, placeholders, utc_now
+from backend.chat.store import (
+    attach, attachment_content, attachment_owner, attachment_row, delete_unsent_upload, insert_attachment,
+    message_attachments,
+)
+from backend.core.errors import PayloadTooLarge, ValidationFailed
+from backend.core.fields import RequiredText
+from backend.properties.media import sniff_image
+from backend.core.validation import validate
+from storage import Connection, Store, new_id, utc_now
 
 FILE_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp", "application/pdf", "text/plain")
 
@@ -74,34 +78,28 @@ class Attachments:
             raise ValidationFailed.one("file", f"is not {model.file_type} content")
         attachment_id = new_id()
         with self.store.transaction() as conn:
-            conn.execute("INSERT INTO attachments (id, user_id, channel_id, session_id, file_name, file_type, size, "
-                         "sha256, data, inserted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                         (attachment_id, user_id, channel_id, session_id, model.file_name, model.file_type,
-                          len(content), hashlib.sha256(content).hexdigest(), content, utc_now()))
-        return self.describe(self.store.one("SELECT * FROM attachments WHERE id = ?", (attachment_id,)))
+            insert_attachment(conn, attachment_id, user_id, channel_id, session_id, model.file_name, model.file_type,
+                              len(content), hashlib.sha256(content).hexdigest(), content, utc_now())
+        return self.describe(attachment_row(self.store, attachment_id))
 
-    def claim(self, conn, attachment_id: Any, message_id: str, *, user_id: str | None = None,
+    def claim(self, conn: Connection, attachment_id: Any, message_id: str, *, user_id: str | None = None,
               channel_id: str | None = None, session_id: str | None = None) -> None:
         """Put an upload of the sender's on a message; anything else is a 422 naming attachment_id."""
-        row = conn.execute("SELECT user_id, channel_id, session_id, message_id FROM attachments WHERE id = ?",
-                           (attachment_id,)).fetchone() if isinstance(attachment_id, str) else None
+        row = attachment_owner(conn, attachment_id) if isinstance(attachment_id, str) else None
         if row is None or row[3] is not None or tuple(row)[:3] != (user_id, channel_id, session_id):
             raise ValidationFailed.one("attachment_id", "is not an attachment you uploaded and have not sent yet")
-        conn.execute("UPDATE attachments SET message_id = ? WHERE id = ?", (message_id, attachment_id))
+        attach(conn, attachment_id, message_id)
 
     def discard(self, attachment_id: str, *, user_id: str) -> bool:
         """Delete the user's upload if no message has taken it; whether there was one."""
         with self.store.transaction() as conn:
-            gone = conn.execute("DELETE FROM attachments WHERE id = ? AND user_id = ? AND session_id IS NULL "
-                                "AND message_id IS NULL", (attachment_id, user_id))
-        return gone.rowcount == 1
+            gone = delete_unsent_upload(conn, attachment_id, user_id)
+        return gone == 1
 
     def of_messages(self, message_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
         if not message_ids:
             return {}
-        rows = self.store.query(f"SELECT id, message_id, file_name, file_type, size, inserted_at FROM attachments "
-                                f"WHERE message_id IN ({placeholders(message_ids)}) ORDER BY inserted_at, id",
-                                message_ids)
+        rows = message_attachments(self.store, message_ids)
         found: dict[str, list[dict[str, Any]]] = {}
         for row in rows:
             found.setdefault(row["message_id"], []).append(self.describe(row))
@@ -112,5 +110,4 @@ class Attachments:
                 "url": f"{self.base_url}/api/v1/attachments/{row['id']}", "inserted_at": row["inserted_at"]}
 
     def content(self, attachment_id: str):
-        return self.store.one("SELECT a.*, m.thread_id FROM attachments a LEFT JOIN messages m ON m.id = a.message_id "
-                              "WHERE a.id = ?", (attachment_id,))
+        return attachment_content(self.store, attachment_id)

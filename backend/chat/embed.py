@@ -18,10 +18,12 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, StrictStr
 
 from backend.chat.service import Chat
-from backend.errors import Unauthorized
-from backend.identity import CHAT_SESSION_PREFIX, Actor, hash_secret
-from backend.validation import validate
-from storage import Store, new_id, utc_now
+from backend.chat.store import delete_expired_chat_tokens, insert_chat_token, property_title, spend_one_time_token
+from backend.core.errors import Unauthorized
+from backend.identity.models import Actor
+from backend.identity.service import CHAT_SESSION_PREFIX, hash_secret
+from backend.core.validation import validate
+from storage import Connection, Store, new_id, utc_now
 
 # kind: (token prefix, lifetime). A session lasts a front-desk shift; then the host page issues a new one.
 KINDS = {"one_time": ("fdo_", timedelta(minutes=5)), "session": (CHAT_SESSION_PREFIX, timedelta(hours=12))}
@@ -68,28 +70,23 @@ class ChatEmbed:
         now = utc_now()
         with self.store.transaction() as conn:
             # A token whose API token was revoked meanwhile is refused too: it ends with the token that issued it.
-            row = conn.execute(
-                "UPDATE chat_tokens SET used_at = ? WHERE token_hash = ? AND kind = 'one_time' AND used_at IS NULL "
-                "AND expires_at > ? AND api_token_id IN (SELECT id FROM api_tokens WHERE revoked_at IS NULL) "
-                "RETURNING api_token_id, property_id",
-                (now, hash_secret(model.one_time_token), now)).fetchone()
+            row = spend_one_time_token(conn, hash_secret(model.one_time_token), now)
             if row is None:
                 raise Unauthorized("the one-time token is unknown, used or expired; ask for a new one")
             issued = _issue(conn, "session", row["api_token_id"], row["property_id"])
-            title = conn.execute("SELECT title FROM properties WHERE id = ?", (row["property_id"],)).fetchone()[0]
+            title = property_title(conn, row["property_id"])
         return {**issued, "property_id": row["property_id"], "property_title": title}
 
 
-def _issue(conn, kind: str, api_token_id: str, property_id: str) -> dict[str, str]:
+def _issue(conn: Connection, kind: str, api_token_id: str, property_id: str) -> dict[str, str]:
     """A new token of `kind` (its id, the token and its expiry), in the caller's transaction."""
     prefix, ttl = KINDS[kind]
     issued = {"id": new_id(), "token": prefix + secrets.token_urlsafe(32),
               "expires_at": _stamp(datetime.now(UTC) + ttl)}
     # Expired tokens are swept whenever a new one is made, so the table holds only live ones.
-    conn.execute("DELETE FROM chat_tokens WHERE expires_at <= ?", (utc_now(),))
-    conn.execute("INSERT INTO chat_tokens (token_hash, id, kind, api_token_id, property_id, expires_at) "
-                 "VALUES (?, ?, ?, ?, ?, ?)",
-                 (hash_secret(issued["token"]), issued["id"], kind, api_token_id, property_id, issued["expires_at"]))
+    delete_expired_chat_tokens(conn, utc_now())
+    insert_chat_token(conn, hash_secret(issued["token"]), issued["id"], kind, api_token_id, property_id,
+                      issued["expires_at"])
     return issued
 
 

@@ -24,8 +24,8 @@ from pydantic import (
 )
 
 from backend.bookings.models import DateText
-from backend.fields import Currency, RequiredText
-from backend.money import Money
+from backend.core.fields import Currency, RequiredText
+from backend.core.money import Money
 
 ZULU = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$")
 Guests = Annotated[StrictInt, Field(ge=0, le=100)]

@@ -12,16 +12,15 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
-from backend.card_data import mask_text
+from backend.core.card_data import mask_text
 from backend.chat.service import MAX_TEXT, NEWEST_FIRST, Chat
-from backend.errors import Forbidden, NotFound, ValidationFailed
-from backend.events import EventBus
-from backend.identity import Actor
-from backend.listing import Column, ListQuery, page
-from backend.validation import validate
+from backend.chat.store import delete_note, insert_note, note_author, note_row, notes_page
+from backend.core.errors import Forbidden, NotFound, ValidationFailed
+from backend.core.events import EventBus
+from backend.identity.models import Actor
+from backend.core.listing import ListQuery
+from backend.core.validation import validate
 from storage import Store, new_id
-
-COLUMNS = {"inserted_at": Column("n.inserted_at"), "user_id": Column("n.user_id", "id")}
 
 
 class NoteInput(BaseModel):
@@ -44,9 +43,7 @@ class ThreadNotes:
         """The thread's notes, newest first, as its messages are listed (of two written in the same microsecond, the
         later written first)."""
         self.chat.reach(actor, thread_id)
-        rows, meta = page(self.store, query, COLUMNS, select="n.*, u.email AS author_email",
-                          source="thread_notes n LEFT JOIN users u ON u.id = n.user_id", scope="n.thread_id = ?",
-                          scope_params=[thread_id], default_order="n.inserted_at DESC, n.rowid DESC")
+        rows, meta = notes_page(self.store, query, thread_id)
         return [_note(r) for r in rows], {**meta, **NEWEST_FIRST}
 
     def add(self, actor: Actor, thread_id: str, data: Any) -> dict[str, Any]:
@@ -56,27 +53,24 @@ class ThreadNotes:
             raise ValidationFailed.one("message", "can't be blank")
         note_id, now = new_id(), self.chat.now()
         with self.store.transaction() as conn:
-            conn.execute("INSERT INTO thread_notes (id, thread_id, user_id, note, inserted_at, updated_at) "
-                         "VALUES (?, ?, ?, ?, ?, ?)", (note_id, thread_id, actor.user_id, mask_text(model.message),
-                                                       now, now))
+            insert_note(conn, note_id, thread_id, actor.user_id, mask_text(model.message), now)
         self.events.publish("thread.changed", thread_id, action="note")
         return self._one(note_id)
 
     def delete(self, actor: Actor, thread_id: str, note_id: str) -> None:
         """Only its author takes a note back (a 403 for anyone else who reads it)."""
         self.chat.reach(actor, thread_id)
-        row = self.store.one("SELECT user_id FROM thread_notes WHERE id = ? AND thread_id = ?", (note_id, thread_id))
+        row = note_author(self.store, note_id, thread_id)
         if row is None:
             raise NotFound(f"note {note_id} is not a note of this thread")
         if row["user_id"] != actor.user_id:
             raise Forbidden("only its author deletes a note")
         with self.store.transaction() as conn:
-            conn.execute("DELETE FROM thread_notes WHERE id = ?", (note_id,))
+            delete_note(conn, note_id)
         self.events.publish("thread.changed", thread_id, action="note")
 
     def _one(self, note_id: str) -> dict[str, Any]:
-        return _note(self.store.one("SELECT n.*, u.email AS author_email FROM thread_notes n "
-                                    "LEFT JOIN users u ON u.id = n.user_id WHERE n.id = ?", (note_id,)))
+        return _note(note_row(self.store, note_id))
 
 
 def _note(row) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic_core import from_json
 
+from backend.chat.store import booking_stay, hotel_policy, inquiry_meta, property_title
 from storage import Store
 
 PLACEHOLDERS: dict[str, str] = {
@@ -69,12 +70,11 @@ def thread_values(store: Store, thread: Any) -> dict[str, str | None]:
 
 
 def _property_title(store: Store, thread: Any) -> str | None:
-    return store.scalar("SELECT title FROM properties WHERE id = ?", (thread["property_id"],))
+    return property_title(store.conn, thread["property_id"])
 
 
 def _booking_stay(store: Store, booking_id: str) -> dict[str, Any]:
-    row = store.one("SELECT b.unique_id, b.arrival_date, b.departure_date, r.attributes FROM bookings b "
-                    "JOIN booking_revisions r ON r.id = b.revision_id WHERE b.id = ?", (booking_id,))
+    row = booking_stay(store, booking_id)
     if row is None:
         return {}
     attributes = from_json(row["attributes"])
@@ -88,8 +88,7 @@ def _booking_stay(store: Store, booking_id: str) -> dict[str, Any]:
 
 
 def _inquiry_stay(store: Store, thread_id: str) -> dict[str, Any]:
-    meta = store.scalar("SELECT meta FROM messages WHERE thread_id = ? AND sender = 'system' AND meta IS NOT NULL "
-                        "ORDER BY inserted_at LIMIT 1", (thread_id,))
+    meta = inquiry_meta(store, thread_id)
     details = (from_json(meta).get("booking_details") or {}) if meta else {}
     guests = details.get("number_of_guests")
     stay = _dates(details.get("checkin_date"), details.get("checkout_date"))
@@ -109,7 +108,7 @@ def _day(value: date) -> str:
 
 
 def _policy_times(store: Store, property_id: str) -> dict[str, str | None]:
-    policy = store.scalar("SELECT policy FROM hotel_policies WHERE property_id = ?", (property_id,))
+    policy = hotel_policy(store, property_id)
     if policy is None:
         return {}
     times = from_json(policy)

@@ -17,9 +17,17 @@ from pydantic import BaseModel, ConfigDict, Field, StrictStr
 from pydantic_core import from_json
 
 from backend.bookings.access import booking_row
-from backend.card_data import mask_cards_in, mask_text
+from backend.core.card_data import mask_cards_in, mask_text
 from backend.chat.attachments import Attachments
-from backend.errors import (
+from backend.chat.store import (
+    THREAD_COUNT_COLUMNS, booking_thread, channel_booking, channel_code, channel_reply, chat_properties,
+    count_message, has_chat_app, inquiry_meta, insert_message, insert_thread, is_channel_property,
+    is_channel_thread, is_property_room_type, mark_delivered, mark_thread_read, message_row, messages_by_id,
+    messages_page, pending_replies_page, property_group, revision_attributes, set_assignee, set_closed,
+    set_unread_count, thread_count, thread_of_booking, thread_row, thread_state, thread_with_property, threads_page,
+    unanswered_guest_messages, unread_thread_count,
+)
+from backend.core.errors import (
     BadRequest,
     Forbidden,
     NotFound,
@@ -27,36 +35,23 @@ from backend.errors import (
     Unauthorized,
     ValidationFailed,
 )
-from backend.events import EventBus
-from backend.identity import Actor
-from backend.listing import Column, Filter, ListQuery, page, parse_bool
-from backend.money import in_currency
+from backend.core.events import EventBus
+from backend.identity.models import Actor
+from backend.identity.store import emails_by_id, group_users, is_group_member
+from backend.core.listing import Filter, ListQuery, parse_bool
+from backend.core.money import in_currency
 from backend.outbox import record as outbox
-from backend.validation import validate
-from storage import Store, new_id, placeholders
+from backend.core.validation import validate
+from storage import Connection, Store, new_id
 
 CHAT_PROVIDERS = ("BookingCom", "AirBNB")
 MAX_TEXT = 10_000
-THREAD_COLUMNS = {
-    "id": Column("t.id", "id"), "property_id": Column("t.property_id", "id"), "provider": Column("t.provider", "enum"),
-    "is_closed": Column("t.is_closed", "bool"),
-    "booking_id": Column("t.booking_id", "id"), "title": Column("t.title"),
-    "search": Column("(t.title || '\n' || coalesce((SELECT message FROM messages WHERE id = t.last_message_id), ''))"),
-    "last_message_received_at": Column("t.last_message_received_at"),
-    "assignee_id": Column("t.assignee_id", "id"),
-    "is_assigned": Column("(CASE WHEN t.assignee_id IS NULL THEN 0 ELSE 1 END)", "bool"),
-}
 ME = "me"  # `filter[assignee_id]=me`: the caller's threads
 # A thread's other attributes, which clients that PUT what they read send back: ignored.
 THREAD_READ_ONLY = {"id", "title", "is_closed", "provider", "message_count", "unread_count", "last_message",
                     "last_message_received_at", "inserted_at", "updated_at", "assignee_email"}
-MESSAGE_COLUMNS = {"sender": Column("m.sender", "enum"), "inserted_at": Column("m.inserted_at")}
 NEWEST_FIRST = {"order_by": "inserted_at", "order_direction": "desc"}
 NO_CHAT = "the property does not have the chat application; install it first"
-CHAT_APP = ("EXISTS (SELECT 1 FROM application_installations a WHERE a.property_id = t.property_id "
-            "AND a.application_code = 'chat')")
-# Whether a message has files: most have none, and then no second query is needed for them.
-WITH_FILES = "m.*, EXISTS (SELECT 1 FROM attachments a WHERE a.message_id = m.id) AS has_files"
 
 
 class MessageInput(BaseModel):
@@ -117,55 +112,34 @@ class Chat:
                     self.check_property(actor, property_id)
         allowed = [p["id"] for p in self.properties(actor)]
         unread = _unread(query)
-        scope = f"{self.store.dialect.unindexed('t.property_id')} IN ({placeholders(allowed)})" + unread
-        rows, meta = page(
-            self.store, query, THREAD_COLUMNS, select="t.*, p.title AS property_title",
-            source=f"message_threads t {self.store.dialect.join_in_order} properties p ON p.id = t.property_id",
-            scope=scope,
-            scope_params=allowed, default_order=f"t.last_message_received_at {self.store.dialect.order('DESC')}, t.id DESC",
-            count=self._counter(query, allowed, unread))
+        rows, meta = threads_page(self.store, query, allowed, unread, count=self._counter(query, allowed, unread))
         return self._threads(rows), {**meta, "order_by": "last_message_received_at", "order_direction": "desc"}
 
     def properties(self, actor: Actor) -> list[dict[str, Any]]:
         """The actor's properties that have the chat app (id and title), by title: the inbox's scope."""
-        marks, groups = actor.group_params()
-        only = " AND id = ?" if actor.only_property else ""
-        return [dict(r) for r in self.store.query(
-            f"SELECT id, title FROM properties WHERE group_id IN ({marks}){only} AND id IN "
-            "(SELECT property_id FROM application_installations WHERE application_code = 'chat') ORDER BY title, id",
-            [*groups, *([actor.only_property] if only else [])])]
+        return [dict(r) for r in chat_properties(self.store, sorted(actor.group_ids), actor.only_property)]
 
-    def _counter(self, query: ListQuery, allowed: list[str], unread: str):
+    def _counter(self, query: ListQuery, allowed: list[str], unread: bool | None):
         """The total from the trigger-kept thread_counts, when the filters are ones it holds; else None."""
-        columns = {"property_id": "property_id", "provider": "provider", "is_closed": "is_closed"}
-        if any(f.field not in columns or f.op != "eq" for f in query.filters):
+        if any(f.field not in THREAD_COUNT_COLUMNS or f.op != "eq" for f in query.filters):
             return None
-        where = [f"property_id IN ({placeholders(allowed)})"]
-        params: list[Any] = list(allowed)
+        filters: list[tuple[str, list[Any]]] = []
         for f in query.filters:
-            values = f.value.split(",")
+            values: list[Any] = f.value.split(",")
             if f.field == "is_closed":
                 values = [parse_bool(v) for v in values]  # already checked by the list's own filters
-            where.append(f"{columns[f.field]} IN ({placeholders(values)})")
-            params += values
-        if unread:
-            where.append("unread = ?")
-            params.append(int("> 0" in unread))
-        return lambda: self.store.scalar(f"SELECT coalesce(sum(threads), 0) FROM thread_counts WHERE "
-                                         f"{' AND '.join(where)}", params)
+            filters.append((f.field, values))
+        return lambda: thread_count(self.store, allowed, filters, unread)
 
     def unread_threads(self, actor: Actor) -> int:
         """How many of the actor's threads have guest messages staff have not read (the inbox's `unread` filter's
         total): a sum over the trigger-kept thread_counts, a few rows per property, whatever the number of threads."""
-        allowed = [p["id"] for p in self.properties(actor)]
-        return self.store.scalar(f"SELECT coalesce(sum(threads), 0) FROM thread_counts WHERE unread = 1 AND "
-                                 f"property_id IN ({placeholders(allowed)})", allowed)
+        return unread_thread_count(self.store, [p["id"] for p in self.properties(actor)])
 
     def inquiry_details(self, actor: Actor, thread_id: str) -> dict[str, Any] | None:
         """What an Airbnb inquiry asks to book (its system message's booking_details), None for another thread."""
         row = self._thread_row(actor, thread_id)
-        meta = self.store.scalar("SELECT meta FROM messages WHERE thread_id = ? AND sender = 'system' AND meta IS NOT "
-                                 "NULL ORDER BY inserted_at, id LIMIT 1", (row["id"],))
+        meta = inquiry_meta(self.store, row["id"])
         return from_json(meta).get("booking_details") if meta and row["booking_id"] is None else None
 
     def thread(self, actor: Actor, thread_id: str) -> dict[str, Any]:
@@ -177,16 +151,15 @@ class Chat:
 
     def booking_messages(self, actor: Actor, booking_id: str, query: ListQuery) -> tuple[list[dict[str, Any]], dict]:
         booking = self._booking(actor, booking_id)
-        thread = self.store.one("SELECT id, message_count FROM message_threads WHERE booking_id = ?", (booking["id"],))
+        thread = booking_thread(self.store, booking["id"])
         if thread is None:
             return [], {**query.meta(0), **NEWEST_FIRST}
         return self._messages(thread["id"], query, thread["message_count"])
 
     def _messages(self, thread_id: str, query: ListQuery, message_count: int) -> tuple[list[dict[str, Any]], dict]:
         """A page of the thread's messages; without filters the thread's own counter is the total."""
-        rows, meta = page(self.store, query, MESSAGE_COLUMNS, select=WITH_FILES, source="messages m",
-                          scope="m.thread_id = ?", scope_params=[thread_id], default_order="m.inserted_at DESC, m.id DESC",
-                          count=None if query.filters else lambda: message_count)
+        rows, meta = messages_page(self.store, query, thread_id,
+                                   count=None if query.filters else lambda: message_count)
         return self._message_list(rows), {**meta, **NEWEST_FIRST}
 
     # --- staff: writing ------------------------------------------------------------------------
@@ -220,7 +193,7 @@ class Chat:
     def mark_read(self, actor: Actor, thread_id: str) -> dict[str, Any]:
         self._thread_row(actor, thread_id)
         with self.store.transaction() as conn:
-            conn.execute("UPDATE message_threads SET unread_count = 0 WHERE id = ?", (thread_id,))
+            mark_thread_read(conn, thread_id)
         self.events.publish("thread.changed", thread_id, action="read")
         return self.thread(actor, thread_id)
 
@@ -229,11 +202,7 @@ class Chat:
         reply (at least one), so the badge and the unread counts are as they were before it was read."""
         self.reach(actor, thread_id)
         with self.store.transaction() as conn:
-            unanswered = conn.execute(
-                "SELECT count(*) FROM messages WHERE thread_id = ? AND sender = 'guest' AND inserted_at > coalesce("
-                "(SELECT max(inserted_at) FROM messages WHERE thread_id = ? AND sender = 'property'), '')",
-                (thread_id, thread_id)).fetchone()[0]
-            conn.execute("UPDATE message_threads SET unread_count = ? WHERE id = ?", (max(1, unanswered), thread_id))
+            set_unread_count(conn, thread_id, max(1, unanswered_guest_messages(conn, thread_id)))
         self.events.publish("thread.changed", thread_id, action="unread")
         return self.thread(actor, thread_id)
 
@@ -245,29 +214,23 @@ class Chat:
             raise BadRequest(["the message_thread must be a JSON object"])
         model = validate(ThreadInput, {k: v for k, v in data.items() if k not in THREAD_READ_ONLY})
         if "assignee_id" in model.model_fields_set:
-            member = "SELECT 1 FROM group_members WHERE group_id = ? AND user_id = ?"
-            if model.assignee_id is not None and not self.store.scalar(member, (thread["group_id"], model.assignee_id)):
+            if model.assignee_id is not None and not is_group_member(self.store, thread["group_id"], model.assignee_id):
                 raise ValidationFailed.one("assignee_id", "is not a user of the property's group")
             with self.store.transaction() as conn:
-                conn.execute("UPDATE message_threads SET assignee_id = ?, updated_at = ? WHERE id = ?",
-                             (model.assignee_id, self.now(), thread_id))
+                set_assignee(conn, thread_id, model.assignee_id, self.now())
             self.events.publish("thread.changed", thread_id, action="assigned")
         return self.thread(actor, thread_id)
 
     def assignees(self, actor: Actor, thread_id: str) -> list[dict[str, Any]]:
         """Whom the thread may be assigned to: the users of its property's group, by email."""
         thread = self.reach(actor, thread_id)
-        return [dict(r) for r in self.store.query(
-            "SELECT u.id, u.email FROM group_members g JOIN users u ON u.id = g.user_id WHERE g.group_id = ? "
-            "ORDER BY u.email", (thread["group_id"],))]
+        return [dict(r) for r in group_users(self.store, thread["group_id"])]
 
     def _set_closed(self, actor: Actor, thread_id: str, closed: bool) -> dict[str, Any]:
         self._thread_row(actor, thread_id)
         with self.store.transaction() as conn:
-            thread = conn.execute("SELECT property_id, booking_id, is_closed FROM message_threads WHERE id = ?",
-                                  (thread_id,)).fetchone()
-            conn.execute("UPDATE message_threads SET is_closed = ?, updated_at = ? WHERE id = ?",
-                         (int(closed), self.now(), thread_id))
+            thread = thread_state(conn, thread_id)
+            set_closed(conn, thread_id, closed, self.now())
             if bool(thread["is_closed"]) != closed:  # closing a closed thread changes nothing anyone must hear of
                 _closed_or_reopened(conn, thread_id, thread, closed)
         self.events.publish("thread.changed", thread_id, action="closed" if closed else "opened")
@@ -286,15 +249,13 @@ class Chat:
             raise ValidationFailed.one("message", "can't be blank without attachments")
         with self.store.transaction() as conn:
             if model.booking_id is not None:
-                booking = self.store.one("SELECT * FROM bookings WHERE id = ? AND channel_id = ?",
-                                         (model.booking_id, channel["id"]))
+                booking = channel_booking(self.store, model.booking_id, channel["id"])
                 if booking is None:
                     raise ValidationFailed.one("booking_id", "is not a booking of this channel")
                 thread_id = self._thread_of_booking(conn, booking)
             else:
                 thread_id = model.thread_id
-                if not self.store.scalar("SELECT 1 FROM message_threads WHERE id = ? AND channel_id = ?",
-                                         (thread_id, channel["id"])):
+                if not is_channel_thread(self.store, thread_id, channel["id"]):
                     raise ValidationFailed.one("thread_id", "is not a thread of this channel")
             message = self._add(conn, thread_id, "guest", model.message or "", attachment_ids=model.attachments,
                                 channel_id=channel["id"], at=_sent_at(model.sent_at, self.now()))
@@ -313,21 +274,17 @@ class Chat:
         details = data.get("booking_details") if isinstance(data, dict) else None
         model = validate(InquiryInput, data, in_currency(details.get("currency") if isinstance(details, dict) else None))
         details = model.booking_details
-        if not self.store.scalar("SELECT 1 FROM channel_properties WHERE channel_id = ? AND property_id = ?",
-                                 (channel["id"], details.property_id)):
+        if not is_channel_property(self.store, channel["id"], details.property_id):
             raise ValidationFailed.one("booking_details.property_id", "is not a property connected to this channel")
-        if details.room_type_id and not self.store.scalar("SELECT 1 FROM room_types WHERE id = ? AND property_id = ?",
-                                                          (details.room_type_id, details.property_id)):
+        if details.room_type_id and not is_property_room_type(self.store, details.room_type_id, details.property_id):
             raise ValidationFailed.one("booking_details.room_type_id", "is not a room type of the property")
         meta = mask_cards_in({"status": "active", "live_feed_event_id": new_id(),
                               "booking_details": details.model_dump(mode="json")})  # kept and sent alike
         now = _sent_at(model.sent_at, self.now())
         with self.store.transaction() as conn:
             thread_id = new_id()
-            conn.execute("INSERT INTO message_threads (id, property_id, channel_id, provider, title, inserted_at, "
-                         "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                         (thread_id, details.property_id, channel["id"], channel["channel_code"],
-                          mask_text(model.guest_name), now, now))
+            insert_thread(conn, thread_id, details.property_id, channel["id"], None, channel["channel_code"],
+                          mask_text(model.guest_name), now)
             self._add(conn, thread_id, "system", "inquiry", meta=meta, at=now)
             outbox.record(conn, "inquiry", details.property_id, {
                 "message_thread_id": thread_id, "channel_id": channel["id"], "guest_name": mask_text(model.guest_name),
@@ -336,28 +293,20 @@ class Chat:
                 # A microsecond after the inquiry: same-stamp messages would list in the random order of their ids.
                 self._add(conn, thread_id, "guest", model.message, at=_microsecond_after(now))
         self.events.publish("message.received", thread_id, thread_id=thread_id)
-        return self._threads([self.store.one("SELECT t.*, p.title AS property_title FROM message_threads t "
-                                             "JOIN properties p ON p.id = t.property_id WHERE t.id = ?",
-                                             (thread_id,))])[0]
+        return self._threads([thread_with_property(self.store, thread_id)])[0]
 
     def outbox(self, channel, query: ListQuery) -> tuple[list[dict[str, Any]], dict]:
         """Property replies the channel has not taken yet, oldest first."""
-        rows, meta = page(self.store, query, {}, select="m.*",
-                          source="messages m JOIN message_threads t ON t.id = m.thread_id",
-                          scope="t.channel_id = ? AND m.delivery = 'pending'", scope_params=[channel["id"]],
-                          default_order="m.inserted_at, m.id")
+        rows, meta = pending_replies_page(self.store, query, channel["id"])
         messages = self._message_list(rows)
         threads = {r["id"]: r for r in rows}
         return [{**m, "thread_id": threads[m["id"]]["thread_id"]} for m in messages], meta
 
     def delivered(self, channel, message_id: str) -> None:
-        row = self.store.one("SELECT m.id FROM messages m JOIN message_threads t ON t.id = m.thread_id "
-                             "WHERE m.id = ? AND t.channel_id = ? AND m.sender = 'property'", (message_id, channel["id"]))
-        if row is None:
+        if channel_reply(self.store, message_id, channel["id"]) is None:
             raise NotFound(f"message {message_id} is not a reply on this channel")
         with self.store.transaction() as conn:
-            conn.execute("UPDATE messages SET delivery = 'delivered', delivered_at = coalesce(delivered_at, ?), "
-                         "updated_at = ? WHERE id = ?", (self.now(), self.now(), message_id))
+            mark_delivered(conn, message_id, self.now(), self.now())
         self.events.publish("message.delivered", message_id)
 
     def attachment(self, actor: Actor, attachment_id: str):
@@ -385,15 +334,14 @@ class Chat:
         """An attachment for a channel's adapter: its own uploads, or files on its threads' messages."""
         row = self.attachments.content(attachment_id)
         on_channel = row is not None and (row["channel_id"] == channel["id"] or (
-            row["thread_id"] is not None and self.store.scalar(
-                "SELECT 1 FROM message_threads WHERE id = ? AND channel_id = ?", (row["thread_id"], channel["id"]))))
+            row["thread_id"] is not None and is_channel_thread(self.store, row["thread_id"], channel["id"])))
         if not on_channel:
             raise NotFound(f"attachment {attachment_id} is not on this channel")
         return row
 
     # --- the pieces ----------------------------------------------------------------------------
 
-    def _add(self, conn, thread_id: str, sender: str, text: str, *, attachment_id: str | None = None,
+    def _add(self, conn: Connection, thread_id: str, sender: str, text: str, *, attachment_id: str | None = None,
              attachment_ids: list[str] | None = None, user_id: str | None = None, channel_id: str | None = None,
              session_id: str | None = None, meta: dict[str, Any] | None = None,
              at: str | None = None) -> dict[str, Any]:
@@ -401,24 +349,18 @@ class Chat:
         before it is stored, as an OTA's own messaging does: a guest who types one never has it kept."""
         message_id, now = new_id(), at or self.now()
         text, meta = mask_text(text), mask_cards_in(meta)
-        conn.execute("INSERT INTO messages (id, thread_id, sender, message, meta, delivery, inserted_at, updated_at) "
-                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                     (message_id, thread_id, sender, text, json.dumps(meta) if meta else None,
-                      "pending" if sender == "property" else None, now, now))
+        insert_message(conn, message_id, thread_id, sender, text, json.dumps(meta) if meta else None,
+                       "pending" if sender == "property" else None, now)
         for attachment in ([attachment_id] if attachment_id else []) + (attachment_ids or []):
             self.attachments.claim(conn, attachment, message_id, user_id=user_id, channel_id=channel_id,
                                    session_id=session_id)
         guest = int(sender == "guest")
         if guest:
-            thread = conn.execute("SELECT property_id, booking_id, is_closed FROM message_threads WHERE id = ?",
-                                  (thread_id,)).fetchone()
+            thread = thread_state(conn, thread_id)
             if thread["is_closed"]:  # a guest's message reopens a closed thread (the update below)
                 _closed_or_reopened(conn, thread_id, thread, False)
-        conn.execute("UPDATE message_threads SET message_count = message_count + 1, unread_count = unread_count + ?, "
-                     "last_message_id = ?, last_message_received_at = ?, updated_at = ?, "
-                     "is_closed = CASE WHEN ? = 1 THEN 0 ELSE is_closed END WHERE id = ?",
-                     (int(guest), message_id, now, now, int(guest), thread_id))
-        message = self._message_list([conn.execute("SELECT * FROM messages WHERE id = ?", (message_id,)).fetchone()])[0]
+        count_message(conn, thread_id, message_id, now, guest=bool(guest))
+        message = self._message_list([message_row(conn, message_id)])[0]
         if guest:
             outbox.record(conn, "message", thread["property_id"], {
                 "booking_id": thread["booking_id"], "have_attachment": bool(message["attachments"]),
@@ -427,20 +369,17 @@ class Chat:
                 "sender": "guest"})
         return message
 
-    def _thread_of_booking(self, conn, booking) -> str:
-        thread_id = conn.execute("SELECT id FROM message_threads WHERE booking_id = ?", (booking["id"],)).fetchone()
+    def _thread_of_booking(self, conn: Connection, booking) -> str:
+        thread_id = thread_of_booking(conn, booking["id"])
         if thread_id:
-            return thread_id[0]
-        attributes = from_json(conn.execute("SELECT attributes FROM booking_revisions WHERE id = ?",
-                                            (booking["revision_id"],)).fetchone()[0])
+            return thread_id
+        attributes = from_json(revision_attributes(conn, booking["revision_id"]))
         customer = attributes.get("customer") or {}
         title = " ".join(p for p in (customer.get("name"), customer.get("surname")) if p) or booking["unique_id"]
-        channel = conn.execute("SELECT channel_code FROM channels WHERE id = ?", (booking["channel_id"],)).fetchone()
+        provider = channel_code(conn, booking["channel_id"])
         thread_id, now = new_id(), self.now()
-        conn.execute("INSERT INTO message_threads (id, property_id, channel_id, booking_id, provider, title, "
-                     "inserted_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                     (thread_id, booking["property_id"], booking["channel_id"], booking["id"], channel[0], title,
-                      now, now))
+        insert_thread(conn, thread_id, booking["property_id"], booking["channel_id"], booking["id"], provider, title,
+                      now)
         return thread_id
 
     def _booking(self, actor: Actor, booking_id: str):
@@ -456,9 +395,7 @@ class Chat:
         return self._thread_row(actor, thread_id)
 
     def _thread_row(self, actor: Actor, thread_id: str):
-        row = self.store.one(f"SELECT t.*, p.group_id, p.title AS property_title, {CHAT_APP} AS chat "
-                             "FROM message_threads t JOIN properties p ON p.id = t.property_id WHERE t.id = ?",
-                             (thread_id,))
+        row = thread_row(self.store, thread_id)
         if row is None:
             raise NotFound(f"message thread {thread_id} does not exist")
         if not actor.reaches(row["group_id"], row["property_id"]):
@@ -468,23 +405,20 @@ class Chat:
         return row
 
     def check_property(self, actor: Actor, property_id: str) -> None:
-        row = self.store.one("SELECT group_id FROM properties WHERE id = ?", (property_id,))
+        row = property_group(self.store, property_id)
         if row is None or not actor.reaches(row["group_id"], property_id):
             raise Unauthorized("you have no access to this property")
         self._require_chat(property_id)
 
     def _require_chat(self, property_id: str) -> None:
-        if not self.store.scalar("SELECT 1 FROM application_installations WHERE property_id = ? "
-                                 "AND application_code = 'chat'", (property_id,)):
+        if not has_chat_app(self.store, property_id):
             raise Forbidden(NO_CHAT)
 
     def _threads(self, rows: list) -> list[dict[str, Any]]:
-        last = {m["id"]: m for m in self._message_list(self.store.query(
-            f"SELECT * FROM messages WHERE id IN ({placeholders(rows)})",
-            [r["last_message_id"] for r in rows]))} if rows else {}
+        last = {m["id"]: m for m in self._message_list(
+            messages_by_id(self.store, [r["last_message_id"] for r in rows]))} if rows else {}
         assigned = sorted({r["assignee_id"] for r in rows if r["assignee_id"]})
-        emails = dict(self.store.query(f"SELECT id, email FROM users WHERE id IN ({placeholders(assigned)})",
-                                       assigned)) if assigned else {}
+        emails = emails_by_id(self.store, assigned) if assigned else {}
         return [{"id": r["id"], "title": r["title"], "is_closed": bool(r["is_closed"]), "provider": r["provider"],
                  "message_count": r["message_count"], "unread_count": r["unread_count"],
                  "last_message": last.get(r["last_message_id"]), "last_message_received_at": r["last_message_received_at"],
@@ -526,16 +460,16 @@ def _mine(f: Filter, actor: Actor) -> Filter:
     return replace(f, value=",".join(actor.user_id if v == ME else v for v in f.value.split(",")))
 
 
-def _unread(query: ListQuery) -> str:
-    """`filter[unread]` as the literal condition of the unread partial index (and out of the generic filters)."""
+def _unread(query: ListQuery) -> bool | None:
+    """`filter[unread]`, taken out of the generic filters (the store reads it along the unread partial index)."""
     found = [f for f in query.filters if f.field == "unread"]
     query.filters = [f for f in query.filters if f.field != "unread"]
     if not found:
-        return ""
+        return None
     value = parse_bool(found[-1].value)
     if found[-1].op != "eq" or value is None:
         raise ValidationFailed.one("filter[unread]", "must be true or false")
-    return " AND t.unread_count > 0" if value else " AND t.unread_count = 0"
+    return value
 
 
 def _microsecond_after(stamp: str) -> str:
@@ -558,7 +492,7 @@ def _sent_at(value: str | None, now: str) -> str:
     return stamp
 
 
-def _closed_or_reopened(conn, thread_id: str, thread, closed: bool) -> None:
+def _closed_or_reopened(conn: Connection, thread_id: str, thread, closed: bool) -> None:
     """The outbox's event of a thread closed or reopened (by staff, or by a guest's message), in the caller's
     transaction."""
     outbox.record(conn, "thread_closed" if closed else "thread_reopened", thread["property_id"],

@@ -14,11 +14,12 @@ from typing import Any
 
 from backend.bookings.service import Bookings
 from backend.chat.service import Chat
-from backend.identity import Actor
-from backend.money import format_minor, parse_money
-from backend.shopping import Shopping
-from backend.stay_query import Party, Stay
-from storage import Store, placeholders
+from backend.chat.store import titles_by_id
+from backend.identity.models import Actor
+from backend.core.money import format_minor, parse_money
+from backend.shopping.service import Shopping
+from backend.shopping.stay_query import Party, Stay
+from storage import Store
 
 
 class ThreadStays:
@@ -80,8 +81,7 @@ class ThreadStays:
         }
 
     def _titles(self, table: str, ids: list[str]) -> dict[str, str]:
-        return {r["id"]: r["title"] for r in self.store.query(
-            f"SELECT id, title FROM {table} WHERE id IN ({placeholders(ids)})", ids)}
+        return titles_by_id(self.store, table, ids)
 
 
 def _nights(arrival: str, departure: str) -> int:

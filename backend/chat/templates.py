@@ -11,19 +11,21 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictStr
 
-from backend.card_data import mask_text
+from backend.core.card_data import mask_text
 from backend.chat.placeholders import fill, placeholders_in, thread_values, unknown_placeholders, unknown_text
 from backend.chat.service import MAX_TEXT, Chat
-from backend.errors import BadRequest, Errors, NotFound, Unauthorized, ValidationFailed
-from backend.fields import RequiredText
-from backend.identity import Actor
-from backend.listing import Column, ListQuery, page
-from backend.validation import validate
-from storage import Store, new_id, utc_now
+from backend.chat.store import (
+    delete_template, insert_template, property_group, property_group_id, template_row, templates_in_group,
+    templates_page, thread_templates, update_template,
+)
+from backend.core.errors import BadRequest, Errors, NotFound, Unauthorized, ValidationFailed
+from backend.core.fields import RequiredText
+from backend.identity.models import Actor
+from backend.core.listing import ListQuery
+from backend.core.validation import validate
+from storage import Connection, Store, new_id, utc_now
 
 MAX_PER_GROUP = 500  # a group's templates and its properties': the picker lists them all
-COLUMNS = {"id": Column("m.id", "id"), "property_id": Column("m.property_id", "id"),
-           "group_id": Column("coalesce(m.group_id, p.group_id)", "id"), "title": Column("m.title")}
 # Sent back by clients that PUT what they read: ignored.
 READ_ONLY = {"id", "placeholders", "user_id", "inserted_at", "updated_at"}
 
@@ -66,11 +68,7 @@ class MessageTemplates:
 
     def list(self, actor: Actor, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         """The actor's templates, by title: those of their groups and of their groups' properties."""
-        marks, groups = actor.group_params()
-        rows, meta = page(self.store, query, COLUMNS, select="m.*",
-                          source="message_templates m LEFT JOIN properties p ON p.id = m.property_id",
-                          scope=f"coalesce(m.group_id, p.group_id) IN ({marks})", scope_params=groups,
-                          default_order="m.title, m.id")
+        rows, meta = templates_page(self.store, query, sorted(actor.group_ids))
         return [_template(r) for r in rows], meta
 
     def get(self, actor: Actor, template_id: str) -> dict[str, Any]:
@@ -82,10 +80,8 @@ class MessageTemplates:
         with self.store.transaction() as conn:
             if self._count_in_group(conn, model) >= MAX_PER_GROUP:
                 raise ValidationFailed.one("message_template", f"a group keeps at most {MAX_PER_GROUP} saved replies")
-            conn.execute("INSERT INTO message_templates (id, group_id, property_id, title, message, user_id, "
-                         "inserted_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                         (template_id, model.group_id, model.property_id, mask_text(model.title),
-                          mask_text(model.message), actor.user_id, now, now))
+            insert_template(conn, template_id, model.group_id, model.property_id, mask_text(model.title),
+                            mask_text(model.message), actor.user_id, now)
         return self.get(actor, template_id)
 
     def update(self, actor: Actor, template_id: str, data: Any) -> dict[str, Any]:
@@ -102,22 +98,20 @@ class MessageTemplates:
             model = self._validate(actor, {"title": current["title"], "message": current["message"], **scope, **sent})
             if self._group_of(conn, model) != current["owner"] and self._count_in_group(conn, model) >= MAX_PER_GROUP:
                 raise ValidationFailed.one("message_template", f"a group keeps at most {MAX_PER_GROUP} saved replies")
-            conn.execute("UPDATE message_templates SET group_id = ?, property_id = ?, title = ?, message = ?, "
-                         "updated_at = ? WHERE id = ?", (model.group_id, model.property_id, mask_text(model.title),
-                                                          mask_text(model.message), utc_now(), template_id))
+            update_template(conn, template_id, model.group_id, model.property_id, mask_text(model.title),
+                            mask_text(model.message), utc_now())
         return self.get(actor, template_id)
 
     def delete(self, actor: Actor, template_id: str) -> None:
         self._row(actor, template_id)
         with self.store.transaction() as conn:
-            conn.execute("DELETE FROM message_templates WHERE id = ?", (template_id,))
+            delete_template(conn, template_id)
 
     def for_thread(self, actor: Actor, thread_id: str) -> list[dict[str, Any]]:
         """The templates that apply to a thread (its property's and its group's), by title, each with
         `filled_message`: its text with the thread's values, and `unfilled`, the placeholders left as written."""
         thread = self.chat.reach(actor, thread_id)
-        rows = self.store.query("SELECT * FROM message_templates WHERE property_id = ? OR group_id = ? "
-                                "ORDER BY title, id", (thread["property_id"], thread["group_id"]))
+        rows = thread_templates(self.store, thread["property_id"], thread["group_id"])
         values = thread_values(self.store, thread)
         templates = []
         for row in rows:
@@ -138,7 +132,7 @@ class MessageTemplates:
             errors.add("property_id", "give property_id (one property) or group_id (every property of a group), "
                                       "not both")
         elif model.property_id is not None:
-            row = self.store.one("SELECT group_id FROM properties WHERE id = ?", (model.property_id,))
+            row = property_group(self.store, model.property_id)
             if row is None or not actor.reaches(row["group_id"], model.property_id):
                 errors.add("property_id", "is not a property of yours")
         else:
@@ -149,18 +143,14 @@ class MessageTemplates:
         return model
 
     @staticmethod
-    def _group_of(conn, model: TemplateInput) -> str:
-        return model.group_id or conn.execute("SELECT group_id FROM properties WHERE id = ?",
-                                              (model.property_id,)).fetchone()[0]
+    def _group_of(conn: Connection, model: TemplateInput) -> str:
+        return model.group_id or property_group_id(conn, model.property_id)
 
-    def _count_in_group(self, conn, model: TemplateInput) -> int:
-        group = self._group_of(conn, model)
-        return conn.execute("SELECT count(*) FROM message_templates m LEFT JOIN properties p ON p.id = m.property_id "
-                            "WHERE m.group_id = ? OR p.group_id = ?", (group, group)).fetchone()[0]
+    def _count_in_group(self, conn: Connection, model: TemplateInput) -> int:
+        return templates_in_group(conn, self._group_of(conn, model))
 
     def _row(self, actor: Actor, template_id: str):
-        row = self.store.one("SELECT m.*, coalesce(m.group_id, p.group_id) AS owner FROM message_templates m "
-                             "LEFT JOIN properties p ON p.id = m.property_id WHERE m.id = ?", (template_id,))
+        row = template_row(self.store, template_id)
         if row is None:
             raise NotFound(f"message template {template_id} does not exist")
         if not actor.reaches(row["owner"], row["property_id"]):

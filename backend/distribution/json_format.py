@@ -28,7 +28,7 @@ from backend.distribution.mapped import Mapped
 from backend.distribution.message import Call, accepted, chunks
 from backend.distribution.reading import Closed, Read
 from backend.inventory.stays import ROW_FIELDS, Plan
-from backend.money import format_minor
+from backend.core.money import format_minor
 from backend.outbox.sending import Answer
 
 CONTENT_TYPE = "application/json"

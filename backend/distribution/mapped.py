@@ -13,11 +13,9 @@ from typing import Any
 
 from pydantic_core import from_json
 
+from backend.distribution.store import channel_mappings, mapped_channel
 from backend.outbox.deliverer import Event
 from storage import Store
-
-MAPPINGS = ("SELECT m.rate_plan_id, m.settings, p.property_id, p.room_type_id FROM channel_rate_plans m "
-            "JOIN rate_plans p ON p.id = m.rate_plan_id WHERE m.channel_id = ? ORDER BY m.rowid")
 
 
 @dataclass(frozen=True)
@@ -105,7 +103,7 @@ class MappedChannels:
         self._kept: dict[str, tuple[str, Mapped]] = {}
 
     def get(self, channel_id: str) -> Mapped | None:
-        row = self.store.one("SELECT id, title, settings, updated_at FROM channels WHERE id = ?", (channel_id,))
+        row = mapped_channel(self.store, channel_id)
         if row is None:
             return None
         kept = self._kept.get(channel_id)
@@ -114,12 +112,13 @@ class MappedChannels:
         return kept[1]
 
     def _read(self, channel) -> Mapped:
-        plans, rooms = targets(self.store.query(MAPPINGS, (channel["id"],)))
+        plans, rooms = targets(channel_mappings(self.store.conn, channel["id"]))
         return Mapped(channel["id"], channel["title"], from_json(channel["settings"]), plans, rooms)
 
 
 def targets(mappings) -> tuple[dict[str, Target], dict[str, Target]]:
-    """A channel's mapped plans and their room types, by its codes, from its `MAPPINGS` rows."""
+    """A channel's mapped plans and their room types, by its codes, from its mappings' rows
+    (backend/distribution/store.py: `channel_mappings`)."""
     plans: dict[str, Target] = {}
     rooms: dict[str, Target] = {}
     for plan_id, settings, property_id, room_type_id in mappings:

@@ -36,9 +36,9 @@ from backend.distribution.collapse import Span
 from backend.distribution.mapped import Mapped
 from backend.distribution.message import Call, accepted, chunks, excerpt
 from backend.distribution.reading import Closed, Read
-from backend.errors import FrontdeskError
+from backend.core.errors import FrontdeskError
 from backend.inventory.stays import Plan
-from backend.money import format_minor
+from backend.core.money import format_minor
 from backend.outbox.sending import READ_CAP, Answer, SendFailed
 from backend.vault.xmlsafe import read_xml
 

@@ -20,8 +20,9 @@ from backend.distribution import json_format
 from backend.distribution.mapped import Mapped
 from backend.distribution.reading import Changes, Reader
 from backend.distribution.settings import KIND
-from backend.errors import ValidationFailed
-from backend.outbox.deliverer import Event, head
+from backend.core.errors import ValidationFailed
+from backend.outbox.deliverer import Event
+from backend.outbox.store import ack_cursor, any_event_after, events_after, head
 from storage import Store, utc_now
 
 PAGE_NIGHTS = 5000  # nights of changed ranges per page, so at most about this many values
@@ -38,7 +39,7 @@ class Page:
 def page(store: Store, reader: Reader, mapped: Mapped, cursor: int) -> Page:
     taken: list[Event] = []
     nights, last = 0, cursor
-    for row in store.query("SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ?", (cursor, LOOK_AT)):
+    for row in events_after(store, cursor, LOOK_AT):
         if nights >= PAGE_NIGHTS:
             break
         event = Event.of(row)
@@ -48,7 +49,7 @@ def page(store: Store, reader: Reader, mapped: Mapped, cursor: int) -> Page:
             nights += (date.fromisoformat(event.payload["date_to"]) -
                        date.fromisoformat(event.payload["date_from"])).days + 1
     values = json_format.values(reader.read(mapped, Changes.of(taken, mapped)), mapped)
-    return Page(values, last, store.scalar("SELECT 1 FROM events WHERE seq > ? LIMIT 1", (last,)) is not None)
+    return Page(values, last, any_event_after(store, last))
 
 
 def checked(store: Store, cursor: Any) -> int:
@@ -64,12 +65,7 @@ def ack(store: Store, channel_id: str, cursor: Any) -> int:
     now."""
     with store.transaction() as conn:
         wanted = checked(store, cursor)
-        return conn.execute(
-            "INSERT INTO destinations AS d (id, kind, cursor, last_delivered_at) VALUES (?, ?, ?, ?) ON CONFLICT(id) DO "
-            "UPDATE SET last_delivered_at = CASE WHEN excluded.cursor > d.cursor THEN excluded.last_delivered_at "
-            "ELSE d.last_delivered_at END, cursor = CASE WHEN excluded.cursor > d.cursor THEN excluded.cursor "
-            "ELSE d.cursor END RETURNING cursor",
-            (channel_id, KIND, wanted, utc_now())).fetchone()[0]
+        return ack_cursor(conn, channel_id, KIND, wanted, utc_now())
 
 
 class AckBody(BaseModel):

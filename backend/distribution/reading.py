@@ -23,14 +23,15 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import Any
 
-from backend.dates import days
+from backend.core.dates import days
 from backend.distribution.collapse import ONE_DAY, Span, collapse
 from backend.distribution.mapped import Closing, Mapped
+from backend.distribution.store import properties_in
 from backend.inventory.calendar import Calendar, Scope
 from backend.inventory.stays import Plan
 from backend.inventory.window import Window, window_of
 from backend.outbox.deliverer import Event
-from storage import Store, placeholders
+from storage import Store
 
 Ranges = list[tuple[date, date]]  # sorted, disjoint, both days included
 
@@ -187,8 +188,7 @@ class Reader:
 def windows_of(store: Store, property_ids: set[str], now: datetime) -> dict[str, Window]:
     """The nights each property sells now (a property that is gone has none)."""
     ids = list(property_ids)
-    return {row["id"]: window_of(row, now) for row in store.query(
-        f"SELECT * FROM properties WHERE id IN ({placeholders(ids)})", ids)} if ids else {}
+    return {row["id"]: window_of(row, now) for row in properties_in(store.conn, ids)} if ids else {}
 
 
 def _target(mapped: Mapped, item: Change):

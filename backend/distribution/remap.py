@@ -26,10 +26,12 @@ from datetime import datetime
 from pydantic_core import from_json
 
 from backend.distribution.collapse import ONE_DAY
-from backend.distribution.mapped import MAPPINGS, Closing, Target, targets
+from backend.distribution.mapped import Closing, Target, targets
+from backend.channels.store import touch_channel
+from backend.distribution.store import channel_mappings, channel_settings, channels_selling, properties_in
 from backend.inventory.window import Window, window_of
 from backend.outbox.record import record
-from storage import Connection, placeholders, utc_now
+from storage import Connection, utc_now
 
 @dataclass(frozen=True)
 class Seen:
@@ -50,13 +52,12 @@ class Seen:
 
 def seen(conn: Connection, channel_id: str, now: datetime) -> Seen | None:
     """The channel as it is told of what it sells; None when it takes no ARI (or is gone)."""
-    row = conn.execute("SELECT settings FROM channels WHERE id = ?", (channel_id,)).fetchone()
-    if row is None or from_json(row[0]).get("ari_distribution", "none") not in ("pull", "push"):
+    settings = channel_settings(conn, channel_id)
+    if settings is None or from_json(settings).get("ari_distribution", "none") not in ("pull", "push"):
         return None
-    plans, rooms = targets(conn.execute(MAPPINGS, (channel_id,)).fetchall())
+    plans, rooms = targets(channel_mappings(conn, channel_id))
     ids = list({plan.property_id for plan in plans.values()})
-    windows = {prop["id"]: window_of(prop, now) for prop in conn.execute(
-        f"SELECT * FROM properties WHERE id IN ({placeholders(ids)})", ids)} if ids else {}
+    windows = {prop["id"]: window_of(prop, now) for prop in properties_in(conn, ids)} if ids else {}
     return Seen(plans, rooms, windows)
 
 
@@ -64,13 +65,8 @@ def watching(conn: Connection, plan_ids: list[str], now: datetime) -> dict[str, 
     """The channels taking ARI that sell any of these plans, as they are before a change to the plans (None for one
     that sells them but takes no ARI)."""
     found: dict[str, Seen | None] = {}
-    for start in range(0, len(plan_ids), 500):
-        chunk = plan_ids[start:start + 500]
-        for (channel_id,) in conn.execute(
-                f"SELECT DISTINCT channel_id FROM channel_rate_plans WHERE rate_plan_id IN ({placeholders(chunk)})",
-                chunk):
-            if channel_id not in found:
-                found[channel_id] = seen(conn, channel_id, now)
+    for channel_id in channels_selling(conn, plan_ids):
+        found[channel_id] = seen(conn, channel_id, now)
     return found
 
 
@@ -97,7 +93,7 @@ def told(conn: Connection, before: dict[str, Seen | None], now: datetime) -> int
                 recorded += _ranged(conn, channel_id, {"property_id": target.property_id, key: target_id},
                                     after.windows.get(target.property_id))
         if (was.plans, was.rooms) != (after.plans, after.rooms):
-            conn.execute("UPDATE channels SET updated_at = ? WHERE id = ?", (utc_now(), channel_id))
+            touch_channel(conn, channel_id, utc_now())
     return recorded
 
 

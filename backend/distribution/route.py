@@ -26,6 +26,7 @@ from backend.distribution import json_format, ota_format
 from backend.distribution.mapped import MappedChannels
 from backend.distribution.reading import Changes, Reader
 from backend.distribution.settings import KIND
+from backend.distribution.store import active_channel_destinations, ari_secret, channel_failure, channel_property_ids
 from backend.outbox.deliverer import Delivered, Event
 from backend.outbox.record import record
 from backend.outbox.sending import Sender, SendFailed, signature_headers
@@ -33,7 +34,7 @@ from backend.outbox.signing_secrets import unseal
 from storage import Connection, Store
 
 if TYPE_CHECKING:
-    from backend.keys import Keys
+    from backend.core.keys import Keys
 
 log = logging.getLogger("frontdesk.distribution")
 FORMATS = {"json": json_format, "ota": ota_format}
@@ -48,8 +49,7 @@ class ChannelRoute:
         self.store, self.mapped, self.reader, self.sender, self.keys = store, mapped, reader, sender, keys
 
     def destinations(self) -> list[str]:
-        return [row[0] for row in self.store.query(
-            "SELECT c.id, c.settings FROM channels c JOIN destinations d ON d.id = c.id WHERE c.is_active = 1")
+        return [row[0] for row in active_channel_destinations(self.store)
                 if from_json(row[1]).get("ari_distribution") == "push"]
 
     def wants(self, destination_id: str, event: Event) -> bool:
@@ -61,7 +61,7 @@ class ChannelRoute:
         if mapped is None or mapped.mode != "push":
             raise SendFailed("the channel no longer takes ARI by push")
         read = self.reader.read(mapped, Changes.of(events, mapped))
-        sealed = self.store.scalar("SELECT ari_secret FROM channels WHERE id = ?", (destination_id,))
+        sealed = ari_secret(self.store.conn, destination_id)
         secret = unseal(self.keys(), sealed, destination_id)
         form = FORMATS[mapped.settings.get("ari_format", "json")]
         status, warnings = None, []  # no call: every night already past, nothing to tell
@@ -75,12 +75,10 @@ class ChannelRoute:
         return Delivered(status, tuple(warnings))
 
     def failed(self, conn: Connection, destination_id: str, error: str, events: list[Event]) -> None:
-        row = conn.execute("SELECT d.attempts, d.failing_since, c.title FROM destinations d JOIN channels c "
-                           "ON c.id = d.id WHERE d.id = ?", (destination_id,)).fetchone()
+        row = channel_failure(conn, destination_id)
         if row is None or (row["attempts"] != 1 and row["failing_since"] is None):
             return
-        properties = [r[0] for r in conn.execute(
-            "SELECT property_id FROM channel_properties WHERE channel_id = ? ORDER BY rowid", (destination_id,))]
+        properties = channel_property_ids(conn, destination_id)
         payload = {"channel_id": destination_id, "channel_title": row["title"], "property_ids": properties,
                    "error": error, "attempts": row["attempts"], "failing": row["failing_since"] is not None}
         for property_id in properties or [None]:

@@ -11,21 +11,22 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic_core import from_json
 
-from backend.channels import Channels
 from backend.distribution import full_sync, pull, settings
 from backend.distribution.mapped import Mapped, MappedChannels
 from backend.distribution.reading import Reader, windows_of
 from backend.distribution.route import ChannelRoute
-from backend.errors import NotSupported
-from backend.events import EventBus
-from backend.identity import Actor
+from backend.distribution.store import acked_cursor, channel_deliveries
+from backend.core.errors import NotSupported
+from backend.core.events import EventBus
+from backend.identity.models import Actor
 from backend.inventory.calendar import Calendar
 from backend.outbox import deliverer
 from backend.outbox.sending import Sender
 from storage import Store
 
 if TYPE_CHECKING:
-    from backend.keys import Keys
+    from backend.channels.service import Channels  # handed in by the engine: the channels' access checks
+    from backend.core.keys import Keys
 
 RECENT = 50  # deliveries a channel's log shows by default
 
@@ -47,8 +48,7 @@ class Distribution:
     def feed(self, channel, cursor: int | None) -> pull.Page:
         """What changed since `cursor` (default: where the channel acked up to)."""
         mapped = self._taking(channel["id"], "pull")
-        start = pull.checked(self.store, cursor) if cursor is not None else self.store.scalar(
-            "SELECT cursor FROM destinations WHERE id = ?", (channel["id"],)) or 0
+        start = pull.checked(self.store, cursor) if cursor is not None else acked_cursor(self.store, channel["id"]) or 0
         return pull.page(self.store, self.reader, mapped, start)
 
     def ack(self, channel, cursor: Any) -> int:
@@ -77,11 +77,7 @@ class Distribution:
         the channel's answer, what it warned of (an OTA answer's Warnings) and the last error; an event already
         pruned shows without its range."""
         self.channels.get(actor, channel_id)
-        rows = self.store.query(
-            "SELECT d.id, d.event_seq, d.status, d.attempts, d.response_status, d.warnings, d.last_error, "
-            "d.next_retry_at, d.updated_at, e.id AS event_id, e.event, e.payload FROM deliveries d "
-            "LEFT JOIN events e ON e.seq = d.event_seq WHERE d.destination_id = ? "
-            "ORDER BY d.updated_at DESC, d.event_seq DESC LIMIT ?", (channel_id, limit))
+        rows = channel_deliveries(self.store, channel_id, limit)
         return [{**{k: row[k] for k in row.keys() if k != "payload"},
                  "warnings": from_json(row["warnings"]) if row["warnings"] else None,
                  "payload": from_json(row["payload"]) if row["payload"] else None} for row in rows]

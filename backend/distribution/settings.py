@@ -3,7 +3,7 @@
 - `ari_distribution`: `none` (the default: Frontdesk tells the channel nothing), `pull` (its adapter reads
   `GET /api/v1/inbound/:channel_id/ari` and acks) or `push` (Frontdesk POSTs to `ari_url`);
 - `ari_url`: where a push channel's batches go, http or https; behind the address guard of every call out
-  (backend/addresses.py: no loopback, private or link-local address unless `fetch_private_addresses`);
+  (backend/core/addresses.py: no loopback, private or link-local address unless `fetch_private_addresses`);
 - `ari_format`: `json` (the service's `{"values": [...]}` shapes) or `ota` (OpenTravel XML);
 - `hotel_codes`: the channel's own code of each property (`{property_id: code}`, OTA's `HotelCode`); a property
   without one is sent by its ID.
@@ -21,15 +21,17 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationInfo, field_validator
 
-from backend.fields import Url
-from backend.addresses import host_problem
+from backend.core.fields import Url
+from backend.core.addresses import host_problem
+from backend.channels.store import set_ari_secret
+from backend.distribution.store import ari_secret
 from backend.outbox.deliverer import add_destination, drop_destination
 from backend.outbox.sending import new_secret
 from backend.outbox.signing_secrets import seal
 from storage import Connection
 
 if TYPE_CHECKING:
-    from backend.keys import Keys
+    from backend.core.keys import Keys
 
 KIND = "channel"  # destinations.kind
 Mode = Literal["none", "pull", "push"]
@@ -75,12 +77,12 @@ def track(conn: Connection, channel_id: str, settings: dict[str, Any] | None,
         drop_destination(conn, channel_id)
         return None
     add_destination(conn, channel_id, KIND)
-    secret = conn.execute("SELECT ari_secret FROM channels WHERE id = ?", (channel_id,)).fetchone()[0]
+    secret = ari_secret(conn, channel_id)
     return rotate_secret(conn, channel_id, keys) if mode == "push" and secret is None else None
 
 
 def rotate_secret(conn: Connection, channel_id: str, keys: Callable[[], Keys]) -> str:
     """A new signing secret for the channel, kept sealed (backend/outbox/signing_secrets.py); returned in clear."""
     secret = new_secret()
-    conn.execute("UPDATE channels SET ari_secret = ? WHERE id = ?", (seal(keys(), secret, channel_id), channel_id))
+    set_ari_secret(conn, channel_id, seal(keys(), secret, channel_id))
     return secret

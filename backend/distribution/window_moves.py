@@ -25,6 +25,7 @@ from __future__ import annotations
 from datetime import date, datetime
 
 from backend.distribution.collapse import ONE_DAY
+from backend.distribution.store import distributed_plans, keep_window, kept_window, property_row, told_windows
 from backend.inventory.window import Window, window_of
 from backend.outbox.record import record
 from storage import Connection, Row, Store, utc_now
@@ -35,10 +36,7 @@ PER_TRANSACTION = 200  # properties told in one transaction of the sweep (midnig
 
 def keep(conn: Connection, property_id: str, window: Window) -> None:
     """The window the property's channels are told of now."""
-    conn.execute("INSERT INTO ari_windows (property_id, opens, ends, updated_at) VALUES (?, ?, ?, ?) "
-                 "ON CONFLICT(property_id) DO UPDATE SET opens = excluded.opens, ends = excluded.ends, "
-                 "updated_at = excluded.updated_at", (property_id, window.first.isoformat(), window.end.isoformat(),
-                                                      utc_now()))
+    keep_window(conn, property_id, window.first.isoformat(), window.end.isoformat(), utc_now())
 
 
 def moved(conn: Connection, prop: Row, now: datetime, since: Window | None = None) -> int:
@@ -46,7 +44,7 @@ def moved(conn: Connection, prop: Row, now: datetime, since: Window | None = Non
     else nothing is told) to the window of now, and keep that; how many events were recorded. In the caller's
     transaction."""
     window = window_of(prop, now)
-    kept = conn.execute("SELECT opens, ends FROM ari_windows WHERE property_id = ?", (prop["id"],)).fetchone()
+    kept = kept_window(conn, prop["id"])
     was = ((date.fromisoformat(kept[0]), date.fromisoformat(kept[1])) if kept
            else (since.first, since.end) if since else None)
     is_open = (window.first, window.end)
@@ -65,14 +63,12 @@ def moved(conn: Connection, prop: Row, now: datetime, since: Window | None = Non
 def sweep(store: Store, now: datetime) -> int:
     """The deliverer's look at every property's window: those that moved since their channels were last told are
     told, `PER_TRANSACTION` properties a transaction; how many events were recorded."""
-    moved_ids = [row["id"] for row in store.query(
-        "SELECT p.id, p.timezone, p.settings, w.opens, w.ends FROM properties p "
-        "LEFT JOIN ari_windows w ON w.property_id = p.id") if _told(row) != _open(window_of(row, now))]
+    moved_ids = [row["id"] for row in told_windows(store) if _told(row) != _open(window_of(row, now))]
     recorded = 0
     for start in range(0, len(moved_ids), PER_TRANSACTION):
         with store.transaction() as conn:  # read again under the write lock: another process may have told them
             for property_id in moved_ids[start:start + PER_TRANSACTION]:
-                prop = conn.execute("SELECT * FROM properties WHERE id = ?", (property_id,)).fetchone()
+                prop = property_row(conn, property_id)
                 if prop is not None:
                     recorded += moved(conn, prop, now)
     return recorded
@@ -89,9 +85,7 @@ def _open(window: Window) -> tuple[str, str]:
 def _tell(conn: Connection, property_id: str, entered: list[Nights], left: list[Nights]) -> int:
     """The events of a move for the property's plans mapped to a channel that takes ARI, and their room types."""
     # A channel that takes ARI (pull or push) is a destination of the outbox, kind `channel` (settings.py).
-    plans = conn.execute("SELECT DISTINCT p.id, p.room_type_id FROM rate_plans p JOIN channel_rate_plans m "
-                         "ON m.rate_plan_id = p.id JOIN destinations d ON d.id = m.channel_id AND d.kind = 'channel' "
-                         "WHERE p.property_id = ? ORDER BY p.room_type_id, p.id", (property_id,)).fetchall()
+    plans = distributed_plans(conn, property_id)
     targets = [*({"room_type_id": room} for room in dict.fromkeys(row[1] for row in plans)),
                *({"rate_plan_id": row[0]} for row in plans)]
     recorded = 0

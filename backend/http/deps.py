@@ -10,12 +10,12 @@ from pydantic import BaseModel
 
 from backend.bookings.cards import Reveal
 from backend.engine import Engine
-from backend.errors import BadRequest
+from backend.core.errors import BadRequest
 from backend.http.throttle import accept
-from backend.identity import Actor
-from backend.keys import ACTOR_HEADER, INTERNAL_HEADER, REVEAL_HEADER
-from backend.listing import ListQuery
-from backend.strict_json import read_json
+from backend.identity.models import Actor
+from backend.core.keys import ACTOR_HEADER, INTERNAL_HEADER, REVEAL_HEADER
+from backend.core.listing import ListQuery
+from backend.core.strict_json import read_json
 
 T = TypeVar("T")
 

@@ -9,7 +9,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 from starlette.routing import Match
 
-from backend.errors import BadRequest, FrontdeskError, NotFound, ValidationFailed
+from backend.core.errors import BadRequest, FrontdeskError, NotFound, ValidationFailed
 
 HTTP_CODES = {405: ("method_not_allowed", "Method Not Allowed"),
               413: ("payload_too_large", "Payload Too Large"), 429: ("http_too_many_requests", "Too Many Requests")}

@@ -28,9 +28,9 @@ from urllib.parse import parse_qsl
 from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from backend.clients import client_of
-from backend.config import Config
-from backend.errors import (
+from backend.core.clients import client_of
+from backend.core.config import Config
+from backend.core.errors import (
     BadRequest,
     FrontdeskError,
     PayloadTooLarge,
@@ -42,7 +42,7 @@ from backend.http.cors import Cors
 from backend.http.errors import error_response
 from backend.http.limits import DEFAULT_BYTES, LARGE_BYTES, LargeBodies, body_limits
 from backend.http.throttle import Throttle, accepted, credential
-from backend.keys import INTERNAL_HEADER
+from backend.core.keys import INTERNAL_HEADER
 
 log = logging.getLogger("frontdesk.http")
 

@@ -21,10 +21,10 @@ from fastapi.routing import APIRoute
 from pydantic import BaseModel
 from starlette.staticfiles import StaticFiles
 
-from backend.applications import InstallationEnvelope
+from backend.properties.applications import InstallationEnvelope
 from backend.bookings.models import BookingEnvelope
 from backend.bookings.reports import NoShowEnvelope
-from backend.channels import ChannelEnvelope
+from backend.channels.service import ChannelEnvelope
 from backend.chat.attachments import AttachmentEnvelope
 from backend.chat.embed import ChatSessionEnvelope, OneTimeTokenEnvelope
 from backend.chat.inquiry import InquiryEnvelope
@@ -35,7 +35,7 @@ from backend.distribution.pull import AckBody
 from backend.http.deps import get_actor, get_api_key, get_chat_actor
 from backend.http.routes import card_form, embed, inbound, pci
 from backend.http.routes.inbound import InboundMessageEnvelope
-from backend.identity import GroupEnvelope
+from backend.identity.models import GroupEnvelope
 from backend.inventory.ari import AriEnvelope
 from backend.inventory.models import HotelPolicyEnvelope, RatePlanEnvelope, RoomTypeEnvelope
 from backend.properties.models import PropertyEnvelope

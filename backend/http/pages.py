@@ -10,7 +10,7 @@ from importlib import resources
 
 from fastapi import Response
 
-from backend.errors import NotFound
+from backend.core.errors import NotFound
 
 WEB = resources.files("backend.http") / "web"
 NOBODY = "'none'"

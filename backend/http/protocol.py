@@ -10,8 +10,8 @@ import json
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from backend.config import Config
-from backend.errors import ServiceUnavailable
+from backend.core.config import Config
+from backend.core.errors import ServiceUnavailable
 from backend.http.guard import BUSY_RETRY_AFTER, DEFAULT_HEADERS
 
 LINGER = 1.0  # seconds a turned-away connection stays open for its client to read the answer

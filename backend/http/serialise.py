@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from backend import facilities
+from backend.properties import facilities
 from backend.http.responses import entity
 from backend.inventory.rooms import with_service_names
 

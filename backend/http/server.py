@@ -11,8 +11,8 @@ from pathlib import Path
 
 import uvicorn
 
-from backend.clients import check_shared
-from backend.config import Config
+from backend.core.clients import check_shared
+from backend.core.config import Config
 from backend.engine import Engine
 from backend.http.apps import Listener, create_app
 from backend.http.guard import Gate
@@ -45,7 +45,7 @@ class Listeners:
     max_requests: int = Config.max_requests
     failed_auth_per_minute: int = Config.failed_auth_per_minute
     forwarded_allow_ips: tuple[str, ...] = Config.forwarded_allow_ips
-    limits_storage: str | None = None  # a Redis the limits of every worker count in (backend/clients.py)
+    limits_storage: str | None = None  # a Redis the limits of every worker count in (backend/core/clients.py)
 
     @property
     def scheme(self) -> str:

@@ -21,7 +21,7 @@ from collections.abc import Callable, MutableMapping
 from typing import Any
 from urllib.parse import parse_qsl
 
-from backend.clients import MAX_KEYS, window
+from backend.core.clients import MAX_KEYS, window
 
 WINDOW = 60.0  # seconds
 HEADERS = (b"authorization", b"user-api-key", b"api-key")
@@ -32,7 +32,7 @@ ACCEPTED = "credential_accepted"  # in the request's state: a route took its cre
 class Throttle:
     def __init__(self, failures_per_minute: int, *, shared: str | None = None, workers: int = 1,
                  max_keys: int = MAX_KEYS, clock: Callable[[], float] = time.monotonic) -> None:
-        """`shared`, `workers`: where the failures are counted (backend/clients.py)."""
+        """`shared`, `workers`: where the failures are counted (backend/core/clients.py)."""
         self.failures = window(failures_per_minute, WINDOW, "failed-credentials", shared=shared, workers=workers,
                                max_keys=max_keys, clock=clock)
 

@@ -34,22 +34,33 @@ from pydantic import (
 )
 from pydantic_core import from_json
 
-from backend.dates import WEEKDAYS, days, parse_date
-from backend.errors import Errors, NotFound, Unauthorized, ValidationFailed
-from backend.events import EventBus
-from backend.identity import Actor
+from backend.core.dates import WEEKDAYS, days, parse_date
+from backend.core.errors import Errors, Unauthorized, ValidationFailed
+from backend.core.events import EventBus
+from backend.identity.models import Actor
 from backend.inventory.calendar import Calendar, Scope
 from backend.inventory.models import INHERITS, complete
 from backend.inventory.ranges import TABLES, Kind, Planned
 from backend.inventory.review import Review, review_of
 from backend.inventory.stays import ROW_FIELDS
+from backend.inventory.store import (
+    plan_title,
+    property_group,
+    property_plans,
+    property_row,
+    property_settings,
+    room_type_ids,
+    target_row,
+    versions,
+    write_nights,
+)
 from backend.inventory.undo import Restored, Undo, after, before, restore
 from backend.inventory.window import Window, window_of
-from backend.listing import ListQuery
-from backend.money import format_minor, parse_money, to_minor
+from backend.core.listing import ListQuery
+from backend.core.money import format_minor, parse_money, to_minor
 from backend.outbox import record as outbox
-from backend.validation import details_of
-from storage import Store, placeholders
+from backend.core.validation import details_of
+from storage import Store
 
 MAX_VALUES = 10_000
 MAX_RANGE_DAYS = 731
@@ -194,7 +205,7 @@ class Ari:
         read |= {("properties", property_id): holder.row["updated_at"] for property_id, holder in props.items()}
         for table in {table for table, _ in read}:
             ids = [item_id for each, item_id in read if each == table]
-            now = dict(self.store.tuples(f"SELECT id, updated_at FROM {table} WHERE id IN ({placeholders(ids)})", ids))
+            now = dict(versions(self.store, table, ids))
             if any(now.get(item_id) != read[(table, item_id)] for item_id in ids):
                 return True
         return False
@@ -213,7 +224,7 @@ class Ari:
         """Put back what an edit (or an undo) replaced; warnings count the nights left as they are."""
         props = {}
         for property_id in undo.property_ids:
-            row = self.store.one("SELECT * FROM properties WHERE id = ?", (property_id,))
+            row = property_row(self.store, property_id)
             if row is None or row["group_id"] not in actor.group_ids:
                 raise Unauthorized("you have no access to this property")
             props[property_id] = window_of(row, self.clock()).today
@@ -264,12 +275,7 @@ class Ari:
         with self.store.transaction() as conn:
             replaced = before(conn, planned) if undoable else {}
             for value in planned:
-                table, columns = value.table, list(value.fields)
-                updates = ", ".join(f"{c} = excluded.{c}" for c in columns)
-                conn.executemany(
-                    f"INSERT INTO {table.name} ({table.key}, date, {', '.join(columns)}) "
-                    f"VALUES (?, ?{', ?' * len(columns)}) ON CONFLICT({table.key}, date) DO UPDATE SET {updates}",
-                    [(value.target["id"], day, *value.fields.values()) for day in value.days])
+                write_nights(conn, value.table, value.target["id"], value.days, value.fields)
                 written.add(value.kind, value.property_id, value.target["id"], value.days)
             written.record(conn)
             undo = after(conn, planned, replaced) if undoable else Undo()
@@ -297,7 +303,7 @@ class Ari:
             holder = None if "property_id" in bad else self._holder(actor, value.property_id, props, now)
             target = None
             if holder is not None and key not in bad:
-                target = self.store.one(f"SELECT * FROM {TABLES[kind].targets} WHERE id = ?", (getattr(value, key),))
+                target = target_row(self.store, TABLES[kind], getattr(value, key))
                 if target is not None and target["property_id"] != value.property_id:
                     target = None
             if target is None and not bad & {key, "property_id"}:
@@ -315,7 +321,7 @@ class Ari:
     def _holder(self, actor: Actor, property_id: str, props: dict[str, Holder], now) -> Holder | None:
         """The property a value names, read once per write; None when it is not one of the actor's."""
         if property_id not in props:
-            row = self.store.one("SELECT * FROM properties WHERE id = ?", (property_id,))
+            row = property_row(self.store, property_id)
             if row is None or row["group_id"] not in actor.group_ids:
                 return None
             props[property_id] = Holder(row, from_json(row["settings"]), window_of(row, now))
@@ -355,7 +361,7 @@ class Ari:
         if parent_id is None:
             return fields
         if parent_id not in parents:
-            parents[parent_id] = self.store.scalar("SELECT title FROM rate_plans WHERE id = ?", (parent_id,))
+            parents[parent_id] = plan_title(self.store, parent_id)
         details = complete(from_json(plan["details"]), plan["currency"])
         own = {name: value for name, value in fields.items() if not details[FLAG_OF[name]]}
         warnings += [{"index": index, "field": name,
@@ -388,8 +394,7 @@ class Ari:
 
     def availability(self, actor: Actor, query: ListQuery) -> dict[str, dict[str, int]]:
         property_id, start, end = self._range(actor, query)
-        rooms = [r[0] for r in self.store.query("SELECT id FROM room_types WHERE property_id = ? ORDER BY title, id",
-                                                (property_id,))]
+        rooms = room_type_ids(self.store, property_id)
         return self.room_values(rooms, start, end)
 
     def room_values(self, room_ids: list[str], start: date, end: date) -> dict[str, dict[str, int]]:
@@ -402,16 +407,14 @@ class Ari:
         """Per rate plan and night, the values filter[restrictions] names (all of READS without it)."""
         property_id, start, end = self._range(actor, query)
         wanted = self._fields(query)
-        plans = self.store.query("SELECT id, room_type_id, currency FROM rate_plans WHERE property_id = ? "
-                                 "ORDER BY title, id", (property_id,))
+        plans = property_plans(self.store, property_id)
         return self.plan_values(property_id, plans, start, end, wanted)
 
     def plan_values(self, property_id: str, plans: list, start: date, end: date,
                     wanted: tuple[str, ...]) -> dict[str, dict[str, dict[str, Any]]]:
         """Per rate plan (rows of the property's with id, room_type_id and currency) and night from start up to
         end, the values named in `wanted`, as a restrictions read answers them."""
-        min_stay_type = from_json(self.store.scalar("SELECT settings FROM properties WHERE id = ?",
-                                                    (property_id,)))["min_stay_type"]
+        min_stay_type = from_json(property_settings(self.store, property_id))["min_stay_type"]
         first, last = start.isoformat(), (end - timedelta(days=1)).isoformat()
         nights = self.calendar.restrictions(Scope(tuple(p["id"] for p in plans)), first, last)
         rooms = (self.calendar.availability(Scope(tuple({p["room_type_id"] for p in plans})), first, last)
@@ -440,11 +443,7 @@ class Ari:
         if len(bounds) == 2 and not 0 <= (bounds["lte"] - bounds["gte"]).days < MAX_RANGE_DAYS:
             errors.add("filter[date][lte]", f"must be on or after filter[date][gte] and within {MAX_RANGE_DAYS} days")
         errors.raise_if_any()
-        row = self.store.one("SELECT group_id FROM properties WHERE id = ?", (property_id,))
-        if row is None:
-            raise NotFound(f"property {property_id} does not exist")
-        if row["group_id"] not in actor.group_ids:
-            raise Unauthorized("you have no access to this property")
+        actor.owned(property_group(self.store, property_id), "property", property_id)
         return property_id, bounds["gte"], bounds["lte"] + timedelta(days=1)  # type: ignore[return-value]
 
     def _fields(self, query: ListQuery) -> tuple[str, ...]:

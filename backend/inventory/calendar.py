@@ -17,8 +17,16 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from backend.inventory.stays import RESTRICTION_SELECT, Nightly, Plan, Room, inherited, weekdays_between
-from storage import Store, placeholders
+from backend.inventory.stays import Nightly, Plan, Room, inherited, weekdays_between
+from backend.inventory.store import (
+    availability_nights,
+    mapped_plan_versions,
+    restriction_nights,
+    rows_by_id,
+    scope_plan_versions,
+    versions,
+)
+from storage import Store
 
 KEEP_AT_MOST = 100_000
 
@@ -31,28 +39,24 @@ class Calendar:
 
     def mapped_plans(self, channel_ids: list[str], property_ids: list[str] | None = None) -> list[Plan]:
         """Rate plans mapped to the channels (optionally of some properties only), by title."""
-        where = f"id IN (SELECT rate_plan_id FROM channel_rate_plans WHERE channel_id IN ({placeholders(channel_ids)}))"
-        params: list = list(channel_ids)
-        if property_ids is not None:
-            where += f" AND property_id IN ({placeholders(property_ids)})"
-            params += property_ids
-        plans = self._parsed("rate_plans", where, params, self._plans, Plan.of)
+        plans = self._parsed("rate_plans", mapped_plan_versions(self.store, channel_ids, property_ids), self._plans,
+                             Plan.of)
         return sorted(plans.values(), key=lambda p: (p.title, p.id))
 
     def plans(self, ids: Iterable[str]) -> dict[str, Plan]:
         ids = list(ids)
-        return self._parsed("rate_plans", f"id IN ({placeholders(ids)})", ids, self._plans, Plan.of)
+        return self._parsed("rate_plans", versions(self.store, "rate_plans", ids), self._plans, Plan.of)
 
     def rooms(self, ids: Iterable[str]) -> dict[str, Room]:
         ids = list(dict.fromkeys(ids))
-        rooms = self._parsed("room_types", f"id IN ({placeholders(ids)})", ids, self._rooms, Room.of)
+        rooms = self._parsed("room_types", versions(self.store, "room_types", ids), self._rooms, Room.of)
         return dict(sorted(rooms.items(), key=lambda item: (item[1].title, item[0])))
 
-    def _parsed(self, table: str, where: str, params: list, kept: dict, parse) -> dict:
-        """Rows of the table by id, parsed once per version: the versions are read first, the rows only
-        for what has changed."""
+    def _parsed(self, table: str, found_versions: Iterable[tuple[str, str]], kept: dict, parse) -> dict:
+        """Rows of the table by id, parsed once per version: the versions (id, updated_at) are read first, the
+        rows only for what has changed."""
         found, missing = {}, []
-        for item_id, updated_at in self.store.tuples(f"SELECT id, updated_at FROM {table} WHERE {where}", params):
+        for item_id, updated_at in found_versions:
             item = kept.get((item_id, updated_at))
             if item is None:
                 missing.append(item_id)
@@ -60,7 +64,7 @@ class Calendar:
                 found[item_id] = item
         if len(kept) > KEEP_AT_MOST:  # old versions pile up in a long-running server: start afresh
             kept.clear()
-        for row in self.store.query(f"SELECT * FROM {table} WHERE id IN ({placeholders(missing)})", missing) if missing else []:
+        for row in rows_by_id(self.store, table, missing) if missing else []:
             found[row["id"]] = kept[(row["id"], row["updated_at"])] = parse(row)
         return found
 
@@ -81,17 +85,13 @@ class Calendar:
         return {plan_id: nights[plan_id] for plan_id in wanted}
 
     def _in_scope(self, scope: Scope) -> dict[str, Plan]:
-        condition, params = scope.plans()
-        return self._parsed("rate_plans", f"id IN ({condition})", params, self._plans, Plan.of)
+        return self._parsed("rate_plans", scope_plan_versions(self.store, scope), self._plans, Plan.of)
 
     def _nights(self, scope: Scope, first: str, last: str, nights: dict[str, Nightly]) -> None:
         """The stored rows, each NULL restriction (no value of its own) read from the weekday's default. Spelt out
         for speed: this runs once per row of every shopping read."""
-        condition, params = scope.plans()
         weekday = weekdays_between(first, last)
-        for plan_id, day, rate, msa, mst, most, cta, ctd, stop in self.store.tuples(
-                f"SELECT {RESTRICTION_SELECT} FROM restrictions WHERE rate_plan_id IN ({condition}) "
-                "AND date >= ? AND date <= ?", [*params, first, last]):
+        for plan_id, day, rate, msa, mst, most, cta, ctd, stop in restriction_nights(self.store, scope, first, last):
             night = nights.get(plan_id)
             if night is not None:
                 default = night.weekdays[weekday[day]]
@@ -101,29 +101,15 @@ class Calendar:
 
     def availability(self, rooms: Scope, first: str, last: str) -> dict[str, dict[str, int]]:
         found: dict[str, dict[str, int]] = defaultdict(dict)
-        condition, params = rooms.rooms()
-        rows = self.store.tuples(f"SELECT room_type_id, date, availability FROM availability WHERE room_type_id IN ({condition}) "
-                            "AND date >= ? AND date <= ?", [*params, first, last])
-        for room, day, value in rows:
+        for room, day, value in availability_nights(self.store, rooms, first, last):
             found[room][day] = value
         return found
 
 
 @dataclass(frozen=True)
 class Scope:
-    """Which plans' (or their rooms') rows to read: given ids, or everything mapped to some channels."""
+    """Which plans' (or their rooms') rows to read: given ids, or everything mapped to some channels (read with a
+    subquery, backend/inventory/store.py)."""
 
     ids: tuple[str, ...] = ()
     channel_ids: tuple[str, ...] = ()
-
-    def plans(self) -> tuple[str, list[str]]:
-        if self.channel_ids:
-            return (f"SELECT rate_plan_id FROM channel_rate_plans WHERE channel_id IN ({placeholders(list(self.channel_ids))})",
-                    list(self.channel_ids))
-        return placeholders(list(self.ids)), list(self.ids)
-
-    def rooms(self) -> tuple[str, list[str]]:
-        if self.channel_ids:
-            return ("SELECT p.room_type_id FROM rate_plans p JOIN channel_rate_plans c ON c.rate_plan_id = p.id "
-                    f"WHERE c.channel_id IN ({placeholders(list(self.channel_ids))})", list(self.channel_ids))
-        return placeholders(list(self.ids)), list(self.ids)

@@ -31,7 +31,7 @@ from pydantic import (
     field_validator,
 )
 
-from backend.fields import (
+from backend.core.fields import (
     Currency,
     DecimalNumber,
     LongText,
@@ -40,8 +40,8 @@ from backend.fields import (
     Text255,
     decimal_number,
 )
-from backend.money import Money, format_minor
-from backend.validation import details_of
+from backend.core.money import Money, format_minor
+from backend.core.validation import details_of
 
 HHMM = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
 # The service's `meal_type` values, as its rate plans page lists them (its spelling: "carribean"), with the

@@ -18,11 +18,11 @@ from typing import Any
 
 from pydantic_core import from_json
 
-from backend.dates import utc_clock
+from backend.core.dates import utc_clock
 from backend.distribution import remap
-from backend.errors import BadRequest, Errors, NotFound, Unauthorized, ValidationFailed
-from backend.events import EventBus
-from backend.identity import Actor
+from backend.core.errors import BadRequest, Errors, NotFound, Unauthorized, ValidationFailed
+from backend.core.events import EventBus
+from backend.identity.models import Actor
 from backend.inventory.models import (
     INHERITS,
     WEEKLY,
@@ -34,35 +34,51 @@ from backend.inventory.models import (
 )
 from backend.inventory.stays import Plan
 from backend.inventory.window import window_of
-from backend.listing import Column, ListQuery, order_by, page, where
-from backend.money import canonical, in_currency
+from backend.core.listing import ListQuery
+from backend.core.money import canonical, in_currency
 from backend.outbox import record as outbox
-from backend.validation import as_input, as_sent, failed, validate, validate_partly
+from backend.core.validation import as_input, as_sent, failed, validate, validate_partly
+from backend.inventory.store import (
+    child_plans,
+    delete_hotel_policy,
+    delete_owned,
+    derived_elsewhere,
+    has_rates,
+    hotel_policies_page,
+    hotel_policy,
+    hotel_policy_row,
+    insert_owned,
+    owned_of_property,
+    owned_options,
+    owned_page,
+    owned_row,
+    owned_row_in,
+    parent_plan,
+    property_access,
+    property_currency,
+    property_row_in,
+    put_hotel_policy,
+    room_plan_details,
+    room_plan_ids,
+    room_type,
+    update_owned,
+)
 from storage import Connection, Row, Store, new_id, utc_now
 
 READ_ONLY = frozenset({"id", "inserted_at", "updated_at"})
-ROOM_COLUMNS = {"id": Column("r.id", "id"), "property_id": Column("r.property_id", "id"), "title": Column("r.title"),
-                "count_of_rooms": Column("r.count_of_rooms", "number")}
-POLICY_COLUMNS = {"id": Column("h.id", "id"), "property_id": Column("h.property_id", "id")}
 POLICY_ALIASES = {"checkin_time": "checkin_from_time", "checkout_time": "checkout_to_time"}
 # Our older values of a policy's fields, read as the service's (storage/0008 and 0012 rewrote the stored ones).
 OLDER_VALUES = {"pets_policy": ("by_arrangement", "by_arrangements"), "parking_type": ("nearby", "location_nearby")}
-# What a failed required field is taken to be while the rest of a record is judged (backend/validation.py).
+# What a failed required field is taken to be while the rest of a record is judged (backend/core/validation.py).
 ROOM_STAND_INS = {"title": "-", "count_of_rooms": 0, "occ_adults": 1}
 PLAN_STAND_INS = {"title": "-", "options": [{"occupancy": 1, "is_primary": True}]}
-PLAN_COLUMNS = {"id": Column("r.id", "id"), "property_id": Column("r.property_id", "id"),
-                "room_type_id": Column("r.room_type_id", "id"), "title": Column("r.title"),
-                "currency": Column("r.currency", "enum"), "meal_type": Column("r.meal_type", "enum"),
-                "meal_plan": Column("r.meal_type", "enum"), "sell_mode": Column("r.sell_mode", "enum"),
-                "parent_rate_plan_id": Column("r.parent_rate_plan_id", "id")}
 
 
 class Owned:
     """What room types and rate plans share: rows reached through their property's group."""
 
-    table: str
+    table: str  # its filters and orders are the store's (backend/inventory/store.py)
     noun: str
-    columns: dict[str, Column]
     option_fields: tuple[str, ...]  # besides id and title, what an /options item shows
 
     def __init__(self, store: Store, events: EventBus, clock: Callable[[], datetime] = utc_clock) -> None:
@@ -71,35 +87,23 @@ class Owned:
         self.clock = clock
 
     def _row(self, actor: Actor, item_id: str):
-        row = self.store.one(f"SELECT r.*, p.group_id FROM {self.table} r JOIN properties p ON p.id = r.property_id "
-                             "WHERE r.id = ?", (item_id,))
-        if row is None:
-            raise NotFound(f"{self.noun} {item_id} does not exist")
-        if row["group_id"] not in actor.group_ids:
-            raise Unauthorized(f"you have no access to this {self.noun}")
-        return row
+        return actor.owned(owned_row(self.store, self.table, item_id), self.noun, item_id)
 
     def list(self, actor: Actor, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-        marks, groups = actor.group_params()
-        rows, meta = page(self.store, query, self.columns, select="r.*",
-                          source=f"{self.table} r JOIN properties p ON p.id = r.property_id",
-                          scope=f"p.group_id IN ({marks})", scope_params=groups, default_order="r.title, r.id")
+        _, groups = actor.group_params()
+        rows, meta = owned_page(self.store, self.table, query, groups)
         return [self._attributes(r) for r in rows], meta
 
     def options(self, actor: Actor, query: ListQuery) -> list[dict[str, Any]]:
         """Every one the actor may see, short and unpaginated (the service's `/options`): the list's filters and
         order apply, its pagination does not."""
-        marks, groups = actor.group_params()
-        conditions, params = where(query, self.columns, self.store.dialect)
-        ordered = order_by(query, self.columns, "r.title, r.id", self.store.dialect)
-        rows = self.store.query(
-            f"SELECT r.* FROM {self.table} r JOIN properties p ON p.id = r.property_id WHERE p.group_id IN ({marks})"
-            f"{conditions} ORDER BY {ordered}", [*groups, *params])
+        _, groups = actor.group_params()
+        rows = owned_options(self.store, self.table, query, groups)
         return [{"id": r["id"], "title": r["title"], **{name: r[name] for name in self.option_fields}} for r in rows]
 
     def for_property(self, actor: Actor, property_id: str) -> list[dict[str, Any]]:
         self._property(actor, property_id, "property_id", strict=False)
-        rows = self.store.query(f"SELECT * FROM {self.table} WHERE property_id = ? ORDER BY title, id", (property_id,))
+        rows = owned_of_property(self.store, self.table, property_id)
         return [self._attributes(r) for r in rows]
 
     def get(self, actor: Actor, item_id: str) -> dict[str, Any]:
@@ -110,13 +114,13 @@ class Owned:
         with self.store.transaction() as conn:
             self._check_delete(row)  # in the transaction: nothing can come to depend on it meanwhile
             selling = remap.watching(conn, self._plans_of(conn, item_id), self.clock())
-            conn.execute(f"DELETE FROM {self.table} WHERE id = ?", (item_id,))
+            delete_owned(conn, self.table, item_id)
             remap.told(conn, selling, self.clock())  # the channels that sold it close it
         self.events.publish("inventory.changed", row["property_id"], item=self.noun, action="deleted")
 
     def _property(self, actor: Actor, property_id: str, field: str, strict: bool = True):
         """The property a body names (422 naming the field) or a path names (404/401)."""
-        row = self.store.one("SELECT id, group_id, currency FROM properties WHERE id = ?", (property_id,))
+        row = property_access(self.store, property_id)
         if row is None or row["group_id"] not in actor.group_ids:
             if strict:
                 raise ValidationFailed.one(field, "is not a property of yours")
@@ -128,8 +132,7 @@ class Owned:
     def _insert(self, values: dict[str, Any]) -> str:
         item_id, now = new_id(), utc_now()
         with self.store.transaction() as conn:
-            conn.execute(f"INSERT INTO {self.table} (id, {', '.join(values)}, inserted_at, updated_at) "
-                         f"VALUES (?, {', '.join('?' * len(values))}, ?, ?)", (item_id, *values.values(), now, now))
+            insert_owned(conn, self.table, item_id, values, now)
         self.events.publish("inventory.changed", values["property_id"], item=self.noun, action="created")
         return item_id
 
@@ -138,11 +141,10 @@ class Owned:
         """`also(conn, before)`: more of the change, in its transaction, given the row as it was (a rate plan's ARI
         event)."""
         with self.store.transaction() as conn:
-            before = conn.execute(f"SELECT * FROM {self.table} WHERE id = ?", (item_id,)).fetchone()
+            before = owned_row_in(conn, self.table, item_id)
             moves = self._moves(before, values)
             selling = remap.watching(conn, self._plans_of(conn, item_id), self.clock()) if moves else {}
-            conn.execute(f"UPDATE {self.table} SET {', '.join(f'{k} = ?' for k in values)}, updated_at = ? WHERE id = ?",
-                         (*values.values(), utc_now(), item_id))
+            update_owned(conn, self.table, item_id, values, utc_now())
             if also is not None:
                 also(conn, before)
             remap.told(conn, selling, self.clock())  # a plan moved to another room type: its channels see it anew
@@ -172,7 +174,7 @@ class Owned:
 
 
 class RoomTypes(Owned):
-    table, noun, columns = "room_types", "room type", ROOM_COLUMNS
+    table, noun = "room_types", "room type"
     option_fields = ("property_id", "occ_adults", "occ_children", "occ_infants", "default_occupancy")
 
     # Each change reads, checks and writes in one transaction: what it checks against (the room's rate plans, the
@@ -198,20 +200,18 @@ class RoomTypes(Owned):
 
     def _check_capacity(self, room_id: str, capacity: int, errors: Errors) -> None:
         """The room must still hold the largest occupancy each of its rate plans sells."""
-        for plan in self.store.query("SELECT title, details FROM rate_plans WHERE room_type_id = ?", (room_id,)):
+        for plan in room_plan_details(self.store, room_id):
             largest = max(o["occupancy"] for o in from_json(plan["details"])["options"])
             if largest > capacity:
                 errors.add("occ_adults", f"rate plan {plan['title']!r} sells an occupancy of {largest}; change it first")
                 return
 
     def _plans_of(self, conn: Connection, item_id: str) -> list[str]:
-        return [row[0] for row in conn.execute("SELECT id FROM rate_plans WHERE room_type_id = ?", (item_id,))]
+        return room_plan_ids(conn, item_id)
 
     def _check_delete(self, row) -> None:
         """Its rate plans go with it, but not one that a plan of another room type derives from."""
-        children = self.store.query("SELECT c.title FROM rate_plans c JOIN rate_plans p "
-                                    "ON p.id = c.parent_rate_plan_id WHERE p.room_type_id = ? AND c.room_type_id != ? "
-                                    "ORDER BY c.title", (row["id"], row["id"]))
+        children = derived_elsewhere(self.store, row["id"])
         if children:
             raise ValidationFailed.one("room_type", f"sells the parent of derived rate plans of other room types "
                                                     f"({_titles(children)}): delete them or make them manual first")
@@ -234,7 +234,7 @@ class RatePlans(Owned):
     name is the parent's, both computed on every read (backend/inventory/stays.py). No chains: a parent is
     manual. A parent can't be deleted while plans derive from it."""
 
-    table, noun, columns = "rate_plans", "rate plan", PLAN_COLUMNS
+    table, noun = "rate_plans", "rate plan"
     option_fields = ("property_id", "room_type_id", "currency", "sell_mode")
 
     def create(self, actor: Actor, data: Any) -> dict[str, Any]:
@@ -259,7 +259,7 @@ class RatePlans(Owned):
         so that channels and webhooks hear of it."""
         if _as_read(Plan.of(before)) == _as_read(Plan.of({**dict(before), **values})):
             return
-        prop = conn.execute("SELECT * FROM properties WHERE id = ?", (before["property_id"],)).fetchone()
+        prop = property_row_in(conn, before["property_id"])
         window = window_of(prop, self.clock())
         outbox.rates_changed(conn, before["property_id"], before["id"],
                              (window.today.isoformat(), (window.end - timedelta(days=1)).isoformat()))
@@ -276,8 +276,7 @@ class RatePlans(Owned):
         if model is not None:
             rules = Errors()
             currency = self._check(actor, model, plan_id, rules)
-            if current is not None and model.currency != current["currency"] and self.store.scalar(
-                    "SELECT 1 FROM restrictions WHERE rate_plan_id = ? AND rate IS NOT NULL LIMIT 1", (plan_id,)):
+            if current is not None and model.currency != current["currency"] and has_rates(self.store, plan_id):
                 rules.add("currency", "can't be changed once rates are stored; create a new rate plan")
             bad = failed(details)
             errors.merge({path: texts for path, texts in rules.details.items() if path.split(".")[0] not in bad})
@@ -288,15 +287,14 @@ class RatePlans(Owned):
         """Amounts are read in the plan's currency: its own, else its property's (when the actor's)."""
         currency = data.get("currency")
         if currency is None and isinstance(data.get("property_id"), str):
-            marks, groups = actor.group_params()
-            currency = self.store.scalar(f"SELECT currency FROM properties WHERE id = ? AND group_id IN ({marks})",
-                                         (data["property_id"], *groups))
+            _, groups = actor.group_params()
+            currency = property_currency(self.store, data["property_id"], groups)
         return validate_partly(RatePlanInput, data, in_currency(currency), PLAN_STAND_INS)
 
     def _check(self, actor: Actor, model: RatePlanInput, plan_id: str | None, errors: Errors) -> str:
         """The cross-record rules, into errors; returns the plan's currency."""
         prop = self._property(actor, model.property_id, "property_id")
-        room = self.store.one("SELECT * FROM room_types WHERE id = ?", (model.room_type_id,))
+        room = room_type(self.store, model.room_type_id)
         if room is None or room["property_id"] != prop["id"]:
             errors.add("room_type_id", "is not a room type of this property")
         else:
@@ -327,8 +325,7 @@ class RatePlans(Owned):
         if model.parent_rate_plan_id is None:
             errors.add("parent_rate_plan_id", "is required for a derived rate plan")
             return
-        parent = self.store.one("SELECT title, property_id, currency, parent_rate_plan_id FROM rate_plans WHERE id = ?",
-                                (model.parent_rate_plan_id,))
+        parent = parent_plan(self.store, model.parent_rate_plan_id)
         if parent is None or parent["property_id"] != model.property_id:
             errors.add("parent_rate_plan_id", "is not a rate plan of this property")
         elif model.parent_rate_plan_id == plan_id:
@@ -349,8 +346,7 @@ class RatePlans(Owned):
             errors.add("currency", f"can't change while {_titles(children)} derive(s) from this rate plan")
 
     def _children(self, plan_id: str) -> list:
-        return self.store.query("SELECT title, currency FROM rate_plans WHERE parent_rate_plan_id = ? ORDER BY title",
-                                (plan_id,))
+        return child_plans(self.store, plan_id)
 
     def _check_delete(self, row) -> None:
         if children := self._children(row["id"]):
@@ -384,14 +380,12 @@ class HotelPolicies:
         return self.read(property_id)
 
     def read(self, property_id: str) -> dict[str, Any] | None:
-        row = self.store.one("SELECT * FROM hotel_policies WHERE property_id = ?", (property_id,))
+        row = hotel_policy(self.store, property_id)
         return None if row is None else _policy(row)
 
     def list(self, actor: Actor, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-        marks, groups = actor.group_params()
-        rows, meta = page(self.store, query, POLICY_COLUMNS, select="h.*",
-                          source="hotel_policies h JOIN properties p ON p.id = h.property_id",
-                          scope=f"p.group_id IN ({marks})", scope_params=groups, default_order="p.title, h.id")
+        _, groups = actor.group_params()
+        rows, meta = hotel_policies_page(self.store, query, groups)
         return [_policy(r) for r in rows], meta
 
     def by_id(self, actor: Actor, policy_id: str) -> dict[str, Any]:
@@ -419,17 +413,11 @@ class HotelPolicies:
     def delete(self, actor: Actor, policy_id: str) -> None:
         row = self._row(actor, policy_id)
         with self.store.transaction() as conn:
-            conn.execute("DELETE FROM hotel_policies WHERE id = ?", (policy_id,))
+            delete_hotel_policy(conn, policy_id)
         self.events.publish("inventory.changed", row["property_id"], item="hotel policy", action="deleted")
 
     def _row(self, actor: Actor, policy_id: str):
-        row = self.store.one("SELECT h.*, p.group_id FROM hotel_policies h JOIN properties p ON p.id = h.property_id "
-                             "WHERE h.id = ?", (policy_id,))
-        if row is None:
-            raise NotFound(f"hotel policy {policy_id} does not exist")
-        if row["group_id"] not in actor.group_ids:
-            raise Unauthorized("you have no access to this hotel policy")
-        return row
+        return actor.owned(hotel_policy_row(self.store, policy_id), "hotel policy", policy_id)
 
     def put(self, actor: Actor, property_id: str, data: Any) -> dict[str, Any]:
         """The policy as sent over what it is, read and written in one transaction: two partial PUTs at once each
@@ -451,9 +439,7 @@ class HotelPolicies:
         errors.raise_if_any()
         policy = {**model.model_dump(), "currency": model.currency or prop["currency"]}
         with self.store.transaction() as conn:
-            conn.execute("INSERT INTO hotel_policies (id, property_id, policy, updated_at) VALUES (?, ?, ?, ?) "
-                         "ON CONFLICT(property_id) DO UPDATE SET policy = excluded.policy, updated_at = excluded.updated_at",
-                         (new_id(), property_id, json.dumps(policy), utc_now()))
+            put_hotel_policy(conn, new_id(), property_id, json.dumps(policy), utc_now())
         self.events.publish("inventory.changed", property_id, item="hotel policy", action="updated")
         return self.read(property_id)  # type: ignore[return-value]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from backend.events import EventBus
+from backend.core.events import EventBus
 from backend.inventory.ari import Ari
 from backend.inventory.rooms import HotelPolicies, RatePlans, RoomTypes
 from storage import Store

@@ -28,18 +28,16 @@ from typing import Any
 
 from pydantic_core import from_json
 
-from backend.dates import days
-from backend.fields import currency_minor_digits
+from backend.core.dates import days
+from backend.core.fields import currency_minor_digits
 from backend.inventory.models import INHERITS, after_reservation, complete
 from backend.inventory.window import Window
-from backend.money import format_minor, parse_money
+from backend.core.money import format_minor, parse_money
 
 # Column order of the restriction rows that the evaluator reads: a night's values, rate first.
 ROW_FIELDS = ("rate", "min_stay_arrival", "min_stay_through", "max_stay", "closed_to_arrival", "closed_to_departure",
               "stop_sell")
 R_RATE, R_MSA, R_MST, R_MAX, R_CTA, R_CTD, R_STOP = range(7)
-RESTRICTION_SELECT = ("rate_plan_id, date, rate, min_stay_arrival, min_stay_through, max_stay, closed_to_arrival, "
-                      "closed_to_departure, stop_sell")
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from backend.inventory.ranges import TABLES, Planned
+from backend.inventory.store import night_rows, put_nights, target_exists
 from storage import Connection
 
 Row = tuple | None  # a night's stored columns; None: the night has no row
@@ -63,10 +64,7 @@ def rows(conn: Connection, kind: str, target_id: str, days: list[str]) -> dict[s
     """The stored rows of these nights (None where a night has none)."""
     if not days:
         return {}
-    table = TABLES[kind]
-    found = {row[0]: tuple(row[1:]) for row in conn.execute(
-        f"SELECT date, {', '.join(table.columns)} FROM {table.name} WHERE {table.key} = ? AND date >= ? AND date <= ?",
-        (target_id, min(days), max(days)))}
+    found = night_rows(conn, TABLES[kind], target_id, min(days), max(days))
     return {day: found.get(day) for day in days}
 
 
@@ -97,8 +95,7 @@ def restore(conn: Connection, undo: Undo, today: dict[str, date]) -> Restored:
     at its property (`today`, by property id)."""
     redo, done = [], Restored(Undo())
     for nights in undo.nights:
-        table = TABLES[nights.kind]
-        if conn.execute(f"SELECT 1 FROM {table.targets} WHERE id = ?", (nights.target_id,)).fetchone() is None:
+        if not target_exists(conn, TABLES[nights.kind], nights.target_id):
             done.gone.append(nights.title)
             continue
         now = rows(conn, nights.kind, nights.target_id, list(nights.rows))
@@ -110,22 +107,10 @@ def restore(conn: Connection, undo: Undo, today: dict[str, date]) -> Restored:
                 done.changed += 1
             else:
                 back[day] = (new, old)
-        _put(conn, nights.kind, nights.target_id, {day: old for day, (_, old) in back.items()})
+        put_nights(conn, TABLES[nights.kind], nights.target_id, {day: old for day, (_, old) in back.items()})
         if back:
             kept = Nights(nights.kind, nights.target_id, nights.property_id, nights.title, back)
             redo.append(kept)
             done.written.append(kept)
     done.undo = Undo(tuple(redo))
     return done
-
-
-def _put(conn: Connection, kind: str, target_id: str, wanted: dict[str, Row]) -> None:
-    """These rows exactly: None deletes the night's row, a tuple replaces it whole (its NULLs too)."""
-    table = TABLES[kind]
-    conn.executemany(f"DELETE FROM {table.name} WHERE {table.key} = ? AND date = ?",
-                     [(target_id, day) for day, row in wanted.items() if row is None])
-    marks = ", ".join("?" * (len(table.columns) + 2))
-    replace = ", ".join(f"{column} = excluded.{column}" for column in table.columns)
-    conn.executemany(f"INSERT INTO {table.name} ({table.key}, date, {', '.join(table.columns)}) VALUES ({marks}) "
-                     f"ON CONFLICT ({table.key}, date) DO UPDATE SET {replace}",
-                     [(target_id, day, *row) for day, row in wanted.items() if row is not None])

@@ -8,7 +8,7 @@ from datetime import date, timedelta
 
 from pydantic_core import from_json
 
-from backend.dates import local_now
+from backend.core.dates import local_now
 
 
 @dataclass(frozen=True)

@@ -31,9 +31,31 @@ from typing import Any, NamedTuple, Protocol
 from pydantic_core import from_json
 
 from backend.outbox.lease import Lease
-from backend.outbox.record import record
 from backend.outbox.sending import SendFailed
-from storage import Connection, Store, new_id, placeholders, utc_now
+from backend.outbox.store import (
+    advance_cursor,
+    count_failure,
+    delete_destination,
+    delete_redelivery,
+    delivered_up_to,
+    delivery_attempts,
+    destination,
+    destination_progress,
+    due_destinations,
+    event_at,
+    events_after,
+    head,
+    insert_destination,
+    insert_redelivery,
+    newest_seq,
+    passed_seq,
+    prune_deliveries,
+    prune_events,
+    redelivered_seqs,
+    resume_destination,
+    upsert_deliveries,
+)
+from storage import Store, new_id, utc_now
 
 log = logging.getLogger("frontdesk.deliverer")
 
@@ -44,15 +66,10 @@ READ_AHEAD = 2000  # events read after a cursor per round
 CALLS_PER_STEP = 50  # calls sent before their cursor and log are committed: a crash resends at most these
 RETENTION = timedelta(days=7)  # events and the delivery log kept after every destination has passed them
 KEEP_OWED = timedelta(days=30)  # events kept at most, for a destination that stopped taking them
-NON_ACKED_AFTER = timedelta(minutes=30)
 COUNTED = 10_000  # events looked at to say how many wait for a destination
 POLL = 0.2  # seconds between looks at the outbox when nothing in this process said there was news
 SWEEP_EVERY = 10.0
 PRUNE_EVERY = 3600.0
-# The newest event's seq, even once pruning has deleted it (AUTOINCREMENT keeps it): where cursors may go.
-def head(conn: Connection) -> int:
-    """The outbox's head: the last event ever recorded (0 before the first), which stays when it is pruned."""
-    return conn.execute(conn.dialect.last_issued("events", "seq")).fetchone()[0]
 
 
 @dataclass(frozen=True)
@@ -109,13 +126,13 @@ class Deliverer:
                  clock: Callable[[], datetime], *, max_attempts: int = MAX_ATTEMPTS, backoff_base: float = BACKOFF,
                  workers: int = 4, sweeps: tuple[Sweep, ...] = ()) -> None:
         """`routes`: the routes, or what makes them on the first round (their services and HTTP clients are a
-        good part of a second of imports that a starting console does not wait for). `sweeps`: besides
-        `tell_non_acked`, what else comes from time passing, each run every `SWEEP_EVERY` seconds with the store
-        and the clock's now."""
+        good part of a second of imports that a starting console does not wait for). `sweeps`: what comes from
+        time passing (the engine's: bookings not acknowledged, the window's nights), each run every `SWEEP_EVERY`
+        seconds with the store and the clock's now."""
         self.store, self.lease, self.clock = store, lease, clock
         self._make_routes = routes if callable(routes) else lambda: routes
         self._routes: dict[str, Route] | None = None
-        self.sweeps: tuple[Sweep, ...] = (tell_non_acked, *sweeps)
+        self.sweeps = sweeps
         self.max_attempts, self.backoff_base = max_attempts, backoff_base
         self.wake = threading.Event()
         self._stop = threading.Event()
@@ -185,14 +202,8 @@ class Deliverer:
         ids = route.destinations()
         if not ids:
             return []
-        head = self.store.scalar("SELECT max(seq) FROM events") or 0
-        marks = placeholders(ids)
-        now = utc_now()
-        return [row[0] for row in self.store.query(
-            f"SELECT d.id FROM destinations d WHERE d.id IN ({marks}) AND d.failing_since IS NULL "
-            "AND (d.next_attempt_at IS NULL OR d.next_attempt_at <= ?) "
-            "AND (d.cursor < ? OR EXISTS (SELECT 1 FROM redeliveries r WHERE r.destination_id = d.id))",
-            (*ids, now, head))]
+        newest = newest_seq(self.store)
+        return due_destinations(self.store, ids, utc_now(), newest)
 
     # --- one destination -----------------------------------------------------------------------
 
@@ -208,11 +219,10 @@ class Deliverer:
     def _step(self, route: Route, destination_id: str) -> bool:
         """Send the next calls (up to `CALLS_PER_STEP`, each of up to `route.batch` events, in order, stopping at the
         first that fails) and commit those that went in one transaction; whether there may be more."""
-        row = self.store.one("SELECT cursor, attempts, failing_since FROM destinations WHERE id = ?", (destination_id,))
+        row = destination_progress(self.store, destination_id)
         if row is None or row["failing_since"] is not None:
             return False
-        events = [Event.of(r) for r in self.store.query(
-            "SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ?", (row["cursor"], READ_AHEAD))]
+        events = [Event.of(r) for r in events_after(self.store, row["cursor"], READ_AHEAD)]
         if not events:
             return False
         wanted = [event for event in events if route.wants(destination_id, event)][:route.batch * CALLS_PER_STEP]
@@ -240,9 +250,7 @@ class Deliverer:
         if not sent:
             return False
         with self.store.transaction() as conn:
-            moved = conn.execute("UPDATE destinations SET cursor = ?, attempts = 0, next_attempt_at = NULL, "
-                                 "last_error = NULL, last_delivered_at = ? WHERE id = ? AND cursor = ?",
-                                 (sent[-1][0][-1].seq, utc_now(), destination_id, cursor)).rowcount
+            moved = delivered_up_to(conn, destination_id, cursor, sent[-1][0][-1].seq, utc_now())
             if moved:
                 for number, (events, answer) in enumerate(sent):
                     self._log(conn, destination_id, events, "delivered", attempt if number == 0 else 1, answer.status,
@@ -251,7 +259,7 @@ class Deliverer:
 
     def _advance(self, destination_id: str, cursor: int, to: int) -> None:
         with self.store.transaction() as conn:
-            conn.execute("UPDATE destinations SET cursor = ? WHERE id = ? AND cursor = ?", (to, destination_id, cursor))
+            advance_cursor(conn, destination_id, cursor, to)
 
     def _failed(self, route: Route, destination_id: str, events: list, cursor: int, attempts: int,
                 failed: SendFailed) -> None:
@@ -262,11 +270,8 @@ class Deliverer:
         retry = None if gives_up else (now + timedelta(seconds=backoff(attempt, self.backoff_base)))
         retry_at = retry.replace(tzinfo=None).isoformat(timespec="microseconds") if retry else None
         with self.store.transaction() as conn:
-            if not conn.execute("UPDATE destinations SET attempts = ?, next_attempt_at = ?, last_error = ?, "
-                                "failing_since = CASE WHEN ? = 1 THEN ? ELSE failing_since END "
-                                "WHERE id = ? AND cursor = ? AND attempts = ?",
-                                (attempt, retry_at, failed.message, int(gives_up), utc_now(), destination_id, cursor,
-                                 attempts)).rowcount:
+            if not count_failure(conn, destination_id, cursor, attempts, attempt=attempt, retry_at=retry_at,
+                                 error=failed.message, gives_up=gives_up, now=utc_now()):
                 return
             self._log(conn, destination_id, events, "failed" if gives_up else "retrying", attempt, failed.status,
                       failed.message, retry_at)
@@ -274,9 +279,8 @@ class Deliverer:
 
     def _redeliver(self, route: Route, destination_id: str) -> None:
         """Events asked for again, one call each, outside the cursor's order; a failure is logged, not retried."""
-        for (seq,) in self.store.query("SELECT event_seq FROM redeliveries WHERE destination_id = ? ORDER BY event_seq",
-                                       (destination_id,)):
-            row = self.store.one("SELECT * FROM events WHERE seq = ?", (seq,))
+        for seq in redelivered_seqs(self.store, destination_id):
+            row = event_at(self.store, seq)
             events = [Event.of(row)] if row else []
             status, error, warnings = None, None, ()
             if events:
@@ -285,26 +289,19 @@ class Deliverer:
                 except SendFailed as failed:
                     status, error = failed.status, failed.message
             with self.store.transaction() as conn:
-                conn.execute("DELETE FROM redeliveries WHERE destination_id = ? AND event_seq = ?", (destination_id, seq))
+                delete_redelivery(conn, destination_id, seq)
                 if events:
-                    attempts = conn.execute("SELECT attempts FROM deliveries WHERE destination_id = ? AND event_seq = ?",
-                                            (destination_id, seq)).fetchone()
+                    attempts = delivery_attempts(conn, destination_id, seq)
                     self._log(conn, destination_id, events, "failed" if error else "delivered",
-                              (attempts[0] if attempts else 0) + 1, status, error, None, warnings)
+                              (attempts if attempts is not None else 0) + 1, status, error, None, warnings)
 
     @staticmethod
     def _log(conn, destination_id: str, events: list, status: str, attempts: int, response: int | None,
              error: str | None, retry_at: str | None, warnings: tuple[str, ...] = ()) -> None:
         now = utc_now()
         said = json.dumps(list(warnings)) if warnings else None
-        conn.executemany(
-            "INSERT INTO deliveries (id, destination_id, event_seq, status, attempts, response_status, last_error, "
-            "next_retry_at, updated_at, warnings) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT(destination_id, event_seq) DO UPDATE SET status = excluded.status, attempts = "
-            "excluded.attempts, response_status = excluded.response_status, last_error = excluded.last_error, "
-            "next_retry_at = excluded.next_retry_at, updated_at = excluded.updated_at, warnings = excluded.warnings",
-            [(new_id(), destination_id, event.seq, status, attempts, response, error, retry_at, now, said)
-             for event in events])
+        upsert_deliveries(conn, [(new_id(), destination_id, event.seq, status, attempts, response, error, retry_at, now,
+                                  said) for event in events])
 
 
 def _send(route: Route, destination_id: str, events: list[Event]) -> Delivered:
@@ -325,54 +322,35 @@ def _send(route: Route, destination_id: str, events: list[Event]) -> Delivered:
 
 def add_destination(conn, destination_id: str, kind: str) -> None:
     """A new destination starts at the outbox's head: it gets what happens from now on."""
-    conn.execute("INSERT INTO destinations (id, kind, cursor) VALUES (?, ?, ?) ON CONFLICT(id) DO NOTHING",
-                 (destination_id, kind, head(conn)))
+    insert_destination(conn, destination_id, kind, head(conn))
 
 
 def drop_destination(conn, destination_id: str) -> None:
-    for table in ("deliveries", "redeliveries"):
-        conn.execute(f"DELETE FROM {table} WHERE destination_id = ?", (destination_id,))
-    conn.execute("DELETE FROM destinations WHERE id = ?", (destination_id,))
+    delete_destination(conn, destination_id)
 
 
 def resume(conn, destination_id: str) -> None:
     """A failing destination is tried again at once, from where it stopped."""
-    conn.execute("UPDATE destinations SET failing_since = NULL, attempts = 0, next_attempt_at = NULL WHERE id = ?",
-                 (destination_id,))
+    resume_destination(conn, destination_id)
 
 
 def redeliver(conn, destination_id: str, event_seq: int) -> None:
-    conn.execute("INSERT INTO redeliveries (destination_id, event_seq) VALUES (?, ?) ON CONFLICT DO NOTHING",
-                 (destination_id, event_seq))
+    insert_redelivery(conn, destination_id, event_seq)
 
 
 def state(store: Store, destination_id: str, wants: Callable[[Event], bool]) -> dict[str, Any] | None:
     """What the console and the API say of a destination: the events waiting that it wants (counted up to
     `COUNTED`), last delivered, failing since, last error."""
-    row = store.one("SELECT * FROM destinations WHERE id = ?", (destination_id,))
+    row = destination(store, destination_id)
     if row is None:
         return None
-    waiting = sum(wants(Event.of(event)) for event in store.query(
-        "SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ?", (row["cursor"], COUNTED)))
+    waiting = sum(wants(Event.of(event)) for event in events_after(store, row["cursor"], COUNTED))
     return {"cursor": row["cursor"], "waiting": waiting, "attempts": row["attempts"],
             "next_attempt_at": row["next_attempt_at"], "last_error": row["last_error"],
             "failing_since": row["failing_since"], "last_delivered_at": row["last_delivered_at"]}
 
 
 # --- housekeeping --------------------------------------------------------------------------------
-
-
-def tell_non_acked(store: Store, now: datetime) -> int:
-    """A `non_acked_booking` event, once, for each revision not acknowledged `NON_ACKED_AFTER` after it came."""
-    before = (now - NON_ACKED_AFTER).replace(tzinfo=None).isoformat(timespec="microseconds")
-    with store.transaction() as conn:
-        rows = conn.execute("SELECT id, booking_id, property_id FROM booking_revisions WHERE acked_at IS NULL "
-                            "AND non_acked_told_at IS NULL AND inserted_at < ? LIMIT 1000", (before,)).fetchall()
-        for row in rows:
-            record(conn, "non_acked_booking", row["property_id"],
-                   {"booking_id": row["booking_id"], "property_id": row["property_id"], "revision_id": row["id"]})
-            conn.execute("UPDATE booking_revisions SET non_acked_told_at = ? WHERE id = ?", (utc_now(), row["id"]))
-    return len(rows)
 
 
 def prune(store: Store, now: datetime) -> None:
@@ -383,8 +361,5 @@ def prune(store: Store, now: datetime) -> None:
         return (now - delta).replace(tzinfo=None).isoformat(timespec="microseconds")
 
     with store.transaction() as conn:
-        passed = conn.execute("SELECT coalesce(min(cursor), (SELECT max(seq) FROM events)) FROM destinations"
-                              ).fetchone()[0] or 0
-        conn.execute("DELETE FROM events WHERE ((seq <= ? AND inserted_at < ?) OR inserted_at < ?) AND seq NOT IN "
-                     "(SELECT event_seq FROM redeliveries)", (passed, stamp(RETENTION), stamp(KEEP_OWED)))
-        conn.execute("DELETE FROM deliveries WHERE updated_at < ?", (stamp(RETENTION),))
+        prune_events(conn, passed_seq(conn), stamp(RETENTION), stamp(KEEP_OWED))
+        prune_deliveries(conn, stamp(RETENTION))

@@ -12,6 +12,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from backend.outbox.store import derived_plans, insert_event
 from storage import Connection, new_id, utc_now
 
 # What each event is called, as the service's Webhooks API names them where it has one.
@@ -24,8 +25,7 @@ def record(conn: Connection, event: str, property_id: str | None, payload: dict[
            channel_id: str | None = None) -> str:
     """One event, in the caller's transaction; its id."""
     event_id = new_id()
-    conn.execute("INSERT INTO events (id, event, property_id, channel_id, payload, inserted_at) VALUES (?, ?, ?, ?, ?, ?)",
-                 (event_id, event, property_id, channel_id, json.dumps(payload, separators=(",", ":")), utc_now()))
+    insert_event(conn, event_id, event, property_id, channel_id, json.dumps(payload, separators=(",", ":")), utc_now())
     return event_id
 
 
@@ -38,9 +38,7 @@ def rates_changed(conn: Connection, property_id: str, rate_plan_id: str, dates: 
     """Rates or restrictions written for a plan on some nights: one event over their range, and one for each plan
     derived from it."""
     nights = sorted(dates)
-    children = [row[0] for row in conn.execute("SELECT id FROM rate_plans WHERE parent_rate_plan_id = ?",
-                                               (rate_plan_id,))]
-    for plan_id in (rate_plan_id, *children):
+    for plan_id in (rate_plan_id, *derived_plans(conn, rate_plan_id)):
         _ranged(conn, property_id, {"rate_plan_id": plan_id}, nights)
 
 

@@ -1,5 +1,5 @@
 """One outbound POST to an address someone else chose (a webhook's callback, a channel's `ari_url`), behind the
-address guard of every call out (backend/addresses.py: no loopback, private or link-local address unless the operator
+address guard of every call out (backend/core/addresses.py: no loopback, private or link-local address unless the operator
 allows them, connected to the address that was checked), with a short timeout, no redirects, and no more than
 `READ_CAP` bytes read of the answer. Bodies are signed as the Standard Webhooks
 specification says (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256>`), with the
@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from backend.addresses import AddressRefused
+from backend.core.addresses import AddressRefused
 
 # httpx and standardwebhooks are imported on first use: the deliverer imports this module as a console starts.
 
@@ -58,7 +58,7 @@ class Sender:
     """A pooled client for every outbound POST of one deliverer (connections kept alive per host)."""
 
     def __init__(self, private_addresses: bool = False, timeout: float = TIMEOUT) -> None:
-        from backend.outbound_client import guarded_client
+        from backend.core.outbound_client import guarded_client
 
         self.client = guarded_client(private_addresses, timeout=timeout, follow_redirects=False)
 

@@ -17,7 +17,7 @@ from pydantic import (
     field_validator,
 )
 
-from backend.fields import (
+from backend.core.fields import (
     Country,
     Currency,
     Email,
@@ -33,7 +33,7 @@ from backend.fields import (
     Url,
     is_currency,
 )
-from backend.money import Money, parse_money
+from backend.core.money import Money, parse_money
 
 PROPERTY_TYPES = (
     "apart_hotel", "apartment", "boat", "camping", "capsule_hotel", "chalet", "country_house", "farm_stay",

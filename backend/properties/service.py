@@ -20,36 +20,37 @@ from pydantic_core import (
     from_json,  # the list's hot path parses two documents a row: about 3x json.loads
 )
 
-from backend.dates import utc_clock
+from backend.core.dates import utc_clock
 from backend.distribution import remap, window_moves
-from backend.errors import BadRequest, Errors, NotFound, Unauthorized
-from backend.events import EventBus
-from backend.facilities import Facilities
-from backend.identity import Actor
+from backend.core.errors import BadRequest, Errors
+from backend.core.events import EventBus
+from backend.properties.facilities import Facilities
+from backend.identity.models import Actor
 from backend.inventory.window import window_of
-from backend.listing import Column, ListQuery, page
-from backend.media import Media
-from backend.money import format_amount, in_currency
+from backend.core.listing import ListQuery
+from backend.properties.media import Media
+from backend.core.money import format_amount, in_currency
 from backend.properties.models import CONTACT_FIELDS, READ_ONLY_FIELDS, PropertyInput
-from backend.validation import as_input, validate
-from storage import Store, new_id, placeholders, utc_now
+from backend.core.validation import as_input, validate
+from backend.properties.store import (
+    channels_elsewhere,
+    delete_property,
+    delete_property_facilities,
+    facilities_of,
+    insert_property,
+    insert_property_facilities,
+    logo_media_id,
+    properties_page,
+    property_options,
+    property_plan_ids,
+    property_row,
+    shown_property,
+    update_property,
+)
+from storage import Store, new_id, utc_now
 
-COLUMNS: dict[str, Column] = {
-    "id": Column("p.id", "id"),
-    "title": Column("p.title"),
-    "is_active": Column("p.is_active", "bool"),
-    "city": Column("p.city"),
-    "country": Column("p.country", "enum"),
-    "currency": Column("p.currency", "enum"),
-    "property_type": Column("p.property_type", "enum"),
-    "group_id": Column("p.group_id", "id"),
-    "inserted_at": Column("p.inserted_at"),
-    "updated_at": Column("p.updated_at"),
-}
 PLAIN_FIELDS = ("title", "currency", "email", "phone", "zip_code", "country", "state", "city", "address",
                 "longitude", "latitude", "timezone", "property_type", "website")
-SELECT_COLUMNS = ("p.*, (SELECT count(*) FROM channel_properties cp WHERE cp.property_id = p.id) AS acc_cannels_count, "
-                  "(SELECT title FROM groups g WHERE g.id = p.group_id) AS group_title")
 
 
 class Properties:
@@ -64,18 +65,14 @@ class Properties:
     # --- reading -----------------------------------------------------------------------------
 
     def list(self, actor: Actor, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-        marks, groups = actor.group_params()
-        rows, meta = page(self.store, query, COLUMNS, select=SELECT_COLUMNS, source="properties p",
-                          scope=f"p.group_id IN ({marks})", scope_params=groups, default_order="p.title, p.id")
+        _, groups = actor.group_params()
+        rows, meta = properties_page(self.store, query, groups)
         return self._serialise(rows), meta
 
     def options(self, actor: Actor) -> list[dict[str, Any]]:
         """Every property of the account, without details or pagination."""
-        marks, groups = actor.group_params()
-        rows = self.store.query(
-            f"SELECT id, title, currency, is_active, group_id FROM properties WHERE group_id IN ({marks}) "
-            "ORDER BY title, id", groups,
-        )
+        _, groups = actor.group_params()
+        rows = property_options(self.store, groups)
         return [{"id": r["id"], "title": r["title"], "currency": r["currency"], "is_active": bool(r["is_active"]),
                  "group_ids": [r["group_id"]]} for r in rows]
 
@@ -87,12 +84,7 @@ class Properties:
         self._row(actor, property_id)
 
     def _row(self, actor: Actor, property_id: str):
-        row = self.store.one(f"SELECT {SELECT_COLUMNS} FROM properties p WHERE p.id = ?", (property_id,))
-        if row is None:
-            raise NotFound(f"property {property_id} does not exist")
-        if row["group_id"] not in actor.group_ids:
-            raise Unauthorized("you have no access to this property")
-        return row
+        return actor.owned(shown_property(self.store, property_id), "property", property_id)
 
     def _serialise(self, rows: list) -> list[dict[str, Any]]:
         facilities = self._facilities_of([r["id"] for r in rows])
@@ -101,11 +93,8 @@ class Properties:
     def _facilities_of(self, ids: list[str]) -> dict[str, list[str]]:
         if not ids:
             return {}
-        rows = self.store.query(
-            f"SELECT property_id, facility_id FROM property_facilities WHERE property_id IN ({placeholders(ids)}) "
-            "ORDER BY position", ids)
         found: dict[str, list[str]] = {}
-        for r in rows:
+        for r in facilities_of(self.store, ids):
             found.setdefault(r[0], []).append(r[1])
         return found
 
@@ -137,11 +126,7 @@ class Properties:
         with self.store.transaction() as conn:
             logo_id = self.media.insert(conn, logo) if logo else None
             row = self._row_values(model, model.group_id or actor.default_group_id, logo_id)
-            conn.execute(
-                f"INSERT INTO properties (id, {', '.join(row)}, inserted_at, updated_at) "
-                f"VALUES (?, {', '.join('?' * len(row))}, ?, ?)",
-                (property_id, *row.values(), now, now),
-            )
+            insert_property(conn, property_id, row, now)
             self._write_facilities(conn, property_id, model.facilities)
             window_moves.keep(conn, property_id, window_of(row, self.clock()))  # where its channels start from
         self.events.publish("property.changed", property_id, action="created")
@@ -161,17 +146,14 @@ class Properties:
             if new_logo:
                 logo_id = self.media.insert(conn, logo) if logo else None
             else:
-                logo_id = conn.execute("SELECT logo_media_id FROM properties WHERE id = ?", (property_id,)).fetchone()[0]
+                logo_id = logo_media_id(conn, property_id)
             row = self._row_values(model, model.group_id or current["group_id"], logo_id)
-            before = conn.execute("SELECT * FROM properties WHERE id = ?", (property_id,)).fetchone()
-            conn.execute(
-                f"UPDATE properties SET {', '.join(f'{k} = ?' for k in row)}, updated_at = ? WHERE id = ?",
-                (*row.values(), utc_now(), property_id),
-            )
-            conn.execute("DELETE FROM property_facilities WHERE property_id = ?", (property_id,))
+            before = property_row(conn, property_id)
+            update_property(conn, property_id, row, utc_now())
+            delete_property_facilities(conn, property_id)
             self._write_facilities(conn, property_id, model.facilities)
             now = self.clock()
-            after = conn.execute("SELECT * FROM properties WHERE id = ?", (property_id,)).fetchone()
+            after = property_row(conn, property_id)
             window_moves.moved(conn, after, now, since=window_of(before, now))  # its window's nights that moved
         self.events.publish("property.changed", property_id, action="updated")
         return self.get(actor, property_id)
@@ -186,10 +168,8 @@ class Properties:
                 if getattr(model, name) is None:
                     errors.add(name, "is required while the property is connected to a channel")
             group_id = model.group_id or current["group_id"]
-            elsewhere = [] if group_id == current["group_id"] else [r[0] for r in self.store.query(
-                "SELECT c.title FROM channels c JOIN channel_properties cp ON cp.channel_id = c.id "
-                "WHERE cp.property_id = ? AND c.group_id != ? ORDER BY c.title", (property_id, group_id))]
-            if elsewhere:  # the other side of the channels' rule (backend/channels.py)
+            elsewhere = [] if group_id == current["group_id"] else channels_elsewhere(self.store, property_id, group_id)
+            if elsewhere:  # the other side of the channels' rule (backend/channels/service.py)
                 errors.add("group_id", f"can't change while the property is connected to "
                                        f"{', '.join(repr(t) for t in elsewhere)}: a channel takes properties of "
                                        "its own group only")
@@ -199,9 +179,9 @@ class Properties:
     def delete(self, actor: Actor, property_id: str) -> None:
         self._row(actor, property_id)
         with self.store.transaction() as conn:
-            plans = [r[0] for r in conn.execute("SELECT id FROM rate_plans WHERE property_id = ?", (property_id,))]
+            plans = property_plan_ids(conn, property_id)
             selling = remap.watching(conn, plans, self.clock())
-            conn.execute("DELETE FROM properties WHERE id = ?", (property_id,))
+            delete_property(conn, property_id)
             remap.told(conn, selling, self.clock())  # the channels that sold it close what they sold
         self.events.publish("property.changed", property_id, action="deleted")
 
@@ -226,11 +206,7 @@ class Properties:
         }
 
     def _write_facilities(self, conn, property_id: str, facilities: list[str]) -> None:
-        unique = list(dict.fromkeys(facilities))
-        conn.executemany(
-            "INSERT INTO property_facilities (property_id, facility_id, position) VALUES (?, ?, ?)",
-            [(property_id, f, i) for i, f in enumerate(unique)],
-        )
+        insert_property_facilities(conn, property_id, list(dict.fromkeys(facilities)))
 
 
 def _writable(data: Any) -> dict[str, Any]:

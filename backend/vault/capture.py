@@ -2,7 +2,7 @@
 tokens where the cards were.
 
 Not an open proxy. Only GET; only URLs under the secure listener's base address (or under a prefix
-the operator allow-listed, reached behind the address guard of every call out: backend/addresses.py);
+the operator allow-listed, reached behind the address guard of every call out: backend/core/addresses.py);
 no user info, no redirects followed; the answer is capped in size.
 The caller's main-API credential is forwarded as it came. The internal credential, which makes the
 secure listener answer with cards in clear, goes only to the secure listener itself, with the shape of
@@ -23,10 +23,10 @@ from urllib.parse import SplitResult, unquote, urlsplit
 
 from pydantic_core import from_json
 
-from backend.addresses import AddressRefused
-from backend.card_data import card_data_left, json_named_values
-from backend.errors import Errors, FrontdeskError, PayloadTooLarge, ValidationFailed
-from backend.keys import ACTOR_HEADER, INTERNAL_HEADER, REVEAL_HEADER
+from backend.core.addresses import AddressRefused
+from backend.core.card_data import card_data_left, json_named_values
+from backend.core.errors import Errors, FrontdeskError, PayloadTooLarge, ValidationFailed
+from backend.core.keys import ACTOR_HEADER, INTERNAL_HEADER, REVEAL_HEADER
 from backend.vault.builtin import REVEALS
 from backend.vault.service import Tokenisation
 from backend.vault.tokenise import CardDataLeft, Tokenised
@@ -105,7 +105,7 @@ class Capture:
     @cached_property
     def _guarded(self) -> httpx.Client:
         """The client for allow-listed hosts: a name the operator trusted may still resolve anywhere."""
-        from backend.outbound_client import guarded_client
+        from backend.core.outbound_client import guarded_client
 
         return guarded_client(self.private_addresses, timeout=self.timeout, follow_redirects=False)
 

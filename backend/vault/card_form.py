@@ -36,13 +36,23 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, StrictStr
 
-from backend.clients import client_of
-from backend.errors import TooManyRequests, Unauthorized, ValidationFailed
-from backend.identity import hash_secret
-from backend.validation import validate
+from backend.core.clients import client_of
+from backend.core.errors import TooManyRequests, Unauthorized, ValidationFailed
+from backend.identity.service import hash_secret
+from backend.core.validation import validate
 from backend.vault.cards import CardData
-from backend.vault.store import Vault
-from storage import Store, new_id
+from backend.vault.keeping import Vault
+from backend.vault.store import (
+    card_sessions,
+    insert_session,
+    open_session,
+    session_opened_at,
+    sessions_opened,
+    spend_session,
+    sweep_sessions,
+    take_session,
+)
+from storage import Connection, Store, new_id
 
 PROFILE = "card_form"  # what the vault's browser and audit log call a card the form kept
 TOKEN_PREFIX = "fdcf_"
@@ -86,17 +96,14 @@ class CardForm:
         who, channels, place = client_of(client), json.dumps(sorted(channel_ids)), property_id or ""
         with self.store.transaction() as conn:
             # Counted inside the write lock, across processes: a refused ask leaves nothing behind.
-            _within(conn, now, "client = ?", (who,), PER_CLIENT, "this address opened too many card forms lately")
-            _within(conn, now, "channel_ids = ? AND property_id = ?", (channels, place), PER_PROPERTY,
+            _within(conn, now, {"client": who}, PER_CLIENT, "this address opened too many card forms lately")
+            _within(conn, now, {"channel_ids": channels, "property_id": place}, PER_PROPERTY,
                     f"too many card forms were opened lately for this {'property' if place else 'channel'}")
             # Sessions that expired without a card are swept whenever one is made, so the table holds live ones; the
             # address of one that no longer counts is forgotten.
-            conn.execute("DELETE FROM card_form_sessions WHERE expires_at <= ? AND card_token IS NULL", (_stamp(now),))
-            conn.execute("UPDATE card_form_sessions SET client = NULL WHERE client IS NOT NULL AND inserted_at <= ?",
-                         (_stamp(now - SESSION_TTL),))
-            conn.execute("INSERT INTO card_form_sessions (id, token_hash, channel_ids, expires_at, inserted_at, "
-                         "client, property_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                         (session["id"], hash_secret(token), channels, session["expires_at"], _stamp(now), who, place))
+            sweep_sessions(conn, _stamp(now), _stamp(now - SESSION_TTL))
+            insert_session(conn, session["id"], hash_secret(token), channels, session["expires_at"], _stamp(now), who,
+                           place)
         return {**session, "card_capture_form_url": f"{self.pci_url}/api/v1/capture_form?session_token={token}"}
 
     def keep(self, session_token: str | None, data: Any) -> dict[str, Any]:
@@ -106,17 +113,14 @@ class CardForm:
         card = CardData(**{name: getattr(model, name).strip() or None for name in FIELDS})
         _check(card)
         with self.store.transaction() as conn:
-            session = conn.execute("SELECT id FROM card_form_sessions WHERE token_hash = ? AND expires_at > ? "
-                                   "AND card_token IS NULL", (hash_secret(session_token or ""), _stamp(datetime.now(UTC)))
-                                   ).fetchone()
+            session = open_session(conn, hash_secret(session_token or ""), _stamp(datetime.now(UTC)))
             if session is None:
                 raise Unauthorized(SESSION_GONE)
             token = self.vault.keep(conn, [card.normalised()], [None], profile_name=PROFILE,
                                     actor=f"card form {session['id']}")[0]
             # Spent only if still unspent: the arbiter where two posts of one session run at once (the read above
             # may have seen it unspent in both); the loser's card is rolled back with its transaction.
-            if not conn.execute("UPDATE card_form_sessions SET card_token = ? WHERE id = ? AND card_token IS NULL",
-                                (token, session["id"])).rowcount:
+            if not spend_session(conn, session["id"], token):
                 raise Unauthorized(SESSION_GONE)
         return {"card_token": token, **card.normalised().masked(), "card_type": self.vault.describe(token)["card_type"]}
 
@@ -125,9 +129,7 @@ class CardForm:
         session of a channel's form that kept that card and that no other booking took (the same card typed into two
         forms is one vault card, which each session gives once). A 422 on `guarantee.token` for none such, or for a
         card gone from the vault."""
-        sessions = conn.execute("SELECT id, channel_ids FROM card_form_sessions WHERE card_token = ? "
-                                "AND (booking_id IS NULL OR booking_id = ?) ORDER BY booking_id IS NULL, inserted_at",
-                                (token, booking_id)).fetchall()  # this booking's own first: a repeat takes it again
+        sessions = card_sessions(conn, token, booking_id)  # this booking's own first: a repeat takes it again
         session = next((row for row in sessions if channel_id in json.loads(row["channel_ids"])), None)
         if session is None:
             raise ValidationFailed.one("guarantee.token", NOT_TAKEN)
@@ -135,8 +137,7 @@ class CardForm:
             card = self.vault.describe(token)
         except LookupError:
             raise ValidationFailed.one("guarantee.token", NOT_TAKEN) from None
-        if not conn.execute("UPDATE card_form_sessions SET booking_id = ? WHERE id = ? "
-                            "AND (booking_id IS NULL OR booking_id = ?)", (booking_id, session["id"], booking_id)).rowcount:
+        if not take_session(conn, session["id"], booking_id):
             raise ValidationFailed.one("guarantee.token", NOT_TAKEN)  # another booking took it meanwhile
         if departure:
             self.vault.move(conn, token, date.fromisoformat(departure))
@@ -157,16 +158,14 @@ def _check(card: CardData) -> None:
         raise ValidationFailed(details)
 
 
-def _within(conn, now: datetime, where: str, params: tuple[str, ...], limit: int, refusal: str) -> None:
-    """A 429 when the sessions that `where` picks out number `limit` over the last SESSION_TTL; its Retry-After is
-    when enough of them have left the count for one more."""
+def _within(conn: Connection, now: datetime, opened_by: dict[str, str], limit: int, refusal: str) -> None:
+    """A 429 when the sessions `opened_by` (a client, or channels and a property) number `limit` over the last
+    SESSION_TTL; its Retry-After is when enough of them have left the count for one more."""
     since = _stamp(now - SESSION_TTL)
-    counted = conn.execute(f"SELECT count(*) FROM card_form_sessions WHERE {where} AND inserted_at > ?",
-                           (*params, since)).fetchone()[0]
+    counted = sessions_opened(conn, since, **opened_by)
     if counted < limit:
         return
-    oldest = conn.execute(f"SELECT inserted_at FROM card_form_sessions WHERE {where} AND inserted_at > ? "
-                          "ORDER BY inserted_at LIMIT 1 OFFSET ?", (*params, since, counted - limit)).fetchone()[0]
+    oldest = session_opened_at(conn, since, counted - limit, **opened_by)
     leaves = datetime.fromisoformat(oldest).replace(tzinfo=UTC) + SESSION_TTL
     raise TooManyRequests(max(1, math.ceil((leaves - now).total_seconds())), [f"{refusal}; try again later"])
 

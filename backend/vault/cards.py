@@ -10,7 +10,7 @@ from collections.abc import Container
 from dataclasses import dataclass
 from datetime import date
 
-from backend.card_data import MASKED_CVV, luhn_ok, mask_number
+from backend.core.card_data import MASKED_CVV, luhn_ok, mask_number
 
 MAX_HOLDER = 255
 NUMBER_LENGTHS = range(12, 20)

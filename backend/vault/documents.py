@@ -14,9 +14,9 @@ from typing import Any
 from jsonpath_ng import jsonpath as jp
 from lxml import etree
 
-from backend.card_data import json_named_values
-from backend.errors import PayloadTooLarge
-from backend.strict_json import CONTAINERS, dump_json, read_json
+from backend.core.card_data import json_named_values
+from backend.core.errors import PayloadTooLarge
+from backend.core.strict_json import CONTAINERS, dump_json, read_json
 from backend.vault.selectors import WILDCARD, XmlTarget
 from backend.vault.xmlsafe import dump_xml, read_xml
 

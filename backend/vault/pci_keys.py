@@ -8,8 +8,10 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from backend.errors import NotFound, Unauthorized
-from backend.identity import IssuedToken, hash_secret
+from backend.core.errors import NotFound, Unauthorized
+from backend.identity.models import IssuedToken
+from backend.identity.service import hash_secret
+from backend.vault.store import active_pci_key, insert_pci_key, pci_key_rows, revoke_pci_key
 from storage import Store, new_id, utc_now
 
 KEY_PREFIX = "fdpci_"
@@ -23,27 +25,22 @@ class PciKeys:
         key = KEY_PREFIX + secrets.token_urlsafe(32)
         issued = IssuedToken(new_id(), key[:12], key)
         with self.store.transaction() as conn:
-            conn.execute("INSERT INTO pci_keys (id, key_hash, prefix, label, inserted_at) VALUES (?, ?, ?, ?, ?)",
-                         (issued.id, hash_secret(key), issued.prefix, label.strip(), utc_now()))
+            insert_pci_key(conn, issued.id, hash_secret(key), issued.prefix, label.strip(), utc_now())
         return issued
 
     def list(self) -> list[dict[str, Any]]:
-        return [dict(r) for r in self.store.query(
-            "SELECT id, prefix, label, inserted_at, revoked_at FROM pci_keys ORDER BY inserted_at")]
+        return [dict(r) for r in pci_key_rows(self.store)]
 
     def revoke(self, key_or_id: str) -> None:
         with self.store.transaction() as conn:
-            cursor = conn.execute("UPDATE pci_keys SET revoked_at = ? WHERE (id = ? OR key_hash = ?) "
-                                  "AND revoked_at IS NULL", (utc_now(), key_or_id, hash_secret(key_or_id)))
-            if cursor.rowcount == 0:
+            if revoke_pci_key(conn, key_or_id, hash_secret(key_or_id), utc_now()) == 0:
                 raise NotFound("no active tokenisation key with that id")
 
     def authenticate(self, key: str | None) -> str:
         """The id of the key presented: who acts, in the vault's audit log."""
         if not key:
             raise Unauthorized("missing api_key")
-        key_id = self.store.scalar("SELECT id FROM pci_keys WHERE key_hash = ? AND revoked_at IS NULL",
-                                   (hash_secret(key),))
+        key_id = active_pci_key(self.store, hash_secret(key))
         if key_id is None:
             raise Unauthorized("invalid or revoked api_key")
         return key_id

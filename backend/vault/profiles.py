@@ -30,8 +30,8 @@ from pydantic import (
     model_validator,
 )
 
-from backend.errors import ValidationFailed
-from backend.validation import validate
+from backend.core.errors import ValidationFailed
+from backend.core.validation import validate
 from backend.vault import selectors
 from backend.vault.selectors import Namespaces, Substring, XmlTarget
 

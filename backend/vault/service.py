@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic_core import from_json, to_json
 
-from backend.errors import Forbidden, NotFound, ValidationFailed
+from backend.core.errors import Forbidden, NotFound, ValidationFailed
 from backend.vault.builtin import DEFINITIONS, builtin_profile
 from backend.vault.cards import CardData
 from backend.vault.profiles import (
@@ -23,7 +23,16 @@ from backend.vault.profiles import (
     compile_profile,
     compiled_from_stored,
 )
-from backend.vault.store import Vault
+from backend.vault.keeping import Vault
+from backend.vault.store import (
+    delete_profile,
+    insert_profile,
+    profile_id_named,
+    profile_named,
+    profile_row,
+    profile_rows,
+    update_profile,
+)
 from backend.vault.tokenise import Tokenised, tokenise
 from storage import Store, new_id, utc_now
 
@@ -46,7 +55,7 @@ class Tokenisation:
 
     def profiles(self) -> list[dict[str, Any]]:
         """The built-ins first, then the operator's, by name."""
-        stored = self.store.query("SELECT * FROM tokenization_profiles ORDER BY name")
+        stored = profile_rows(self.store)
         return [_builtin(name) for name in DEFINITIONS] + [_entity(row) for row in stored]
 
     def profile(self, profile_id: str) -> dict[str, Any]:
@@ -61,9 +70,7 @@ class Tokenisation:
         with self.store.transaction() as conn:
             self._unique(conn, compiled.name, None)
             profile_id = new_id()
-            conn.execute("INSERT INTO tokenization_profiles (id, name, profile, created_at, updated_at) "
-                         "VALUES (?, ?, ?, ?, ?)", (profile_id, compiled.name, to_json(compiled.stored()).decode(),
-                                                    now, now))
+            insert_profile(conn, profile_id, compiled.name, to_json(compiled.stored()).decode(), now)
         return self.profile(profile_id)
 
     def update(self, profile_id: str, data: Any) -> dict[str, Any]:
@@ -72,22 +79,21 @@ class Tokenisation:
         with self.store.transaction() as conn:
             self._row(profile_id, conn)
             self._unique(conn, compiled.name, profile_id)
-            conn.execute("UPDATE tokenization_profiles SET name = ?, profile = ?, updated_at = ? WHERE id = ?",
-                         (compiled.name, to_json(compiled.stored()).decode(), utc_now(), profile_id))
+            update_profile(conn, profile_id, compiled.name, to_json(compiled.stored()).decode(), utc_now())
         return self.profile(profile_id)
 
     def delete(self, profile_id: str) -> None:
         self._writable(profile_id)
         with self.store.transaction() as conn:
             self._row(profile_id, conn)
-            conn.execute("DELETE FROM tokenization_profiles WHERE id = ?", (profile_id,))
+            delete_profile(conn, profile_id)
 
     def compiled(self, name: str) -> CompiledProfile:
         """The profile named in a tokenize or capture call; an unknown name is a 422 on `profile`."""
         builtin = builtin_profile(name)
         if builtin is not None:
             return builtin
-        row = self.store.one("SELECT id, profile, updated_at FROM tokenization_profiles WHERE name = ?", (name,))
+        row = profile_named(self.store, name)
         if row is None:
             raise ValidationFailed.one("profile", f"there is no tokenisation profile named {name!r}")
         cached = self._compiled.get(row["id"])
@@ -126,8 +132,7 @@ class Tokenisation:
     # --- the pieces ----------------------------------------------------------------------------
 
     def _row(self, profile_id: str, conn=None):
-        query = "SELECT * FROM tokenization_profiles WHERE id = ?"
-        row = (conn.execute(query, (profile_id,)).fetchone() if conn else self.store.one(query, (profile_id,)))
+        row = profile_row(conn or self.store.conn, profile_id)
         if row is None:
             raise NotFound(f"tokenisation profile {profile_id} does not exist")
         return row
@@ -139,8 +144,8 @@ class Tokenisation:
 
     @staticmethod
     def _unique(conn, name: str, profile_id: str | None) -> None:
-        taken = conn.execute("SELECT id FROM tokenization_profiles WHERE name = ?", (name,)).fetchone()
-        if taken is not None and taken[0] != profile_id:
+        taken = profile_id_named(conn, name)
+        if taken is not None and taken != profile_id:
             raise ValidationFailed.one("name", "has already been taken")
 
     def _today(self) -> date:

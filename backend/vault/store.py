@@ -1,37 +1,16 @@
-"""The vault: cards kept by token, sealed with AES-GCM under the key beside the database.
+"""SQL on the vault's tables: vault_cards, vault_cvv, vault_audit, card_form_sessions, tokenization_profiles and
+pci_keys. The vault itself (sealing, finding, purging) is backend/vault/keeping.py.
 
-A card's number, holder and expiry are sealed together (a JSON list), bound to their token; its CVV is sealed
-apart, bound to the token too, with its own short expiry, and wiped on request or by the purge.
-Beside them only what a receipt shows is kept in clear (first 6 and last 4, type, expiry month and
-year), and a fingerprint, a keyed hash of number and expiry that finds a card the vault holds when it comes in
-again: a card is kept once, and its CVV's expiry is never moved. Cards leave the vault a configurable number of days after the guest's departure (or after
-the day they came in, when the message does not say), counted when the purge runs. Every operation is written to the audit log,
-with who did it and never any card data.
+The statements are written in the common dialect of storage/, which both SQLite and PostgreSQL run.
 """
 
 from __future__ import annotations
 
-import secrets
-from collections import defaultdict
-from collections.abc import Callable
-from datetime import UTC, date, datetime, timedelta
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from pydantic_core import from_json, to_json
+from storage import Connection, Row, Store, placeholders
 
-from backend.data_steps import DataStep
-from backend.errors import NotFound
-from backend.keys import Keys
-from backend.vault.cards import CardData, masked_number
-from storage import Store, placeholders
-
-# Leading digits of the main brands, longest first where they overlap.
-BRANDS = (("34", "amex"), ("37", "amex"), ("4", "visa"), ("51", "mastercard"), ("52", "mastercard"),
-          ("53", "mastercard"), ("54", "mastercard"), ("55", "mastercard"), ("6011", "discover"),
-          ("65", "discover"), ("35", "jcb"), ("36", "diners"), ("38", "diners"), ("30", "diners"),
-          ("62", "unionpay"))
-
-FINGERPRINT = "vault card"  # the purpose of the vault's keyed hashes of card numbers (backend/keys.py)
 CHUNK = 500  # fingerprints looked up by one query: SQLite bounds a statement's parameters
 
 # A card with its CVV, if one is held and has not expired (the purge removes expired ones later).
@@ -39,268 +18,270 @@ CARD_SELECT = ("SELECT c.*, v.expires_at AS cvv_expires_at FROM vault_cards c "
                "LEFT JOIN vault_cvv v ON v.token = c.token AND v.expires_at > ?")
 
 
-def card_type(number: str) -> str:
-    if 222100 <= int(number[:6]) <= 272099:
-        return "mastercard"
-    return next((brand for prefix, brand in BRANDS if number.startswith(prefix)), "unknown")
+# --- vault_cards and vault_cvv -------------------------------------------------------------------
 
 
-class Vault:
-    def __init__(self, store: Store, keys: Keys, clock: Callable[[], datetime], *, cvv_ttl: timedelta,
-                 purge_days: int) -> None:
-        self.store = store
-        self.keys = keys
-        self.clock = clock
-        self.cvv_ttl = cvv_ttl
-        self.purge_days = purge_days
-
-    def keep(self, conn, cards: list[CardData], departures: list[date | None], *, profile_name: str, actor: str,
-             extras: list[dict[str, Any] | None] | None = None, kept_at: datetime | None = None,
-             cvvs_from_vault: bool = False) -> list[str]:
-        """Keep normalised cards in the caller's transaction; their tokens, in order. `extras` are sealed with their
-        cards (a booking guarantee's meta, which may hold a virtual card). `kept_at` dates cards that came in earlier
-        (the CVV's life counts from it).
-
-        A card the vault already holds (the same number and expiry) is found by its fingerprint, not sealed again:
-        its token comes back, what was sealed with it stays (but for a newer extra), it leaves the vault counting
-        from the later departure, and its CVV keeps its own expiry, never extended. A CVV comes with a found card
-        only when it holds none (wiped or expired), and never with `cvvs_from_vault`: capture of the secure listener,
-        whose cards the vault has just revealed, would start their CVVs' life again. Rows go in by executemany: a
-        capture of a page of bookings keeps a hundred cards at once."""
-        now = self._now()
-        kept = kept_at or now
-        kept_stamp = _stamp(kept)  # one string for every row
-        prints = [self.fingerprint(card) for card in cards]
-        found = self._held(conn, prints, now)
-        new: dict[str, tuple[int, str]] = {}  # fingerprint: (the card's index, its new token), for cards not held yet
-        for index, fingerprint in enumerate(prints):
-            if fingerprint not in found and fingerprint not in new:  # a message may hold one card twice
-                new[fingerprint] = index, secrets.token_hex(16)
-        extras = extras or [None] * len(cards)
-        rows = (self._sealed(token, cards[index], fingerprint, departures[index] or kept.date(), extras[index],
-                             profile_name, kept_stamp) for fingerprint, (index, token) in new.items())  # sealed as sent
-        added = conn.executemany("INSERT INTO vault_cards (token, nonce, ciphertext, card_mask, card_type, "
-                                 "expiration_month, expiration_year, profile_name, departure_date, created_at, "
-                                 "fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (fingerprint) "
-                                 "DO NOTHING", rows).rowcount
-        if added != len(new):  # another writer kept some of them first (a store without one write lock): theirs stand
-            found |= {f: held for f, held in self._held(conn, list(new), now).items() if held[0] != new[f][1]}
-            new = {f: kept_new for f, kept_new in new.items() if f not in found}
-        tokens = [new[f][1] if f in new else found[f][0] for f in prints]
-        firsts = {index for index, _ in new.values()}
-        conn.executemany("UPDATE vault_cards SET departure_date = ? WHERE token = ? AND departure_date < ?",
-                         [(day, token, day) for index, (token, day) in enumerate(
-                             (token, (departure or kept.date()).isoformat()) for token, departure in zip(tokens, departures))
-                          if index not in firsts])
-        for token, fingerprint, extra in zip(tokens, prints, extras, strict=True):
-            if extra is not None and fingerprint in found:
-                self._seal_extra(conn, token, extra)
-        self._keep_cvvs(conn, cards, tokens, [f in found and found[f][1] for f in prints], kept, now,
-                        cvvs_from_vault)
-        stored = {token for _, token in new.values()}
-        stamp, detail = _stamp(now), f"profile {profile_name}"
-        conn.executemany("INSERT INTO vault_audit (at, action, token, actor, detail) VALUES (?, ?, ?, ?, ?)",
-                         [(stamp, "store" if token in stored else "found", token, actor, detail)
-                          for token in dict.fromkeys(tokens)])
-        return tokens
-
-    def fingerprint(self, card: CardData) -> str:
-        """What finds a card the vault holds without its number in clear: a keyed hash of its number and expiry."""
-        identity = f"{card.card_number}|{int(card.expiration_month or 0):02d}|{int(card.expiration_year or 0)}"
-        return self.keys.fingerprint(identity, FINGERPRINT)
-
-    def _held(self, conn, prints: list[str], now: datetime) -> dict[str, tuple[str, bool]]:
-        """The cards the vault holds of these fingerprints: fingerprint: (token, whether it holds a live CVV)."""
-        held, wanted = {}, list(dict.fromkeys(prints))
-        for start in range(0, len(wanted), CHUNK):
-            chunk = wanted[start:start + CHUNK]
-            held |= {row[0]: (row[1], bool(row[2])) for row in conn.execute(
-                "SELECT c.fingerprint, c.token, v.token IS NOT NULL FROM vault_cards c LEFT JOIN vault_cvv v "
-                f"ON v.token = c.token AND v.expires_at > ? WHERE c.fingerprint IN ({placeholders(chunk)})",
-                (_stamp(now), *chunk))}
-        return held
-
-    def _sealed(self, token: str, card: CardData, fingerprint: str, departure: date, extra: dict[str, Any] | None,
-                profile_name: str, kept: str) -> tuple:
-        """A new card's row."""
-        sealed = [card.card_number, card.cardholder_name, card.expiration_month, card.expiration_year]
-        nonce, ciphertext = self.keys.seal(to_json(sealed + [extra] if extra else sealed), f"card:{token}")
-        return (token, nonce, ciphertext, masked_number(card.card_number or ""), card_type(card.card_number or "0"),
-                int(card.expiration_month or 0), int(card.expiration_year or 0), profile_name, departure.isoformat(),
-                kept, fingerprint)
-
-    def _seal_extra(self, conn, token: str, extra: dict[str, Any]) -> None:
-        """A found card brought again with what a booking's guarantee meta holds (a virtual card's balance, say):
-        the latest is sealed with it, the rest of what was sealed stays."""
-        row = conn.execute("SELECT nonce, ciphertext FROM vault_cards WHERE token = ?", (token,)).fetchone()
-        sealed = from_json(self.keys.open(row["nonce"], row["ciphertext"], f"card:{token}"))[:4]
-        conn.execute("UPDATE vault_cards SET nonce = ?, ciphertext = ? WHERE token = ?",
-                     (*self.keys.seal(to_json([*sealed, extra]), f"card:{token}"), token))
-
-    def _keep_cvvs(self, conn, cards: list[CardData], tokens: list[str], live: list[bool], kept: datetime,
-                   now: datetime, from_vault: bool) -> None:
-        """The CVVs that start their life now, counted from `kept`: of cards that hold none alive, once each."""
-        expiry = kept + self.cvv_ttl
-        if from_vault or expiry <= now:
-            return
-        expires_at, now_stamp = _stamp(expiry), _stamp(now)
-        codes: dict[str, str] = {}
-        for card, token, has_cvv in zip(cards, tokens, live, strict=True):
-            if card.service_code and not has_cvv:
-                codes.setdefault(token, card.service_code)
-        # An expired CVV not purged yet gives way; a live one, kept by a concurrent writer, stays as it is.
-        conn.executemany("INSERT INTO vault_cvv (token, nonce, ciphertext, expires_at) VALUES (?, ?, ?, ?) "
-                         "ON CONFLICT (token) DO UPDATE SET nonce = excluded.nonce, ciphertext = excluded.ciphertext, "
-                         "expires_at = excluded.expires_at WHERE vault_cvv.expires_at <= ?",
-                         [(token, *self.keys.seal(code.encode(), f"cvv:{token}"), expires_at, now_stamp)
-                          for token, code in codes.items()])
-
-    def reveal(self, conn, tokens: list[str], actor: str) -> dict[str, dict[str, Any]]:
-        """The cards of `tokens` in clear, for the secure listener's one caller (the tokenisation service),
-        in the caller's transaction; every one written to the audit log. A token whose card has left the
-        vault (purged, deleted) is missing from the answer; a CVV that expired or was wiped is None."""
-        wanted = sorted(set(tokens))
-        rows = conn.execute("SELECT c.token, c.nonce, c.ciphertext, v.nonce AS cvv_nonce, v.ciphertext AS cvv_ciphertext "
-                            "FROM vault_cards c LEFT JOIN vault_cvv v ON v.token = c.token AND v.expires_at > ? "
-                            f"WHERE c.token IN ({placeholders(wanted)})",
-                            (_stamp(self._now()), *wanted)).fetchall() if wanted else []
-        clear = {}
-        for row in rows:
-            token = row["token"]
-            sealed = from_json(self.keys.open(row["nonce"], row["ciphertext"], f"card:{token}"))
-            cvv = (self.keys.open(row["cvv_nonce"], row["cvv_ciphertext"], f"cvv:{token}").decode()
-                   if row["cvv_nonce"] else None)
-            clear[token] = {"card_number": sealed[0], "cardholder_name": sealed[1], "expiration_month": sealed[2],
-                            "expiration_year": sealed[3], "service_code": cvv,
-                            "extra": sealed[4] if len(sealed) > 4 else None}
-        conn.executemany("INSERT INTO vault_audit (at, action, token, actor, detail) VALUES (?, 'reveal', ?, ?, ?)",
-                         [(_stamp(self._now()), token, actor, "to the tokenisation service") for token in clear])
-        return clear
-
-    def move(self, conn, token: str, departure: date) -> None:
-        """A booking's stay changed: its card leaves the vault counting from the new departure, if that is later (the
-        card may guarantee other stays too: kept once, it leaves after the last of them)."""
-        conn.execute("UPDATE vault_cards SET departure_date = ? WHERE token = ? AND departure_date < ?",
-                     (departure.isoformat(), token, departure.isoformat()))
-
-    def describe(self, token: str) -> dict[str, str]:
-        """What a booking shows of a card the vault holds, as its guarantee does (nothing unsealed, so no audit
-        entry); LookupError when the vault does not hold it."""
-        row = self.store.one("SELECT card_mask, card_type, expiration_month, expiration_year FROM vault_cards "
-                             "WHERE token = ?", (token,))
-        if row is None:
-            raise LookupError(token)
-        return {"card_number": row["card_mask"], "card_type": row["card_type"],
-                "expiration_date": f"{row['expiration_month']:02d}/{row['expiration_year']}"}
-
-    def card(self, token: str, actor: str) -> dict[str, Any]:
-        """What may be shown of a card: masked number, type, holder, expiry, whether a CVV is held."""
-        with self.store.transaction() as conn:
-            row = self._row(conn, token)
-            holder = from_json(self.keys.open(row["nonce"], row["ciphertext"], f"card:{token}"))[1]
-            self._audit(conn, "read", token, actor)
-        return self._masked(row, holder)
-
-    def cards(self, *, limit: int = 50, offset: int = 0) -> tuple[list[dict[str, Any]], int]:
-        """The vault's browser: newest first, masked, without holders (nothing is unsealed to list)."""
-        rows = self.store.query(f"{CARD_SELECT} ORDER BY c.created_at DESC, c.token LIMIT ? OFFSET ?",
-                                (_stamp(self._now()), limit, offset))
-        return [self._masked(r, None) for r in rows], self.store.scalar("SELECT count(*) FROM vault_cards")
-
-    def delete(self, token: str, actor: str) -> None:
-        with self.store.transaction() as conn:
-            self._row(conn, token)
-            conn.execute("DELETE FROM vault_cards WHERE token = ?", (token,))
-            self._audit(conn, "delete", token, actor)
-
-    def wipe_cvv(self, token: str, actor: str) -> dict[str, Any]:
-        """Forget the card's CVV (once it has been used to charge); the card stays."""
-        with self.store.transaction() as conn:
-            self._row(conn, token)
-            wiped = conn.execute("DELETE FROM vault_cvv WHERE token = ?", (token,)).rowcount
-            self._audit(conn, "wipe_cvv", token, actor, "wiped" if wiped else "no cvv held")
-        return self.card(token, actor)
-
-    def purge(self, actor: str, days: int | None = None) -> dict[str, int]:
-        """Remove cards more than `days` (default: the configured period) after their departure, and CVVs
-        past their expiry. Counted at purge time, so a shorter period applies to cards already kept."""
-        now = self._now()
-        days = self.purge_days if days is None else days
-        last_kept = (now.date() - timedelta(days=days)).isoformat()
-        with self.store.transaction() as conn:
-            cvvs = conn.execute("DELETE FROM vault_cvv WHERE expires_at <= ?", (_stamp(now),)).rowcount
-            cards = conn.execute("DELETE FROM vault_cards WHERE departure_date < ?", (last_kept,)).rowcount
-            self._audit(conn, "purge", None, actor, f"{cards} cards, {cvvs} cvvs, {days} days after departure")
-        return {"cards": cards, "cvvs": cvvs}
-
-    def fold_copies(self, conn) -> int:
-        """The data step for cards kept before the vault found cards by fingerprint: each gets its own, and of the
-        copies of one card (earlier versions sealed a card anew each time it came in: every capture made a copy,
-        whose CVV started its hours again) one stands: the copy holding the CVV that expires first, so that no
-        copy's later clock survives, else the oldest. It takes the fingerprint, the latest departure of them all, and
-        the bookings and card-form sessions that named a copy. The others lose their CVV and stay, without a
-        fingerprint, until the purge takes them: a token handed out before still answers. Returns how many copies
-        were folded into another."""
-        rows = conn.execute("SELECT c.token, c.nonce, c.ciphertext, c.created_at, v.expires_at FROM vault_cards c "
-                            "LEFT JOIN vault_cvv v ON v.token = c.token AND v.expires_at > ? "
-                            "WHERE c.fingerprint IS NULL", (_stamp(self._now()),)).fetchall()
-        copies = defaultdict(list)
-        for row in rows:
-            sealed = from_json(self.keys.open(row["nonce"], row["ciphertext"], f"card:{row['token']}"))
-            card = CardData(card_number=sealed[0], expiration_month=sealed[2], expiration_year=sealed[3])
-            copies[self.fingerprint(card)].append(row)
-        folded = 0
-        for fingerprint, same in copies.items():
-            first = min(same, key=lambda row: (row["expires_at"] is None, row["expires_at"] or "", row["created_at"],
-                                               row["token"]))
-            tokens = [first["token"], *(row["token"] for row in same if row is not first)]
-            places = placeholders(tokens)
-            conn.execute(f"UPDATE vault_cards SET fingerprint = ?, departure_date = (SELECT max(departure_date) "
-                         f"FROM vault_cards WHERE token IN ({places})) WHERE token = ?",
-                         (fingerprint, *tokens, tokens[0]))
-            others = tokens[1:]
-            if others:
-                conn.execute(f"DELETE FROM vault_cvv WHERE token IN ({places[2:]})", others)
-                for table in ("booking_revisions", "card_form_sessions"):
-                    conn.execute(f"UPDATE {table} SET card_token = ? WHERE card_token IN ({places[2:]})",
-                                 (tokens[0], *others))
-                folded += len(others)
-        return folded
-
-    def audit(self, token: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
-        where, params = ("WHERE token = ?", [token]) if token else ("", [])
-        return [dict(r) for r in self.store.query(
-            f"SELECT at, action, token, actor, detail FROM vault_audit {where} ORDER BY id DESC LIMIT ?",
-            [*params, limit])]
-
-    def _row(self, conn, token: str):
-        row = conn.execute(f"{CARD_SELECT} WHERE c.token = ?", (_stamp(self._now()), token)).fetchone()
-        if row is None:
-            raise NotFound("no card with that token")
-        return row
-
-    def _audit(self, conn, action: str, token: str | None, actor: str, detail: str = "") -> None:
-        conn.execute("INSERT INTO vault_audit (at, action, token, actor, detail) VALUES (?, ?, ?, ?, ?)",
-                     (_stamp(self._now()), action, token, actor, detail))
-
-    def _masked(self, row, holder: str | None) -> dict[str, Any]:
-        purge_after = date.fromisoformat(row["departure_date"]) + timedelta(days=self.purge_days)
-        card = {"token": row["token"], "card_number": row["card_mask"], "card_type": row["card_type"],
-                "expiration_month": f"{row['expiration_month']:02d}", "expiration_year": str(row["expiration_year"]),
-                "has_cvv": row["cvv_expires_at"] is not None, "cvv_expires_at": row["cvv_expires_at"],
-                "profile": row["profile_name"], "departure_date": row["departure_date"],
-                "purge_after": purge_after.isoformat(), "created_at": row["created_at"]}
-        if holder is not None:
-            card["cardholder_name"] = holder
-        return card
-
-    def _now(self) -> datetime:
-        return self.clock().astimezone(UTC)
+def held_cards(conn: Connection, fingerprints: list[str], now: str) -> dict[str, tuple[str, bool]]:
+    """The cards held of these fingerprints: fingerprint: (token, whether it holds a CVV alive after `now`)."""
+    held, wanted = {}, list(dict.fromkeys(fingerprints))
+    for start in range(0, len(wanted), CHUNK):
+        chunk = wanted[start:start + CHUNK]
+        held |= {row[0]: (row[1], bool(row[2])) for row in conn.execute(
+            "SELECT c.fingerprint, c.token, v.token IS NOT NULL FROM vault_cards c LEFT JOIN vault_cvv v "
+            f"ON v.token = c.token AND v.expires_at > ? WHERE c.fingerprint IN ({placeholders(chunk)})",
+            (now, *chunk))}
+    return held
 
 
-def _stamp(moment: datetime) -> str:
-    return moment.replace(tzinfo=None).isoformat(timespec="microseconds")
+def insert_cards(conn: Connection, rows: Iterable[Sequence[Any]]) -> int:
+    """New cards' rows (token, nonce, ciphertext, card_mask, card_type, expiration_month, expiration_year,
+    profile_name, departure_date, created_at, fingerprint); how many went in: a fingerprint already held keeps
+    its card."""
+    return conn.executemany("INSERT INTO vault_cards (token, nonce, ciphertext, card_mask, card_type, "
+                            "expiration_month, expiration_year, profile_name, departure_date, created_at, "
+                            "fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (fingerprint) "
+                            "DO NOTHING", rows).rowcount
 
 
-FOLD_COPIES = DataStep("vault_card_fingerprints", "copies of vault cards folded into one (their CVVs forgotten)",
-                       lambda engine, conn: engine.vault.fold_copies(conn))
+def extend_departures(conn: Connection, moves: list[tuple[str, str]]) -> None:
+    """Each (token, day): the card's departure moves to the day, if that is later."""
+    conn.executemany("UPDATE vault_cards SET departure_date = ? WHERE token = ? AND departure_date < ?",
+                     [(day, token, day) for token, day in moves])
+
+
+def extend_departure(conn: Connection, token: str, day: str) -> None:
+    conn.execute("UPDATE vault_cards SET departure_date = ? WHERE token = ? AND departure_date < ?",
+                 (day, token, day))
+
+
+def sealed_card(conn: Connection, token: str) -> Row | None:
+    return conn.execute("SELECT nonce, ciphertext FROM vault_cards WHERE token = ?", (token,)).fetchone()
+
+
+def reseal_card(conn: Connection, token: str, nonce: bytes, ciphertext: bytes) -> None:
+    conn.execute("UPDATE vault_cards SET nonce = ?, ciphertext = ? WHERE token = ?", (nonce, ciphertext, token))
+
+
+def upsert_cvvs(conn: Connection, rows: list[tuple[str, bytes, bytes, str]], now: str) -> None:
+    """Each (token, nonce, ciphertext, expires_at): a CVV expired by `now` gives way; a live one stays."""
+    conn.executemany("INSERT INTO vault_cvv (token, nonce, ciphertext, expires_at) VALUES (?, ?, ?, ?) "
+                     "ON CONFLICT (token) DO UPDATE SET nonce = excluded.nonce, ciphertext = excluded.ciphertext, "
+                     "expires_at = excluded.expires_at WHERE vault_cvv.expires_at <= ?",
+                     [(*row, now) for row in rows])
+
+
+def revealed_cards(conn: Connection, tokens: list[str], now: str) -> list[Row]:
+    """The sealed cards of `tokens`, with their CVVs alive after `now` (cvv_nonce, cvv_ciphertext; else NULL)."""
+    return conn.execute("SELECT c.token, c.nonce, c.ciphertext, v.nonce AS cvv_nonce, v.ciphertext AS cvv_ciphertext "
+                        "FROM vault_cards c LEFT JOIN vault_cvv v ON v.token = c.token AND v.expires_at > ? "
+                        f"WHERE c.token IN ({placeholders(tokens)})", (now, *tokens)).fetchall()
+
+
+def card_summary(store: Store, token: str) -> Row | None:
+    return store.one("SELECT card_mask, card_type, expiration_month, expiration_year FROM vault_cards "
+                     "WHERE token = ?", (token,))
+
+
+def card_row(conn: Connection, token: str, now: str) -> Row | None:
+    """A card with its CVV's expiry, if one alive after `now` is held."""
+    return conn.execute(f"{CARD_SELECT} WHERE c.token = ?", (now, token)).fetchone()
+
+
+def card_page(store: Store, now: str, limit: int, offset: int) -> list[Row]:
+    """Cards newest first, with their CVVs' expiry (as card_row)."""
+    return store.query(f"{CARD_SELECT} ORDER BY c.created_at DESC, c.token LIMIT ? OFFSET ?", (now, limit, offset))
+
+
+def card_count(store: Store) -> int:
+    return store.scalar("SELECT count(*) FROM vault_cards")
+
+
+def delete_card(conn: Connection, token: str) -> None:
+    conn.execute("DELETE FROM vault_cards WHERE token = ?", (token,))
+
+
+def delete_cvv(conn: Connection, token: str) -> int:
+    """How many were deleted (0 when none was held)."""
+    return conn.execute("DELETE FROM vault_cvv WHERE token = ?", (token,)).rowcount
+
+
+def purge_cvvs(conn: Connection, now: str) -> int:
+    return conn.execute("DELETE FROM vault_cvv WHERE expires_at <= ?", (now,)).rowcount
+
+
+def purge_cards(conn: Connection, last_kept: str) -> int:
+    """Cards whose departure is before `last_kept`; how many."""
+    return conn.execute("DELETE FROM vault_cards WHERE departure_date < ?", (last_kept,)).rowcount
+
+
+def unfingerprinted_cards(conn: Connection, now: str) -> list[Row]:
+    """Cards kept before fingerprints (token, nonce, ciphertext, created_at), with their CVVs' expiry if alive."""
+    return conn.execute("SELECT c.token, c.nonce, c.ciphertext, c.created_at, v.expires_at FROM vault_cards c "
+                        "LEFT JOIN vault_cvv v ON v.token = c.token AND v.expires_at > ? "
+                        "WHERE c.fingerprint IS NULL", (now,)).fetchall()
+
+
+def fold_card(conn: Connection, fingerprint: str, tokens: list[str]) -> None:
+    """The first of `tokens` takes the fingerprint and the latest departure of them all."""
+    conn.execute(f"UPDATE vault_cards SET fingerprint = ?, departure_date = (SELECT max(departure_date) "
+                 f"FROM vault_cards WHERE token IN ({placeholders(tokens)})) WHERE token = ?",
+                 (fingerprint, *tokens, tokens[0]))
+
+
+def forget_cvvs(conn: Connection, tokens: list[str]) -> None:
+    conn.execute(f"DELETE FROM vault_cvv WHERE token IN ({placeholders(tokens)})", tokens)
+
+
+# --- vault_audit ---------------------------------------------------------------------------------
+
+
+def insert_audit(conn: Connection, at: str, action: str, token: str | None, actor: str, detail: str) -> None:
+    conn.execute("INSERT INTO vault_audit (at, action, token, actor, detail) VALUES (?, ?, ?, ?, ?)",
+                 (at, action, token, actor, detail))
+
+
+def insert_audits(conn: Connection, rows: list[tuple[str, str, str | None, str, str]]) -> None:
+    """Each (at, action, token, actor, detail)."""
+    conn.executemany("INSERT INTO vault_audit (at, action, token, actor, detail) VALUES (?, ?, ?, ?, ?)", rows)
+
+
+def audit_reveals(conn: Connection, rows: list[tuple[str, str, str, str]]) -> None:
+    """Each (at, token, actor, detail), as a `reveal`."""
+    conn.executemany("INSERT INTO vault_audit (at, action, token, actor, detail) VALUES (?, 'reveal', ?, ?, ?)", rows)
+
+
+def audit_entries(store: Store, token: str | None, limit: int) -> list[Row]:
+    """The audit log newest first, of one token when given."""
+    where, params = ("WHERE token = ?", [token]) if token else ("", [])
+    return store.query(f"SELECT at, action, token, actor, detail FROM vault_audit {where} ORDER BY id DESC LIMIT ?",
+                       [*params, limit])
+
+
+# --- card_form_sessions --------------------------------------------------------------------------
+
+
+def _opened_by(client: str | None, channel_ids: str | None, property_id: str | None) -> tuple[str, tuple[Any, ...]]:
+    """The condition that picks out the sessions of a client, or of channels and a property."""
+    if client is not None:
+        return "client = ?", (client,)
+    return "channel_ids = ? AND property_id = ?", (channel_ids, property_id)
+
+
+def sessions_opened(conn: Connection, since: str, *, client: str | None = None, channel_ids: str | None = None,
+                    property_id: str | None = None) -> int:
+    """How many sessions of the client (or of the channels and property) were made after `since`."""
+    where, params = _opened_by(client, channel_ids, property_id)
+    return conn.execute(f"SELECT count(*) FROM card_form_sessions WHERE {where} AND inserted_at > ?",
+                        (*params, since)).fetchone()[0]
+
+
+def session_opened_at(conn: Connection, since: str, offset: int, *, client: str | None = None,
+                      channel_ids: str | None = None, property_id: str | None = None) -> str:
+    """When the session at `offset`, oldest first, of those `sessions_opened` counts was made."""
+    where, params = _opened_by(client, channel_ids, property_id)
+    return conn.execute(f"SELECT inserted_at FROM card_form_sessions WHERE {where} AND inserted_at > ? "
+                        "ORDER BY inserted_at LIMIT 1 OFFSET ?", (*params, since, offset)).fetchone()[0]
+
+
+def sweep_sessions(conn: Connection, now: str, counted_since: str) -> None:
+    """Sessions expired by `now` without a card go; the client of those made by `counted_since` is forgotten."""
+    conn.execute("DELETE FROM card_form_sessions WHERE expires_at <= ? AND card_token IS NULL", (now,))
+    conn.execute("UPDATE card_form_sessions SET client = NULL WHERE client IS NOT NULL AND inserted_at <= ?",
+                 (counted_since,))
+
+
+def insert_session(conn: Connection, session_id: str, token_hash: str, channel_ids: str, expires_at: str,
+                   inserted_at: str, client: str, property_id: str) -> None:
+    conn.execute("INSERT INTO card_form_sessions (id, token_hash, channel_ids, expires_at, inserted_at, "
+                 "client, property_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                 (session_id, token_hash, channel_ids, expires_at, inserted_at, client, property_id))
+
+
+def open_session(conn: Connection, token_hash: str, now: str) -> Row | None:
+    """The unspent session of the token, alive at `now` (its id)."""
+    return conn.execute("SELECT id FROM card_form_sessions WHERE token_hash = ? AND expires_at > ? "
+                        "AND card_token IS NULL", (token_hash, now)).fetchone()
+
+
+def spend_session(conn: Connection, session_id: str, card_token: str) -> int:
+    """The session keeps the card if it is still unspent; 1 if it was, else 0."""
+    return conn.execute("UPDATE card_form_sessions SET card_token = ? WHERE id = ? AND card_token IS NULL",
+                        (card_token, session_id)).rowcount
+
+
+def card_sessions(conn: Connection, card_token: str, booking_id: str) -> list[Row]:
+    """The sessions that kept the card and no other booking took (id, channel_ids), the booking's own first."""
+    return conn.execute("SELECT id, channel_ids FROM card_form_sessions WHERE card_token = ? "
+                        "AND (booking_id IS NULL OR booking_id = ?) ORDER BY booking_id IS NULL, inserted_at",
+                        (card_token, booking_id)).fetchall()
+
+
+def take_session(conn: Connection, session_id: str, booking_id: str) -> int:
+    """The booking takes the session's card unless another booking has; 1 if it did, else 0."""
+    return conn.execute("UPDATE card_form_sessions SET booking_id = ? WHERE id = ? "
+                        "AND (booking_id IS NULL OR booking_id = ?)", (booking_id, session_id, booking_id)).rowcount
+
+
+def repoint_card_form_sessions(conn: Connection, token: str, others: list[str]) -> None:
+    """Sessions that kept any of `others` name `token` instead."""
+    conn.execute(f"UPDATE card_form_sessions SET card_token = ? WHERE card_token IN ({placeholders(others)})",
+                 (token, *others))
+
+
+# --- tokenization_profiles -----------------------------------------------------------------------
+
+
+def profile_rows(store: Store) -> list[Row]:
+    return store.query("SELECT * FROM tokenization_profiles ORDER BY name")
+
+
+def profile_row(conn: Connection, profile_id: str) -> Row | None:
+    return conn.execute("SELECT * FROM tokenization_profiles WHERE id = ?", (profile_id,)).fetchone()
+
+
+def profile_named(store: Store, name: str) -> Row | None:
+    """The profile of that name: its id, profile and updated_at."""
+    return store.one("SELECT id, profile, updated_at FROM tokenization_profiles WHERE name = ?", (name,))
+
+
+def profile_id_named(conn: Connection, name: str) -> str | None:
+    row = conn.execute("SELECT id FROM tokenization_profiles WHERE name = ?", (name,)).fetchone()
+    return None if row is None else row[0]
+
+
+def insert_profile(conn: Connection, profile_id: str, name: str, profile: str, now: str) -> None:
+    conn.execute("INSERT INTO tokenization_profiles (id, name, profile, created_at, updated_at) "
+                 "VALUES (?, ?, ?, ?, ?)", (profile_id, name, profile, now, now))
+
+
+def update_profile(conn: Connection, profile_id: str, name: str, profile: str, now: str) -> None:
+    conn.execute("UPDATE tokenization_profiles SET name = ?, profile = ?, updated_at = ? WHERE id = ?",
+                 (name, profile, now, profile_id))
+
+
+def delete_profile(conn: Connection, profile_id: str) -> None:
+    conn.execute("DELETE FROM tokenization_profiles WHERE id = ?", (profile_id,))
+
+
+# --- pci_keys ------------------------------------------------------------------------------------
+
+
+def insert_pci_key(conn: Connection, key_id: str, key_hash: str, prefix: str, label: str, now: str) -> None:
+    conn.execute("INSERT INTO pci_keys (id, key_hash, prefix, label, inserted_at) VALUES (?, ?, ?, ?, ?)",
+                 (key_id, key_hash, prefix, label, now))
+
+
+def pci_key_rows(store: Store) -> list[Row]:
+    """Every key (id, prefix, label, inserted_at, revoked_at), oldest first."""
+    return store.query("SELECT id, prefix, label, inserted_at, revoked_at FROM pci_keys ORDER BY inserted_at")
+
+
+def revoke_pci_key(conn: Connection, key_id: str, key_hash: str, now: str) -> int:
+    """The active key of that id or hash is revoked; how many were (0 or 1)."""
+    return conn.execute("UPDATE pci_keys SET revoked_at = ? WHERE (id = ? OR key_hash = ?) "
+                        "AND revoked_at IS NULL", (now, key_id, key_hash)).rowcount
+
+
+def active_pci_key(store: Store, key_hash: str) -> str | None:
+    """The id of the active key of that hash."""
+    return store.scalar("SELECT id FROM pci_keys WHERE key_hash = ? AND revoked_at IS NULL", (key_hash,))

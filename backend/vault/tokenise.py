@@ -29,8 +29,8 @@ from urllib.parse import quote
 
 from pydantic_core import to_json
 
-from backend.card_data import MASKED_CVV, card_data_left
-from backend.errors import PayloadTooLarge, ValidationFailed
+from backend.core.card_data import MASKED_CVV, card_data_left
+from backend.core.errors import PayloadTooLarge, ValidationFailed
 from backend.vault.cards import CardData, masked_number
 from backend.vault.documents import (
     JsonDocument,

@@ -13,7 +13,7 @@ import re
 
 from lxml import etree
 
-from backend.errors import BadRequest, PayloadTooLarge
+from backend.core.errors import BadRequest, PayloadTooLarge
 
 MAX_DEPTH = 256  # libxml2's limit without XML_PARSE_HUGE
 # Up to the first element: the XML declaration, comments, processing instructions and a DOCTYPE.

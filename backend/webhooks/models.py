@@ -8,7 +8,7 @@ from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
-from backend.fields import RequiredUrl
+from backend.core.fields import RequiredUrl
 from backend.webhooks import masks
 
 MAX_ENTRIES = 20  # headers, and query parameters, of one webhook

@@ -16,6 +16,7 @@ from typing import Any
 from backend.distribution.collapse import collapse
 from backend.inventory.ari import Ari
 from backend.outbox.deliverer import Event
+from backend.webhooks.store import property_rate_plan, property_room_type_id
 
 
 def message(event: Event, send_data: bool, payload: Any) -> dict[str, Any]:
@@ -37,15 +38,13 @@ def ari_ranges(ari: Ari, event: Event, values: tuple[str, ...]) -> list[dict[str
     start = date.fromisoformat(written["date_from"])
     end = date.fromisoformat(written["date_to"]) + timedelta(days=1)
     if "rate_plan_id" in written:
-        plan = ari.store.one("SELECT id, room_type_id, currency FROM rate_plans WHERE id = ? AND property_id = ?",
-                             (written["rate_plan_id"], event.property_id))
+        plan = property_rate_plan(ari.store, written["rate_plan_id"], event.property_id)
         if plan is None:
             return []
         target_id, target = plan["id"], {"room_type_id": plan["room_type_id"], "rate_plan_id": plan["id"]}
         nights = ari.plan_values(event.property_id, [plan], start, end, values)[target_id]
     else:
-        target_id = ari.store.scalar("SELECT id FROM room_types WHERE id = ? AND property_id = ?",
-                                     (written["room_type_id"], event.property_id))
+        target_id = property_room_type_id(ari.store, written["room_type_id"], event.property_id)
         if target_id is None:
             return []
         target = {"room_type_id": target_id}

@@ -18,10 +18,11 @@ from backend.outbox.deliverer import Event
 from backend.outbox.sending import SendFailed, Sender, signature_headers
 from backend.outbox.signing_secrets import unseal
 from backend.webhooks import masks, payloads
+from backend.webhooks.store import active_webhook_ids, plan_room_type, webhook
 from storage import Store
 
 if TYPE_CHECKING:
-    from backend.keys import Keys
+    from backend.core.keys import Keys
 
 EXCERPT = 200  # characters of a receiver's answer kept in an error; the rest is never stored or shown
 USER_AGENT = "Frontdesk-Webhooks/1"
@@ -83,7 +84,7 @@ class WebhookRoute:
         self.store, self.ari, self.sender, self.keys = store, ari, sender, keys
 
     def destinations(self) -> list[str]:
-        return [row[0] for row in self.store.query("SELECT id FROM webhooks WHERE is_active = 1")]
+        return active_webhook_ids(self.store)
 
     def wants(self, destination_id: str, event: Event) -> bool:
         row = self._row(destination_id)
@@ -121,11 +122,11 @@ class WebhookRoute:
         """Nothing to record: the delivery log and the webhook's state say it."""
 
     def _row(self, webhook_id: str):
-        return self.store.one("SELECT * FROM webhooks WHERE id = ?", (webhook_id,))
+        return webhook(self.store, webhook_id)
 
     def _ari_values(self, hook: Hook, event: Event) -> tuple[str, ...]:
         target = masks.Target(event.payload.get("room_type_id"), event.payload.get("rate_plan_id"))
         return hook.mask.ari_values(target, self._room_of)
 
     def _room_of(self, rate_plan_id: str) -> str | None:
-        return self.store.scalar("SELECT room_type_id FROM rate_plans WHERE id = ?", (rate_plan_id,))
+        return plan_room_type(self.store, rate_plan_id)

@@ -14,26 +14,37 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 
-from backend.errors import BadRequest, Errors, NotFound, Unauthorized, ValidationFailed
-from backend.events import EventBus
-from backend.identity import Actor
+from backend.core.errors import BadRequest, Errors, NotFound, Unauthorized, ValidationFailed
+from backend.core.events import EventBus
+from backend.identity.models import Actor
 from backend.inventory.ari import Ari
-from backend.listing import Column, ListQuery, page
-from backend.addresses import host_problem
+from backend.core.listing import ListQuery
+from backend.core.addresses import host_problem
 from backend.outbox import deliverer
 from backend.outbox.deliverer import Event
 from backend.outbox.sending import SendFailed, Sender, new_secret
 from backend.outbox.signing_secrets import seal
 from backend.properties.service import Properties
-from backend.validation import validate
+from backend.core.validation import validate
 from backend.webhooks import masks, payloads
 from backend.webhooks.models import WebhookInput
 from backend.webhooks.route import Hook, WebhookRoute, post
+from backend.webhooks.store import (
+    delete_webhook,
+    delivery_page,
+    insert_webhook,
+    property_ids_found,
+    update_webhook,
+    webhook,
+    webhook_count,
+    webhook_delivery,
+    webhook_page,
+)
 from backend.webhooks.trials import Trials
-from storage import Store, new_id, placeholders, utc_now
+from storage import Store, new_id, utc_now
 
 if TYPE_CHECKING:
-    from backend.keys import Keys
+    from backend.core.keys import Keys
 
 PER_PROPERTY = 20
 KIND = WebhookRoute.kind
@@ -41,11 +52,6 @@ EDITABLE = tuple(name for name in WebhookInput.model_fields if name != "is_globa
 # Sent back by clients that PUT what they read (or what create answered); ignored.
 READ_ONLY = frozenset({"id", "inserted_at", "updated_at", "state", "secret"})
 TEST_PAYLOAD = {"message": "A test event from Frontdesk: your endpoint is reachable."}
-
-COLUMNS = {"id": Column("w.id", "id"), "property_id": Column("w.property_id", "id"),
-           "is_active": Column("w.is_active", "bool"), "inserted_at": Column("w.inserted_at")}
-DELIVERY_COLUMNS = {"status": Column("d.status", "enum"), "event": Column("e.event", "enum"),
-                    "updated_at": Column("d.updated_at")}
 
 
 class Webhooks:
@@ -63,10 +69,8 @@ class Webhooks:
     # --- reading -----------------------------------------------------------------------------
 
     def list(self, actor: Actor, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-        marks, groups = actor.group_params()
-        rows, meta = page(self.store, query, COLUMNS, select="w.*",
-                          source="webhooks w JOIN properties p ON p.id = w.property_id",
-                          scope=f"p.group_id IN ({marks})", scope_params=groups, default_order="w.inserted_at, w.id")
+        _, groups = actor.group_params()
+        rows, meta = webhook_page(self.store, query, groups)
         return [self._attributes(row) for row in rows], meta
 
     def get(self, actor: Actor, webhook_id: str) -> dict[str, Any]:
@@ -76,15 +80,11 @@ class Webhooks:
                    query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         """The delivery log, latest first: each event sent or being retried, with its attempts and the last answer."""
         self._row(actor, webhook_id)
-        rows, meta = page(self.store, query, DELIVERY_COLUMNS,
-                          select="d.*, e.id AS event_id, e.event, e.inserted_at AS event_at",
-                          source="deliveries d LEFT JOIN events e ON e.seq = d.event_seq",
-                          scope="d.destination_id = ?", scope_params=[webhook_id],
-                          default_order="d.updated_at DESC, d.event_seq DESC")
+        rows, meta = delivery_page(self.store, query, webhook_id)
         return [_delivery(row) for row in rows], meta
 
     def _row(self, actor: Actor, webhook_id: str):
-        row = self.store.one("SELECT * FROM webhooks WHERE id = ?", (webhook_id,))
+        row = webhook(self.store, webhook_id)
         if row is None:
             raise NotFound(f"webhook {webhook_id} does not exist")
         self.properties.require(actor, row["property_id"])
@@ -116,11 +116,8 @@ class Webhooks:
         webhook_id, secret, now = new_id(), new_secret(), utc_now()
         with self.store.transaction() as conn:
             self._room_for_one_more(conn, model.property_id)
-            conn.execute("INSERT INTO webhooks (id, property_id, user_id, callback_url, event_mask, headers, "
-                         "request_params, is_active, send_data, secret, inserted_at, updated_at) "
-                         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                         (webhook_id, model.property_id, actor.user_id, *_columns(model),
-                          seal(self.keys(), secret, webhook_id), now, now))
+            insert_webhook(conn, webhook_id, model.property_id, actor.user_id, _columns(model),
+                           seal(self.keys(), secret, webhook_id), now)
             deliverer.add_destination(conn, webhook_id, KIND)
         self.events.publish("webhook.changed", webhook_id, action="created")
         return {**self.get(actor, webhook_id), "secret": secret}
@@ -137,9 +134,7 @@ class Webhooks:
             current, model = self._merged(actor, webhook_id, changes, resolve=False)
             if model.property_id != current["property_id"]:
                 self._room_for_one_more(conn, model.property_id)
-            conn.execute("UPDATE webhooks SET property_id = ?, callback_url = ?, event_mask = ?, headers = ?, "
-                         "request_params = ?, is_active = ?, send_data = ?, updated_at = ? WHERE id = ?",
-                         (model.property_id, *_columns(model), utc_now(), webhook_id))
+            update_webhook(conn, webhook_id, model.property_id, _columns(model), utc_now())
             if changes.get("is_active") is True:
                 deliverer.resume(conn, webhook_id)
         self.events.publish("webhook.changed", webhook_id, action="updated")
@@ -156,7 +151,7 @@ class Webhooks:
         """Its place in the outbox and its delivery log go with it (a trigger of storage/0014_webhooks.sql)."""
         self._row(actor, webhook_id)
         with self.store.transaction() as conn:
-            conn.execute("DELETE FROM webhooks WHERE id = ?", (webhook_id,))
+            delete_webhook(conn, webhook_id)
         self.events.publish("webhook.changed", webhook_id, action="deleted")
 
     def resume(self, actor: Actor, webhook_id: str) -> dict[str, Any]:
@@ -172,9 +167,7 @@ class Webhooks:
         how it went."""
         with self.store.transaction() as conn:  # a webhook deleted meanwhile leaves no redelivery behind
             self._row(actor, webhook_id)
-            row = conn.execute("SELECT d.event_seq, e.seq FROM deliveries d LEFT JOIN events e "
-                               "ON e.seq = d.event_seq WHERE d.id = ? AND d.destination_id = ?",
-                               (delivery_id, webhook_id)).fetchone()
+            row = webhook_delivery(conn, webhook_id, delivery_id)
             if row is None:
                 raise NotFound(f"delivery {delivery_id} of this webhook does not exist")
             if row["seq"] is None:
@@ -211,17 +204,13 @@ class Webhooks:
 
     def _unknown_ids(self, model: WebhookInput) -> list[str]:
         rooms, plans = masks.parse(model.event_mask).named_ids()
-        found = {row[0] for row in self.store.query(
-            f"SELECT id FROM room_types WHERE property_id = ? AND id IN ({placeholders(rooms)}) UNION ALL "
-            f"SELECT id FROM rate_plans WHERE property_id = ? AND id IN ({placeholders(plans)})",
-            (model.property_id, *rooms, model.property_id, *plans))}
+        found = property_ids_found(self.store, model.property_id, rooms, plans)
         return [f"names {item[:40]!r}, which is not a {noun} of this property"
                 for noun, ids in (("room type", rooms), ("rate plan", plans)) for item in sorted(ids - found)]
 
     @staticmethod
     def _room_for_one_more(conn, property_id: str) -> None:
-        if conn.execute("SELECT count(*) FROM webhooks WHERE property_id = ?", (property_id,)).fetchone()[0] >= \
-                PER_PROPERTY:
+        if webhook_count(conn, property_id) >= PER_PROPERTY:
             raise ValidationFailed.one("property_id", f"has {PER_PROPERTY} webhooks, the most a property may have")
 
     # --- testing -----------------------------------------------------------------------------

@@ -15,8 +15,8 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TypeVar
 
-from backend.clients import window
-from backend.errors import ServiceUnavailable, TooManyRequests
+from backend.core.clients import window
+from backend.core.errors import ServiceUnavailable, TooManyRequests
 
 THREADS = 4
 WAITING = 16

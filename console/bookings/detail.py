@@ -20,8 +20,8 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.widgets import Static
 
-from backend.card_data import mask_number
-from backend.listing import MAX_LIMIT, Filter, ListQuery
+from backend.core.card_data import mask_number
+from backend.core.listing import MAX_LIMIT, Filter, ListQuery
 from console.bookings.flags import explained
 from console.bookings.keys import BOOKING
 from console.bookings.reports import WORDS, NoShowDialog, reports_view

@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import DataTable, Input, Label
 
-from backend.listing import Filter, ListQuery
+from backend.core.listing import Filter, ListQuery
 from console.bookings.detail import BookingDetailScreen, full_name
 from console.bookings.flags import FLAGS, marks
 from console.bookings.keys import BOOKINGS, TODAY

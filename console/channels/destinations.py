@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from backend.engine import Engine
-from backend.identity import Actor
+from backend.identity.models import Actor
 from console.channels.delivery_log import DeliveryLogDialog, Log
 from console.kit.area import AreaScreen
 

@@ -10,7 +10,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Button, Input, Label, Static
 
-from backend.channels import CHANNEL_CODES, SHOPPING_CODES, ShoppingSettings
+from backend.channels.service import CHANNEL_CODES, SHOPPING_CODES, ShoppingSettings
 from console.channels.keys import CHANNEL_DIALOG, SECRET_DIALOG
 from console.kit.choice import Choice
 from console.kit.field import Field

@@ -9,8 +9,8 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import DataTable, Static
 
-from backend.channels import SHOPPING_CODES
-from backend.listing import ListQuery
+from backend.channels.service import SHOPPING_CODES
+from backend.core.listing import ListQuery
 from console.channels.destinations import DestinationsArea
 from console.channels.dialogs import AriSecretDialog, ChannelDialog, InboundKeyDialog
 from console.channels.keys import CHANNELS

@@ -9,7 +9,7 @@ from typing import Any
 from rich.text import Text
 
 from backend.engine import Engine
-from backend.identity import Actor
+from backend.identity.models import Actor
 from console.channels.delivery_log import Entry, Log
 from console.channels.words import event_words, nights, state_lines, warning_words
 from console.kit.fit_table import Fitted

@@ -12,8 +12,8 @@ from textual.app import ComposeResult
 from textual.widgets import Static
 
 from backend.engine import Engine
-from backend.identity import Actor
-from backend.listing import ListQuery
+from backend.identity.models import Actor
+from backend.core.listing import ListQuery
 from console.channels.delivery_log import Entry, Log
 from console.channels.destinations import DestinationsArea
 from console.channels.keys import WEBHOOKS

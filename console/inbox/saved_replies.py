@@ -13,7 +13,7 @@ from textual.message import Message
 from textual.widgets import Button, DataTable, Input, Label, Static, TextArea
 
 from backend.chat.placeholders import PLACEHOLDERS
-from backend.listing import ListQuery
+from backend.core.listing import ListQuery
 from console.inbox.keys import SAVED_REPLIES, TEMPLATE_DIALOG
 from console.inbox.text import one_line
 from console.kit.area import PAGE_SIZE, AreaScreen

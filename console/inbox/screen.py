@@ -23,7 +23,7 @@ from textual.coordinate import Coordinate
 from textual.message import Message
 from textual.widgets import DataTable, Input, Static
 
-from backend.listing import Filter, ListQuery
+from backend.core.listing import Filter, ListQuery
 from console.inbox.assign import AssignDialog, Assignment
 from console.inbox.conversation import Conversation
 from console.inbox.files import (

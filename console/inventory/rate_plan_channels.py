@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import DataTable, Label, Static
 
-from backend.channels import mapped_plan_ids
+from backend.channels.service import mapped_plan_ids
 from console.inventory.keys import RATE_PLAN_CHANNELS
 from console.kit.channel_toggles import ChannelTogglesDialog
 from console.kit.labels import describe

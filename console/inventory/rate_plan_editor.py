@@ -21,7 +21,7 @@ from backend.inventory.models import (
     RatePlanInput,
 )
 from backend.inventory.rooms import RatePlans
-from backend.validation import as_input
+from backend.core.validation import as_input
 from console.kit.choice import Choice
 from console.kit.form_editor import FormEditor
 from console.kit.forms import (

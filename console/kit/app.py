@@ -11,7 +11,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 
 from backend.engine import Engine
-from backend.identity import Actor
+from backend.identity.models import Actor
 
 S = TypeVar("S", bound=Screen)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from backend.dates import WEEKDAYS
+from backend.core.dates import WEEKDAYS
 
 
 def int_or_raw(text: str) -> int | str:

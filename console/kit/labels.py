@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from backend.errors import FrontdeskError, ValidationFailed
+from backend.core.errors import FrontdeskError, ValidationFailed
 
 FIELD_LABELS: dict[str, str] = {
     "title": "Title",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.message import Message
 
-from backend.errors import FrontdeskError
+from backend.core.errors import FrontdeskError
 from console.kit.labels import problems_of
 
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 from textual.message import Message
 from textual.widgets import Input, Static
 
-from backend.identity import Actor
+from backend.identity.models import Actor
 from console.kit.confirm import close_editor
 from console.kit.field import Field
 from console.kit.item_list import ItemList

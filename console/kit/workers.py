@@ -17,7 +17,7 @@ from textual.message import Message
 from textual.message_pump import MessagePump
 from textual.worker import get_current_worker
 
-from backend.errors import FrontdeskError
+from backend.core.errors import FrontdeskError
 from console.kit.messages import ActionFailed
 
 Method = TypeVar("Method", bound=Callable[..., None])

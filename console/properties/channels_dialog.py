@@ -13,7 +13,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Label, Static
 
-from backend.errors import ValidationFailed
+from backend.core.errors import ValidationFailed
 from console.kit.channel_toggles import ChannelsLoaded, ChannelTogglesDialog
 from console.kit.fit_table import FitTable
 from console.kit.labels import describe, label_for

@@ -20,7 +20,7 @@ from textual.widgets import Input, SelectionList
 from textual.widgets.selection_list import Selection
 
 from backend.engine import Engine
-from backend.identity import Actor
+from backend.identity.models import Actor
 from backend.properties.models import PROPERTY_TYPES, Settings
 from backend.properties.service import Properties
 from console.kit.form_editor import FormEditor

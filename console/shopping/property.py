@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.message import Message
 from textual.widgets import DataTable, Static
 
-from backend.errors import FrontdeskError
+from backend.core.errors import FrontdeskError
 from console.kit.app_bar import AppBar
 from console.kit.fit_table import FitTable
 from console.kit.footer import Footer

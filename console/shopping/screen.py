@@ -16,8 +16,8 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import DataTable, Input, Label
 
-from backend.channels import SHOPPING_CODES
-from backend.listing import Filter, ListQuery
+from backend.channels.service import SHOPPING_CODES
+from backend.core.listing import Filter, ListQuery
 from console.kit.area import PAGE_SIZE, AreaScreen, mark
 from console.kit.choice import Choice
 from console.kit.toggles import Checkbox

@@ -19,7 +19,7 @@ from textual.timer import Timer
 from textual.widgets import Button, Label, Static, TextArea
 from textual.worker import get_current_worker
 
-from backend.errors import FrontdeskError, ValidationFailed
+from backend.core.errors import FrontdeskError, ValidationFailed
 from backend.vault import samples
 from backend.vault.profiles import compile_profile
 from console.kit.choice import Choice

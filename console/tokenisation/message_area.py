@@ -13,7 +13,7 @@ import re
 from textual import events
 from textual.widgets import TextArea
 
-from backend.card_data import hide_card_data
+from backend.core.card_data import hide_card_data
 
 
 def put_back(text: str, hidden: list[tuple[str, str]]) -> str:

@@ -27,8 +27,8 @@ from textual.message import Message
 from textual.widgets import Button, Input, Label, Static, TextArea
 from textual.worker import get_current_worker
 
-from backend.card_data import hide_card_data
-from backend.errors import FrontdeskError
+from backend.core.card_data import hide_card_data
+from backend.core.errors import FrontdeskError
 from backend.vault import samples
 from backend.vault.capture import CaptureTarget, Unreachable
 from backend.vault.tokenise import NodeReport, Tokenised

@@ -27,7 +27,7 @@ from timing import measure
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from backend.engine import Engine
-from backend.listing import ListQuery
+from backend.core.listing import ListQuery
 from tests.conftest import CONTACT
 
 THREADS = 100_000

@@ -41,7 +41,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable
 
 from backend.engine import Engine
-from backend.listing import ListQuery
+from backend.core.listing import ListQuery
 from console.app import FrontdeskApp
 from console.inbox.screen import MESSAGE_PAGE, InboxScreen
 

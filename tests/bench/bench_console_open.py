@@ -34,8 +34,8 @@ sys.path.insert(0, str(ROOT))
 from textual.pilot import Pilot
 from textual.screen import Screen
 
-from backend.config import Config
-from backend.demo import load_demo
+from backend.core.config import Config
+from backend.tools.demo import load_demo
 from backend.engine import Engine
 from tests.console.bookings_scene import ARRIVING, stage_today
 from tests.console.helpers import SteadyApp, frozen_clock, settle

@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # for tests.receiv
 
 import httpx
 
-from backend.config import Config
+from backend.core.config import Config
 from backend.engine import Engine
 from backend.outbox.record import record
 from tests.receiver import Receiver

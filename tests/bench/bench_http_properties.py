@@ -33,7 +33,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from backend.demo import load_demo
+from backend.tools.demo import load_demo
 from backend.engine import Engine
 from backend.http.server import listener_config
 

@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # for tests.confte
 
 import httpx
 
-from backend.config import Config
+from backend.core.config import Config
 from backend.engine import Engine
 from tests.bench.durability import MODES, open_engine
 from tests.conftest import CONTACT, LiveServer, free_port

@@ -36,7 +36,7 @@ from urllib.parse import urlsplit
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from backend.card_data import luhn_ok
+from backend.core.card_data import luhn_ok
 from backend.vault import samples
 
 HOST = "127.0.0.1"

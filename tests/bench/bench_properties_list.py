@@ -19,9 +19,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from backend.engine import Engine
-from backend.facilities import facility_id
-from backend.identity import Actor
-from backend.listing import Filter, ListQuery
+from backend.properties.facilities import facility_id
+from backend.identity.models import Actor
+from backend.core.listing import Filter, ListQuery
 from storage import new_id
 
 TOTAL = 10_000

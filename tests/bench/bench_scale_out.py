@@ -42,8 +42,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import httpx
 from bench_shopping_rooms import build_property
 
-from backend.config import Config
-from backend.demo import load_demo
+from backend.core.config import Config
+from backend.tools.demo import load_demo
 from backend.engine import Engine
 from tests.conftest import CONTACT, free_port
 from tests.postgres_cluster import Cluster, server_bin

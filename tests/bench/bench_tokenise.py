@@ -36,7 +36,7 @@ from lxml import etree
 from timing import measure
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from backend.card_data import luhn_ok
+from backend.core.card_data import luhn_ok
 from backend.engine import Engine
 from backend.vault import samples
 from backend.vault.builtin import builtin_profile

@@ -8,7 +8,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from backend.config import Config
+from backend.core.config import Config
 from backend.engine import Engine
 from storage import SqliteStore
 

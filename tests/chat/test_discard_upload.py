@@ -8,7 +8,7 @@ import base64
 import pytest
 
 from backend.engine import Engine
-from backend.errors import NotFound
+from backend.core.errors import NotFound
 from tests.conftest import CONTACT
 
 

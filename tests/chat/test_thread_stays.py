@@ -7,11 +7,11 @@ from datetime import date, timedelta
 
 import pytest
 
-from backend.config import Config
-from backend.demo import load_demo
+from backend.core.config import Config
+from backend.tools.demo import load_demo
 from backend.engine import Engine
-from backend.errors import Unauthorized
-from backend.listing import Filter, ListQuery
+from backend.core.errors import Unauthorized
+from backend.core.listing import Filter, ListQuery
 from tests.console.helpers import frozen_clock
 
 

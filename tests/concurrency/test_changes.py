@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from backend.errors import ValidationFailed
+from backend.core.errors import ValidationFailed
 from tests.conftest import CONTACT
 
 
@@ -58,3 +58,24 @@ def test_two_hotel_policies_made_at_once_for_one_property_are_one(engine, hotel)
         "property_id": properties[0], "checkin_from_time": f"1{n}:00"}))
     assert Counter(type(answer).__name__ for answer in answers) == {"dict": 1, "ValidationFailed": 5}
     assert engine.store.scalar("SELECT count(*) FROM hotel_policies WHERE property_id = ?", (properties[0],)) == 1
+
+
+def test_a_group_deleted_while_properties_are_made_in_it_is_either_kept_with_them_or_gone_without(engine):
+    actor = engine.identity.operator()
+    group = engine.identity.create_group(actor, {"title": "New openings"})
+    actor = engine.identity.operator()  # a member of the new group too
+
+    def work(n: int) -> Any:
+        try:
+            if n == 0:
+                return engine.identity.delete_group(actor, group["id"])
+            return engine.properties.create(actor, {"title": f"Chalet {n}", "currency": "EUR", "group_id": group["id"],
+                                                    **CONTACT})
+        except Exception as refused:  # noqa: BLE001 — what each caller was told is the point
+            return refused
+
+    answers = at_once(6, work)
+    made = engine.store.scalar("SELECT count(*) FROM properties WHERE group_id = ?", (group["id"],))
+    kept = engine.store.scalar("SELECT count(*) FROM groups WHERE id = ?", (group["id"],))
+    assert {type(answer).__name__ for answer in answers} <= {"NoneType", "dict", "ValidationFailed", "NotFound"}
+    assert (kept, made) in {(1, sum(isinstance(a, dict) for a in answers)), (0, 0)}

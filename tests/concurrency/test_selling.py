@@ -16,7 +16,7 @@ from backend.inventory.calendar import Calendar
 from tests.at_once import at_once
 from tests.conftest import serve_site
 from tests.shopping.shop import booking, check, day, make_shop
-from tests.shopping.test_card_form import GUEST_CARD
+from tests.vault.test_card_form import GUEST_CARD
 from tests.stores import Database
 
 ROOMS, PUSHES = 5, 24

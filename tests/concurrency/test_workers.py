@@ -69,7 +69,7 @@ def serving(database: Database, *options: str) -> Iterator[Served]:
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     served = Served(process, f"http://127.0.0.1:{ports[0]}")
     try:
-        _eventually(lambda: _answers(served.url) and len(served.workers()) == 2, 60)
+        _eventually(lambda: _answers(served.url) and len(served.workers()) == 2, 120)  # a loaded machine starts slowly
         yield served
     finally:
         if process.poll() is None:

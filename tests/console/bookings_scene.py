@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from backend.dates import local_now
+from backend.core.dates import local_now
 from backend.engine import Engine
 
 HOTEL = "Pension Alpenrose"

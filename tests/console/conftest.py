@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from backend.config import Config
-from backend.demo import load_demo
+from backend.core.config import Config
+from backend.tools.demo import load_demo
 from backend.engine import Engine
 from tests.console.helpers import SteadyApp
 from tests.console.outbox_scene import stage_events_out

@@ -13,11 +13,11 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
 from backend.bookings.cards import Reveal
-from backend.dates import local_now
-from backend.demo import TEST_CARD as CARD
-from backend.demo_chat import GUESTS
+from backend.core.dates import local_now
+from backend.tools.demo import TEST_CARD as CARD
+from backend.tools.demo_chat import GUESTS
 from backend.engine import Engine
-from backend.listing import Filter, ListQuery
+from backend.core.listing import Filter, ListQuery
 from console.kit.choice import Choice
 from console.bookings.detail import BookingDetailScreen
 from console.bookings.reports import NoShowDialog

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from backend.engine import Engine
-from backend.errors import ValidationFailed
-from backend.identity import hash_secret
+from backend.core.errors import ValidationFailed
+from backend.identity.service import hash_secret
 from console.channels.dialogs import ChannelDialog, InboundKeyDialog
 from console.channels.screen import ChannelsScreen
 from console.kit.confirm import ConfirmDialog

@@ -11,7 +11,7 @@ from rich.console import Console
 from textual.pilot import Pilot
 
 from backend.engine import Engine
-from backend.listing import ListQuery
+from backend.core.listing import ListQuery
 from console.kit.area import PAGE_SIZE
 from console.inbox.screen import InboxScreen
 from console.inbox.text import age, guests, inquiry_card, preview

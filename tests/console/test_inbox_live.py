@@ -13,7 +13,7 @@ import pytest
 from textual.pilot import Pilot
 
 from backend.engine import Engine
-from backend.listing import ListQuery
+from backend.core.listing import ListQuery
 from console.inbox.screen import InboxScreen
 from console.kit.app_bar import AppBar
 from tests.console.helpers import SIZE, frozen_clock, select_row, settle, until

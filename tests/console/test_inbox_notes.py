@@ -10,7 +10,7 @@ import pytest
 from textual.pilot import Pilot
 
 from backend.engine import Engine
-from backend.listing import ListQuery
+from backend.core.listing import ListQuery
 from console.inbox.conversation import MessageView
 from console.inbox.notes import BOX_TITLE
 from console.inbox.screen import InboxScreen

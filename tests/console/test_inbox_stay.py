@@ -11,7 +11,7 @@ from rich.console import Console
 from textual.pilot import Pilot
 
 from backend.engine import Engine
-from backend.listing import ListQuery
+from backend.core.listing import ListQuery
 from console.bookings.detail import BookingDetailScreen
 from console.inbox.screen import InboxScreen
 from console.inbox.stay_panel import StayPanel

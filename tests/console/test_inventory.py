@@ -9,9 +9,9 @@ from datetime import datetime
 import pytest
 from textual.pilot import Pilot
 
-from backend.channels import mapped_plan_ids
+from backend.channels.service import mapped_plan_ids
 from backend.engine import Engine
-from backend.listing import ListQuery
+from backend.core.listing import ListQuery
 from console.kit.choice import Choice
 from console.inventory.jump import JumpDialog
 from console.inventory.range_dialog import RangeEditDialog

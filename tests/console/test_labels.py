@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from backend.errors import ValidationFailed
+from backend.core.errors import ValidationFailed
 from backend.vault.capture import BadGateway
 from console.kit.labels import describe, title_for
 

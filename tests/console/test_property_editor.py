@@ -7,7 +7,7 @@ import pytest
 from textual.widgets import SelectionList
 
 from backend.engine import Engine
-from backend.listing import Filter, ListQuery
+from backend.core.listing import Filter, ListQuery
 from console.kit.confirm import ConfirmDialog
 from console.kit.field import Field
 from console.kit.section import Section

@@ -11,7 +11,7 @@ from textual.pilot import Pilot
 from textual.widgets import OptionList
 
 from backend.engine import Engine
-from backend.listing import ListQuery
+from backend.core.listing import ListQuery
 from console.kit.choice import Choice
 from console.inbox.reply_picker import ReplyPicker, ranked
 from console.inbox.saved_replies import SavedRepliesScreen, TemplateDialog

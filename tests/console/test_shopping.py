@@ -13,9 +13,9 @@ from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 
-from backend.demo_chat import GUESTS
+from backend.tools.demo_chat import GUESTS
 from backend.engine import Engine
-from backend.listing import Filter, ListQuery
+from backend.core.listing import Filter, ListQuery
 from console.shopping.screen import ShoppingScreen
 from console.shopping.booking import BookStayDialog
 from console.shopping.property import ShoppingPropertyScreen

@@ -15,7 +15,7 @@ from textual import events
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Static
 
-from backend.demo import INTEGRATOR_EMAIL
+from backend.tools.demo import INTEGRATOR_EMAIL
 from backend.engine import Engine
 from backend.outbox.lease import ServerAddresses, deliverer_lease
 from backend.vault import samples

@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from backend.distribution import pull
-from backend.errors import ValidationFailed
+from backend.core.errors import ValidationFailed
 from backend.outbox.deliverer import RETENTION, add_destination, prune
 from backend.outbox.record import record
 from tests.distribution.hotel import Hotel, adapter_of, assembled, make_hotel

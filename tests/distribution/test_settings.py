@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from backend.errors import ValidationFailed
+from backend.core.errors import ValidationFailed
 from tests.conftest import CONTACT
 from tests.distribution.hotel import make_hotel
 from tests.shopping.shop import check

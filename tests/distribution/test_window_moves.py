@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from backend.config import Config
+from backend.core.config import Config
 from backend.distribution import window_moves
 from backend.engine import Engine
 from tests.conftest import Site, delivering_site
@@ -128,7 +128,7 @@ def test_the_night_that_enters_the_window_each_day_reaches_the_channel_once(site
     assert window_moves.sweep(site.engine.store, clock()) == 0  # told once
     other = Engine.open(site.engine.store.location, Config(clock=clock, keys_path=site.engine.config.keys_path))  # another process on the same database
     try:
-        assert other.sweeps()[0](other.store, clock()) == 0
+        assert window_moves.sweep(other.store, clock()) == 0
     finally:
         other.store.close()
     settled(site.engine, hotel.channel_id)

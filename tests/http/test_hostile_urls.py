@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from backend.engine import Engine
-from backend.errors import ValidationFailed
+from backend.core.errors import ValidationFailed
 from tests.conftest import property_body
 from tests.vault.test_pci_api import key, vault  # noqa: F401 — fixtures
 

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from backend.config import Config
+from backend.core.config import Config
 from backend.engine import Engine
 from tests.conftest import LiveServer, free_port
 

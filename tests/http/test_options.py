@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from backend.facilities import CATALOGUE, facility_id
+from backend.properties.facilities import CATALOGUE, facility_id
 from tests.conftest import property_body
 
 

@@ -24,10 +24,10 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from backend.config import Config
-from backend.demo import load_demo
+from backend.core.config import Config
+from backend.tools.demo import load_demo
 from backend.engine import Engine
-from backend.identity import hash_secret
+from backend.identity.service import hash_secret
 from tests.chat.test_chat_api import png
 from tests.conftest import UNTHROTTLED, LiveServer, free_port
 from tests.loopback import LoopbackSite

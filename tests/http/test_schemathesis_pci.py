@@ -10,7 +10,7 @@ import pytest
 import requests
 import schemathesis
 
-from backend.config import Config
+from backend.core.config import Config
 from backend.vault import samples
 from tests.conftest import UNTHROTTLED, LiveServer, free_port
 from tests.http.test_schemathesis import CHECKS, PCI_FUZZ, _aim_at_real_objects

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 import schemathesis
 
-from backend.keys import INTERNAL_HEADER, REVEAL_HEADER
+from backend.core.keys import INTERNAL_HEADER, REVEAL_HEADER
 from tests.http.test_schemathesis import SECURE_FUZZ, Target, fuzz, serve_demo
 from tests.stores import Database
 

@@ -15,11 +15,11 @@ from itertools import count
 import httpx
 import pytest
 
-from backend.config import Config
+from backend.core.config import Config
 from backend.engine import Engine
 from backend.http.guard import Gate
 from backend.http.throttle import WINDOW, Throttle
-from backend.keys import INTERNAL_HEADER
+from backend.core.keys import INTERNAL_HEADER
 from tests.conftest import LiveServer, User, free_port
 from tests.shopping.shop import Shop, check, make_shop
 
@@ -250,7 +250,7 @@ def test_x_forwarded_for_names_the_client_only_from_the_proxies_named(tmp_path):
 
 
 def test_memory_stays_bounded_however_credentials_and_addresses_rotate():
-    """(An IPv6 subscriber's /64 is one client: tests/test_clients.py.)"""
+    """(An IPv6 subscriber's /64 is one client: tests/core/test_clients.py.)"""
     now = [1000.0]
     throttle = Throttle(THRESHOLD, max_keys=500, clock=lambda: now[0])
 

@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from backend.config import Config
+from backend.core.config import Config
 from backend.engine import Engine
 from backend.outbox.deliverer import (
     KEEP_OWED,

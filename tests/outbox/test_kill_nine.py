@@ -22,7 +22,7 @@ from pathlib import Path
 import httpx
 from standardwebhooks.webhooks import Webhook
 
-from backend.config import Config
+from backend.core.config import Config
 from backend.engine import Engine
 from tests.conftest import CONTACT, free_port
 from tests.receiver import Receiver

@@ -10,10 +10,12 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from backend.demo import load_demo
-from backend.errors import ValidationFailed
+from backend.tools.demo import load_demo
+from backend.core.errors import ValidationFailed
 from backend.inventory.window import window_of
-from backend.outbox.deliverer import NON_ACKED_AFTER, Deliverer, tell_non_acked
+from backend.bookings.non_acked import NON_ACKED_AFTER, tell_non_acked
+from backend.distribution.window_moves import sweep as window_sweep
+from backend.outbox.deliverer import Deliverer
 from backend.outbox.lease import deliverer_lease
 from tests.open_for_sale import open_for_sale
 
@@ -219,12 +221,13 @@ def test_chat_events_roll_back_with_their_change(demo):
     assert head(engine) == start
 
 
-def test_the_deliverer_runs_the_sweep_of_revisions_not_acknowledged(demo):
+def test_the_deliverer_runs_the_engines_sweep_of_revisions_not_acknowledged(demo):
     engine, *_ = demo
     unacked = engine.store.scalar("SELECT count(*) FROM booking_revisions WHERE acked_at IS NULL")
     start = head(engine)
     later = datetime.now(UTC) + NON_ACKED_AFTER + timedelta(minutes=1)
-    deliverer = Deliverer(engine.store, [], deliverer_lease(engine.store, "serve"), lambda: later)
+    deliverer = Deliverer(engine.store, [], deliverer_lease(engine.store, "serve"), lambda: later,
+                          sweeps=engine.sweeps())
     try:
         deliverer.round()  # what its thread does while it holds the lease
     finally:
@@ -269,7 +272,7 @@ def test_the_deliverers_sweep_tells_the_night_that_entered_each_window_once(demo
     engine, operator, *_ = demo
     plan = pulling(engine, operator)
     first = (datetime.now(UTC) + timedelta(days=1)).replace(hour=10, minute=0)  # before any cut-off of the demo's
-    engine.sweeps()[0](engine.store, first)  # the windows as they are then (how they moved since: not this test's)
+    window_sweep(engine.store, first)  # the windows as they are then (how they moved since: not this test's)
     start = head(engine)
     later = first + timedelta(days=1)  # a day later at the same time: each window moved by one night
     deliverer = Deliverer(engine.store, [], deliverer_lease(engine.store, "serve"), lambda: later, sweeps=engine.sweeps())
@@ -287,7 +290,7 @@ def test_the_deliverers_sweep_tells_the_night_that_entered_each_window_once(demo
     assert all(e["date_from"] == e["date_to"] for e in told)  # one night per plan and room type, no more
     assert len(told) == len({(e.get("rate_plan_id"), e.get("room_type_id")) for e in told})
     again = head(engine)
-    assert engine.sweeps()[0](engine.store, later) == 0 and head(engine) == again
+    assert window_sweep(engine.store, later) == 0 and head(engine) == again
 
 
 def test_window_moves_and_mapping_changes_roll_back_with_their_change(demo):

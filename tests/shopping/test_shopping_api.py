@@ -132,7 +132,7 @@ def test_cut_off_closes_todays_sales_in_the_propertys_time_zone(engine):
     """With the clock at 19:00 in Zurich and a cut-off at 18:00, today and cut_off_days more are closed."""
     from datetime import UTC, datetime
 
-    from backend.config import Config
+    from backend.core.config import Config
     from backend.engine import Engine
     from tests.conftest import CONTACT
 

@@ -10,10 +10,10 @@ import sys
 import pytest
 import sqlite_utils
 
-from backend.config import Config
-from backend.demo import load_demo
+from backend.core.config import Config
+from backend.tools.demo import load_demo
 from backend.engine import Engine
-from backend.listing import ListQuery
+from backend.core.listing import ListQuery
 from backend.vault import samples
 from storage import SqliteStore
 from storage.copy import in_dependency_order

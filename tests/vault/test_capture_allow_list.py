@@ -7,11 +7,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from backend.config import Config
-from backend.errors import ValidationFailed
+from backend.core.config import Config
+from backend.core.errors import ValidationFailed
 from backend.vault import samples
-from backend.errors import FrontdeskError
-from backend.keys import ACTOR_HEADER, INTERNAL_HEADER, REVEAL_HEADER
+from backend.core.errors import FrontdeskError
+from backend.core.keys import ACTOR_HEADER, INTERNAL_HEADER, REVEAL_HEADER
 from tests.loopback import LoopbackSite
 
 

@@ -8,7 +8,7 @@ from datetime import UTC, date, datetime, timedelta
 
 import httpx
 
-from backend.config import Config
+from backend.core.config import Config
 from backend.engine import Engine
 from backend.vault import samples
 from backend.vault.cards import CardData

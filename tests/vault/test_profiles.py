@@ -6,7 +6,7 @@ import copy
 
 import pytest
 
-from backend.errors import BadRequest, ValidationFailed
+from backend.core.errors import BadRequest, ValidationFailed
 from backend.vault import samples
 from backend.vault.builtin import builtin_profile
 from backend.vault.profiles import compile_profile, compiled_from_stored

@@ -7,10 +7,10 @@ import json
 
 import pytest
 
-from backend.errors import BadRequest, PayloadTooLarge
+from backend.core.errors import BadRequest, PayloadTooLarge
 from backend.vault import samples
 from backend.vault.builtin import builtin_profile
-from backend.strict_json import MAX_DEPTH, read_json
+from backend.core.strict_json import MAX_DEPTH, read_json
 from backend.vault.profiles import compile_profile
 from backend.vault.tokenise import tokenise
 from backend.vault.xmlsafe import read_xml

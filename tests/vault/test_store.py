@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from cryptography.exceptions import InvalidTag
 
-from backend.config import Config
+from backend.core.config import Config
 from backend.engine import Engine
 from backend.vault import samples
 

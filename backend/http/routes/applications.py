@@ -4,7 +4,7 @@ from typing import Any
 
 from fastapi import APIRouter, Depends
 
-from backend.applications import InstallationEnvelope
+from backend.properties.applications import InstallationEnvelope
 from backend.http.deps import ActorDep, EngineDep, ListQueryDep, body_doc, envelope
 from backend.http.responses import many, one, success
 from backend.http.routes.params import list_params

@@ -4,7 +4,7 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, Query
 
-from backend.channels import ChannelEnvelope
+from backend.channels.service import ChannelEnvelope
 from backend.engine import Engine
 from backend.http.deps import ActorDep, EngineDep, ListQueryDep, body_doc, envelope
 from backend.http.responses import FastJSON, entity, many, one, success

@@ -11,7 +11,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query, Request, Response
 from starlette.concurrency import run_in_threadpool
 
-from backend.errors import NotFound
+from backend.core.errors import NotFound
 from backend.http.deps import EngineDep, body_doc, envelope
 from backend.http.responses import entity, many, one, success
 from backend.vault.profiles import ProfileEnvelope

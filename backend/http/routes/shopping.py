@@ -17,7 +17,7 @@ router = APIRouter(prefix="/api/v1/meta/{channel_name}", tags=["shopping"])
 Booking = Depends(envelope("booking"))
 STAY = [{"name": n, "in": "query", "schema": {"type": "string", "format": "date"}} for n in ("checkin_date", "checkout_date")]
 GUESTS = [{"name": n, "in": "query", "schema": {"type": "integer", "minimum": 0}} for n in ("adults", "children", "infants")]
-# What a booking engine sends beside (backend/stay_query.py): the camelCase spellings, the children's ages (a
+# What a booking engine sends beside (backend/shopping/stay_query.py): the camelCase spellings, the children's ages (a
 # comma-separated list, or repeated with []), and the currency of the rate plans wanted.
 AGES = {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 17}}
 SEARCH = [*({"name": n, "in": "query", "schema": {"type": "string", "format": "date"}, "description": f"= {ours}"}

@@ -10,7 +10,7 @@ from fastapi import APIRouter, Depends, Request, Response
 from backend.http.deps import ActorDep, EngineDep, body_doc, envelope
 from backend.http.responses import many, one, success
 from backend.http.serialise import group_entity
-from backend.identity import GroupEnvelope
+from backend.identity.models import GroupEnvelope
 
 router = APIRouter(prefix="/api/v1", tags=["system"])
 api_router = APIRouter(prefix="/api/v1", tags=["system"])

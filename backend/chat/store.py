@@ -1,0 +1,406 @@
+"""All SQL on the chat domain's tables: message_threads, messages, attachments, thread_notes, thread_counts (kept by
+triggers, only read here), message_templates and chat_tokens; and the chat's reads of what other domains hold
+about a thread (its property, booking, channel, room types and rate plans, hotel policy).
+
+The statements are written in the common dialect of storage/, so each runs unchanged on SQLite and PostgreSQL.
+Plain functions taking the connection (or the Store for single reads); the services keep the logic and the
+transactions."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from backend.core.listing import Column, ListQuery
+from backend.core.store import page
+from storage import Connection, Row, Store, placeholders
+
+# --- threads -----------------------------------------------------------------------------------
+
+THREAD_COLUMNS = {
+    "id": Column("t.id", "id"), "property_id": Column("t.property_id", "id"), "provider": Column("t.provider", "enum"),
+    "is_closed": Column("t.is_closed", "bool"),
+    "booking_id": Column("t.booking_id", "id"), "title": Column("t.title"),
+    "search": Column("(t.title || '\n' || coalesce((SELECT message FROM messages WHERE id = t.last_message_id), ''))"),
+    "last_message_received_at": Column("t.last_message_received_at"),
+    "assignee_id": Column("t.assignee_id", "id"),
+    "is_assigned": Column("(CASE WHEN t.assignee_id IS NULL THEN 0 ELSE 1 END)", "bool"),
+}
+# The inbox filters thread_counts (kept by triggers) holds a total for: filter field -> its column.
+THREAD_COUNT_COLUMNS = {"property_id": "property_id", "provider": "provider", "is_closed": "is_closed"}
+# `filter[unread]` as the literal condition of the unread partial index.
+UNREAD = {None: "", True: " AND t.unread_count > 0", False: " AND t.unread_count = 0"}
+CHAT_APP = ("EXISTS (SELECT 1 FROM application_installations a WHERE a.property_id = t.property_id "
+            "AND a.application_code = 'chat')")
+
+
+def threads_page(store: Store, query: ListQuery, property_ids: list[str], unread: bool | None,
+                 count: Callable[[], int] | None) -> tuple[list[Row], dict[str, Any]]:
+    """A page of the threads of these properties, newest conversation first. The properties are tested row by
+    row (`+t.property_id`), so the page is read along the inbox-order index and stops at its last row."""
+    scope = f"{store.dialect.unindexed('t.property_id')} IN ({placeholders(property_ids)})" + UNREAD[unread]
+    return page(store, query, THREAD_COLUMNS, select="t.*, p.title AS property_title",
+                source=f"message_threads t {store.dialect.join_in_order} properties p ON p.id = t.property_id",
+                scope=scope, scope_params=property_ids,
+                default_order=f"t.last_message_received_at {store.dialect.order('DESC')}, t.id DESC", count=count)
+
+
+def thread_count(store: Store, property_ids: list[str], filters: list[tuple[str, list[Any]]],
+                 unread: bool | None) -> int:
+    """The number of threads from thread_counts; `filters` are (field of THREAD_COUNT_COLUMNS, any of values)."""
+    where = [f"property_id IN ({placeholders(property_ids)})"]
+    params: list[Any] = list(property_ids)
+    for field, values in filters:
+        where.append(f"{THREAD_COUNT_COLUMNS[field]} IN ({placeholders(values)})")
+        params += values
+    if unread is not None:
+        where.append("unread = ?")
+        params.append(int(unread))
+    return store.scalar(f"SELECT coalesce(sum(threads), 0) FROM thread_counts WHERE {' AND '.join(where)}", params)
+
+
+def unread_thread_count(store: Store, property_ids: list[str]) -> int:
+    return store.scalar(f"SELECT coalesce(sum(threads), 0) FROM thread_counts WHERE unread = 1 AND "
+                        f"property_id IN ({placeholders(property_ids)})", property_ids)
+
+
+def chat_properties(store: Store, group_ids: list[str], only_property: str | None) -> list[Row]:
+    """The properties of these groups (or the one of them given) that have the chat app, by title."""
+    only = " AND id = ?" if only_property else ""
+    return store.query(
+        f"SELECT id, title FROM properties WHERE group_id IN ({placeholders(group_ids)}){only} AND id IN "
+        "(SELECT property_id FROM application_installations WHERE application_code = 'chat') ORDER BY title, id",
+        [*group_ids, *([only_property] if only else [])])
+
+
+def has_chat_app(store: Store, property_id: str) -> bool:
+    return bool(store.scalar("SELECT 1 FROM application_installations WHERE property_id = ? "
+                             "AND application_code = 'chat'", (property_id,)))
+
+
+def property_group(store: Store, property_id: str) -> Row | None:
+    return store.one("SELECT group_id FROM properties WHERE id = ?", (property_id,))
+
+
+def thread_row(store: Store, thread_id: str) -> Row | None:
+    """The thread with its property's group_id and title, and whether the property has the chat app (`chat`)."""
+    return store.one(f"SELECT t.*, p.group_id, p.title AS property_title, {CHAT_APP} AS chat "
+                     "FROM message_threads t JOIN properties p ON p.id = t.property_id WHERE t.id = ?", (thread_id,))
+
+
+def thread_with_property(store: Store, thread_id: str) -> Row | None:
+    return store.one("SELECT t.*, p.title AS property_title FROM message_threads t "
+                     "JOIN properties p ON p.id = t.property_id WHERE t.id = ?", (thread_id,))
+
+
+def booking_thread(store: Store, booking_id: str) -> Row | None:
+    """The booking's thread (id, message_count), if it has one."""
+    return store.one("SELECT id, message_count FROM message_threads WHERE booking_id = ?", (booking_id,))
+
+
+def thread_of_booking(conn: Connection, booking_id: str) -> str | None:
+    row = conn.execute("SELECT id FROM message_threads WHERE booking_id = ?", (booking_id,)).fetchone()
+    return row[0] if row else None
+
+
+def is_channel_thread(store: Store, thread_id: str, channel_id: str) -> bool:
+    return bool(store.scalar("SELECT 1 FROM message_threads WHERE id = ? AND channel_id = ?", (thread_id, channel_id)))
+
+
+def thread_state(conn: Connection, thread_id: str) -> Row:
+    """What closing or reopening a thread tells the outbox: property_id, booking_id, is_closed."""
+    return conn.execute("SELECT property_id, booking_id, is_closed FROM message_threads WHERE id = ?",
+                        (thread_id,)).fetchone()
+
+
+def insert_thread(conn: Connection, thread_id: str, property_id: str, channel_id: str, booking_id: str | None,
+                  provider: str, title: str, now: str) -> None:
+    conn.execute("INSERT INTO message_threads (id, property_id, channel_id, booking_id, provider, title, "
+                 "inserted_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                 (thread_id, property_id, channel_id, booking_id, provider, title, now, now))
+
+
+def mark_thread_read(conn: Connection, thread_id: str) -> None:
+    conn.execute("UPDATE message_threads SET unread_count = 0 WHERE id = ?", (thread_id,))
+
+
+def unanswered_guest_messages(conn: Connection, thread_id: str) -> int:
+    """The guest's messages since the property's last reply."""
+    return conn.execute(
+        "SELECT count(*) FROM messages WHERE thread_id = ? AND sender = 'guest' AND inserted_at > coalesce("
+        "(SELECT max(inserted_at) FROM messages WHERE thread_id = ? AND sender = 'property'), '')",
+        (thread_id, thread_id)).fetchone()[0]
+
+
+def set_unread_count(conn: Connection, thread_id: str, unread: int) -> None:
+    conn.execute("UPDATE message_threads SET unread_count = ? WHERE id = ?", (unread, thread_id))
+
+
+def set_assignee(conn: Connection, thread_id: str, assignee_id: str | None, now: str) -> None:
+    conn.execute("UPDATE message_threads SET assignee_id = ?, updated_at = ? WHERE id = ?",
+                 (assignee_id, now, thread_id))
+
+
+def set_closed(conn: Connection, thread_id: str, closed: bool, now: str) -> None:
+    conn.execute("UPDATE message_threads SET is_closed = ?, updated_at = ? WHERE id = ?",
+                 (int(closed), now, thread_id))
+
+
+def count_message(conn: Connection, thread_id: str, message_id: str, now: str, *, guest: bool) -> None:
+    """A new message on the thread's counters; a guest's is unread and reopens a closed thread."""
+    conn.execute("UPDATE message_threads SET message_count = message_count + 1, unread_count = unread_count + ?, "
+                 "last_message_id = ?, last_message_received_at = ?, updated_at = ?, "
+                 "is_closed = CASE WHEN ? = 1 THEN 0 ELSE is_closed END WHERE id = ?",
+                 (int(guest), message_id, now, now, int(guest), thread_id))
+
+
+# --- messages ----------------------------------------------------------------------------------
+
+MESSAGE_COLUMNS = {"sender": Column("m.sender", "enum"), "inserted_at": Column("m.inserted_at")}
+# Whether a message has files: most have none, and then no second query is needed for them.
+WITH_FILES = "m.*, EXISTS (SELECT 1 FROM attachments a WHERE a.message_id = m.id) AS has_files"
+
+
+def messages_page(store: Store, query: ListQuery, thread_id: str,
+                  count: Callable[[], int] | None) -> tuple[list[Row], dict[str, Any]]:
+    """A page of the thread's messages, newest first, each with `has_files`."""
+    return page(store, query, MESSAGE_COLUMNS, select=WITH_FILES, source="messages m", scope="m.thread_id = ?",
+                scope_params=[thread_id], default_order="m.inserted_at DESC, m.id DESC", count=count)
+
+
+def pending_replies_page(store: Store, query: ListQuery, channel_id: str) -> tuple[list[Row], dict[str, Any]]:
+    """A page of the property replies on the channel's threads it has not taken yet, oldest first."""
+    return page(store, query, {}, select="m.*", source="messages m JOIN message_threads t ON t.id = m.thread_id",
+                scope="t.channel_id = ? AND m.delivery = 'pending'", scope_params=[channel_id],
+                default_order="m.inserted_at, m.id")
+
+
+def messages_by_id(store: Store, message_ids: list[str | None]) -> list[Row]:
+    return store.query(f"SELECT * FROM messages WHERE id IN ({placeholders(message_ids)})", message_ids)
+
+
+def message_row(conn: Connection, message_id: str) -> Row:
+    return conn.execute("SELECT * FROM messages WHERE id = ?", (message_id,)).fetchone()
+
+
+def inquiry_meta(store: Store, thread_id: str) -> str | None:
+    """The meta (JSON) of the thread's first system message: an inquiry's, with its booking_details."""
+    return store.scalar("SELECT meta FROM messages WHERE thread_id = ? AND sender = 'system' AND meta IS NOT "
+                        "NULL ORDER BY inserted_at, id LIMIT 1", (thread_id,))
+
+
+def insert_message(conn: Connection, message_id: str, thread_id: str, sender: str, text: str, meta: str | None,
+                   delivery: str | None, now: str) -> None:
+    conn.execute("INSERT INTO messages (id, thread_id, sender, message, meta, delivery, inserted_at, updated_at) "
+                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (message_id, thread_id, sender, text, meta, delivery, now, now))
+
+
+def channel_reply(store: Store, message_id: str, channel_id: str) -> Row | None:
+    """The message (its id) if it is a property reply on one of the channel's threads."""
+    return store.one("SELECT m.id FROM messages m JOIN message_threads t ON t.id = m.thread_id "
+                     "WHERE m.id = ? AND t.channel_id = ? AND m.sender = 'property'", (message_id, channel_id))
+
+
+def mark_delivered(conn: Connection, message_id: str, delivered_at: str, now: str) -> None:
+    """Delivered: the first delivery's time is kept."""
+    conn.execute("UPDATE messages SET delivery = 'delivered', delivered_at = coalesce(delivered_at, ?), "
+                 "updated_at = ? WHERE id = ?", (delivered_at, now, message_id))
+
+
+# --- attachments -------------------------------------------------------------------------------
+
+def insert_attachment(conn: Connection, attachment_id: str, user_id: str | None, channel_id: str | None,
+                      session_id: str | None, file_name: str, file_type: str, size: int, sha256: str, data: bytes,
+                      now: str) -> None:
+    conn.execute("INSERT INTO attachments (id, user_id, channel_id, session_id, file_name, file_type, size, "
+                 "sha256, data, inserted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                 (attachment_id, user_id, channel_id, session_id, file_name, file_type, size, sha256, data, now))
+
+
+def attachment_row(store: Store, attachment_id: str) -> Row | None:
+    return store.one("SELECT * FROM attachments WHERE id = ?", (attachment_id,))
+
+
+def attachment_owner(conn: Connection, attachment_id: str) -> Row | None:
+    """Who uploaded it (user_id, channel_id, session_id) and the message_id that took it, if any."""
+    return conn.execute("SELECT user_id, channel_id, session_id, message_id FROM attachments WHERE id = ?",
+                        (attachment_id,)).fetchone()
+
+
+def attach(conn: Connection, attachment_id: str, message_id: str) -> None:
+    conn.execute("UPDATE attachments SET message_id = ? WHERE id = ?", (message_id, attachment_id))
+
+
+def delete_unsent_upload(conn: Connection, attachment_id: str, user_id: str) -> int:
+    """Delete the user's own upload (not a web chat session's) that no message has taken; the rows deleted."""
+    return conn.execute("DELETE FROM attachments WHERE id = ? AND user_id = ? AND session_id IS NULL "
+                        "AND message_id IS NULL", (attachment_id, user_id)).rowcount
+
+
+def message_attachments(store: Store, message_ids: list[str]) -> list[Row]:
+    """The attachments of these messages (without their content), in the order they were uploaded."""
+    return store.query(f"SELECT id, message_id, file_name, file_type, size, inserted_at FROM attachments "
+                       f"WHERE message_id IN ({placeholders(message_ids)}) ORDER BY inserted_at, id", message_ids)
+
+
+def attachment_content(store: Store, attachment_id: str) -> Row | None:
+    """The attachment with its content and the thread of the message it is on (NULL while unsent)."""
+    return store.one("SELECT a.*, m.thread_id FROM attachments a LEFT JOIN messages m ON m.id = a.message_id "
+                     "WHERE a.id = ?", (attachment_id,))
+
+
+# --- thread notes ------------------------------------------------------------------------------
+
+NOTE_COLUMNS = {"inserted_at": Column("n.inserted_at"), "user_id": Column("n.user_id", "id")}
+
+
+def notes_page(store: Store, query: ListQuery, thread_id: str) -> tuple[list[Row], dict[str, Any]]:
+    """A page of the thread's notes with their author's email, newest first (of two written in the same
+    microsecond, the later written first)."""
+    return page(store, query, NOTE_COLUMNS, select="n.*, u.email AS author_email",
+                source="thread_notes n LEFT JOIN users u ON u.id = n.user_id", scope="n.thread_id = ?",
+                scope_params=[thread_id], default_order="n.inserted_at DESC, n.rowid DESC")
+
+
+def note_row(store: Store, note_id: str) -> Row | None:
+    return store.one("SELECT n.*, u.email AS author_email FROM thread_notes n "
+                     "LEFT JOIN users u ON u.id = n.user_id WHERE n.id = ?", (note_id,))
+
+
+def note_author(store: Store, note_id: str, thread_id: str) -> Row | None:
+    """The note's user_id, if it is a note of this thread."""
+    return store.one("SELECT user_id FROM thread_notes WHERE id = ? AND thread_id = ?", (note_id, thread_id))
+
+
+def insert_note(conn: Connection, note_id: str, thread_id: str, user_id: str, text: str, now: str) -> None:
+    conn.execute("INSERT INTO thread_notes (id, thread_id, user_id, note, inserted_at, updated_at) "
+                 "VALUES (?, ?, ?, ?, ?, ?)", (note_id, thread_id, user_id, text, now, now))
+
+
+def delete_note(conn: Connection, note_id: str) -> None:
+    conn.execute("DELETE FROM thread_notes WHERE id = ?", (note_id,))
+
+
+# --- saved replies (message_templates) ----------------------------------------------------------
+
+TEMPLATE_COLUMNS = {"id": Column("m.id", "id"), "property_id": Column("m.property_id", "id"),
+                    "group_id": Column("coalesce(m.group_id, p.group_id)", "id"), "title": Column("m.title")}
+
+
+def templates_page(store: Store, query: ListQuery, group_ids: list[str]) -> tuple[list[Row], dict[str, Any]]:
+    """A page of the templates of these groups and of their properties, by title."""
+    return page(store, query, TEMPLATE_COLUMNS, select="m.*",
+                source="message_templates m LEFT JOIN properties p ON p.id = m.property_id",
+                scope=f"coalesce(m.group_id, p.group_id) IN ({placeholders(group_ids)})", scope_params=group_ids,
+                default_order="m.title, m.id")
+
+
+def template_row(store: Store, template_id: str) -> Row | None:
+    """The template with `owner`, the group it is of (its own, or its property's)."""
+    return store.one("SELECT m.*, coalesce(m.group_id, p.group_id) AS owner FROM message_templates m "
+                     "LEFT JOIN properties p ON p.id = m.property_id WHERE m.id = ?", (template_id,))
+
+
+def thread_templates(store: Store, property_id: str, group_id: str) -> list[Row]:
+    """The templates of the property and of its group, by title."""
+    return store.query("SELECT * FROM message_templates WHERE property_id = ? OR group_id = ? ORDER BY title, id",
+                       (property_id, group_id))
+
+
+def property_group_id(conn: Connection, property_id: str) -> str:
+    return conn.execute("SELECT group_id FROM properties WHERE id = ?", (property_id,)).fetchone()[0]
+
+
+def templates_in_group(conn: Connection, group_id: str) -> int:
+    """The group's templates and its properties'."""
+    return conn.execute("SELECT count(*) FROM message_templates m LEFT JOIN properties p ON p.id = m.property_id "
+                        "WHERE m.group_id = ? OR p.group_id = ?", (group_id, group_id)).fetchone()[0]
+
+
+def insert_template(conn: Connection, template_id: str, group_id: str | None, property_id: str | None, title: str,
+                    text: str, user_id: str, now: str) -> None:
+    conn.execute("INSERT INTO message_templates (id, group_id, property_id, title, message, user_id, "
+                 "inserted_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                 (template_id, group_id, property_id, title, text, user_id, now, now))
+
+
+def update_template(conn: Connection, template_id: str, group_id: str | None, property_id: str | None, title: str,
+                    text: str, now: str) -> None:
+    conn.execute("UPDATE message_templates SET group_id = ?, property_id = ?, title = ?, message = ?, "
+                 "updated_at = ? WHERE id = ?", (group_id, property_id, title, text, now, template_id))
+
+
+def delete_template(conn: Connection, template_id: str) -> None:
+    conn.execute("DELETE FROM message_templates WHERE id = ?", (template_id,))
+
+
+# --- web chat tokens (chat_tokens) --------------------------------------------------------------
+
+def delete_expired_chat_tokens(conn: Connection, now: str) -> None:
+    conn.execute("DELETE FROM chat_tokens WHERE expires_at <= ?", (now,))
+
+
+def insert_chat_token(conn: Connection, token_hash: str, token_id: str, kind: str, api_token_id: str,
+                      property_id: str, expires_at: str) -> None:
+    conn.execute("INSERT INTO chat_tokens (token_hash, id, kind, api_token_id, property_id, expires_at) "
+                 "VALUES (?, ?, ?, ?, ?, ?)", (token_hash, token_id, kind, api_token_id, property_id, expires_at))
+
+
+def spend_one_time_token(conn: Connection, token_hash: str, now: str) -> Row | None:
+    """Mark the one-time token used, if it is unused, unexpired and its API token not revoked; its api_token_id
+    and property_id, or None. One statement, so that a token is spent once however many try at once."""
+    return conn.execute(
+        "UPDATE chat_tokens SET used_at = ? WHERE token_hash = ? AND kind = 'one_time' AND used_at IS NULL "
+        "AND expires_at > ? AND api_token_id IN (SELECT id FROM api_tokens WHERE revoked_at IS NULL) "
+        "RETURNING api_token_id, property_id", (now, token_hash, now)).fetchone()
+
+
+# --- what other domains hold about a thread (reads) ---------------------------------------------
+
+def property_title(conn: Connection, property_id: str) -> str | None:
+    row = conn.execute("SELECT title FROM properties WHERE id = ?", (property_id,)).fetchone()
+    return None if row is None else row[0]
+
+
+def channel_booking(store: Store, booking_id: str, channel_id: str) -> Row | None:
+    return store.one("SELECT * FROM bookings WHERE id = ? AND channel_id = ?", (booking_id, channel_id))
+
+
+def revision_attributes(conn: Connection, revision_id: str) -> str:
+    """A booking revision's attributes (JSON)."""
+    return conn.execute("SELECT attributes FROM booking_revisions WHERE id = ?", (revision_id,)).fetchone()[0]
+
+
+def channel_code(conn: Connection, channel_id: str) -> str:
+    return conn.execute("SELECT channel_code FROM channels WHERE id = ?", (channel_id,)).fetchone()[0]
+
+
+def is_channel_property(store: Store, channel_id: str, property_id: str) -> bool:
+    return bool(store.scalar("SELECT 1 FROM channel_properties WHERE channel_id = ? AND property_id = ?",
+                             (channel_id, property_id)))
+
+
+def is_property_room_type(store: Store, room_type_id: str, property_id: str) -> bool:
+    return bool(store.scalar("SELECT 1 FROM room_types WHERE id = ? AND property_id = ?", (room_type_id, property_id)))
+
+
+def booking_stay(store: Store, booking_id: str) -> Row | None:
+    """The booking's unique_id and dates, and its latest revision's attributes (JSON)."""
+    return store.one("SELECT b.unique_id, b.arrival_date, b.departure_date, r.attributes FROM bookings b "
+                     "JOIN booking_revisions r ON r.id = b.revision_id WHERE b.id = ?", (booking_id,))
+
+
+def hotel_policy(store: Store, property_id: str) -> str | None:
+    """The property's hotel policy (JSON), if it has one."""
+    return store.scalar("SELECT policy FROM hotel_policies WHERE property_id = ?", (property_id,))
+
+
+TITLED = ("room_types", "rate_plans")  # the tables `titles_by_id` reads
+
+
+def titles_by_id(store: Store, table: str, ids: list[str]) -> dict[str, str]:
+    """id -> title of these rows of `table` (one of TITLED)."""
+    if table not in TITLED:
+        raise ValueError(f"no titles read from {table}")
+    return {r["id"]: r["title"] for r in store.query(f"SELECT id, title FROM {table} WHERE id IN ({placeholders(ids)})",
+                                                     ids)}

@@ -1,0 +1,42 @@
+"""The kernel's SQL: a page of any collection, built from the list conventions of backend/core/listing.py (every
+domain's store lists through it), and the kernel's one table, `keys_fingerprint`, the fingerprint of the keys a
+database was made with (backend/core/keys.py). In the common dialect of storage/."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from backend.core.listing import Column, ListQuery, View, order_by, where
+from storage import Store, utc_now
+
+
+def keys_fingerprint(store: Store) -> str | None:
+    return store.scalar("SELECT fingerprint FROM keys_fingerprint WHERE id = 1")
+
+
+def keep_keys_fingerprint(store: Store, fingerprint: str) -> str:
+    """Keep `fingerprint` unless another process kept one first; the one kept."""
+    with store.transaction() as conn:
+        conn.execute("INSERT INTO keys_fingerprint (id, fingerprint, inserted_at) VALUES (1, ?, ?) "
+                     "ON CONFLICT (id) DO NOTHING", (fingerprint, utc_now()))
+        return conn.execute("SELECT fingerprint FROM keys_fingerprint WHERE id = 1").fetchone()[0]
+
+
+def page(store: Store, query: ListQuery, columns: dict[str, Column | View], *, select: str, source: str,
+         scope: str, scope_params: list[Any], default_order: str,
+         count: Callable[[], int] | None = None) -> tuple[list[Any], dict[str, Any]]:
+    """One page of a collection, limited by `scope` to what the actor may see, and its meta. `count`,
+    when given, tells the total some cheaper way than counting every matching row."""
+    conditions, params = where(query, columns, store.dialect)
+    condition = f" WHERE {scope}{conditions}"
+    ordered = order_by(query, columns, default_order, store.dialect)
+    rows = store.query(
+        f"SELECT {select} FROM {source}{condition} ORDER BY {ordered} LIMIT ? OFFSET ?",
+        [*scope_params, *params, query.limit, query.offset])
+    # A page that is not full tells the total itself: a filter matching few rows is then read once, not twice.
+    if len(rows) < query.limit and (rows or query.offset == 0):
+        return rows, query.meta(query.offset + len(rows))
+    if count is not None:
+        return rows, query.meta(count())
+    return rows, query.meta(store.scalar(f"SELECT count(*) FROM {source}{condition}", [*scope_params, *params]))

@@ -1,0 +1,1 @@
+"""Identity: users, groups, API tokens and who may do what."""

@@ -1,0 +1,309 @@
+"""The inventory domain's SQL: every statement on the tables it owns — room_types, rate_plans, hotel_policies,
+availability and restrictions — written in the common dialect of storage/ (both SQLite and PostgreSQL), and its
+reads of the properties and channel mappings they belong to. Services keep the logic and the transactions and pass
+their connection in (or the Store, for single reads)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from backend.core.listing import Column, ListQuery, order_by, where
+from backend.core.store import page
+from backend.inventory.ranges import Table
+from storage import Connection, Row, Store, placeholders
+
+if TYPE_CHECKING:
+    from backend.inventory.calendar import Scope
+
+# The list filters and orders of each table, on the aliases of the statements below (r: the room type or rate plan,
+# h: the hotel policy, p: their property).
+ROOM_COLUMNS = {"id": Column("r.id", "id"), "property_id": Column("r.property_id", "id"), "title": Column("r.title"),
+                "count_of_rooms": Column("r.count_of_rooms", "number")}
+PLAN_COLUMNS = {"id": Column("r.id", "id"), "property_id": Column("r.property_id", "id"),
+                "room_type_id": Column("r.room_type_id", "id"), "title": Column("r.title"),
+                "currency": Column("r.currency", "enum"), "meal_type": Column("r.meal_type", "enum"),
+                "meal_plan": Column("r.meal_type", "enum"), "sell_mode": Column("r.sell_mode", "enum"),
+                "parent_rate_plan_id": Column("r.parent_rate_plan_id", "id")}
+POLICY_COLUMNS = {"id": Column("h.id", "id"), "property_id": Column("h.property_id", "id")}
+OWNED_COLUMNS = {"room_types": ROOM_COLUMNS, "rate_plans": PLAN_COLUMNS}
+# A restrictions row as calendar reads it: its key, then ROW_FIELDS (backend/inventory/stays.py) in their order.
+RESTRICTION_SELECT = ("rate_plan_id, date, rate, min_stay_arrival, min_stay_through, max_stay, closed_to_arrival, "
+                      "closed_to_departure, stop_sell")
+
+
+# --- properties, as inventory reads them -------------------------------------------------------------------------
+
+def property_row(store: Store, property_id: str) -> Row | None:
+    return store.one("SELECT * FROM properties WHERE id = ?", (property_id,))
+
+
+def property_row_in(conn: Connection, property_id: str) -> Row | None:
+    """The property as this transaction reads it."""
+    return conn.execute("SELECT * FROM properties WHERE id = ?", (property_id,)).fetchone()
+
+
+def property_access(store: Store, property_id: str) -> Row | None:
+    return store.one("SELECT id, group_id, currency FROM properties WHERE id = ?", (property_id,))
+
+
+def property_group(store: Store, property_id: str) -> Row | None:
+    return store.one("SELECT group_id FROM properties WHERE id = ?", (property_id,))
+
+
+def property_currency(store: Store, property_id: str, group_ids: list[str]) -> str | None:
+    """The property's currency when it is of one of these groups."""
+    return store.scalar(f"SELECT currency FROM properties WHERE id = ? AND group_id IN ({placeholders(group_ids)})",
+                        (property_id, *group_ids))
+
+
+def property_settings(store: Store, property_id: str) -> str:
+    return store.scalar("SELECT settings FROM properties WHERE id = ?", (property_id,))
+
+
+# --- room types and rate plans (`table`: room_types or rate_plans) ----------------------------------------------
+
+def owned_row(store: Store, table: str, item_id: str) -> Row | None:
+    """The room type or rate plan with its property's group_id."""
+    return store.one(f"SELECT r.*, p.group_id FROM {table} r JOIN properties p ON p.id = r.property_id "
+                     "WHERE r.id = ?", (item_id,))
+
+
+def owned_page(store: Store, table: str, query: ListQuery, group_ids: list[str]) -> tuple[list[Any], dict[str, Any]]:
+    return page(store, query, OWNED_COLUMNS[table], select="r.*",
+                source=f"{table} r JOIN properties p ON p.id = r.property_id",
+                scope=f"p.group_id IN ({placeholders(group_ids)})", scope_params=group_ids,
+                default_order="r.title, r.id")
+
+
+def owned_options(store: Store, table: str, query: ListQuery, group_ids: list[str]) -> list[Row]:
+    """Every one of these groups, the list's filters and order applied, unpaginated."""
+    columns = OWNED_COLUMNS[table]
+    conditions, params = where(query, columns, store.dialect)
+    ordered = order_by(query, columns, "r.title, r.id", store.dialect)
+    return store.query(
+        f"SELECT r.* FROM {table} r JOIN properties p ON p.id = r.property_id "
+        f"WHERE p.group_id IN ({placeholders(group_ids)}){conditions} ORDER BY {ordered}", [*group_ids, *params])
+
+
+def owned_of_property(store: Store, table: str, property_id: str) -> list[Row]:
+    return store.query(f"SELECT * FROM {table} WHERE property_id = ? ORDER BY title, id", (property_id,))
+
+
+def owned_row_in(conn: Connection, table: str, item_id: str) -> Row | None:
+    return conn.execute(f"SELECT * FROM {table} WHERE id = ?", (item_id,)).fetchone()
+
+
+def insert_owned(conn: Connection, table: str, item_id: str, values: dict[str, Any], now: str) -> None:
+    conn.execute(f"INSERT INTO {table} (id, {', '.join(values)}, inserted_at, updated_at) "
+                 f"VALUES (?, {', '.join('?' * len(values))}, ?, ?)", (item_id, *values.values(), now, now))
+
+
+def update_owned(conn: Connection, table: str, item_id: str, values: dict[str, Any], now: str) -> None:
+    conn.execute(f"UPDATE {table} SET {', '.join(f'{k} = ?' for k in values)}, updated_at = ? WHERE id = ?",
+                 (*values.values(), now, item_id))
+
+
+def delete_owned(conn: Connection, table: str, item_id: str) -> None:
+    conn.execute(f"DELETE FROM {table} WHERE id = ?", (item_id,))
+
+
+def versions(store: Store, table: str, ids: list[str]) -> Iterable[tuple[str, str]]:
+    """(id, updated_at) of these rows of the table."""
+    return store.tuples(f"SELECT id, updated_at FROM {table} WHERE id IN ({placeholders(ids)})", ids)
+
+
+def rows_by_id(store: Store, table: str, ids: list[str]) -> list[Row]:
+    return store.query(f"SELECT * FROM {table} WHERE id IN ({placeholders(ids)})", ids)
+
+
+def room_type(store: Store, room_id: str) -> Row | None:
+    return store.one("SELECT * FROM room_types WHERE id = ?", (room_id,))
+
+
+def room_type_ids(store: Store, property_id: str) -> list[str]:
+    return [r[0] for r in store.query("SELECT id FROM room_types WHERE property_id = ? ORDER BY title, id",
+                                      (property_id,))]
+
+
+def room_plan_details(store: Store, room_id: str) -> list[Row]:
+    """Title and details of the room type's rate plans."""
+    return store.query("SELECT title, details FROM rate_plans WHERE room_type_id = ?", (room_id,))
+
+
+def room_plan_ids(conn: Connection, room_id: str) -> list[str]:
+    return [row[0] for row in conn.execute("SELECT id FROM rate_plans WHERE room_type_id = ?", (room_id,))]
+
+
+def derived_elsewhere(store: Store, room_id: str) -> list[Row]:
+    """Titles of the plans of other room types derived from a plan of this one."""
+    return store.query("SELECT c.title FROM rate_plans c JOIN rate_plans p "
+                       "ON p.id = c.parent_rate_plan_id WHERE p.room_type_id = ? AND c.room_type_id != ? "
+                       "ORDER BY c.title", (room_id, room_id))
+
+
+def parent_plan(store: Store, plan_id: str) -> Row | None:
+    return store.one("SELECT title, property_id, currency, parent_rate_plan_id FROM rate_plans WHERE id = ?",
+                     (plan_id,))
+
+
+def child_plans(store: Store, plan_id: str) -> list[Row]:
+    """Title and currency of the plans derived from this one, by title."""
+    return store.query("SELECT title, currency FROM rate_plans WHERE parent_rate_plan_id = ? ORDER BY title",
+                       (plan_id,))
+
+
+def plan_title(store: Store, plan_id: str) -> str | None:
+    return store.scalar("SELECT title FROM rate_plans WHERE id = ?", (plan_id,))
+
+
+def property_plans(store: Store, property_id: str) -> list[Row]:
+    """Id, room_type_id and currency of the property's rate plans, by title."""
+    return store.query("SELECT id, room_type_id, currency FROM rate_plans WHERE property_id = ? "
+                       "ORDER BY title, id", (property_id,))
+
+
+def has_rates(store: Store, plan_id: str) -> Any:
+    """1 when some night of the plan has a rate stored, else None."""
+    return store.scalar("SELECT 1 FROM restrictions WHERE rate_plan_id = ? AND rate IS NOT NULL LIMIT 1", (plan_id,))
+
+
+def mapped_plan_versions(store: Store, channel_ids: list[str],
+                         property_ids: list[str] | None = None) -> Iterable[tuple[str, str]]:
+    """(id, updated_at) of the rate plans mapped to the channels (optionally of some properties only): a subquery
+    rather than a long IN list, for the property list over thousands of properties."""
+    where = f"id IN (SELECT rate_plan_id FROM channel_rate_plans WHERE channel_id IN ({placeholders(channel_ids)}))"
+    params: list = list(channel_ids)
+    if property_ids is not None:
+        where += f" AND property_id IN ({placeholders(property_ids)})"
+        params += property_ids
+    return store.tuples(f"SELECT id, updated_at FROM rate_plans WHERE {where}", params)
+
+
+# --- nights: availability and restrictions ----------------------------------------------------------------------
+
+def _scope_plans(scope: Scope) -> tuple[str, list[str]]:
+    """What goes in `IN (…)` for the scope's rate plans: its ids, or a subquery of the channels' mapped plans."""
+    if scope.channel_ids:
+        return (f"SELECT rate_plan_id FROM channel_rate_plans WHERE channel_id IN ({placeholders(list(scope.channel_ids))})",
+                list(scope.channel_ids))
+    return placeholders(list(scope.ids)), list(scope.ids)
+
+
+def _scope_rooms(scope: Scope) -> tuple[str, list[str]]:
+    """What goes in `IN (…)` for the scope's room types: its ids, or those of the channels' mapped plans."""
+    if scope.channel_ids:
+        return ("SELECT p.room_type_id FROM rate_plans p JOIN channel_rate_plans c ON c.rate_plan_id = p.id "
+                f"WHERE c.channel_id IN ({placeholders(list(scope.channel_ids))})", list(scope.channel_ids))
+    return placeholders(list(scope.ids)), list(scope.ids)
+
+
+def scope_plan_versions(store: Store, scope: Scope) -> Iterable[tuple[str, str]]:
+    """(id, updated_at) of the scope's rate plans."""
+    condition, params = _scope_plans(scope)
+    return store.tuples(f"SELECT id, updated_at FROM rate_plans WHERE id IN ({condition})", params)
+
+
+def restriction_nights(store: Store, scope: Scope, first: str, last: str) -> Iterable[tuple]:
+    """The scope's stored restrictions rows from first to last (both included), as RESTRICTION_SELECT reads them."""
+    condition, params = _scope_plans(scope)
+    return store.tuples(f"SELECT {RESTRICTION_SELECT} FROM restrictions WHERE rate_plan_id IN ({condition}) "
+                        "AND date >= ? AND date <= ?", [*params, first, last])
+
+
+def availability_nights(store: Store, scope: Scope, first: str, last: str) -> Iterable[tuple[str, str, int]]:
+    """(room_type_id, date, availability) of the scope's room types from first to last (both included)."""
+    condition, params = _scope_rooms(scope)
+    return store.tuples(f"SELECT room_type_id, date, availability FROM availability WHERE room_type_id IN ({condition}) "
+                        "AND date >= ? AND date <= ?", [*params, first, last])
+
+
+def write_nights(conn: Connection, table: Table, target_id: str, days: list[str], fields: dict[str, Any]) -> None:
+    """These columns on these nights of the room type or rate plan; the row's other columns stay as they are."""
+    columns = list(fields)
+    updates = ", ".join(f"{c} = excluded.{c}" for c in columns)
+    conn.executemany(
+        f"INSERT INTO {table.name} ({table.key}, date, {', '.join(columns)}) "
+        f"VALUES (?, ?{', ?' * len(columns)}) ON CONFLICT({table.key}, date) DO UPDATE SET {updates}",
+        [(target_id, day, *fields.values()) for day in days])
+
+
+def night_rows(conn: Connection, table: Table, target_id: str, first: str, last: str) -> dict[str, tuple]:
+    """ISO date → the night's stored columns (table.columns), of the nights from first to last that have a row."""
+    return {row[0]: tuple(row[1:]) for row in conn.execute(
+        f"SELECT date, {', '.join(table.columns)} FROM {table.name} WHERE {table.key} = ? AND date >= ? AND date <= ?",
+        (target_id, first, last))}
+
+
+def target_row(store: Store, table: Table, target_id: str) -> Row | None:
+    """The room type or rate plan the table's nights are for."""
+    return store.one(f"SELECT * FROM {table.targets} WHERE id = ?", (target_id,))
+
+
+def target_exists(conn: Connection, table: Table, target_id: str) -> bool:
+    """Whether the room type or rate plan the table's nights are for is still there."""
+    return conn.execute(f"SELECT 1 FROM {table.targets} WHERE id = ?", (target_id,)).fetchone() is not None
+
+
+def put_nights(conn: Connection, table: Table, target_id: str, wanted: dict[str, tuple | None]) -> None:
+    """These rows exactly: None deletes the night's row, a tuple replaces it whole (its NULLs too)."""
+    conn.executemany(f"DELETE FROM {table.name} WHERE {table.key} = ? AND date = ?",
+                     [(target_id, day) for day, row in wanted.items() if row is None])
+    marks = ", ".join("?" * (len(table.columns) + 2))
+    replace = ", ".join(f"{column} = excluded.{column}" for column in table.columns)
+    conn.executemany(f"INSERT INTO {table.name} ({table.key}, date, {', '.join(table.columns)}) VALUES ({marks}) "
+                     f"ON CONFLICT ({table.key}, date) DO UPDATE SET {replace}",
+                     [(target_id, day, *row) for day, row in wanted.items() if row is not None])
+
+
+# --- hotel policies -----------------------------------------------------------------------------------------------
+
+def hotel_policy(store: Store, property_id: str) -> Row | None:
+    return store.one("SELECT * FROM hotel_policies WHERE property_id = ?", (property_id,))
+
+
+def hotel_policy_row(store: Store, policy_id: str) -> Row | None:
+    """The policy with its property's group_id."""
+    return store.one("SELECT h.*, p.group_id FROM hotel_policies h JOIN properties p ON p.id = h.property_id "
+                     "WHERE h.id = ?", (policy_id,))
+
+
+def hotel_policies_page(store: Store, query: ListQuery, group_ids: list[str]) -> tuple[list[Any], dict[str, Any]]:
+    return page(store, query, POLICY_COLUMNS, select="h.*",
+                source="hotel_policies h JOIN properties p ON p.id = h.property_id",
+                scope=f"p.group_id IN ({placeholders(group_ids)})", scope_params=group_ids,
+                default_order="p.title, h.id")
+
+
+def policies_of(store: Store, property_ids: list[str]) -> list[Row]:
+    """(property_id, policy) of these properties' policies."""
+    return store.query(f"SELECT property_id, policy FROM hotel_policies WHERE property_id IN ({placeholders(property_ids)})",
+                       property_ids)
+
+
+def put_hotel_policy(conn: Connection, policy_id: str, property_id: str, policy: str, now: str) -> None:
+    """The property's policy, made (under policy_id) or replaced (keeping its id)."""
+    conn.execute("INSERT INTO hotel_policies (id, property_id, policy, updated_at) VALUES (?, ?, ?, ?) "
+                 "ON CONFLICT(property_id) DO UPDATE SET policy = excluded.policy, updated_at = excluded.updated_at",
+                 (policy_id, property_id, policy, now))
+
+
+def delete_hotel_policy(conn: Connection, policy_id: str) -> None:
+    conn.execute("DELETE FROM hotel_policies WHERE id = ?", (policy_id,))
+
+
+def take_room(conn: Connection, room_type_id: str, day: str) -> bool:
+    """One room of the night taken if one is left: the conditional decrement whose rowcount says so, which holds
+    when two writers take the last room at once."""
+    return bool(conn.execute("UPDATE availability SET availability = availability - 1 WHERE room_type_id = ? "
+                             "AND date = ? AND availability > 0", (room_type_id, day)).rowcount)
+
+
+def give_back_rooms(conn: Connection, units: list[tuple[str, str]]) -> None:
+    """Each (room type, night) one room more."""
+    conn.executemany("UPDATE availability SET availability = availability + 1 WHERE room_type_id = ? AND date = ?",
+                     units)
+
+
+def plan_currency(store: Store, plan_id: str) -> str | None:
+    return store.scalar("SELECT currency FROM rate_plans WHERE id = ?", (plan_id,))

@@ -1,0 +1,173 @@
+"""SQL on the outbox's tables: events, destinations, deliveries and redeliveries.
+
+The statements are written in the common dialect of storage/, which both SQLite and PostgreSQL run.
+"""
+
+from __future__ import annotations
+
+from storage import Connection, Row, Store, placeholders
+
+
+# --- events ----------------------------------------------------------------------------------------
+
+
+def insert_event(conn: Connection, event_id: str, event: str, property_id: str | None, channel_id: str | None,
+                 payload: str, inserted_at: str) -> None:
+    conn.execute("INSERT INTO events (id, event, property_id, channel_id, payload, inserted_at) "
+                 "VALUES (?, ?, ?, ?, ?, ?)", (event_id, event, property_id, channel_id, payload, inserted_at))
+
+
+def derived_plans(conn: Connection, rate_plan_id: str) -> list[str]:
+    """The ids of the rate plans derived from this one."""
+    return [row[0] for row in conn.execute("SELECT id FROM rate_plans WHERE parent_rate_plan_id = ?", (rate_plan_id,))]
+
+
+def head(conn: Connection) -> int:
+    """The outbox's head: the last event ever recorded (0 before the first), which stays when it is pruned
+    (AUTOINCREMENT keeps it): where cursors may go."""
+    return conn.execute(conn.dialect.last_issued("events", "seq")).fetchone()[0]
+
+
+def newest_seq(store: Store) -> int:
+    """The newest event kept (0 for none)."""
+    return store.scalar("SELECT max(seq) FROM events") or 0
+
+
+def events_after(store: Store, seq: int, limit: int) -> list[Row]:
+    """Up to `limit` events after `seq`, in order."""
+    return store.query("SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ?", (seq, limit))
+
+
+def any_event_after(store: Store, seq: int) -> bool:
+    return store.scalar("SELECT 1 FROM events WHERE seq > ? LIMIT 1", (seq,)) is not None
+
+
+def event_at(store: Store, seq: int) -> Row | None:
+    return store.one("SELECT * FROM events WHERE seq = ?", (seq,))
+
+
+# --- destinations ----------------------------------------------------------------------------------
+
+
+def insert_destination(conn: Connection, destination_id: str, kind: str, cursor: int) -> None:
+    conn.execute("INSERT INTO destinations (id, kind, cursor) VALUES (?, ?, ?) ON CONFLICT(id) DO NOTHING",
+                 (destination_id, kind, cursor))
+
+
+def delete_destination(conn: Connection, destination_id: str) -> None:
+    """The destination, its delivery log and its redeliveries."""
+    for table in ("deliveries", "redeliveries"):
+        conn.execute(f"DELETE FROM {table} WHERE destination_id = ?", (destination_id,))
+    conn.execute("DELETE FROM destinations WHERE id = ?", (destination_id,))
+
+
+def resume_destination(conn: Connection, destination_id: str) -> None:
+    conn.execute("UPDATE destinations SET failing_since = NULL, attempts = 0, next_attempt_at = NULL WHERE id = ?",
+                 (destination_id,))
+
+
+def destination(store: Store, destination_id: str) -> Row | None:
+    return store.one("SELECT * FROM destinations WHERE id = ?", (destination_id,))
+
+
+def destination_progress(store: Store, destination_id: str) -> Row | None:
+    """Its cursor, attempts and failing_since."""
+    return store.one("SELECT cursor, attempts, failing_since FROM destinations WHERE id = ?", (destination_id,))
+
+
+def due_destinations(store: Store, ids: list[str], now: str, head: int) -> list[str]:
+    """Those of `ids` not failing, not waiting out a backoff at `now`, and owed an event before `head` or a
+    redelivery."""
+    return [row[0] for row in store.query(
+        f"SELECT d.id FROM destinations d WHERE d.id IN ({placeholders(ids)}) AND d.failing_since IS NULL "
+        "AND (d.next_attempt_at IS NULL OR d.next_attempt_at <= ?) "
+        "AND (d.cursor < ? OR EXISTS (SELECT 1 FROM redeliveries r WHERE r.destination_id = d.id))",
+        (*ids, now, head))]
+
+
+def delivered_up_to(conn: Connection, destination_id: str, cursor: int, to: int, now: str) -> int:
+    """The cursor moves from `cursor` to `to`, its failures forgotten; 1 if it was still at `cursor`, else 0."""
+    return conn.execute("UPDATE destinations SET cursor = ?, attempts = 0, next_attempt_at = NULL, "
+                        "last_error = NULL, last_delivered_at = ? WHERE id = ? AND cursor = ?",
+                        (to, now, destination_id, cursor)).rowcount
+
+
+def advance_cursor(conn: Connection, destination_id: str, cursor: int, to: int) -> None:
+    """The cursor moves from `cursor` to `to`, if it is still at `cursor`."""
+    conn.execute("UPDATE destinations SET cursor = ? WHERE id = ? AND cursor = ?", (to, destination_id, cursor))
+
+
+def count_failure(conn: Connection, destination_id: str, cursor: int, attempts: int, *, attempt: int,
+                  retry_at: str | None, error: str, gives_up: bool, now: str) -> int:
+    """Another failed attempt, if the destination is still at `cursor` after `attempts`; failing since `now` when it
+    gives up. 1 if it was counted, else 0."""
+    return conn.execute("UPDATE destinations SET attempts = ?, next_attempt_at = ?, last_error = ?, "
+                        "failing_since = CASE WHEN ? = 1 THEN ? ELSE failing_since END "
+                        "WHERE id = ? AND cursor = ? AND attempts = ?",
+                        (attempt, retry_at, error, int(gives_up), now, destination_id, cursor, attempts)).rowcount
+
+
+def ack_cursor(conn: Connection, destination_id: str, kind: str, cursor: int, now: str) -> int:
+    """A pull destination's cursor moves up to `cursor`, never back (its row made if it had none); where it is now."""
+    return conn.execute(
+        "INSERT INTO destinations AS d (id, kind, cursor, last_delivered_at) VALUES (?, ?, ?, ?) ON CONFLICT(id) DO "
+        "UPDATE SET last_delivered_at = CASE WHEN excluded.cursor > d.cursor THEN excluded.last_delivered_at "
+        "ELSE d.last_delivered_at END, cursor = CASE WHEN excluded.cursor > d.cursor THEN excluded.cursor "
+        "ELSE d.cursor END RETURNING cursor",
+        (destination_id, kind, cursor, now)).fetchone()[0]
+
+
+# --- deliveries and redeliveries -------------------------------------------------------------------
+
+
+def upsert_deliveries(conn: Connection, rows: list[tuple]) -> None:
+    """Each (id, destination_id, event_seq, status, attempts, response_status, last_error, next_retry_at,
+    updated_at, warnings): the log of an event sent to a destination, replacing what it said before."""
+    conn.executemany(
+        "INSERT INTO deliveries (id, destination_id, event_seq, status, attempts, response_status, last_error, "
+        "next_retry_at, updated_at, warnings) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+        "ON CONFLICT(destination_id, event_seq) DO UPDATE SET status = excluded.status, attempts = "
+        "excluded.attempts, response_status = excluded.response_status, last_error = excluded.last_error, "
+        "next_retry_at = excluded.next_retry_at, updated_at = excluded.updated_at, warnings = excluded.warnings",
+        rows)
+
+
+def delivery_attempts(conn: Connection, destination_id: str, event_seq: int) -> int | None:
+    """The attempts logged at the event for the destination; None when none is logged."""
+    row = conn.execute("SELECT attempts FROM deliveries WHERE destination_id = ? AND event_seq = ?",
+                       (destination_id, event_seq)).fetchone()
+    return row[0] if row else None
+
+
+def insert_redelivery(conn: Connection, destination_id: str, event_seq: int) -> None:
+    conn.execute("INSERT INTO redeliveries (destination_id, event_seq) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                 (destination_id, event_seq))
+
+
+def redelivered_seqs(store: Store, destination_id: str) -> list[int]:
+    """The events asked for again of the destination, in order."""
+    return [row[0] for row in store.query(
+        "SELECT event_seq FROM redeliveries WHERE destination_id = ? ORDER BY event_seq", (destination_id,))]
+
+
+def delete_redelivery(conn: Connection, destination_id: str, event_seq: int) -> None:
+    conn.execute("DELETE FROM redeliveries WHERE destination_id = ? AND event_seq = ?", (destination_id, event_seq))
+
+
+# --- housekeeping ----------------------------------------------------------------------------------
+
+
+def passed_seq(conn: Connection) -> int:
+    """The event every destination has passed (the newest, when there is no destination; 0 for none)."""
+    return conn.execute("SELECT coalesce(min(cursor), (SELECT max(seq) FROM events)) FROM destinations"
+                        ).fetchone()[0] or 0
+
+
+def prune_events(conn: Connection, passed: int, retained_since: str, owed_since: str) -> None:
+    """Events up to `passed` before `retained_since`, and any before `owed_since`; not those asked for again."""
+    conn.execute("DELETE FROM events WHERE ((seq <= ? AND inserted_at < ?) OR inserted_at < ?) AND seq NOT IN "
+                 "(SELECT event_seq FROM redeliveries)", (passed, retained_since, owed_since))
+
+
+def prune_deliveries(conn: Connection, since: str) -> None:
+    conn.execute("DELETE FROM deliveries WHERE updated_at < ?", (since,))

@@ -1,0 +1,1 @@
+"""The real-time shopping API of meta channels: what a channel may sell, read live."""

@@ -1,0 +1,179 @@
+"""Realistic guest traffic for a live inbox: OTA bookings whose guests write, follow-ups, files, and
+Airbnb inquiries, at a chosen pace, into a database (through the engine) or a running server
+(through the channels' inbound API, as a real adapter would).
+
+The traffic is a seeded random walk over what the channels sell, so a run can be repeated.
+"""
+
+from __future__ import annotations
+
+import base64
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from typing import Any, Protocol
+
+from backend.channels.store import channel_row, chatting_ota_channels
+from backend.properties.store import properties_with_app
+
+OPENERS = [
+    "Hello! What time can we check in?", "Bonjour, y a-t-il un parking près de chez vous ?",
+    "Hallo, ist das Frühstück im Preis inbegriffen?", "Hola, ¿podemos dejar las maletas antes?",
+    "Olá! Há berço disponível para um bebé?", "Ciao, è possibile un check-out tardivo?",
+    "こんにちは、空港からの行き方を教えてください。", "Hi, we are celebrating an anniversary — any chance of a room with a view?",
+]
+FOLLOW_UPS = ["Thank you!", "Merci beaucoup !", "Danke, bis bald!", "¡Perfecto, gracias!", "Obrigado!",
+              "One more question: is there a lift?", "We will arrive around 22:00.", "Can we pay by card on arrival?"]
+INQUIRIES = ["Is the place free for these dates?", "Do you accept dogs?", "Is there a crib for our toddler?",
+             "Could we arrive a day earlier?"]
+NAMES = [("Ava", "Hall"), ("Felix", "Koch"), ("Inès", "Laurent"), ("Mateo", "Díaz"), ("Leonor", "Pereira"),
+         ("Riccardo", "Conti"), ("Ren", "Takahashi"), ("Grace", "Wood"), ("Elias", "Lang"), ("Zoé", "Moreau")]
+# The smallest real PNG and a short menu: files a guest might send.
+FILES = [("photo.png", "image/png", base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==")),
+    ("arrival.txt", "text/plain", "Flight LX 1234, landing 21:40.\n".encode())]
+
+
+class Sink(Protocol):
+    """Where the traffic goes: each call is one thing a channel's adapter sends."""
+
+    def booking(self, channel: dict[str, Any], body: dict[str, Any]) -> str: ...
+    def message(self, channel: dict[str, Any], body: dict[str, Any]) -> str: ...
+    def inquiry(self, channel: dict[str, Any], body: dict[str, Any]) -> str: ...
+    def attachment(self, channel: dict[str, Any], body: dict[str, Any]) -> str: ...
+
+
+@dataclass
+class Traffic:
+    """Chooses the next event: a new booking with its first message, a follow-up on a known booking
+    (with a file now and then), or an inquiry when an Airbnb channel is there."""
+
+    channels: list[dict[str, Any]]  # adapter views: id, channel_code, property_ids, rate_plans
+    sink: Sink
+    today: date
+    rng: random.Random = field(default_factory=random.Random)
+    bookings: list[tuple[dict[str, Any], str]] = field(default_factory=list)
+    count: int = 0
+
+    def step(self) -> str:
+        """Plays one event and says what it was, in a line fit for a log."""
+        self.count += 1
+        airbnb = [c for c in self.channels if c["channel_code"] == "AirBNB" and c["property_ids"]]
+        roll = self.rng.random()
+        if airbnb and roll < 0.12:
+            return self._inquiry(self.rng.choice(airbnb))
+        if self.bookings and roll < 0.6:
+            return self._follow_up(*self.rng.choice(self.bookings))
+        return self._new_booking(self.rng.choice([c for c in self.channels if c["rate_plans"]]))
+
+    def _new_booking(self, channel: dict[str, Any]) -> str:
+        plan = self.rng.choice(channel["rate_plans"])
+        name, surname = self.rng.choice(NAMES)
+        arrival = self.today + timedelta(days=self.rng.randint(20, 300))
+        booking_id = self.sink.booking(channel, {
+            "status": "new", "reservation_id": f"SIM{self.rng.randrange(10**9):09d}", "property_id": plan["property_id"],
+            "arrival_date": arrival.isoformat(), "departure_date": (arrival + timedelta(days=self.rng.randint(1, 5))).isoformat(),
+            "currency": plan["currency"], "payment_collect": "ota",
+            "customer": {"name": name, "surname": surname},
+            "rooms": [{"room_type_code": plan["room_type_id"], "rate_plan_code": plan["id"], "occupancy": {"adults": 2}}]})
+        self.bookings.append((channel, booking_id))
+        self.sink.message(channel, {"booking_id": booking_id, "message": self.rng.choice(OPENERS)})
+        return f"{channel['channel_code']}: new booking from {name} {surname}, and their first message"
+
+    def _follow_up(self, channel: dict[str, Any], booking_id: str) -> str:
+        body: dict[str, Any] = {"booking_id": booking_id, "message": self.rng.choice(FOLLOW_UPS)}
+        if self.rng.random() < 0.2:
+            file_name, file_type, content = self.rng.choice(FILES)
+            body["attachments"] = [self.sink.attachment(channel, {
+                "file": base64.b64encode(content).decode(), "file_name": file_name, "file_type": file_type})]
+        self.sink.message(channel, body)
+        return f"{channel['channel_code']}: a guest writes again" + (" with a file" if "attachments" in body else "")
+
+    def _inquiry(self, channel: dict[str, Any]) -> str:
+        name, surname = self.rng.choice(NAMES)
+        checkin = self.today + timedelta(days=self.rng.randint(10, 200))
+        nights = self.rng.randint(2, 7)
+        property_id = self.rng.choice(channel["property_ids"])
+        self.sink.inquiry(channel, {"guest_name": f"{name} {surname}", "message": self.rng.choice(INQUIRIES),
+                                    "booking_details": {
+            "property_id": property_id, "listing_id": str(self.rng.randint(1000, 9999)), "listing_name": "Listing",
+            "guest_name": f"{name} {surname}", "checkin_date": checkin.isoformat(),
+            "checkout_date": (checkin + timedelta(days=nights)).isoformat(), "nights": nights, "currency": "EUR",
+            "expected_payout_amount_accurate": f"{nights * self.rng.randint(80, 300)}.00",
+            "non_response_at": f"{(self.today + timedelta(days=1)).isoformat()}T12:00:00Z", "number_of_adults": 2}})
+        return f"AirBNB: an inquiry from {name} {surname}"
+
+
+def run(traffic: Traffic, count: int, every: float, say: Callable[[str], None],
+        sleep: Callable[[float], None] = time.sleep) -> None:
+    """`count` events (0: until interrupted), `every` seconds apart."""
+    while count == 0 or traffic.count < count:
+        say(traffic.step())
+        if every and (count == 0 or traffic.count < count):
+            sleep(every)
+
+
+class EngineSink:
+    """Straight into a database, through the same engine calls the inbound API makes."""
+
+    def __init__(self, engine) -> None:
+        self.engine = engine
+
+    def booking(self, channel: dict[str, Any], body: dict[str, Any]) -> str:
+        return self.engine.bookings.inbound(self._row(channel), body, secure=False)[0]["id"]
+
+    def message(self, channel: dict[str, Any], body: dict[str, Any]) -> str:
+        return self.engine.chat.receive(self._row(channel), body)["id"]
+
+    def inquiry(self, channel: dict[str, Any], body: dict[str, Any]) -> str:
+        return self.engine.chat.inquiry(self._row(channel), body)["id"]
+
+    def attachment(self, channel: dict[str, Any], body: dict[str, Any]) -> str:
+        return self.engine.chat.attachments.upload(body, channel_id=channel["id"])["id"]
+
+    def _row(self, channel: dict[str, Any]):
+        return channel_row(self.engine.store, channel["id"])
+
+    def channels(self) -> list[dict[str, Any]]:
+        """The database's OTA channels that reach a property with the chat app."""
+        rows = chatting_ota_channels(self.engine.store)
+        chatting = properties_with_app(self.engine.store, "chat")
+        views = [self.engine.channels.adapter_view(r) for r in rows]
+        return [{**v, "property_ids": [p for p in v["property_ids"] if p in chatting],
+                 "rate_plans": [p for p in v["rate_plans"] if p["property_id"] in chatting]} for v in views]
+
+
+class HttpSink:
+    """Into a running server, through each channel's inbound API with its inbound key."""
+
+    def __init__(self, client, keys: dict[str, str]) -> None:
+        self.client = client  # an httpx.Client on the server's base URL
+        self.keys = keys
+
+    def booking(self, channel: dict[str, Any], body: dict[str, Any]) -> str:
+        return self._post(channel, "bookings", {"booking": body})
+
+    def message(self, channel: dict[str, Any], body: dict[str, Any]) -> str:
+        return self._post(channel, "messages", {"message": body})
+
+    def inquiry(self, channel: dict[str, Any], body: dict[str, Any]) -> str:
+        return self._post(channel, "inquiries", {"inquiry": body})
+
+    def attachment(self, channel: dict[str, Any], body: dict[str, Any]) -> str:
+        return self._post(channel, "attachments", {"attachment": body})
+
+    def channels(self) -> list[dict[str, Any]]:
+        return [self._get(channel_id)["data"]["attributes"] for channel_id in self.keys]
+
+    def _get(self, channel_id: str) -> dict[str, Any]:
+        response = self.client.get(f"/api/v1/inbound/{channel_id}", headers={"api-key": self.keys[channel_id]})
+        response.raise_for_status()
+        return response.json()
+
+    def _post(self, channel: dict[str, Any], what: str, body: dict[str, Any]) -> str:
+        response = self.client.post(f"/api/v1/inbound/{channel['id']}/{what}", json=body,
+                                    headers={"api-key": self.keys[channel["id"]]})
+        response.raise_for_status()
+        return response.json()["data"]["id"]

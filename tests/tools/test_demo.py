@@ -1,0 +1,68 @@
+"""The demo portfolio is what the issue promises: varied, grouped, connected, partly chatting."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from backend.core.config import Config
+from backend.tools.demo import load_demo
+from backend.core.listing import Filter, ListQuery
+
+
+def test_demo_portfolio(engine):
+    token = load_demo(engine)
+
+    operator = engine.identity.operator()
+    properties, meta = engine.properties.list(operator, ListQuery(limit=100))
+    channels, _ = engine.channels.list(operator, ListQuery(limit=100))
+    assert meta["total"] >= 5
+    assert len({p["property_type"] for p in properties}) >= 5
+    assert len({p["country"] for p in properties}) >= 5
+    assert len({p["group_id"] for p in properties}) == 2
+    assert {c["channel"] for c in channels} == {"BookingCom", "AirBNB", "OpenShopping"}
+    assert all(c["properties"] for c in channels)
+    groups = {p["id"]: p["group_id"] for p in properties}
+    assert all(groups[p] == c["group_id"] for c in channels for p in c["properties"])  # each channel's own group
+    chatting = [p for p in properties if engine.applications.is_installed(p["id"], "chat")]
+    assert 0 < len(chatting) < len(properties)
+    integrator = engine.identity.authenticate(token.token)
+    assert len(engine.properties.options(integrator)) == meta["total"]
+
+
+def test_demo_sells_rooms(engine):
+    load_demo(engine)
+    operator = engine.identity.operator()
+    bookings, meta = engine.bookings.list(operator, ListQuery(limit=100, filters=[Filter("arrival_date", "lte", "9999-12-31")]))
+    assert meta["total"] >= 5
+    assert {b["status"] for b in bookings} >= {"new", "cancelled"}
+    assert {b["ota_name"] for b in bookings} == {"OpenShopping", "Booking.com", "Airbnb"}
+    assert all(b["guarantee"] is None or b["guarantee"]["cvv"] == "***" for b in bookings)
+    shopping = next(c for c in engine.channels.list(operator, ListQuery())[0] if c["channel"] == "OpenShopping")
+    assert shopping["rate_plans"]
+    today = engine.config.clock().date()
+    stay = [("checkin_date", str(today + timedelta(days=200))), ("checkout_date", str(today + timedelta(days=203))),
+            ("filter[is_available]", "true")]
+    offers, meta = engine.shopping.property_list([shopping["id"]], stay)
+    assert meta["total"] == len(shopping["properties"]) and all(o["best_offer"] for o in offers)
+
+
+def test_demo_inbox(engine):
+    load_demo(engine)
+    threads, meta = engine.chat.threads(engine.identity.operator(), ListQuery(limit=100))
+    assert meta["total"] >= 24
+    assert {t["provider"] for t in threads} == {"BookingCom", "AirBNB"}
+    assert any(t["unread_count"] for t in threads) and any(t["is_closed"] for t in threads)
+    assert any(t["booking_id"] is None for t in threads)  # inquiries
+    texts = " ".join(t["last_message"]["message"] for t in threads)
+    assert all(word in texts for word in ("Bonjour", "Danke", "gracias", "駅", "Claro"))
+
+
+@pytest.mark.parametrize("hour", [0, 12, 13, 23])
+def test_demo_loads_at_any_hour_of_the_utc_day(new_db, hour):
+    """Each property's ARI starts on its own today: from 13:00 UTC it is already tomorrow in Hobart."""
+    moment = datetime(2026, 11, 22, hour, 30, tzinfo=UTC)
+    engine = new_db("demo").engine(Config(clock=lambda: moment))
+    load_demo(engine)
+    assert engine.store.scalar("SELECT count(*) FROM bookings") > 0

@@ -1,0 +1,64 @@
+"""`frontdesk simulate`: guest traffic into a database, and into a running server as a channel adapter."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime
+
+import httpx
+
+from backend.tools.demo import load_demo
+from backend.core.listing import ListQuery
+from backend.tools.simulate import EngineSink, HttpSink, Traffic, run
+from tests.chat.test_chat_api import Desk
+from tests.test_cli import frontdesk
+
+
+def test_traffic_into_a_database_fills_the_inbox(engine):
+    load_demo(engine)
+    operator = engine.identity.operator()
+    before = engine.chat.threads(operator, ListQuery())[1]["total"]
+    messages = engine.store.scalar("SELECT count(*) FROM messages")
+    said: list[str] = []
+    sink = EngineSink(engine)
+    run(Traffic(sink.channels(), sink, engine.config.clock().date(), random.Random(7)), 40, 0, said.append)
+    assert len(said) == 40
+    threads, meta = engine.chat.threads(operator, ListQuery(limit=100))
+    assert meta["total"] > before
+    assert engine.store.scalar("SELECT count(*) FROM messages") >= messages + 40
+    assert any(t["unread_count"] for t in threads)
+    assert any("inquiry" in line for line in said) and any("file" in line for line in said)
+    assert engine.store.scalar("SELECT count(*) FROM attachments WHERE message_id IS NOT NULL") > 0
+
+
+def test_the_same_seed_plays_the_same_traffic(engine):
+    load_demo(engine)
+    sink = EngineSink(engine)
+    first: list[str] = []
+    second: list[str] = []
+    today = engine.config.clock().date()
+    run(Traffic(sink.channels(), sink, today, random.Random(3)), 10, 0, first.append)
+    run(Traffic(sink.channels(), sink, today, random.Random(3)), 10, 0, second.append)
+    assert first == second
+
+
+def test_traffic_into_a_running_server_goes_through_the_inbound_api(user, live):
+    booking_com, airbnb = Desk(user, live), Desk(user, live, code="AirBNB")
+    keys = {booking_com.shop.channel_id: booking_com.shop.inbound_key, airbnb.shop.channel_id: airbnb.shop.inbound_key}
+    with httpx.Client(base_url=live[1].url, timeout=10) as client:
+        sink = HttpSink(client, keys)
+        run(Traffic(sink.channels(), sink, datetime.now(UTC).date(), random.Random(5)), 25, 0, lambda _: None)
+    threads = user.client.get("/api/v1/message_threads", params={"pagination[limit]": "100"}).json()
+    assert threads["meta"]["total"] >= 5
+    assert {t["attributes"]["provider"] for t in threads["data"]} == {"BookingCom", "AirBNB"}
+    booking_com.adapter.close()
+    airbnb.adapter.close()
+
+
+def test_the_command(new_db):
+    db = new_db("sim")
+    frontdesk("demo", db=db)
+    result = frontdesk("simulate", "--count", "3", "--every", "0", "--seed", "1", db=db)
+    assert len(result.stdout.strip().splitlines()) == 3
+    refused = frontdesk("simulate", "--server", "http://127.0.0.1:9", "--count", "1", db=db, ok=False)
+    assert "--channel" in refused.stderr

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -130,3 +131,20 @@ def _wait_for(url: str) -> None:
             if time.monotonic() > deadline:
                 raise
         time.sleep(0.1)
+
+
+def test_workers_refuse_a_port_another_frontdesk_listens_on_rather_than_share_it(tmp_path):
+    # Another Frontdesk's workers listen with SO_REUSEPORT, which would let this one's sockets join theirs.
+    taken = socket.socket()
+    taken.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    port = taken.getsockname()[1]
+    try:
+        refused = subprocess.run([sys.executable, "-m", "console", "serve", "--db", str(tmp_path / "x.db"),
+                                  "--workers", "2", "--port", str(port), "--secure-port", str(free_port()),
+                                  "--pci-port", str(free_port())], capture_output=True, text=True, timeout=60)
+    finally:
+        taken.close()
+    assert refused.returncode != 0
+    assert f"cannot listen on 127.0.0.1:{port}" in refused.stderr and "Traceback" not in refused.stderr, refused.stderr

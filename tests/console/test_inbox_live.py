@@ -12,11 +12,13 @@ from datetime import datetime
 import pytest
 from textual.pilot import Pilot
 
-from backend.engine import Engine
+from backend.core.config import Config
 from backend.core.listing import ListQuery
+from backend.engine import Engine
+from backend.tools.demo import load_demo
 from console.inbox.screen import InboxScreen
 from console.kit.app_bar import AppBar
-from tests.console.helpers import SIZE, frozen_clock, select_row, settle, until
+from tests.console.helpers import SIZE, SteadyApp, frozen_clock, select_row, settle, until
 from tests.console.test_inbox import UNREAD, add_inquiries, guest_writes
 
 pytestmark = pytest.mark.anyio
@@ -180,6 +182,24 @@ async def test_the_badge_follows_another_process_from_another_area(engine: Engin
         operator = other.identity.operator()
         emma = next(t for t in other.chat.threads(operator, ListQuery(limit=50))[0] if t["title"] == "Emma Clarke")
         other.chat.mark_read(operator, emma["id"])
+        await until(pilot, lambda: inbox_tab(pilot).endswith(f"({UNREAD - 1})"))
+        guest_writes(other, emma, "Hello again")
+        await until(pilot, lambda: inbox_tab(pilot).endswith(f"({UNREAD})"))
+
+
+async def test_the_console_follows_another_process_on_each_store(new_db, clock) -> None:
+    """`frontdesk --db postgresql://…` as well as on a SQLite file: what another process writes reaches the console
+    by the store's change stamp (PostgreSQL: its write-ahead log's position)."""
+    database = new_db()
+    engine = database.engine(Config(clock=clock))
+    load_demo(engine)
+    async with SteadyApp(engine, poll_interval=0.1, mode="properties").run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert inbox_tab(pilot) == f"0 Inbox ({UNREAD})"
+        other = database.engine(Config(clock=clock))
+        emma = next(t for t in other.chat.threads(other.identity.operator(), ListQuery(limit=50))[0]
+                    if t["title"] == "Emma Clarke")
+        other.chat.mark_read(other.identity.operator(), emma["id"])
         await until(pilot, lambda: inbox_tab(pilot).endswith(f"({UNREAD - 1})"))
         guest_writes(other, emma, "Hello again")
         await until(pilot, lambda: inbox_tab(pilot).endswith(f"({UNREAD})"))

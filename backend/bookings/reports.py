@@ -135,7 +135,7 @@ class Rules:
     def check(self, kind: str) -> None:
         # Each message reads after its field's name ("Arrival date allows a no-show ..."), as the console shows it.
         if kind in self.reported:
-            raise ValidationFailed({kind: [f"was already reported ({self.reported[kind]} UTC)"]})
+            raise ValidationFailed.one(kind, f"was already reported ({self.reported[kind]} UTC)")
         if self.row["status"] == "cancelled":
             raise ValidationFailed.one("status", "is cancelled")
         getattr(self, f"_{kind}")()

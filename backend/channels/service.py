@@ -67,7 +67,7 @@ from backend.core.errors import BadRequest, Errors, NotSupported, ValidationFail
 from backend.core.events import EventBus
 from backend.core.fields import RequiredText
 from backend.identity.models import Actor
-from backend.identity.service import hash_secret
+from backend.identity.service import hash_secret, require_group
 from backend.core.listing import ListQuery
 from backend.properties.models import CONTACT_FIELDS
 from backend.core.validation import as_sent, validate
@@ -206,6 +206,7 @@ class Channels:
             self._check(actor, model, group_id, data)
         channel_id, inbound_key, now = new_id(), secrets.token_urlsafe(32), utc_now()
         with self.store.transaction() as conn:
+            require_group(conn, group_id)
             _name_free(conn, model, group_id)
             insert_channel(conn, channel_id, group_id, model.title, model.channel, hash_secret(inbound_key),
                            _key_hash(model.provider_api_key), model.is_active, model.settings, now)
@@ -222,6 +223,8 @@ class Channels:
         self._merged(actor, channel_id, changes, resolve=True)
         with self.store.transaction() as conn:
             current, model, group_id = self._merged(actor, channel_id, changes, resolve=False)
+            if group_id != current["group_id"]:
+                require_group(conn, group_id)
             if (model.title, group_id) != (current["title"], current["group_id"]):
                 _name_free(conn, model, group_id)
             selling = {channel_id: remap.seen(conn, channel_id, self.clock())}

@@ -21,7 +21,7 @@ from backend.core.fields import email_error
 from backend.core.validation import validate
 from backend.identity.models import Actor, GroupInput, IssuedToken
 from backend.identity.store import (
-    actor_by_chat_session, actor_by_email, actor_by_token, all_group_ids, delete_group_row, email_taken,
+    actor_by_chat_session, actor_by_email, actor_by_token, all_group_ids, delete_group_row, email_taken, group_exists,
     group_properties, group_row, group_rows, insert_group, insert_member, insert_members, insert_token, insert_user,
     is_default_group, revoke_active_token, set_group_title, titles_in_group, token_rows, user_emails, user_id_of,
 )
@@ -30,6 +30,14 @@ from storage import Connection, Store, new_id, utc_now
 TOKEN_PREFIX = "fd_"
 CHAT_SESSION_PREFIX = "fdc_"  # web chat session tokens (backend/chat/embed.py)
 OPERATOR_EMAIL = "operator@frontdesk.example"
+
+
+def require_group(conn: Connection, group_id: str) -> None:
+    """In a write's transaction: the group the write puts a row in is still there. The actor's groups were read when
+    it was authenticated; one deleted since is refused as one not the actor's is, not left for the database's
+    foreign key to refuse."""
+    if not group_exists(conn, group_id):
+        raise ValidationFailed.one("group_id", "is not a group of yours")
 
 
 def hash_secret(secret: str) -> str:

@@ -154,3 +154,7 @@ def revoke_active_token(conn: Connection, token_id: str, token_hash: str, now: s
     """Revoke the active token of that id or that hash; the rows revoked."""
     return conn.execute("UPDATE api_tokens SET revoked_at = ? WHERE (id = ? OR token_hash = ?) AND revoked_at IS NULL",
                         (now, token_id, token_hash)).rowcount
+
+
+def group_exists(conn: Connection, group_id: str) -> bool:
+    return conn.execute("SELECT 1 FROM groups WHERE id = ?", (group_id,)).fetchone() is not None

@@ -26,6 +26,7 @@ from backend.core.errors import BadRequest, Errors
 from backend.core.events import EventBus
 from backend.properties.facilities import Facilities
 from backend.identity.models import Actor
+from backend.identity.service import require_group
 from backend.inventory.window import window_of
 from backend.core.listing import ListQuery
 from backend.properties.media import Media
@@ -126,6 +127,7 @@ class Properties:
         with self.store.transaction() as conn:
             logo_id = self.media.insert(conn, logo) if logo else None
             row = self._row_values(model, model.group_id or actor.default_group_id, logo_id)
+            require_group(conn, row["group_id"])
             insert_property(conn, property_id, row, now)
             self._write_facilities(conn, property_id, model.facilities)
             window_moves.keep(conn, property_id, window_of(row, self.clock()))  # where its channels start from
@@ -148,6 +150,8 @@ class Properties:
             else:
                 logo_id = logo_media_id(conn, property_id)
             row = self._row_values(model, model.group_id or current["group_id"], logo_id)
+            if row["group_id"] != current["group_id"]:
+                require_group(conn, row["group_id"])
             before = property_row(conn, property_id)
             update_property(conn, property_id, row, utc_now())
             delete_property_facilities(conn, property_id)

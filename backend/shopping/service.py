@@ -359,11 +359,11 @@ def _sellable(row: tuple, available: int) -> bool:
 
 def _check_window(stay: Stay, window: Window) -> None:
     if stay.arrival < window.today:
-        raise ValidationFailed({stay.sent_as("checkin_date"):
-                                [f"is in the past (today is {window.today.isoformat()} at the property)"]})
+        raise ValidationFailed.one(stay.sent_as("checkin_date"),
+                                   f"is in the past (today is {window.today.isoformat()} at the property)")
     if stay.departure > window.end:
-        raise ValidationFailed({stay.sent_as("checkout_date"):
-                                [f"is beyond the property's inventory ({window.end.isoformat()})"]})
+        raise ValidationFailed.one(stay.sent_as("checkout_date"),
+                                   f"is beyond the property's inventory ({window.end.isoformat()})")
 
 
 def _is_available(filters: list, stay: Stay | None) -> bool | None:

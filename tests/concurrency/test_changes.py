@@ -60,22 +60,25 @@ def test_two_hotel_policies_made_at_once_for_one_property_are_one(engine, hotel)
     assert engine.store.scalar("SELECT count(*) FROM hotel_policies WHERE property_id = ?", (properties[0],)) == 1
 
 
-def test_a_group_deleted_while_properties_are_made_in_it_is_either_kept_with_them_or_gone_without(engine):
+def test_a_group_deleted_while_properties_and_channels_are_made_in_it_is_kept_with_them_or_gone_without(engine):
     actor = engine.identity.operator()
-    group = engine.identity.create_group(actor, {"title": "New openings"})
+    group = engine.identity.create_group(actor, {"title": "New openings"})["id"]
     actor = engine.identity.operator()  # a member of the new group too
 
     def work(n: int) -> Any:
         try:
             if n == 0:
-                return engine.identity.delete_group(actor, group["id"])
-            return engine.properties.create(actor, {"title": f"Chalet {n}", "currency": "EUR", "group_id": group["id"],
-                                                    **CONTACT})
+                return engine.identity.delete_group(actor, group)
+            if n % 2:
+                return engine.properties.create(actor, {"title": f"Chalet {n}", "currency": "EUR", "group_id": group,
+                                                        **CONTACT})
+            return engine.channels.create(actor, {"title": f"Meta {n}", "channel": "OpenShopping", "group_id": group})
         except Exception as refused:  # noqa: BLE001 — what each caller was told is the point
             return refused
 
-    answers = at_once(6, work)
-    made = engine.store.scalar("SELECT count(*) FROM properties WHERE group_id = ?", (group["id"],))
-    kept = engine.store.scalar("SELECT count(*) FROM groups WHERE id = ?", (group["id"],))
-    assert {type(answer).__name__ for answer in answers} <= {"NoneType", "dict", "ValidationFailed", "NotFound"}
+    answers = at_once(7, work)
+    made = sum(engine.store.scalar(f"SELECT count(*) FROM {table} WHERE group_id = ?", (group,))
+               for table in ("properties", "channels"))
+    kept = engine.store.scalar("SELECT count(*) FROM groups WHERE id = ?", (group,))
+    assert {type(answer).__name__ for answer in answers} <= {"NoneType", "dict", "ValidationFailed"}
     assert (kept, made) in {(1, sum(isinstance(a, dict) for a in answers)), (0, 0)}

@@ -307,8 +307,9 @@ def thread_templates(store: Store, property_id: str, group_id: str) -> list[Row]
                        (property_id, group_id))
 
 
-def property_group_id(conn: Connection, property_id: str) -> str:
-    return conn.execute("SELECT group_id FROM properties WHERE id = ?", (property_id,)).fetchone()[0]
+def property_group_id(conn: Connection, property_id: str) -> str | None:
+    row = conn.execute("SELECT group_id FROM properties WHERE id = ?", (property_id,)).fetchone()
+    return row[0] if row else None
 
 
 def templates_in_group(conn: Connection, group_id: str) -> int:

@@ -21,6 +21,7 @@ from backend.chat.store import (
 from backend.core.errors import BadRequest, Errors, NotFound, Unauthorized, ValidationFailed
 from backend.core.fields import RequiredText
 from backend.identity.models import Actor
+from backend.identity.service import require_group
 from backend.core.listing import ListQuery
 from backend.core.validation import validate
 from storage import Connection, Store, new_id, utc_now
@@ -144,7 +145,15 @@ class MessageTemplates:
 
     @staticmethod
     def _group_of(conn: Connection, model: TemplateInput) -> str:
-        return model.group_id or property_group_id(conn, model.property_id)
+        """The group the saved reply counts in, as it is in the write's transaction: its own, or its property's
+        (either deleted since it was checked is refused as one not the actor's)."""
+        if model.group_id:
+            require_group(conn, model.group_id)
+            return model.group_id
+        group_id = property_group_id(conn, model.property_id)
+        if group_id is None:
+            raise ValidationFailed.one("property_id", "is not a property of yours")
+        return group_id
 
     def _count_in_group(self, conn: Connection, model: TemplateInput) -> int:
         return templates_in_group(conn, self._group_of(conn, model))

@@ -82,3 +82,20 @@ def test_a_group_deleted_while_properties_and_channels_are_made_in_it_is_kept_wi
     kept = engine.store.scalar("SELECT count(*) FROM groups WHERE id = ?", (group,))
     assert {type(answer).__name__ for answer in answers} <= {"NoneType", "dict", "ValidationFailed"}
     assert (kept, made) in {(1, sum(isinstance(a, dict) for a in answers)), (0, 0)}
+
+
+def test_a_property_deleted_while_saved_replies_are_made_for_it_leaves_none_behind(engine, hotel):
+    actor, properties, _ = hotel
+
+    def work(n: int) -> Any:
+        try:
+            if n == 0:
+                return engine.properties.delete(actor, properties[0])
+            return engine.message_templates.create(actor, {"title": f"Welcome {n}", "message": "Welcome!",
+                                                           "property_id": properties[0]})
+        except Exception as refused:  # noqa: BLE001 — what each caller was told is the point
+            return refused
+
+    answers = at_once(6, work)
+    assert {type(answer).__name__ for answer in answers} <= {"NoneType", "dict", "ValidationFailed"}
+    assert engine.store.scalar("SELECT count(*) FROM message_templates WHERE property_id = ?", (properties[0],)) == 0

@@ -3,12 +3,11 @@ each domain has its package, its `store.py` and its tests' folder."""
 
 from __future__ import annotations
 
-import ast
 import re
 from pathlib import Path
 
 from storage import open_store
-from tests.test_sql_homes import WRITES, _text
+from tests.test_sql_homes import writers
 
 ROOT = Path(__file__).resolve().parents[1]
 TRIGGERS = {"thread_counts"}  # kept by triggers of the schema, not by a statement of a store
@@ -25,15 +24,6 @@ def _documented() -> dict[str, str]:
     return dict(listed)
 
 
-def _written() -> dict[str, set[str]]:
-    writers: dict[str, set[str]] = {}
-    for path in (ROOT / "backend").rglob("store.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
-            for table in WRITES.findall(_text(node) or ""):
-                writers.setdefault(table, set()).add(path.parent.name)
-    return writers
-
-
 def test_every_table_is_listed_once(tmp_path):
     store = open_store(tmp_path / "schema.db")
     try:
@@ -46,11 +36,11 @@ def test_every_table_is_listed_once(tmp_path):
 
 
 def test_each_table_is_written_by_the_domain_it_is_listed_under():
-    documented, written = _documented(), _written()
+    documented, written = _documented(), writers()
     for table, domain in documented.items():
         store = ROOT / "backend" / domain / "store.py"
         assert re.search(rf"\b{table}\b", store.read_text()), f"{table} is not in {store}"
-        assert written.get(table, {domain}) - {"upgrades"} <= {domain}, f"{table} is written by {written[table]}"
+        assert written.get(table, {domain}) <= {domain}, f"{table} is written by {written[table]}"
         if table not in TRIGGERS:
             assert table in written or "{table" in store.read_text(), f"nothing writes {table}"
 

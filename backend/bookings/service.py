@@ -312,7 +312,7 @@ class Bookings:
     def list(self, actor: Actor, query: ListQuery, *, reveal: Reveal | None = None) -> tuple[list[dict[str, Any]], dict]:
         """`reveal`, on every reading method: the cards in clear, for whom (the vault's audit log names them);
         only the secure listener passes it, for the tokenisation service."""
-        _, groups = actor.group_params()
+        groups = actor.group_list()
         rows, meta = booking_page(self.store, query, groups, stay_view(self.store, self.clock))
         shown = self._shown(rows, reveal)
         reports = reports_of(self.store, [booking["id"] for booking in shown])
@@ -328,7 +328,7 @@ class Bookings:
     def revisions(self, actor: Actor, query: ListQuery, *, feed: bool = False,
                   reveal: Reveal | None = None) -> tuple[list[dict[str, Any]], dict]:
         """Revisions newest first; the feed is the revisions not yet acknowledged, oldest first."""
-        _, groups = actor.group_params()
+        groups = actor.group_list()
         rows, meta = revision_page(self.store, query, groups, feed=feed)
         return [_revision(r, booking) for r, booking in zip(rows, self._shown(rows, reveal), strict=True)], meta
 

@@ -156,7 +156,7 @@ class Channels:
     # --- reading -----------------------------------------------------------------------------
 
     def list(self, actor: Actor, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-        _, groups = actor.group_params()
+        groups = actor.group_list()
         rows, meta = channel_page(self.store, query, groups, DIRECT)
         return [self._attributes(r) for r in rows], meta
 
@@ -166,7 +166,7 @@ class Channels:
     def for_property(self, actor: Actor, property_id: str) -> list[dict[str, Any]]:
         """The channels the property may be connected to (those of its group) and any it is connected to, each
         marked with whether it is."""
-        _, groups = actor.group_params()
+        groups = actor.group_list()
         rows = channels_for_property(self.store, groups, DIRECT, property_id)
         return [{**a, "connected": property_id in a["properties"]} for a in map(self._attributes, rows)]
 
@@ -297,7 +297,7 @@ class Channels:
         if data.get("provider_api_key") is not None and model.channel not in SHOPPING_CODES:
             errors.add("provider_api_key", "only shopping channels take a provider API key")
         channel_group = group_title(self.store, group_id)
-        _, groups = actor.group_params()
+        groups = actor.group_list()
         for index, property_id in enumerate(model.properties):
             row = property_in_groups(self.store, property_id, groups)
             if row is None:

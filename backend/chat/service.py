@@ -19,9 +19,10 @@ from pydantic_core import from_json
 from backend.bookings.access import booking_row
 from backend.core.card_data import mask_cards_in, mask_text
 from backend.chat.attachments import Attachments
+from backend.channels.store import is_connected
 from backend.chat.store import (
     THREAD_COUNT_COLUMNS, booking_thread, channel_booking, channel_code, channel_reply, chat_properties,
-    count_message, has_chat_app, inquiry_meta, insert_message, insert_thread, is_channel_property,
+    count_message, has_chat_app, inquiry_meta, insert_message, insert_thread,
     is_channel_thread, is_property_room_type, mark_delivered, mark_thread_read, message_row, messages_by_id,
     messages_page, pending_replies_page, property_group, revision_attributes, set_assignee, set_closed,
     set_unread_count, thread_count, thread_of_booking, thread_row, thread_state, thread_with_property, threads_page,
@@ -117,7 +118,7 @@ class Chat:
 
     def properties(self, actor: Actor) -> list[dict[str, Any]]:
         """The actor's properties that have the chat app (id and title), by title: the inbox's scope."""
-        return [dict(r) for r in chat_properties(self.store, sorted(actor.group_ids), actor.only_property)]
+        return [dict(r) for r in chat_properties(self.store, actor.group_list(), actor.only_property)]
 
     def _counter(self, query: ListQuery, allowed: list[str], unread: bool | None):
         """The total from the trigger-kept thread_counts, when the filters are ones it holds; else None."""
@@ -274,7 +275,7 @@ class Chat:
         details = data.get("booking_details") if isinstance(data, dict) else None
         model = validate(InquiryInput, data, in_currency(details.get("currency") if isinstance(details, dict) else None))
         details = model.booking_details
-        if not is_channel_property(self.store, channel["id"], details.property_id):
+        if not is_connected(self.store, channel["id"], details.property_id):
             raise ValidationFailed.one("booking_details.property_id", "is not a property connected to this channel")
         if details.room_type_id and not is_property_room_type(self.store, details.room_type_id, details.property_id):
             raise ValidationFailed.one("booking_details.room_type_id", "is not a room type of the property")

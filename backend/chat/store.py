@@ -376,11 +376,6 @@ def channel_code(conn: Connection, channel_id: str) -> str:
     return conn.execute("SELECT channel_code FROM channels WHERE id = ?", (channel_id,)).fetchone()[0]
 
 
-def is_channel_property(store: Store, channel_id: str, property_id: str) -> bool:
-    return bool(store.scalar("SELECT 1 FROM channel_properties WHERE channel_id = ? AND property_id = ?",
-                             (channel_id, property_id)))
-
-
 def is_property_room_type(store: Store, room_type_id: str, property_id: str) -> bool:
     return bool(store.scalar("SELECT 1 FROM room_types WHERE id = ? AND property_id = ?", (room_type_id, property_id)))
 

@@ -69,7 +69,7 @@ class MessageTemplates:
 
     def list(self, actor: Actor, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         """The actor's templates, by title: those of their groups and of their groups' properties."""
-        rows, meta = templates_page(self.store, query, sorted(actor.group_ids))
+        rows, meta = templates_page(self.store, query, actor.group_list())
         return [_template(r) for r in rows], meta
 
     def get(self, actor: Actor, template_id: str) -> dict[str, Any]:
@@ -79,7 +79,7 @@ class MessageTemplates:
         model = self._validate(actor, data)
         template_id, now = new_id(), utc_now()
         with self.store.transaction() as conn:
-            if self._count_in_group(conn, model) >= MAX_PER_GROUP:
+            if templates_in_group(conn, self._group_of(conn, model)) >= MAX_PER_GROUP:
                 raise ValidationFailed.one("message_template", f"a group keeps at most {MAX_PER_GROUP} saved replies")
             insert_template(conn, template_id, model.group_id, model.property_id, mask_text(model.title),
                             mask_text(model.message), actor.user_id, now)
@@ -97,7 +97,8 @@ class MessageTemplates:
             if sent.get("property_id") is not None or sent.get("group_id") is not None:
                 scope = {"property_id": None, "group_id": None}
             model = self._validate(actor, {"title": current["title"], "message": current["message"], **scope, **sent})
-            if self._group_of(conn, model) != current["owner"] and self._count_in_group(conn, model) >= MAX_PER_GROUP:
+            group = self._group_of(conn, model)
+            if group != current["owner"] and templates_in_group(conn, group) >= MAX_PER_GROUP:
                 raise ValidationFailed.one("message_template", f"a group keeps at most {MAX_PER_GROUP} saved replies")
             update_template(conn, template_id, model.group_id, model.property_id, mask_text(model.title),
                             mask_text(model.message), utc_now())
@@ -154,9 +155,6 @@ class MessageTemplates:
         if group_id is None:
             raise ValidationFailed.one("property_id", "is not a property of yours")
         return group_id
-
-    def _count_in_group(self, conn: Connection, model: TemplateInput) -> int:
-        return templates_in_group(conn, self._group_of(conn, model))
 
     def _row(self, actor: Actor, template_id: str):
         row = template_row(self.store, template_id)

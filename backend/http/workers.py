@@ -5,8 +5,9 @@ starts), binds the three listeners' sockets for each worker (SO_REUSEPORT: the k
 the workers' sockets by their addresses; on one shared socket, the worker that woke first took every connection
 waiting, and a benchmark's 32 kept-alive connections all went to one worker), and starts the workers by spawning
 (never forking: an engine holds threads and connections). A worker's sockets stay open in the supervisor: the
-connections the kernel gives a worker that died wait in their queue until it is started again. A worker that dies is started again (at most once a second); SIGTERM or SIGINT is
-passed on, and each worker finishes the requests it has in progress before it stops (DRAIN seconds at most).
+connections the kernel gives a worker that died wait in their queue until it is started again (at most once a
+second). SIGTERM or SIGINT is passed on, and each worker finishes the requests it has in progress before it stops
+(DRAIN seconds at most).
 
 This is uvicorn's own Multiprocess supervisor, which cannot be reused as it is: it takes one config, so one app and
 one TLS setting, where the main listener is plain and the secure and pci listeners may be TLS.

@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict
 
 from backend.core.errors import NotFound, Unauthorized
 from backend.core.fields import RequiredText
-from storage import Row, placeholders
+from storage import Row
 
 
 @dataclass(frozen=True)
@@ -37,10 +37,9 @@ class Actor:
             raise Unauthorized(f"you have no access to this {unreached or noun}")
         return row
 
-    def group_params(self) -> tuple[str, list[str]]:
-        """SQL placeholders and values for `group_id IN (...)`."""
-        ids = sorted(self.group_ids)
-        return placeholders(ids), ids
+    def group_list(self) -> list[str]:
+        """The actor's groups in a stable order, as a statement's parameters."""
+        return sorted(self.group_ids)
 
 
 @dataclass(frozen=True)

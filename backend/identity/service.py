@@ -101,7 +101,7 @@ class Identity:
 
     def groups(self, actor: Actor) -> list[dict[str, Any]]:
         """The actor's groups, each with its properties (`{id, title}`)."""
-        return self._groups(actor, group_rows(self.store, sorted(actor.group_ids)))
+        return self._groups(actor, group_rows(self.store, actor.group_list()))
 
     def group(self, actor: Actor, group_id: str) -> dict[str, Any]:
         return self._groups(actor, [self._group_row(actor, group_id)])[0]

@@ -90,14 +90,14 @@ class Owned:
         return actor.owned(owned_row(self.store, self.table, item_id), self.noun, item_id)
 
     def list(self, actor: Actor, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-        _, groups = actor.group_params()
+        groups = actor.group_list()
         rows, meta = owned_page(self.store, self.table, query, groups)
         return [self._attributes(r) for r in rows], meta
 
     def options(self, actor: Actor, query: ListQuery) -> list[dict[str, Any]]:
         """Every one the actor may see, short and unpaginated (the service's `/options`): the list's filters and
         order apply, its pagination does not."""
-        _, groups = actor.group_params()
+        groups = actor.group_list()
         rows = owned_options(self.store, self.table, query, groups)
         return [{"id": r["id"], "title": r["title"], **{name: r[name] for name in self.option_fields}} for r in rows]
 
@@ -287,7 +287,7 @@ class RatePlans(Owned):
         """Amounts are read in the plan's currency: its own, else its property's (when the actor's)."""
         currency = data.get("currency")
         if currency is None and isinstance(data.get("property_id"), str):
-            _, groups = actor.group_params()
+            groups = actor.group_list()
             currency = property_currency(self.store, data["property_id"], groups)
         return validate_partly(RatePlanInput, data, in_currency(currency), PLAN_STAND_INS)
 
@@ -384,7 +384,7 @@ class HotelPolicies:
         return None if row is None else _policy(row)
 
     def list(self, actor: Actor, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-        _, groups = actor.group_params()
+        groups = actor.group_list()
         rows, meta = hotel_policies_page(self.store, query, groups)
         return [_policy(r) for r in rows], meta
 

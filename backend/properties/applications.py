@@ -60,7 +60,7 @@ class Applications:
         return self._get(installation_id)
 
     def installed(self, actor: Actor, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-        _, groups = actor.group_params()
+        groups = actor.group_list()
         rows, meta = installations_page(self.store, query, groups)
         return [dict(r) for r in rows], meta
 

@@ -66,13 +66,13 @@ class Properties:
     # --- reading -----------------------------------------------------------------------------
 
     def list(self, actor: Actor, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-        _, groups = actor.group_params()
+        groups = actor.group_list()
         rows, meta = properties_page(self.store, query, groups)
         return self._serialise(rows), meta
 
     def options(self, actor: Actor) -> list[dict[str, Any]]:
         """Every property of the account, without details or pagination."""
-        _, groups = actor.group_params()
+        groups = actor.group_list()
         rows = property_options(self.store, groups)
         return [{"id": r["id"], "title": r["title"], "currency": r["currency"], "is_active": bool(r["is_active"]),
                  "group_ids": [r["group_id"]]} for r in rows]

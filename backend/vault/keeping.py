@@ -31,7 +31,6 @@ from backend.vault.store import (
     card_summary,
     delete_card,
     delete_cvv,
-    extend_departure,
     extend_departures,
     fold_card,
     forget_cvvs,
@@ -180,7 +179,7 @@ class Vault:
     def move(self, conn, token: str, departure: date) -> None:
         """A booking's stay changed: its card leaves the vault counting from the new departure, if that is later (the
         card may guarantee other stays too: kept once, it leaves after the last of them)."""
-        extend_departure(conn, token, departure.isoformat())
+        extend_departures(conn, [(token, departure.isoformat())])
 
     def describe(self, token: str) -> dict[str, str]:
         """What a booking shows of a card the vault holds, as its guarantee does (nothing unsealed, so no audit

@@ -49,11 +49,6 @@ def extend_departures(conn: Connection, moves: list[tuple[str, str]]) -> None:
                      [(day, token, day) for token, day in moves])
 
 
-def extend_departure(conn: Connection, token: str, day: str) -> None:
-    conn.execute("UPDATE vault_cards SET departure_date = ? WHERE token = ? AND departure_date < ?",
-                 (day, token, day))
-
-
 def sealed_card(conn: Connection, token: str) -> Row | None:
     return conn.execute("SELECT nonce, ciphertext FROM vault_cards WHERE token = ?", (token,)).fetchone()
 

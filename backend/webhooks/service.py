@@ -69,7 +69,7 @@ class Webhooks:
     # --- reading -----------------------------------------------------------------------------
 
     def list(self, actor: Actor, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-        _, groups = actor.group_params()
+        groups = actor.group_list()
         rows, meta = webhook_page(self.store, query, groups)
         return [self._attributes(row) for row in rows], meta
 

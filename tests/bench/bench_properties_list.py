@@ -22,7 +22,7 @@ from backend.engine import Engine
 from backend.properties.facilities import facility_id
 from backend.identity.models import Actor
 from backend.core.listing import Filter, ListQuery
-from storage import new_id
+from storage import new_id, placeholders
 
 TOTAL = 10_000
 RUNS = 500
@@ -68,13 +68,15 @@ def engine_list(engine: Engine, actor: Actor, text: str) -> Callable[[], int]:
 
 
 def raw_read(conn: sqlite3.Connection, actor: Actor, text: str) -> Callable[[], int]:
-    marks, groups = actor.group_params()
+    groups = actor.group_list()
+    marks = placeholders(groups)
     sql = f"SELECT * FROM properties WHERE group_id IN ({marks}) AND title LIKE ? ORDER BY title LIMIT 10"
     return lambda: len(conn.execute(sql, [*groups, f"%{text}%"]).fetchall())
 
 
 def raw_count(conn: sqlite3.Connection, actor: Actor, text: str) -> Callable[[], int]:
-    marks, groups = actor.group_params()
+    groups = actor.group_list()
+    marks = placeholders(groups)
     sql = f"SELECT count(*) FROM properties WHERE group_id IN ({marks}) AND title LIKE ?"
     return lambda: conn.execute(sql, [*groups, f"%{text}%"]).fetchone()[0]
 

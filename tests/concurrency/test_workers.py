@@ -69,7 +69,12 @@ def serving(database: Database, *options: str) -> Iterator[Served]:
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     served = Served(process, f"http://127.0.0.1:{ports[0]}")
     try:
-        _eventually(lambda: _answers(served.url) and len(served.workers()) == 2, 120)  # a loaded machine starts slowly
+        try:
+            _eventually(lambda: _answers(served.url) and len(served.workers()) == 2, 120)  # a loaded machine is slow
+        except AssertionError:
+            process.kill()  # what it said while it did not come up, for whoever reads the failure
+            raise AssertionError(f"not serving with 2 workers in 120 s ({len(served.workers())} workers); it said:\n"
+                                 f"{process.communicate(timeout=10)[0]}") from None
         yield served
     finally:
         if process.poll() is None:

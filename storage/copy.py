@@ -2,7 +2,7 @@
 
 Every table SQLite's schema has, in an order that puts each row after the rows it refers to (a derived rate plan
 after its parent), in one PostgreSQL transaction: all of it or nothing. Blobs go as bytes; the tables that list
-rows in insertion order keep it (SQLite's rowid becomes their `rowid` column); the outbox's position and the
+rows in insertion order keep it (SQLite's rowid becomes their `rowid` column); the outbox's positions (SQLite's sequence) and the
 audit log's numbers carry on where SQLite's stopped (its sequence, not its largest remaining row: events pruned
 since must not be issued again). The inbox's counts, which triggers keep, are SQLite's as they were. Each table's
 rows are counted on both sides before the commit. A target that holds any row is refused, and so is a source of
@@ -64,6 +64,9 @@ def _copy(source: SqliteStore, target: PostgresStore) -> dict[str, int]:
                          conn.execute(f"SELECT coalesce(max({column}), 0) FROM {table}").fetchone()[0])
             conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), CAST(? AS bigint), ? = 1)",
                          (max(issued, 1), int(issued > 0)))
+            if table == "events":  # SQLite's positions are its sequence: the cursors copied count in them
+                conn.execute("UPDATE events SET pos = seq")
+                conn.execute("UPDATE outbox_head SET pos = ?", (issued,))
     return copied
 
 

@@ -10,6 +10,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+# PostgreSQL's advisory lock keys (pg_advisory_*, storage/postgres.py): the first of two int4 keys says whose lock it
+# is, the second which.
+FRONTDESK = 0x46440000  # "FD"
+WRITER, MIGRATION, LEASE = 1, 2, 3
+
+# The commit horizon of this database's writers: the lowest transaction id below which every transaction that may
+# have written events here has ended, as of the statement's snapshot. The snapshot's in-progress ids (`xip`) are the
+# whole cluster's, so those of other databases, still running as pg_locks shows them, are left out (a long transaction
+# of another application must not hold up Frontdesk's deliveries): a transaction of ours holds the writers' lock
+# here (taken before it has an id), and one that ended since the snapshot cannot be told apart, so it counts. Ids are
+# compared by their low 32 bits, as pg_locks shows them.
+COMMIT_HORIZON = f"""(SELECT coalesce(min(x), pg_snapshot_xmax(pg_current_snapshot()))
+    FROM pg_snapshot_xip(pg_current_snapshot()) AS x
+    WHERE CAST(CAST(x AS text) AS bigint) % 4294967296 NOT IN (
+        SELECT CAST(CAST(t.transactionid AS text) AS bigint) FROM pg_locks t
+        WHERE t.locktype = 'transactionid' AND t.granted AND NOT EXISTS (
+            SELECT 1 FROM pg_locks a WHERE a.virtualtransaction = t.virtualtransaction AND a.locktype = 'advisory'
+            AND a.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+            AND a.classid = {FRONTDESK} AND a.objid = {WRITER} AND a.objsubid = 2)))"""
+
 
 @dataclass(frozen=True)
 class Dialect:
@@ -41,6 +61,15 @@ class Dialect:
         """A join whose left table SQLite must read first (its CROSS JOIN keeps the order given); a plain join on
         PostgreSQL, which chooses well alone and reads CROSS JOIN … ON as an error."""
         return "CROSS JOIN" if self.name == "sqlite" else "JOIN"
+
+    @property
+    def position(self) -> str:
+        """The events' column of their commit-safe outbox position, which cursors count in: on SQLite the sequence
+        itself (one writer at a time, so events commit in sequence order); on PostgreSQL `pos`, stamped after
+        commit in the order transactions began writing (backend/outbox/store.py `stamp_positions`), because
+        writers of different scopes commit in parallel and a sequence value is handed out at insert, not at
+        commit."""
+        return "seq" if self.name == "sqlite" else "pos"
 
     def last_issued(self, table: str, column: str) -> str:
         """A query for the highest value the table's generated key has ever issued (0 before the first), which stays

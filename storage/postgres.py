@@ -4,11 +4,13 @@
   literals, identifiers and comments, its `%` doubled) and kept.
 - Rows read by position and by name, as sqlite3.Row does; flags go in and come out as integers 0/1, as in SQLite
   (a Python bool is sent as an integer, a boolean result such as `EXISTS (…)` read as one).
-- A transaction waits in this process's line of writers (storage/store.py's WriterQueue), then borrows a
-  connection from the pool for its length, bound to its thread so that the engine's reads inside it join it; it
-  begins with a database-wide advisory lock (whose waiters PostgreSQL serves in turn), which reproduces SQLite's `BEGIN IMMEDIATE`: one
-  writer at a time, so that whatever a writer reads and decides on still holds when it writes. A statement outside
-  a transaction borrows a connection for itself alone (autocommit), its rows read before the connection goes back.
+- A transaction borrows a connection from the pool for its length, bound to its thread so that the engine's reads
+  inside it join it, and begins with its advisory locks (whose waiters PostgreSQL serves in turn). Unscoped, after
+  waiting in this process's line of writers (storage/store.py's WriterQueue): the database-wide writers' lock,
+  which reproduces SQLite's `BEGIN IMMEDIATE` — one writer at a time, so that whatever a writer reads and decides
+  on still holds when it writes. Scoped (`transaction("property:…")`): that lock shared, then its keys' own, so
+  that writers of other keys go beside it and the unscoped ones wait for all. A statement outside a transaction
+  borrows a connection for itself alone (autocommit), its rows read before the connection goes back.
 - Commits are durable when they return (`synchronous_commit` as the server has it: on, unless an operator says
   otherwise). The database must use collation C, so that text sorts and compares byte by byte as in SQLite.
 - `change_stamp` is the server's WAL insert position: it moves with every write (a superset of this database's
@@ -22,7 +24,7 @@ import json
 import re
 import threading
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from functools import lru_cache
 from typing import Any
 
@@ -31,16 +33,14 @@ from psycopg import adapt, conninfo, postgres
 from psycopg.rows import RowMaker
 from psycopg_pool import ConnectionPool
 
-from storage.dialect import POSTGRESQL
+from storage.dialect import FRONTDESK, LEASE, MIGRATION, POSTGRESQL, WRITER
 from storage.migrations import newer, postgresql_steps, script
-from storage.store import StoreError, WriterQueue
+from storage.store import StoreError, WriterQueue, joined
 
 POOL_SIZE = 16  # connections per process: a worker's threads beyond this wait for one (POOL_TIMEOUT at most)
 POOL_TIMEOUT = 30.0
 CONNECT_TIMEOUT = 10  # seconds to reach the server at start
-# Advisory lock keys (pg_advisory_*): the first of two int4 keys says whose lock it is, the second which.
-FRONTDESK = 0x46440000  # "FD"
-WRITER, MIGRATION, LEASE = 1, 2, 3
+SCOPE = FRONTDESK + 1  # the first key of a scope's lock; the second, its key's hash
 ACCEPTED_COLLATIONS = {"C", "POSIX"}
 
 _PLACEHOLDER = re.compile(r"""'(?:[^']|'')*'|"(?:[^"]|"")*"|--[^\n]*|(\?)""")
@@ -185,19 +185,23 @@ class PostgresStore:
         return getattr(self._local, "conn", None) or Autocommit(self)
 
     @contextmanager
-    def transaction(self) -> Iterator[PgConnection]:
-        """BEGIN, the writers' advisory lock first, … COMMIT; ROLLBACK on any exception. Nested use joins the outer
-        one."""
+    def transaction(self, *scope: str) -> Iterator[PgConnection]:
+        """BEGIN, its locks first, … COMMIT; ROLLBACK on any exception. Unscoped: the writers' advisory lock, after
+        waiting in this process's line. Scoped: that lock shared, then each key's own (sorted, so that two writers
+        never take them in opposite orders), while holding a pooled connection (PostgreSQL serves each lock's
+        waiters in turn). Nested use joins the outer one."""
         current = getattr(self._local, "conn", None)
         if current is not None:
+            joined(self._local.scope, scope)
             yield current
             return
-        with self._writers, self.pool.connection() as raw:  # in this process's line before borrowing a connection
+        keys = sorted(set(scope))
+        with self._writers if not keys else nullcontext(), self.pool.connection() as raw:
             conn = PgConnection(raw)
             raw.execute("BEGIN")
-            self._local.conn = conn
+            self._local.conn, self._local.scope = conn, scope
             try:
-                raw.execute("SELECT pg_advisory_xact_lock(%s, %s)", (FRONTDESK, WRITER))
+                raw.execute(_locks(len(keys)), (FRONTDESK, WRITER, *keys))
                 yield conn
             except BaseException:
                 self._local.conn = None
@@ -299,6 +303,16 @@ class PgLease:
     def close(self) -> None:
         with self._lock:
             self._raw.close()
+
+
+@lru_cache(maxsize=8)
+def _locks(keys: int) -> str:
+    """The statement that opens a transaction of `keys` scope keys (0: everything), in one round trip; a key is
+    hashed to an int4 (two keys of one hash only wait for each other)."""
+    if not keys:
+        return "SELECT pg_advisory_xact_lock(%s, %s)"
+    return "SELECT pg_advisory_xact_lock_shared(%s, %s)" + "".join(
+        f", pg_advisory_xact_lock({SCOPE}, hashtext(%s))" for _ in range(keys))
 
 
 def without_password(url: str) -> str:

@@ -24,7 +24,7 @@ from typing import Any
 
 from storage.dialect import SQLITE
 from storage.migrations import migrate_sqlite
-from storage.store import WriterQueue
+from storage.store import WriterQueue, joined
 
 BUSY_TIMEOUT_MS = 10_000
 
@@ -88,17 +88,20 @@ class SqliteStore:
         return conn
 
     @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
+    def transaction(self, *scope: str) -> Iterator[sqlite3.Connection]:
         """`BEGIN IMMEDIATE` … COMMIT, or ROLLBACK on any exception, after waiting in line: this process's writers
         first come first served, then the host's, by a lock on a file beside the database, for which the kernel
         wakes a waiter the moment it is free (SQLite's own busy handler stays for writers that do not line up: a
-        `sqlite3` shell, an older Frontdesk). Nested use joins the outer one."""
+        `sqlite3` shell, an older Frontdesk). One writer at a time whatever the scope. Nested use joins the outer
+        one."""
         conn = self.conn
         if conn.in_transaction:
+            joined(getattr(self._local, "scope", ()), scope)
             yield conn
             return
         with self._writers, self._host_line:
             conn.execute("BEGIN IMMEDIATE")
+            self._local.scope = scope
             try:
                 yield conn
             except BaseException:

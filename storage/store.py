@@ -6,8 +6,10 @@ placeholders, `ON CONFLICT`, `RETURNING`, explicit `NULLS FIRST/LAST` where a co
 constructs that differ are the `Dialect`'s (storage/dialect.py).
 
 Rows read by position and by name (`row[0]`, `row["id"]`, `dict(row)`); `tuples` reads plain tuples where
-thousands of rows are read at once. A transaction is one writer at a time, database-wide, as SQLite's
-`BEGIN IMMEDIATE` is: everything the engine reads inside one and decides on still holds when it writes.
+thousands of rows are read at once. An unscoped transaction is one writer at a time, database-wide, as SQLite's
+`BEGIN IMMEDIATE` is: everything the engine reads inside one and decides on still holds when it writes. A scoped
+one (backend/core/scopes.py) holds that only for what its keys cover, and on PostgreSQL goes beside the writers of
+other keys.
 """
 
 from __future__ import annotations
@@ -77,9 +79,13 @@ class Store(Protocol):
     def conn(self) -> Connection:
         """This thread's connection: the open transaction's, else one for single statements (autocommit)."""
 
-    def transaction(self) -> AbstractContextManager[Connection]:
-        """One writer at a time, database-wide, committed when the block ends (durably: on disk before it returns),
-        rolled back on any exception. Nested use joins the outer transaction."""
+    def transaction(self, *scope: str) -> AbstractContextManager[Connection]:
+        """Committed when the block ends (durably: on disk before it returns), rolled back on any exception.
+
+        Without a scope, one writer at a time, database-wide. With one (keys such as `property:<id>`), it excludes
+        the writers of its keys and the unscoped ones, and runs beside writers of other keys where the database can
+        (PostgreSQL; SQLite has one writer whatever the scope): what it reads and decides on must be what its keys
+        cover. Nested use joins the outer transaction, whose scope must cover it (`joined`)."""
 
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...
     def one(self, sql: str, params: Sequence[Any] = ()) -> Any: ...
@@ -102,6 +108,14 @@ class Store(Protocol):
         """Make what was replaced or deleted unreadable where the database can (SQLite's write-ahead log)."""
 
     def close(self) -> None: ...
+
+
+def joined(outer: tuple[str, ...], inner: tuple[str, ...]) -> None:
+    """A transaction nested in another joins it, so the outer one's locks must cover the inner one's: everything
+    (no scope) covers all; a scope covers its own keys only. Anything else is a fault of the code, refused on either
+    store alike so that tests on SQLite find it too."""
+    if outer and not (inner and set(inner) <= set(outer)):
+        raise RuntimeError(f"a transaction of scope {inner or 'everything'} nested in one of scope {outer}")
 
 
 class WriterQueue:

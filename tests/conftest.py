@@ -107,10 +107,28 @@ def session_db(store_kind: str, tmp_path_factory) -> Iterator[Callable[[str], Da
         database.drop()
 
 
+_PORTS_PER_WORKER = 1000
+_next_ports: Iterator[int] | None = None
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A port free now, below the kernel's ephemeral range (32768 and up): a port from `bind(("", 0))` is one the
+    kernel may give the next outgoing connection (a PostgreSQL client's, say) before the test's server binds it, and
+    a server that could not listen once held up a test for minutes. Each xdist worker has a band of its own."""
+    global _next_ports
+    if _next_ports is None:
+        worker = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
+        first = 20000 + (worker % 12) * _PORTS_PER_WORKER
+        start = first + os.getpid() % _PORTS_PER_WORKER  # two runs at once start apart
+        _next_ports = itertools.cycle([*range(start, first + _PORTS_PER_WORKER), *range(first, start)])
+    for port in itertools.islice(_next_ports, _PORTS_PER_WORKER):
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise AssertionError(f"no free port in this worker's {_PORTS_PER_WORKER}")
 
 
 @dataclass

@@ -1,7 +1,8 @@
 """Bookings and their revisions: pushed by shopping channels, sent in by OTAs, read by integrators.
 
-A push is one transaction (`BEGIN IMMEDIATE`): the bookability check, the taking of rooms and the
-revision are written together, so concurrent pushes can never sell the same last room twice. Each
+A push is one transaction, scoped to its property (backend/core/scopes.py): the bookability check, the taking of
+rooms and the revision are written together, so concurrent pushes can never sell the same last room twice, while
+pushes for other properties go beside it on PostgreSQL. Each
 booking remembers the units it holds (`taken`), so a cancellation or modification gives back
 exactly those, whatever the settings were in between.
 """
@@ -53,6 +54,7 @@ from backend.inventory.store import give_back_rooms, take_room
 from backend.inventory.window import Window, window_of
 from backend.core.listing import ListQuery
 from backend.core.money import canonical, format_minor, in_currency, parse_money
+from backend.core.scopes import VAULT, property_scope, reservation_scope
 from backend.outbox import record as outbox
 from backend.core.validation import validate
 from storage import Store, new_id, utc_now
@@ -109,14 +111,14 @@ class Bookings:
         model = validate(BookingInput, data, in_currency(data.get("currency") if isinstance(data, dict) else None))
         shown = _shown_input(model)
         body_hash = _hash(shown)
-        with self.store.transaction():
+        key = self.cards.reservation_key(model.reservation_id) if model.reservation_id else None
+        with self.store.transaction(*_scope(channel_id, property_id, key, model)):
             # An OTA's property must be connected to its channel, as it is when the booking is written.
             if ota and not is_connected(self.store, channel_id, property_id):
                 raise ValidationFailed.one("property_id", "is not a property connected to this channel")
             prop = property_row(self.store, property_id)
             channel = channel_row(self.store, channel_id)
             window = window_of(prop, self.clock())
-            key = self.cards.reservation_key(model.reservation_id) if model.reservation_id else None
             existing = booking_by_reservation(self.store, channel_id, key) if key else None
             if model.status == "new" and existing is not None:
                 if existing["body_hash"] != body_hash:
@@ -456,6 +458,17 @@ def _priced(services: list[dict[str, Any]], currency: str) -> list[dict[str, Any
         priced.append(service)
     errors.raise_if_any()
     return priced
+
+
+def _scope(channel_id: str, property_id: Any, key: str | None, model: BookingInput) -> tuple[str, ...]:
+    """What a push reads and writes: its property's rooms and bookings, its reservation number in the channel (one
+    booking however many push it at once, for whichever property), and the vault when a card may come or go."""
+    scope = [property_scope(property_id)]
+    if key:
+        scope.append(reservation_scope(channel_id, key))
+    if model.guarantee is not None or model.status != "new":  # a card kept, taken from the form, or carried on
+        scope.append(VAULT)
+    return tuple(scope)
 
 
 def _shown_input(model: BookingInput) -> dict[str, Any]:

@@ -1,5 +1,5 @@
 """The pull feed: what changed for a pull channel since a cursor, a page at a time, and the ack that moves its
-cursor. The cursor is an outbox position (`events.seq`), kept in the channel's destination row.
+cursor. The cursor is an outbox position (storage/dialect.py `position`), kept in the channel's destination row.
 
 A page looks at the events after the cursor in order, takes the channel's own (as a push would: its mapped plans'
 and room types' `ari` events, and its full sync's) until their ranges hold `PAGE_NIGHTS` nights or `LOOK_AT` events
@@ -22,7 +22,7 @@ from backend.distribution.reading import Changes, Reader
 from backend.distribution.settings import KIND
 from backend.core.errors import ValidationFailed
 from backend.outbox.deliverer import Event
-from backend.outbox.store import ack_cursor, any_event_after, events_after, head
+from backend.outbox.store import ack_cursor, any_event_after, events_after, head, stamp_positions
 from storage import Store, utc_now
 
 PAGE_NIGHTS = 5000  # nights of changed ranges per page, so at most about this many values
@@ -37,13 +37,14 @@ class Page:
 
 
 def page(store: Store, reader: Reader, mapped: Mapped, cursor: int) -> Page:
+    stamp_positions(store)  # what committed since the deliverer's last look is read too
     taken: list[Event] = []
     nights, last = 0, cursor
     for row in events_after(store, cursor, LOOK_AT):
         if nights >= PAGE_NIGHTS:
             break
         event = Event.of(row)
-        last = event.seq
+        last = event.pos
         if mapped.takes(event):
             taken.append(event)
             nights += (date.fromisoformat(event.payload["date_to"]) -
@@ -54,7 +55,7 @@ def page(store: Store, reader: Reader, mapped: Mapped, cursor: int) -> Page:
 
 def checked(store: Store, cursor: Any) -> int:
     """A cursor the outbox has reached: a whole number from 0 to its newest event's."""
-    last = head(store.conn)  # not max(seq): a channel acked up to events since pruned still acks where it is
+    last = head(store.conn)  # not the newest kept: a channel acked up to events since pruned still acks where it is
     if isinstance(cursor, bool) or not isinstance(cursor, int) or not 0 <= cursor <= last:
         raise ValidationFailed.one("cursor", f"must be a whole number from 0 to {last}, the newest event")
     return cursor

@@ -58,6 +58,7 @@ from backend.inventory.undo import Restored, Undo, after, before, restore
 from backend.inventory.window import Window, window_of
 from backend.core.listing import ListQuery
 from backend.core.money import format_minor, parse_money, to_minor
+from backend.core.scopes import property_scope
 from backend.outbox import record as outbox
 from backend.core.validation import details_of
 from storage import Store
@@ -195,7 +196,7 @@ class Ari:
         room type or property checked against changed meanwhile (a currency, a derivation, a window): then checked
         again, inside, on them as they are."""
         planned, props, warnings = self._checked(actor, lists, name)
-        with self.store.transaction():
+        with self.store.transaction(*map(property_scope, props)):  # beside writes of other properties
             if self._changed_since(planned, props):
                 planned, props, warnings = self._checked(actor, lists, name)
             return self._write(planned, props, warnings, undoable=undoable)
@@ -272,7 +273,7 @@ class Ari:
                undoable: bool) -> Edit:
         """`undoable`: keep what the write replaces (an API write of thousands of values keeps nothing)."""
         written = Written()
-        with self.store.transaction() as conn:
+        with self.store.transaction(*map(property_scope, props)) as conn:
             replaced = before(conn, planned) if undoable else {}
             for value in planned:
                 write_nights(conn, value.table, value.target["id"], value.days, value.fields)

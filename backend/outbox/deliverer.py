@@ -47,12 +47,14 @@ from backend.outbox.store import (
     head,
     insert_destination,
     insert_redelivery,
-    newest_seq,
-    passed_seq,
+    newest_position,
+    passed_position,
     prune_deliveries,
     prune_events,
     redelivered_seqs,
     resume_destination,
+    stamp_in,
+    stamp_positions,
     upsert_deliveries,
 )
 from storage import Store, new_id, utc_now
@@ -74,7 +76,8 @@ PRUNE_EVERY = 3600.0
 
 @dataclass(frozen=True)
 class Event:
-    seq: int
+    seq: int  # its number, by which the delivery log and redeliveries name it
+    pos: int  # its outbox position, which cursors count in (storage/dialect.py `position`)
     id: str
     event: str
     property_id: str | None
@@ -84,7 +87,7 @@ class Event:
 
     @classmethod
     def of(cls, row) -> Event:
-        return cls(row["seq"], row["id"], row["event"], row["property_id"], row["channel_id"],
+        return cls(row["seq"], row["pos"], row["id"], row["event"], row["property_id"], row["channel_id"],
                    from_json(row["payload"]), row["inserted_at"])
 
 
@@ -180,7 +183,8 @@ class Deliverer:
             self.wake.clear()
 
     def round(self) -> None:
-        """One look: housekeeping when due, then every due destination not already being served."""
+        """One look: housekeeping when due, positions for the events committed since the last look, then every due
+        destination not already being served."""
         now = time.monotonic()
         if now - self._swept > SWEEP_EVERY:
             self._swept = now
@@ -192,6 +196,7 @@ class Deliverer:
         if now - self._pruned > PRUNE_EVERY:
             self._pruned = now
             prune(self.store, self.clock())
+        stamp_positions(self.store)
         for route in self.routes.values():
             for destination_id in self.due(route):
                 running = self._busy.get(destination_id)
@@ -202,8 +207,7 @@ class Deliverer:
         ids = route.destinations()
         if not ids:
             return []
-        newest = newest_seq(self.store)
-        return due_destinations(self.store, ids, utc_now(), newest)
+        return due_destinations(self.store, ids, utc_now(), newest_position(self.store))
 
     # --- one destination -----------------------------------------------------------------------
 
@@ -227,7 +231,7 @@ class Deliverer:
             return False
         wanted = [event for event in events if route.wants(destination_id, event)][:route.batch * CALLS_PER_STEP]
         if not wanted:  # nothing for it here: move past what was read
-            self._advance(destination_id, row["cursor"], events[-1].seq)
+            self._advance(destination_id, row["cursor"], events[-1].pos)
             return len(events) == READ_AHEAD
         sent: list[tuple[list[Event], Delivered]] = []
         for call in (wanted[at:at + route.batch] for at in range(0, len(wanted), route.batch)):
@@ -235,7 +239,7 @@ class Deliverer:
                 sent.append((call, _send(route, destination_id, call)))
             except SendFailed as failed:  # the head of what is left: its first attempt unless nothing went
                 if self._commit(destination_id, row["cursor"], row["attempts"] + 1, sent):
-                    self._failed(route, destination_id, call, sent[-1][0][-1].seq, 0, failed)
+                    self._failed(route, destination_id, call, sent[-1][0][-1].pos, 0, failed)
                 elif not sent:
                     self._failed(route, destination_id, call, row["cursor"], row["attempts"], failed)
                 return False
@@ -250,7 +254,7 @@ class Deliverer:
         if not sent:
             return False
         with self.store.transaction() as conn:
-            moved = delivered_up_to(conn, destination_id, cursor, sent[-1][0][-1].seq, utc_now())
+            moved = delivered_up_to(conn, destination_id, cursor, sent[-1][0][-1].pos, utc_now())
             if moved:
                 for number, (events, answer) in enumerate(sent):
                     self._log(conn, destination_id, events, "delivered", attempt if number == 0 else 1, answer.status,
@@ -321,7 +325,9 @@ def _send(route: Route, destination_id: str, events: list[Event]) -> Delivered:
 
 
 def add_destination(conn, destination_id: str, kind: str) -> None:
-    """A new destination starts at the outbox's head: it gets what happens from now on."""
+    """A new destination starts at the outbox's head: it gets what happens from now on (in the caller's unscoped
+    transaction, so every event before it has been committed and is given its position first)."""
+    stamp_in(conn)
     insert_destination(conn, destination_id, kind, head(conn))
 
 
@@ -361,5 +367,5 @@ def prune(store: Store, now: datetime) -> None:
         return (now - delta).replace(tzinfo=None).isoformat(timespec="microseconds")
 
     with store.transaction() as conn:
-        prune_events(conn, passed_seq(conn), stamp(RETENTION), stamp(KEEP_OWED))
+        prune_events(conn, passed_position(conn), stamp(RETENTION), stamp(KEEP_OWED))
         prune_deliveries(conn, stamp(RETENTION))

@@ -6,6 +6,9 @@ The statements are written in the common dialect of storage/, which both SQLite 
 from __future__ import annotations
 
 from storage import Connection, Row, Store, placeholders
+from storage.dialect import COMMIT_HORIZON
+
+STAMPED_AT_ONCE = 5000  # events given positions in one stamp; more wait for the next
 
 
 # --- events ----------------------------------------------------------------------------------------
@@ -23,27 +26,61 @@ def derived_plans(conn: Connection, rate_plan_id: str) -> list[str]:
 
 
 def head(conn: Connection) -> int:
-    """The outbox's head: the last event ever recorded (0 before the first), which stays when it is pruned
-    (AUTOINCREMENT keeps it): where cursors may go."""
-    return conn.execute(conn.dialect.last_issued("events", "seq")).fetchone()[0]
+    """The outbox's head: the last position ever recorded (0 before the first), which stays when events are pruned:
+    where cursors may go."""
+    if conn.dialect.name == "sqlite":  # AUTOINCREMENT keeps the last sequence issued
+        return conn.execute(conn.dialect.last_issued("events", "seq")).fetchone()[0]
+    return conn.execute("SELECT pos FROM outbox_head").fetchone()[0]
 
 
-def newest_seq(store: Store) -> int:
+def stamp_positions(store: Store) -> int:
+    """Give the events whose transactions have ended their positions, in the order those transactions got their
+    ids; how many were stamped. PostgreSQL only (SQLite's position is the sequence): an event of a transaction still
+    running, and every event after the oldest one of this database still running, waits for the next stamp
+    (storage/dialect.py `COMMIT_HORIZON`), so no cursor ever passes an event that commits later. One stamper at a
+    time (the scope), beside the writers of every other scope."""
+    if store.dialect.name == "sqlite":
+        return 0
+    with store.transaction("outbox:stamper") as conn:
+        return stamp_in(conn)
+
+
+def stamp_in(conn: Connection) -> int:
+    """`stamp_positions` in the caller's transaction, which is the stamper's or an unscoped one."""
+    if conn.dialect.name == "sqlite":
+        return 0
+    stamped = conn.execute(
+        "WITH ready AS (SELECT seq, row_number() OVER (ORDER BY xid, seq) AS n FROM events WHERE pos IS NULL "
+        f"AND xid < {COMMIT_HORIZON} ORDER BY xid, seq LIMIT ?) "
+        "UPDATE events e SET pos = h.pos + ready.n FROM ready, outbox_head h WHERE e.seq = ready.seq",
+        (STAMPED_AT_ONCE,)).rowcount
+    if stamped:
+        conn.execute("UPDATE outbox_head SET pos = pos + ?", (stamped,))
+    return stamped
+
+
+def newest_position(store: Store) -> int:
     """The newest event kept (0 for none)."""
-    return store.scalar("SELECT max(seq) FROM events") or 0
+    return store.scalar(f"SELECT max({store.dialect.position}) FROM events") or 0
 
 
-def events_after(store: Store, seq: int, limit: int) -> list[Row]:
-    """Up to `limit` events after `seq`, in order."""
-    return store.query("SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ?", (seq, limit))
+def events_after(store: Store, position: int, limit: int) -> list[Row]:
+    """Up to `limit` events after `position`, in order, each with its `pos`."""
+    at = store.dialect.position
+    return store.query(f"SELECT {_with_pos(at)} FROM events WHERE {at} > ? ORDER BY {at} LIMIT ?", (position, limit))
 
 
-def any_event_after(store: Store, seq: int) -> bool:
-    return store.scalar("SELECT 1 FROM events WHERE seq > ? LIMIT 1", (seq,)) is not None
+def any_event_after(store: Store, position: int) -> bool:
+    return store.scalar(f"SELECT 1 FROM events WHERE {store.dialect.position} > ? LIMIT 1", (position,)) is not None
 
 
 def event_at(store: Store, seq: int) -> Row | None:
-    return store.one("SELECT * FROM events WHERE seq = ?", (seq,))
+    return store.one(f"SELECT {_with_pos(store.dialect.position)} FROM events WHERE seq = ?", (seq,))
+
+
+def _with_pos(position: str) -> str:
+    """Every column of an event and its position as `pos` (a column of its own on PostgreSQL)."""
+    return "*" if position == "pos" else f"*, {position} AS pos"
 
 
 # --- destinations ----------------------------------------------------------------------------------
@@ -157,16 +194,17 @@ def delete_redelivery(conn: Connection, destination_id: str, event_seq: int) -> 
 # --- housekeeping ----------------------------------------------------------------------------------
 
 
-def passed_seq(conn: Connection) -> int:
-    """The event every destination has passed (the newest, when there is no destination; 0 for none)."""
-    return conn.execute("SELECT coalesce(min(cursor), (SELECT max(seq) FROM events)) FROM destinations"
+def passed_position(conn: Connection) -> int:
+    """The position every destination has passed (the newest, when there is no destination; 0 for none)."""
+    at = conn.dialect.position
+    return conn.execute(f"SELECT coalesce(min(cursor), (SELECT max({at}) FROM events)) FROM destinations"
                         ).fetchone()[0] or 0
 
 
 def prune_events(conn: Connection, passed: int, retained_since: str, owed_since: str) -> None:
     """Events up to `passed` before `retained_since`, and any before `owed_since`; not those asked for again."""
-    conn.execute("DELETE FROM events WHERE ((seq <= ? AND inserted_at < ?) OR inserted_at < ?) AND seq NOT IN "
-                 "(SELECT event_seq FROM redeliveries)", (passed, retained_since, owed_since))
+    conn.execute(f"DELETE FROM events WHERE (({conn.dialect.position} <= ? AND inserted_at < ?) OR inserted_at < ?) "
+                 "AND seq NOT IN (SELECT event_seq FROM redeliveries)", (passed, retained_since, owed_since))
 
 
 def prune_deliveries(conn: Connection, since: str) -> None:

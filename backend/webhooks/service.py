@@ -242,7 +242,7 @@ class Webhooks:
         """One `test` event, sent now, not retried and not logged; a receiver that does not take it is a 422 on
         callback_url saying how it went, never what the receiver said (a test call must not be a probe that reads
         other servers' answers): the status class, "timed out" or "could not connect"."""
-        event = Event(0, new_id(), "test", hook.property_id, None, TEST_PAYLOAD, utc_now())
+        event = Event(0, 0, new_id(), "test", hook.property_id, None, TEST_PAYLOAD, utc_now())
         try:
             status = post(self.route.sender, hook, event.id, payloads.message(event, hook.send_data, event.payload),
                           secret)

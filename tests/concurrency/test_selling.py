@@ -67,6 +67,51 @@ def test_one_reservation_pushed_twenty_times_at_once_is_one_booking(site):
     assert shop.availability(day(1), day(1)) == {day(1): ROOMS - 1}
 
 
+def test_one_reservation_number_pushed_for_two_properties_at_once_is_one_booking(site):
+    """Pushes of two properties go at once on PostgreSQL, but a reservation number is the channel's: whichever
+    property's push is first makes the booking, the other's is refused as a different booking under that number."""
+    first = make_shop(site.user(), rooms=ROOMS, days=5)
+    second = make_shop(first.user, rooms=ROOMS, days=5)
+    check(first.user.client.put(f"/api/v1/channels/{first.channel_id}", json={"channel": {
+        "property_ids": [first.property_id, second.property_id], "rate_plan_ids": [first.plan_id, second.plan_id]}}))
+    shops = (first, second)
+    with httpx.Client(base_url=site.main.url, timeout=30) as client:
+        answers = _at_once(20, lambda n: client.post(
+            f"/api/v1/meta/{first.channel_name}/{shops[n % 2].property_id}/push_booking",
+            json=booking(shops[n % 2], day(1), day(2), reservation_id="SHARED")))
+    made = site.engine.store.query("SELECT property_id FROM bookings WHERE channel_id = ?", (first.channel_id,))
+    assert len(made) == 1
+    winner = [shop.property_id for shop in shops].index(made[0]["property_id"])
+    assert Counter(a.status_code for n, a in enumerate(answers) if n % 2 == winner) == {201: 10}
+    assert Counter(a.status_code for n, a in enumerate(answers) if n % 2 != winner) == {422: 10}
+    assert all("is already taken" in str(a.json()) for n, a in enumerate(answers) if n % 2 != winner)
+
+
+def test_ari_written_at_once_for_many_properties_is_whole_writes_and_all_their_events(site):
+    """Rates of eight properties written at once, ten times each over three nights: each property's nights hold one
+    write of its own, whole (never nights of two writes), and every write's event is in the outbox."""
+    owner = site.user()
+    shops = [make_shop(owner, rooms=ROOMS, days=0) for _ in range(8)]
+
+    def write(n: int) -> int:
+        shop = shops[n % 8]
+        return owner.client.post("/api/v1/restrictions", json={"values": [{
+            "property_id": shop.property_id, "rate_plan_id": shop.plan_id, "date_from": day(1), "date_to": day(3),
+            "rate": f"{100 + n}.00"}]}).status_code
+
+    assert Counter(_at_once(80, write)) == {200: 80}
+    for shop in shops:
+        rates = check(owner.client.get("/api/v1/restrictions", params={
+            "filter[property_id]": shop.property_id, "filter[date][gte]": day(1), "filter[date][lte]": day(3),
+            "filter[restrictions]": "rate"}))["data"]
+        written = {f"{100 + n}.00" for n in range(shops.index(shop), 80, 8)}
+        kept = {night["rate"] for night in rates[shop.plan_id].values()}
+        assert len(kept) == 1 and kept <= written
+    ids = [shop.property_id for shop in shops]
+    assert site.engine.store.scalar(f"SELECT count(*) FROM events WHERE event = 'ari' AND property_id IN "
+                                    f"({', '.join('?' * 8)})", ids) == 80
+
+
 def test_a_card_form_session_posted_twenty_times_at_once_keeps_one_card(site):
     shop = make_shop(site.user(), rooms=ROOMS, days=5)
     url = check(httpx.get(f"{site.main.url}/api/v1/meta/{shop.channel_name}/card_capture_form_url"))["data"][

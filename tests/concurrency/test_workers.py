@@ -10,6 +10,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import uuid
@@ -63,23 +64,37 @@ def _cmdline(pid: str) -> str:
 @contextmanager
 def serving(database: Database, *options: str) -> Iterator[Served]:
     ports = [free_port() for _ in range(3)]
-    process = subprocess.Popen(
-        [sys.executable, "-m", "console", "serve", *database.args(), "--workers", "2", "--port", str(ports[0]),
-         "--secure-port", str(ports[1]), "--pci-port", str(ports[2]), "--failed-auth-per-minute", "20", *options],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    served = Served(process, f"http://127.0.0.1:{ports[0]}")
-    try:
+    # What it prints goes to a file, not a pipe: a pipe nobody reads until the end would stop a worker that writes
+    # more than the pipe holds.
+    with tempfile.TemporaryFile("w+") as printed:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "console", "serve", *database.args(), "--workers", "2", "--port", str(ports[0]),
+             "--secure-port", str(ports[1]), "--pci-port", str(ports[2]), "--failed-auth-per-minute", "20",
+             *options], stdout=printed, stderr=subprocess.STDOUT, text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        served = Served(process, f"http://127.0.0.1:{ports[0]}")
+
+        def said() -> str:
+            printed.seek(0)
+            return printed.read()
+
         try:
-            _eventually(lambda: _answers(served.url) and len(served.workers()) == 2, 120)  # a loaded machine is slow
-        except AssertionError:
-            process.kill()  # what it said while it did not come up, for whoever reads the failure
-            raise AssertionError(f"not serving with 2 workers in 120 s ({len(served.workers())} workers); it said:\n"
-                                 f"{process.communicate(timeout=10)[0]}") from None
-        yield served
-    finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-        served.output = process.communicate(timeout=60)[0]
+            try:
+                _eventually(lambda: process.poll() is not None
+                            or (_answers(served.url) and len(served.workers()) == 2), 120)  # a loaded machine is slow
+                assert process.poll() is None
+            except AssertionError:
+                workers = len(served.workers())
+                process.kill()  # what it said while it did not come up, for whoever reads the failure
+                process.wait(10)
+                raise AssertionError(f"not serving with 2 workers ({workers} workers, exit {process.returncode}); "
+                                     f"it said:\n{said()}") from None
+            yield served
+        finally:
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+            process.wait(60)
+            served.output = said()
 
 
 def _answers(url: str) -> bool:

@@ -14,6 +14,7 @@ import httpx
 
 from backend.engine import Engine
 from tests.conftest import CONTACT
+from tests.outbox.caught_up import caught_up
 from tests.shopping.shop import check
 from tests.receiver import Received
 from tests.webhooks.hooks import eventually
@@ -103,11 +104,7 @@ def adapter_of(server_url: str, hotel: Hotel) -> httpx.Client:
 
 def settled(engine: Engine, channel_id: str) -> None:
     """Wait until the deliverer has sent the channel, or passed over, every event there is."""
-    def done() -> bool:
-        head = engine.store.scalar("SELECT coalesce(max(seq), 0) FROM events")
-        return engine.store.scalar("SELECT cursor FROM destinations WHERE id = ?", (channel_id,)) == head
-
-    eventually(done)
+    eventually(lambda: caught_up(engine, channel_id))
 
 
 def assembled(received: list[Received] | list[dict]) -> dict[str, dict[str, dict[str, Any]]]:

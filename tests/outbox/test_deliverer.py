@@ -27,6 +27,7 @@ from backend.outbox.deliverer import (
 from backend.outbox.lease import deliverer_lease
 from backend.outbox.record import record
 from backend.outbox.sending import Sender, SendFailed
+from backend.outbox.store import events_after, stamp_positions
 from tests.receiver import Receiver
 
 
@@ -172,13 +173,14 @@ def test_the_config_sets_attempts_and_backoff(new_db):
 
 def test_what_every_destination_passed_is_pruned_after_the_retention_and_what_is_owed_is_kept(engine):
     emit(engine, 1, 2, 3)
-    seqs = [r[0] for r in engine.store.query("SELECT seq FROM events ORDER BY seq")]
+    stamp_positions(engine.store)
+    positions = [row["pos"] for row in events_after(engine.store, 0, 10)]
     with engine.store.transaction() as conn:
-        conn.execute("UPDATE destinations SET cursor = ?", (seqs[1],))  # the receiver has had the first two
+        conn.execute("UPDATE destinations SET cursor = ?", (positions[1],))  # the receiver has had the first two
     prune(engine.store, datetime.now(UTC))
     assert engine.store.scalar("SELECT count(*) FROM events") == 3  # all younger than the retention
     prune(engine.store, datetime.now(UTC) + RETENTION + timedelta(minutes=1))
-    assert [r[0] for r in engine.store.query("SELECT seq FROM events")] == [seqs[2]]  # owed: kept
+    assert [row["pos"] for row in events_after(engine.store, 0, 10)] == [positions[2]]  # owed: kept
     prune(engine.store, datetime.now(UTC) + KEEP_OWED + timedelta(minutes=1))
     assert engine.store.scalar("SELECT count(*) FROM events") == 0
 

@@ -87,6 +87,67 @@ def test_writers_go_one_at_a_time(store: Store):
     assert store.scalar("SELECT count(*) FROM groups") == 2
 
 
+def _held(store: Store, *scope: str):
+    """A writer of `scope` that has begun and waits to be let go: (it began, let it go, its thread)."""
+    began, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with store.transaction(*scope) as conn:
+            conn.execute(GROUP, (f"held-{'-'.join(scope) or 'all'}", "G", "now"))
+            began.set()
+            release.wait(10)
+
+    thread = threading.Thread(target=hold)
+    thread.start()
+    assert began.wait(10)
+    return release, thread
+
+
+def _writes_while_held(store: Store, held: tuple[str, ...], scope: tuple[str, ...]) -> bool:
+    """Whether a writer of `scope` commits while one of `held` is in progress."""
+    release, holder = _held(store, *held)
+    done = threading.Event()
+
+    def write() -> None:
+        with store.transaction(*scope) as conn:
+            conn.execute(GROUP, (f"w-{'-'.join(scope) or 'all'}", "G", "now"))
+        done.set()
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    went = done.wait(1.0)
+    release.set()
+    holder.join(10)
+    writer.join(10)
+    assert store.scalar("SELECT count(*) FROM groups") == 2  # both wrote in the end
+    return went
+
+
+def test_writers_of_other_scopes_go_at_once_where_the_database_can(store: Store):
+    assert _writes_while_held(store, ("property:a",), ("property:b",)) == (store.dialect.name == "postgresql")
+
+
+@pytest.mark.parametrize(("held", "scope"), [(("property:a",), ("property:a",)), (("property:a",), ()),
+                                             ((), ("property:a",)), (("property:a", "property:b"), ("property:b",))])
+def test_a_writer_waits_for_one_of_its_scope_and_for_one_of_every_scope(store: Store, held, scope):
+    assert not _writes_while_held(store, held, scope)
+
+
+def test_a_nested_transaction_must_be_covered_by_the_outer_ones_scope(store: Store):
+    with store.transaction():
+        with store.transaction("property:a"):  # everything covers any scope
+            pass
+    with store.transaction("property:a", "property:b"):
+        with store.transaction("property:b"):
+            pass
+        with pytest.raises(RuntimeError, match="nested"):
+            with store.transaction("property:c"):
+                pass
+        with pytest.raises(RuntimeError, match="nested"):
+            with store.transaction():
+                pass
+
+
 def test_opening_again_migrates_nothing_and_keeps_the_data(new_db):
     database = new_db()
     first = open_store(database.target)

@@ -9,6 +9,7 @@ from typing import Any
 import httpx
 
 from backend.engine import Engine
+from tests.outbox.caught_up import caught_up
 from tests.shopping.shop import check
 
 
@@ -31,9 +32,4 @@ def eventually(test: Callable[[], Any], timeout: float = 10.0) -> Any:
 
 def settled(engine: Engine, *webhook_ids: str) -> None:
     """Wait until each webhook has been sent, or has passed over, every event there is."""
-    def done() -> bool:
-        head = engine.store.scalar("SELECT coalesce(max(seq), 0) FROM events")
-        cursors = [engine.store.scalar("SELECT cursor FROM destinations WHERE id = ?", (i,)) for i in webhook_ids]
-        return all(cursor == head for cursor in cursors)
-
-    eventually(done)
+    eventually(lambda: caught_up(engine, *webhook_ids))

@@ -1,0 +1,2 @@
+-- The outbox's commit-safe positions (PostgreSQL's `events.pos`): on SQLite the position is the sequence itself,
+-- since one writer at a time commits, so events commit in sequence order. Nothing changes here.

@@ -7,6 +7,7 @@ pass their connection (or the Store for single reads). What bookings read or wri
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from backend.core.listing import Column, ListQuery, View
@@ -85,13 +86,29 @@ def insert_revision(conn: Connection, revision_id: str, attributes: dict[str, An
 
 def booking_page(store: Store, query: ListQuery, group_ids: list[str], stay: View) -> tuple[list[Row], dict]:
     """One page of the bookings of these groups, newest first: each with its revision's attributes and card token,
-    whether it is acknowledged and its message thread."""
+    whether it is acknowledged and its message thread. The bookings are read first (SQLite would otherwise start
+    from the few properties and sort every booking they have), along the newest-first index. Unfiltered, or filtered only by what booking_counts holds,
+    the total is a sum over those kept counts: the page costs the same at 1,000 bookings as at 100,000."""
     return page(store, query, {**BOOKING_COLUMNS, "stay": stay},
                 select=f"b.revision_id, r.attributes, r.card_token, {ACKED} AS is_acked, {THREAD} AS thread_id",
-                source="bookings b JOIN properties p ON p.id = b.property_id "
+                source=f"bookings b {store.dialect.join_in_order} properties p ON p.id = b.property_id "
                        "JOIN booking_revisions r ON r.id = b.revision_id",
                 scope=f"p.group_id IN ({placeholders(group_ids)})", scope_params=group_ids,
-                default_order="b.inserted_at DESC, b.id")
+                default_order="b.inserted_at DESC, b.id", count=_kept_count(store, query, group_ids))
+
+
+def _kept_count(store: Store, query: ListQuery, group_ids: list[str]) -> Callable[[], int] | None:
+    """The list's total from booking_counts (kept by triggers), when every filter is one it holds; else None.
+    A filter's values are checked by the page's own conditions first, so they are taken here as given."""
+    if any(f.field not in {"property_id", "status"} or f.op != "eq" for f in query.filters):
+        return None
+    where, params = [f"p.group_id IN ({placeholders(group_ids)})"], list(group_ids)
+    for f in query.filters:
+        values = f.value.split(",")
+        where.append(f"c.{f.field} IN ({placeholders(values)})")
+        params += values
+    return lambda: store.scalar("SELECT coalesce(sum(c.bookings), 0) FROM booking_counts c JOIN properties p "
+                                f"ON p.id = c.property_id WHERE {' AND '.join(where)}", params)
 
 
 def booking_shown(store: Store, booking_id: str) -> Row | None:

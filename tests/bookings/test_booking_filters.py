@@ -188,3 +188,25 @@ def test_bookings_stored_before_names_were_kept_are_found_once_an_engine_opens(h
     assert hotels.numbers(guest_name="zola") == []
     Engine.open(site.engine.store.location, site.engine.config).close()  # what any frontdesk command does first
     assert hotels.numbers(guest_name="emile zola") == ["BDC-OLD"]
+
+
+def test_a_full_pages_total_follows_bookings_made_modified_and_cancelled(hotels: Hotels) -> None:
+    """A page that is full tells the total from counts kept beside the bookings (by status and property), never by
+    counting every booking: those counts follow each new booking, modification and cancellation."""
+    for number in ("T-1", "T-2", "T-3"):
+        hotels.book("auckland", number, "2026-12-01", "2026-12-03")
+    hotels.book("honolulu", "T-4", "2026-12-01", "2026-12-03")
+    hotels.book("auckland", "T-2", "2026-12-01", "2026-12-04", status="modified")
+    hotels.book("auckland", "T-3", "2026-12-01", "2026-12-03", status="cancelled")
+
+    def total(**filters: str) -> int:
+        return check(hotels.user.client.get("/api/v1/bookings", params={
+            **{f"filter[{name}]": value for name, value in filters.items()}, "pagination[limit]": "1"}))["meta"]["total"]
+
+    auckland, honolulu = hotels.rooms["auckland"][0], hotels.rooms["honolulu"][0]
+    assert total() == 4
+    assert (total(status="new"), total(status="modified"), total(status="cancelled")) == (2, 1, 1)
+    assert total(status="new,cancelled") == 3
+    assert total(property_id=auckland) == 3 and total(property_id=f"{auckland},{honolulu}", status="new") == 2
+    assert total(property_id=auckland, status="modified") == 1
+    assert total(guest_name="doe") == 4  # a filter the counts don't hold is counted the long way

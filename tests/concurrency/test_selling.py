@@ -112,6 +112,23 @@ def test_ari_written_at_once_for_many_properties_is_whole_writes_and_all_their_e
                                     f"({', '.join('?' * 8)})", ids) == 80
 
 
+def test_bookings_pushed_at_once_for_many_properties_are_all_in_the_lists_totals(site):
+    """Pushes of eight properties go at once on PostgreSQL; the counts the bookings list tells its total from
+    (kept by triggers beside the bookings) must lose none of them."""
+    owner = site.user()
+    shops = [make_shop(owner, rooms=ROOMS, days=5) for _ in range(8)]
+    with httpx.Client(base_url=site.main.url, timeout=30) as client:
+        statuses = _at_once(24, lambda n: client.post(f"{shops[n % 8].meta}/push_booking", json=booking(
+            shops[n % 8], day(1), day(2), reservation_id=f"MANY-{n}")).status_code)
+    assert Counter(statuses) == {201: 24}
+
+    def total(**params: Any) -> int:
+        return check(owner.client.get("/api/v1/bookings", params={"pagination[limit]": 1, **params}))["meta"]["total"]
+
+    assert total() == 24
+    assert [total(**{"filter[property_id]": shop.property_id}) for shop in shops] == [3] * 8
+
+
 def test_a_card_form_session_posted_twenty_times_at_once_keeps_one_card(site):
     shop = make_shop(site.user(), rooms=ROOMS, days=5)
     url = check(httpx.get(f"{site.main.url}/api/v1/meta/{shop.channel_name}/card_capture_form_url"))["data"][

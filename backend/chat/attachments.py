@@ -84,11 +84,12 @@ class Attachments:
 
     def claim(self, conn: Connection, attachment_id: Any, message_id: str, *, user_id: str | None = None,
               channel_id: str | None = None, session_id: str | None = None) -> None:
-        """Put an upload of the sender's on a message; anything else is a 422 naming attachment_id."""
+        """Put an upload of the sender's on a message; anything else is a 422 naming attachment_id. Taken by a
+        conditional update: two messages of different properties, written at once, never both take one upload."""
         row = attachment_owner(conn, attachment_id) if isinstance(attachment_id, str) else None
-        if row is None or row[3] is not None or tuple(row)[:3] != (user_id, channel_id, session_id):
+        if (row is None or row[3] is not None or tuple(row)[:3] != (user_id, channel_id, session_id)
+                or not attach(conn, attachment_id, message_id)):
             raise ValidationFailed.one("attachment_id", "is not an attachment you uploaded and have not sent yet")
-        attach(conn, attachment_id, message_id)
 
     def discard(self, attachment_id: str, *, user_id: str) -> bool:
         """Delete the user's upload if no message has taken it; whether there was one."""

@@ -17,6 +17,7 @@ from backend.chat.service import MAX_TEXT, NEWEST_FIRST, Chat
 from backend.chat.store import delete_note, insert_note, note_author, note_row, notes_page
 from backend.core.errors import Forbidden, NotFound, ValidationFailed
 from backend.core.events import EventBus
+from backend.core.scopes import property_scope
 from backend.identity.models import Actor
 from backend.core.listing import ListQuery
 from backend.core.validation import validate
@@ -47,25 +48,25 @@ class ThreadNotes:
         return [_note(r) for r in rows], {**meta, **NEWEST_FIRST}
 
     def add(self, actor: Actor, thread_id: str, data: Any) -> dict[str, Any]:
-        self.chat.reach(actor, thread_id)
+        thread = self.chat.reach(actor, thread_id)
         model = validate(NoteInput, data)
         if not model.message.strip():
             raise ValidationFailed.one("message", "can't be blank")
         note_id, now = new_id(), self.chat.now()
-        with self.store.transaction() as conn:
+        with self.store.transaction(property_scope(thread["property_id"])) as conn:
             insert_note(conn, note_id, thread_id, actor.user_id, mask_text(model.message), now)
         self.events.publish("thread.changed", thread_id, action="note")
         return self._one(note_id)
 
     def delete(self, actor: Actor, thread_id: str, note_id: str) -> None:
         """Only its author takes a note back (a 403 for anyone else who reads it)."""
-        self.chat.reach(actor, thread_id)
+        thread = self.chat.reach(actor, thread_id)
         row = note_author(self.store, note_id, thread_id)
         if row is None:
             raise NotFound(f"note {note_id} is not a note of this thread")
         if row["user_id"] != actor.user_id:
             raise Forbidden("only its author deletes a note")
-        with self.store.transaction() as conn:
+        with self.store.transaction(property_scope(thread["property_id"])) as conn:
             delete_note(conn, note_id)
         self.events.publish("thread.changed", thread_id, action="note")
 

@@ -23,7 +23,7 @@ from backend.channels.store import is_connected
 from backend.chat.store import (
     THREAD_COUNT_COLUMNS, booking_thread, channel_booking, channel_code, channel_reply, chat_properties,
     count_message, has_chat_app, inquiry_meta, insert_message, insert_thread,
-    is_channel_thread, is_property_room_type, mark_delivered, mark_thread_read, message_row, messages_by_id,
+    channel_thread_property, is_property_room_type, mark_delivered, mark_thread_read, message_row, messages_by_id,
     messages_page, pending_replies_page, property_group, revision_attributes, set_assignee, set_closed,
     set_unread_count, thread_count, thread_of_booking, thread_row, thread_state, thread_with_property, threads_page,
     unanswered_guest_messages, unread_thread_count,
@@ -37,6 +37,7 @@ from backend.core.errors import (
     ValidationFailed,
 )
 from backend.core.events import EventBus
+from backend.core.scopes import property_scope
 from backend.identity.models import Actor
 from backend.identity.store import emails_by_id, group_users, is_group_member
 from backend.core.listing import Filter, ListQuery, parse_bool
@@ -169,7 +170,7 @@ class Chat:
         """`at` back-dates the message (importing history, the demo); the API never sets it."""
         booking = self._booking(actor, booking_id)
         model = _message_input(data)
-        with self.store.transaction() as conn:
+        with self.store.transaction(property_scope(booking["property_id"])) as conn:
             thread_id = self._thread_of_booking(conn, booking)
             message = self._add(conn, thread_id, "property", model.message or "", attachment_id=model.attachment_id,
                                 user_id=actor.user_id, session_id=actor.session_id, at=at)
@@ -177,9 +178,9 @@ class Chat:
         return message
 
     def reply(self, actor: Actor, thread_id: str, data: Any) -> dict[str, Any]:
-        self._thread_row(actor, thread_id)
+        thread = self._thread_row(actor, thread_id)
         model = _message_input(data)
-        with self.store.transaction() as conn:
+        with self.store.transaction(property_scope(thread["property_id"])) as conn:
             message = self._add(conn, thread_id, "property", model.message or "", attachment_id=model.attachment_id,
                                 user_id=actor.user_id, session_id=actor.session_id)
         self.events.publish("message.sent", message["id"], thread_id=thread_id)
@@ -192,8 +193,8 @@ class Chat:
         return self._set_closed(actor, thread_id, False)
 
     def mark_read(self, actor: Actor, thread_id: str) -> dict[str, Any]:
-        self._thread_row(actor, thread_id)
-        with self.store.transaction() as conn:
+        thread = self._thread_row(actor, thread_id)
+        with self.store.transaction(property_scope(thread["property_id"])) as conn:
             mark_thread_read(conn, thread_id)
         self.events.publish("thread.changed", thread_id, action="read")
         return self.thread(actor, thread_id)
@@ -201,8 +202,8 @@ class Chat:
     def mark_unread(self, actor: Actor, thread_id: str) -> dict[str, Any]:
         """Back to unread, as staff leave a thread for later: counted again as the guest messages since the last
         reply (at least one), so the badge and the unread counts are as they were before it was read."""
-        self.reach(actor, thread_id)
-        with self.store.transaction() as conn:
+        thread = self.reach(actor, thread_id)
+        with self.store.transaction(property_scope(thread["property_id"])) as conn:
             set_unread_count(conn, thread_id, max(1, unanswered_guest_messages(conn, thread_id)))
         self.events.publish("thread.changed", thread_id, action="unread")
         return self.thread(actor, thread_id)
@@ -217,7 +218,7 @@ class Chat:
         if "assignee_id" in model.model_fields_set:
             if model.assignee_id is not None and not is_group_member(self.store, thread["group_id"], model.assignee_id):
                 raise ValidationFailed.one("assignee_id", "is not a user of the property's group")
-            with self.store.transaction() as conn:
+            with self.store.transaction(property_scope(thread["property_id"])) as conn:
                 set_assignee(conn, thread_id, model.assignee_id, self.now())
             self.events.publish("thread.changed", thread_id, action="assigned")
         return self.thread(actor, thread_id)
@@ -228,8 +229,8 @@ class Chat:
         return [dict(r) for r in group_users(self.store, thread["group_id"])]
 
     def _set_closed(self, actor: Actor, thread_id: str, closed: bool) -> dict[str, Any]:
-        self._thread_row(actor, thread_id)
-        with self.store.transaction() as conn:
+        row = self._thread_row(actor, thread_id)
+        with self.store.transaction(property_scope(row["property_id"])) as conn:
             thread = thread_state(conn, thread_id)
             set_closed(conn, thread_id, closed, self.now())
             if bool(thread["is_closed"]) != closed:  # closing a closed thread changes nothing anyone must hear of
@@ -248,16 +249,17 @@ class Chat:
             raise ValidationFailed.one("booking_id", "give booking_id or thread_id")
         if not (model.message or "").strip() and not model.attachments:
             raise ValidationFailed.one("message", "can't be blank without attachments")
-        with self.store.transaction() as conn:
-            if model.booking_id is not None:
-                booking = channel_booking(self.store, model.booking_id, channel["id"])
-                if booking is None:
-                    raise ValidationFailed.one("booking_id", "is not a booking of this channel")
-                thread_id = self._thread_of_booking(conn, booking)
-            else:
-                thread_id = model.thread_id
-                if not is_channel_thread(self.store, thread_id, channel["id"]):
-                    raise ValidationFailed.one("thread_id", "is not a thread of this channel")
+        # A booking's or thread's property never changes, so it is read before the transaction it scopes.
+        booking = None
+        if model.booking_id is not None:
+            booking = channel_booking(self.store, model.booking_id, channel["id"])
+            if booking is None:
+                raise ValidationFailed.one("booking_id", "is not a booking of this channel")
+            property_id = booking["property_id"]
+        elif (property_id := channel_thread_property(self.store, model.thread_id, channel["id"])) is None:
+            raise ValidationFailed.one("thread_id", "is not a thread of this channel")
+        with self.store.transaction(property_scope(property_id)) as conn:
+            thread_id = self._thread_of_booking(conn, booking) if booking is not None else model.thread_id
             message = self._add(conn, thread_id, "guest", model.message or "", attachment_ids=model.attachments,
                                 channel_id=channel["id"], at=_sent_at(model.sent_at, self.now()))
         self.events.publish("message.received", message["id"], thread_id=thread_id)
@@ -282,7 +284,7 @@ class Chat:
         meta = mask_cards_in({"status": "active", "live_feed_event_id": new_id(),
                               "booking_details": details.model_dump(mode="json")})  # kept and sent alike
         now = _sent_at(model.sent_at, self.now())
-        with self.store.transaction() as conn:
+        with self.store.transaction(property_scope(details.property_id)) as conn:
             thread_id = new_id()
             insert_thread(conn, thread_id, details.property_id, channel["id"], None, channel["channel_code"],
                           mask_text(model.guest_name), now)
@@ -304,9 +306,10 @@ class Chat:
         return [{**m, "thread_id": threads[m["id"]]["thread_id"]} for m in messages], meta
 
     def delivered(self, channel, message_id: str) -> None:
-        if channel_reply(self.store, message_id, channel["id"]) is None:
+        reply = channel_reply(self.store, message_id, channel["id"])
+        if reply is None:
             raise NotFound(f"message {message_id} is not a reply on this channel")
-        with self.store.transaction() as conn:
+        with self.store.transaction(property_scope(reply["property_id"])) as conn:
             mark_delivered(conn, message_id, self.now(), self.now())
         self.events.publish("message.delivered", message_id)
 
@@ -335,7 +338,8 @@ class Chat:
         """An attachment for a channel's adapter: its own uploads, or files on its threads' messages."""
         row = self.attachments.content(attachment_id)
         on_channel = row is not None and (row["channel_id"] == channel["id"] or (
-            row["thread_id"] is not None and is_channel_thread(self.store, row["thread_id"], channel["id"])))
+            row["thread_id"] is not None
+            and channel_thread_property(self.store, row["thread_id"], channel["id"]) is not None))
         if not on_channel:
             raise NotFound(f"attachment {attachment_id} is not on this channel")
         return row

@@ -103,8 +103,10 @@ def thread_of_booking(conn: Connection, booking_id: str) -> str | None:
     return row[0] if row else None
 
 
-def is_channel_thread(store: Store, thread_id: str, channel_id: str) -> bool:
-    return bool(store.scalar("SELECT 1 FROM message_threads WHERE id = ? AND channel_id = ?", (thread_id, channel_id)))
+def channel_thread_property(store: Store, thread_id: str, channel_id: str) -> str | None:
+    """The property of the thread, if it is a thread of the channel."""
+    return store.scalar("SELECT property_id FROM message_threads WHERE id = ? AND channel_id = ?",
+                        (thread_id, channel_id))
 
 
 def thread_state(conn: Connection, thread_id: str) -> Row:
@@ -196,8 +198,8 @@ def insert_message(conn: Connection, message_id: str, thread_id: str, sender: st
 
 
 def channel_reply(store: Store, message_id: str, channel_id: str) -> Row | None:
-    """The message (its id) if it is a property reply on one of the channel's threads."""
-    return store.one("SELECT m.id FROM messages m JOIN message_threads t ON t.id = m.thread_id "
+    """The message (its id and its thread's property) if it is a property reply on one of the channel's threads."""
+    return store.one("SELECT m.id, t.property_id FROM messages m JOIN message_threads t ON t.id = m.thread_id "
                      "WHERE m.id = ? AND t.channel_id = ? AND m.sender = 'property'", (message_id, channel_id))
 
 
@@ -227,8 +229,10 @@ def attachment_owner(conn: Connection, attachment_id: str) -> Row | None:
                         (attachment_id,)).fetchone()
 
 
-def attach(conn: Connection, attachment_id: str, message_id: str) -> None:
-    conn.execute("UPDATE attachments SET message_id = ? WHERE id = ?", (message_id, attachment_id))
+def attach(conn: Connection, attachment_id: str, message_id: str) -> bool:
+    """Put the upload on the message unless a message took it first; whether it did."""
+    return conn.execute("UPDATE attachments SET message_id = ? WHERE id = ? AND message_id IS NULL",
+                        (message_id, attachment_id)).rowcount == 1
 
 
 def delete_unsent_upload(conn: Connection, attachment_id: str, user_id: str) -> int:

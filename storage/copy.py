@@ -4,7 +4,8 @@ Every table SQLite's schema has, in an order that puts each row after the rows i
 after its parent), in one PostgreSQL transaction: all of it or nothing. Blobs go as bytes; the tables that list
 rows in insertion order keep it (SQLite's rowid becomes their `rowid` column); the outbox's positions (SQLite's sequence) and the
 audit log's numbers carry on where SQLite's stopped (its sequence, not its largest remaining row: events pruned
-since must not be issued again). The inbox's counts, which triggers keep, are SQLite's as they were. Each table's
+since must not be issued again). The inbox's counts, which triggers keep, are SQLite's as they were; SQLite's text
+indexes are not tables to PostgreSQL, which builds its own. Each table's
 rows are counted on both sides before the commit. A target that holds any row is refused, and so is a source of
 another schema version than the target's (both are migrated to this version's on opening).
 """
@@ -24,6 +25,8 @@ from storage.store import StoreError
 CHUNK = 1000  # rows a statement: memory stays bounded whatever the table's size
 ORDERED = ("channel_properties", "channel_rate_plans", "booking_reports", "thread_notes")  # rowid: their order
 KEPT_BY_TRIGGERS = ("thread_counts", "booking_counts")
+# SQLite's text indexes (FTS5 tables and their shadows), which PostgreSQL keeps as indexes of its tables.
+TEXT_INDEXES = ("thread_search",)
 GENERATED = {"events": "seq", "vault_audit": "id", **{table: "rowid" for table in ORDERED}}
 FIRST = {"rate_plans": "parent_rate_plan_id IS NOT NULL, rowid"}  # a parent before the plans derived from it
 
@@ -67,12 +70,15 @@ def _copy(source: SqliteStore, target: PostgresStore) -> dict[str, int]:
             if table == "events":  # SQLite's positions are its sequence: the cursors copied count in them
                 conn.execute("UPDATE events SET pos = seq")
                 conn.execute("UPDATE outbox_head SET pos = ?", (issued,))
+        # A thread's search text was taken as it arrived, before its messages: taken again now they are here.
+        conn.execute("UPDATE message_threads SET search_text = thread_search_text(title, last_message_id)")
     return copied
 
 
 def in_dependency_order(db: sqlite_utils.Database) -> list[str]:
     """SQLite's tables (but its own), each after the tables it refers to."""
-    names = [name for name in db.table_names() if not name.startswith("sqlite_")]
+    names = [name for name in db.table_names()
+             if not name.startswith("sqlite_") and not name.startswith(TEXT_INDEXES)]
     after = {name: {fk.other_table for fk in db[name].foreign_keys if fk.other_table != name} for name in names}
     ordered: list[str] = []
     while len(ordered) < len(names):

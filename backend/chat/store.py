@@ -21,7 +21,6 @@ THREAD_COLUMNS = {
     "id": Column("t.id", "id"), "property_id": Column("t.property_id", "id"), "provider": Column("t.provider", "enum"),
     "is_closed": Column("t.is_closed", "bool"),
     "booking_id": Column("t.booking_id", "id"), "title": Column("t.title"),
-    "search": Column("(t.title || '\n' || coalesce((SELECT message FROM messages WHERE id = t.last_message_id), ''))"),
     "last_message_received_at": Column("t.last_message_received_at"),
     "assignee_id": Column("t.assignee_id", "id"),
     "is_assigned": Column("(CASE WHEN t.assignee_id IS NULL THEN 0 ELSE 1 END)", "bool"),
@@ -34,12 +33,20 @@ CHAT_APP = ("EXISTS (SELECT 1 FROM application_installations a WHERE a.property_
             "AND a.application_code = 'chat')")
 
 
+# The inbox's search: a thread's title and last message, kept by triggers in a trigram index (storage migration
+# 0029: an FTS5 table on SQLite, the thread's own column under pg_trgm's index on PostgreSQL).
+THREAD_SEARCH = {"sqlite": Column("search_text", "trigram",
+                                  "t.rowid IN (SELECT rowid FROM thread_search WHERE {cond})"),
+                 "postgresql": Column("t.search_text", "trigram")}
+
+
 def threads_page(store: Store, query: ListQuery, property_ids: list[str], unread: bool | None,
                  count: Callable[[], int] | None) -> tuple[list[Row], dict[str, Any]]:
     """A page of the threads of these properties, newest conversation first. The properties are tested row by
     row (`+t.property_id`), so the page is read along the inbox-order index and stops at its last row."""
     scope = f"{store.dialect.unindexed('t.property_id')} IN ({placeholders(property_ids)})" + UNREAD[unread]
-    return page(store, query, THREAD_COLUMNS, select="t.*, p.title AS property_title",
+    columns = {**THREAD_COLUMNS, "search": THREAD_SEARCH[store.dialect.name]}
+    return page(store, query, columns, select="t.*, p.title AS property_title",
                 source=f"message_threads t {store.dialect.join_in_order} properties p ON p.id = t.property_id",
                 scope=scope, scope_params=property_ids,
                 default_order=f"t.last_message_received_at {store.dialect.order('DESC')}, t.id DESC", count=count)

@@ -5,9 +5,12 @@
 `order[field]=asc|desc`. Comma lists apply to id, enum and boolean fields only: text fields such
 as titles match the whole value, because real names contain commas ("Hotel Roma, Centro").
 
-Two kinds of filter go beyond a column's value: a search (`words`) finds rows whose folded text contains
-the folded value, whatever its case, accents or spacing, with eq or has alike; a `View` names where each
-row stands (`filter[stay]=in_house`), each of its values a condition worked out when the list is read.
+Three kinds of filter go beyond a column's value: a search (`words`) finds rows whose folded text contains
+the folded value, whatever its case, accents or spacing, with eq or has alike; a `trigram` search finds rows
+whose text contains the value, whatever its case, along a trigram index over that text (SQLite's FTS5 table,
+whose column the Column names, its rows matched by the template; PostgreSQL's pg_trgm index on the column
+itself); a `View` names where each row stands (`filter[stay]=in_house`), each of its values a condition worked
+out when the list is read.
 """
 
 from __future__ import annotations
@@ -30,7 +33,8 @@ KEY = re.compile(r"^(filter|order|pagination)\[([A-Za-z_][A-Za-z0-9_]*)\](?:\[([
 
 SEARCH_MAX = 200  # characters of a search: longer is no name or number anyone types
 
-Kind = Literal["text", "id", "bool", "enum", "number", "date", "words"]
+Kind = Literal["text", "id", "bool", "enum", "number", "date", "words", "trigram"]
+TRIGRAM = 3  # characters a trigram index needs to find a text by; a shorter search looks through every row
 
 
 @dataclass(frozen=True)
@@ -131,6 +135,18 @@ def where(query: ListQuery, columns: dict[str, Column | View], dialect: Dialect)
             conditions = [column.condition(value) for value in dict.fromkeys(chosen)]
             clauses.append("(" + " OR ".join(sql for sql, _ in conditions) + ")")
             params.extend(param for _, values in conditions for param in values)
+            continue
+        if column.kind == "trigram":
+            if f.op not in {"eq", "has"}:
+                errors.add(key, f"is a search: filter[{f.field}]=… finds what contains the text")
+            elif len(f.value) > SEARCH_MAX:
+                errors.add(key, f"must be at most {SEARCH_MAX} characters")
+            elif dialect.name == "sqlite" and len(f.value) >= TRIGRAM:
+                clauses.append(column.template.format(cond=f"{column.sql} MATCH ?"))
+                params.append('"' + f.value.replace('"', '""') + '"')  # one phrase: the text as it is typed
+            else:
+                clauses.append(column.template.format(cond=f"{column.sql} {dialect.like} ? ESCAPE '\\'"))
+                params.append(_contains(f.value))
             continue
         if column.kind == "words":
             if f.op not in {"eq", "has"}:

@@ -42,6 +42,7 @@ STEPS: list[str] = [
     "0023_keys_fingerprint_and_emails.sql",
     "0024_outbox_positions.sql",
     "0028_booking_counts.sql",
+    "0029_thread_search_text.sql",
 ]
 # PostgreSQL's first step: SQLite's schema as of this many steps, in one file.
 BASELINE = 22

@@ -113,6 +113,28 @@ def test_read_close_and_reopen(desk):
     assert [t["id"] for t in found["data"]] == [thread_id]
 
 
+def test_the_inbox_search_finds_any_part_of_the_title_or_the_last_message(desk):
+    """`filter[search]` looks in a thread's title (the guest) and its last message, whatever the case of their
+    ASCII letters (beyond ASCII, PostgreSQL's case follows the database's locale); what it is given is taken as
+    typed: quotes, wildcards and short words alike (a trigram index finds three characters and more; shorter is
+    looked for in every thread)."""
+    desk.guest_says('Is the "Deluxe" room 100% non-smoking? Ça va?')
+    thread_id = desk.thread_id()
+
+    def found(text: str) -> bool:
+        body = check(desk.client.get("/api/v1/message_threads", params={
+            "filter[search][has]": text, "filter[property_id]": desk.shop.property_id}))
+        return [t["id"] for t in body["data"]] == [thread_id]
+
+    for text in ("jane doe", "JANE", "e D", '"deluxe"', "100%", "% non", "Ça va", "Ça", "Do", "?"):
+        assert found(text), text
+    for text in ("deluxe room", '"deluxe" "room', "100_", "%%", "x%", "Jane Doe Deluxe"):
+        assert not found(text), text
+    check(desk.client.post(f"/api/v1/message_threads/{thread_id}/messages", json={"message": {"message": "Yes, it is."}}))
+    assert found("yes, it") and not found("deluxe")  # the last message, not the ones before
+    assert check(desk.client.get("/api/v1/message_threads", params={"filter[search][gt]": "x"}), 422)
+
+
 def test_attachments_with_and_without_text(desk):
     attachment = check(upload(desk.client))["data"]
     assert attachment["type"] == "attachment"

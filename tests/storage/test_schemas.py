@@ -11,18 +11,20 @@ import pytest
 import sqlite_utils
 
 from storage import open_store
+from storage.copy import TEXT_INDEXES
 from tests.stores import PORT_ENV, cluster
 
 
-# The outbox's commit-safe positions, which SQLite needs not (its position is the sequence: storage/dialect.py).
-POSTGRESQL_ONLY = {("events", "xid"), ("events", "pos")}
+# The outbox's commit-safe positions, which SQLite needs not (its position is the sequence: storage/dialect.py), and
+# the inbox's search text, which SQLite keeps in a text index (its FTS5 table, not a table PostgreSQL has).
+POSTGRESQL_ONLY = {("events", "xid"), ("events", "pos"), ("message_threads", "search_text")}
 
 
 def _sqlite_schema(path) -> dict[str, dict[str, bool]]:
     """table -> column -> nullable (a primary key is not, as PostgreSQL has it; SQLite lets a text one be NULL)."""
     db = sqlite_utils.Database(path)
     return {table.name: {column.name: not column.notnull and column.name not in table.pks for column in table.columns}
-            for table in db.tables if not table.name.startswith("sqlite_")}
+            for table in db.tables if not table.name.startswith(("sqlite_", *TEXT_INDEXES))}
 
 
 def _postgres_schema(url: str) -> dict[str, dict[str, bool]]:

@@ -1,0 +1,222 @@
+"""Hot standbys of the PostgreSQL primary, each watched by a thread of its own, for a `ReadStore` (storage/reads.py).
+
+How far behind a standby is: every `bound / 4` seconds its watcher samples the primary's flushed WAL position
+(`pg_current_wal_flush_lsn()`) with the time, then reads the standby's replayed position
+(`pg_last_wal_replay_lsn()`). The standby holds every commit the primary had flushed at the newest sample at or
+below its replayed position; it is `fresh` while that sample is no older than `bound` seconds. This is an upper
+bound on its lag, never an underestimate, idle or busy:
+- `now() - pg_last_xact_replay_timestamp()` on the standby grows while the primary is idle and nothing is behind;
+- the primary's `pg_stat_replication.replay_lag` is the time a past position took to be replayed: a standby whose
+  replay stopped (paused, stuck on a conflict) keeps its last, small figure, and it is NULL once idle;
+- the flushed position, not the insert position: a standby replays only what was flushed and sent, and when the
+  primary is idle at a page boundary its insert position stands past the page header, where no replay reaches.
+  A commit acknowledged with `synchronous_commit` on is flushed first, so it is covered; with it off, a commit is
+  acknowledged up to `wal_writer_delay` x 3 before it is flushed, and may be missed for that long more.
+The WAL is the whole cluster's, so writes of other databases on the primary count too (the standby replays them).
+
+A standby that refuses connections, times out, fails a read or stops being a standby is closed (its pool with it)
+and tried again by its watcher alone, after RETRY_FIRST seconds, doubled up to RETRY_MOST, with jitter: the reads
+never wait for it, and a fleet of workers does not reconnect at once. What it is checked for, at start (where a
+wrong one is refused) and on every reconnection (where a wrong one is left out, logged): in recovery
+(`pg_is_in_recovery()`), of the primary's cluster (`system_identifier`) and of its database (the same oid).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+
+import psycopg
+from psycopg_pool import ConnectionPool, PoolClosed, PoolTimeout
+
+from storage.postgres import PooledReads, PostgresStore, _reason, open_pool, without_password
+from storage.reads import Reads, ReadStore, ReplicaFailed, T
+from storage.store import StoreError
+
+log = logging.getLogger("frontdesk.replicas")
+BOUND = 1.0  # seconds a read on a standby may be behind the primary, by default (`--replica-lag-bound`)
+CONNECT_TIMEOUT = 2  # seconds to reach a standby (libpq's least)
+STATEMENT_TIMEOUT_MS = 2000  # a watcher's look that takes longer: the standby is taken as down
+RETRY_FIRST, RETRY_MOST = 1.0, 30.0
+POOL_SIZE = 16
+POOL_WAIT = 1.0  # seconds a read waits for one of a busy standby's connections before the primary answers it
+IDENTITY = ("SELECT (SELECT system_identifier FROM pg_control_system()), "
+            "(SELECT oid FROM pg_database WHERE datname = current_database())")
+LOOK = ("SELECT pg_is_in_recovery(), pg_last_wal_replay_lsn() - '0/0', "
+        "(SELECT system_identifier FROM pg_control_system()), "
+        "(SELECT oid FROM pg_database WHERE datname = current_database())")
+
+
+class Standby(PooledReads):
+    """A standby's reads: each statement on a connection of its pool."""
+
+    def __init__(self, pool: ConnectionPool) -> None:
+        self.pool = pool
+        self._local = threading.local()
+
+
+class Replica:
+    """One standby as this process sees it: its reads while it is up, and how much of the primary it holds."""
+
+    def __init__(self, url: str, primary_url: str, identity: tuple[int, int], bound: float = BOUND) -> None:
+        self.url, self.location, self.primary_url = url, without_password(url), primary_url
+        self.identity, self.bound, self.period = identity, bound, bound / 4
+        self.reads: Standby | None = None  # while it is up
+        self.covered_at: float | None = None  # monotonic time: it holds what the primary had flushed then
+        self.failed = False  # a read found it down: its watcher closes it
+        self.problem: str | None = None  # why it is not used, while it is not
+        self._samples: deque[tuple[float, int]] = deque()  # (monotonic time, the primary's flushed position)
+        self._primary: psycopg.Connection | None = None
+        self._look: psycopg.Connection | None = None
+        self._retry_at, self._wait = 0.0, RETRY_FIRST  # the next try, and the wait after the next failure
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._watch, name=f"replica {self.location}", daemon=True)
+
+    def start(self) -> None:
+        """The first look, here: a database that is not a standby of the primary's is refused (StoreError); one that
+        cannot be reached is tried again later."""
+        if self._connect(refuse=True):
+            self.check()
+        if self.problem:
+            log.warning("read replica %s is not used for now (%s): reads go to the primary", self.location,
+                        self.problem)
+        self._thread.start()
+
+    def fresh(self) -> bool:
+        covered = self.covered_at
+        return (self.reads is not None and not self.failed and covered is not None
+                and time.monotonic() - covered <= self.bound)
+
+    def lag(self) -> float | None:
+        """Seconds it may be behind, as last measured (an upper bound); None while it is not used."""
+        covered = self.covered_at
+        return None if self.reads is None or covered is None else time.monotonic() - covered
+
+    def read(self, run: Callable[[Reads], T]) -> T:
+        reads = self.reads
+        if reads is None:
+            raise ReplicaFailed(self.location)
+        try:
+            return run(reads)
+        except (PoolTimeout, PoolClosed) as exc:  # busy, or being closed: this read alone goes to the primary
+            raise ReplicaFailed(self.location) from exc
+        except psycopg.OperationalError as exc:  # gone: set aside until its watcher reaches it again
+            self.failed = True
+            raise ReplicaFailed(self.location) from exc
+        except psycopg.Error as exc:  # cancelled by recovery, say: the primary answers (and fails alike if it is ours)
+            raise ReplicaFailed(self.location) from exc
+
+    def check(self) -> None:
+        """One look: the primary's flushed position, then the standby's replayed one, and what that covers."""
+        if self.failed:
+            self._down("a read could not reach it")
+        if self.reads is None and (time.monotonic() < self._retry_at or not self._connect()):
+            return
+        try:
+            if self._primary is None or self._primary.closed:
+                self._primary = psycopg.connect(self.primary_url, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
+            now = time.monotonic()
+            flushed = int(self._primary.execute("SELECT pg_current_wal_flush_lsn() - '0/0'").fetchone()[0])
+        except psycopg.Error:
+            self._primary = None  # the primary's own trouble, not the standby's: nothing is covered meanwhile
+            return
+        self._samples.append((now, flushed))
+        while len(self._samples) > 1 and self._samples[0][0] < now - self.bound - self.period:
+            self._samples.popleft()
+        try:
+            in_recovery, replayed, *_ = self._look.execute(LOOK).fetchone()  # type: ignore[union-attr]
+        except psycopg.Error as exc:
+            self._down(_reason(exc))
+            return
+        if not in_recovery:
+            self._down("it is no longer a standby (promoted?)", wrong=True)
+            return
+        covered = [at for at, position in self._samples if position <= int(replayed or 0)]
+        if covered and (self.covered_at is None or covered[-1] > self.covered_at):
+            self.covered_at = covered[-1]
+
+    def _connect(self, *, refuse: bool = False) -> bool:
+        try:
+            self._look = psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT,
+                                         options=f"-c statement_timeout={STATEMENT_TIMEOUT_MS}")
+            in_recovery, _, *identity = self._look.execute(LOOK).fetchone()
+        except psycopg.Error as exc:
+            self._down(f"unreachable: {_reason(exc)}")
+            return False
+        wrong = _wrong(in_recovery, tuple(identity), self.identity)
+        if wrong and refuse:
+            self._look.close()
+            raise StoreError(f"the read replica {self.location} {wrong}")
+        if wrong:
+            self._down(wrong, wrong=True)
+            return False
+        pool = open_pool(self.url, POOL_SIZE, POOL_WAIT, f"replica {self.location}")
+        try:
+            pool.wait(CONNECT_TIMEOUT)
+        except PoolTimeout:
+            pool.close()
+            self._down("its pool could not connect")
+            return False
+        self.reads, self.failed, self._wait = Standby(pool), False, RETRY_FIRST
+        if self.problem:
+            log.warning("read replica %s is used again", self.location)
+        self.problem = None
+        return True
+
+    def _down(self, why: str, *, wrong: bool = False) -> None:
+        """Closed, and tried again after a wait that doubles with each failure (RETRY_MOST at once when it is not a
+        standby of ours)."""
+        if self.problem is None and self._thread.is_alive():
+            log.warning("read replica %s is not used for now (%s): reads go to the primary", self.location, why)
+        self.problem, self.covered_at, self.failed = why, None, False
+        reads, self.reads = self.reads, None
+        for closing in (reads.pool if reads else None, self._look):
+            if closing is not None:
+                closing.close()
+        self._look = None
+        wait = RETRY_MOST if wrong else self._wait
+        self._retry_at = time.monotonic() + wait * random.uniform(0.8, 1.2)
+        self._wait = min(wait * 2, RETRY_MOST)
+
+    def _watch(self) -> None:
+        while not self._stop.wait(self.period):
+            self.check()
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(CONNECT_TIMEOUT * 2)
+        reads, self.reads = self.reads, None
+        for closing in (reads.pool if reads else None, self._look, self._primary):
+            if closing is not None:
+                closing.close()
+
+
+def _wrong(in_recovery: bool, found: tuple[int, int], expected: tuple[int, int]) -> str | None:
+    """What makes a database not a standby of the primary's database, if anything."""
+    if not in_recovery:
+        return "is not a hot standby (pg_is_in_recovery() is false): give a standby of the primary"
+    if found[0] != expected[0]:
+        return "is a standby of another cluster (its system identifier differs from the primary's)"
+    if found[1] != expected[1]:
+        return "is another database than the primary's (give the standby's copy of the same database)"
+    return None
+
+
+def read_store(primary: PostgresStore, urls: Sequence[str], bound: float = BOUND) -> ReadStore:
+    """The primary's reads with its standbys at `urls`, each checked now (a wrong one refused, StoreError)."""
+    system, oid = primary.one(IDENTITY)
+    replicas: list[Replica] = []
+    try:
+        for url in urls:
+            replicas.append(Replica(url, primary.url, (int(system), int(oid)), bound))
+            replicas[-1].start()
+    except StoreError:
+        for replica in replicas:
+            replica.close()
+        raise
+    return ReadStore(primary, replicas)

@@ -186,11 +186,12 @@ class PooledReads:
             return raw.cursor(row_factory=psycopg.rows.tuple_row).execute(translate(sql), tuple(params)).fetchall()
 
 
-def open_pool(url: str, size: int, timeout: float, name: str) -> ConnectionPool:
-    """A pool of autocommit connections configured for the engine's SQL, opening in the background."""
+def open_pool(url: str, size: int, timeout: float, name: str, **connect: Any) -> ConnectionPool:
+    """A pool of autocommit connections configured for the engine's SQL, opening in the background; `connect`: more
+    of libpq's connection parameters."""
     return ConnectionPool(url, min_size=1, max_size=size, timeout=timeout, open=True,
-                          kwargs={"autocommit": True, "connect_timeout": CONNECT_TIMEOUT}, configure=_configure,
-                          name=name)
+                          kwargs={"autocommit": True, "connect_timeout": CONNECT_TIMEOUT, **connect},
+                          configure=_configure, name=name)
 
 
 class PostgresStore(PooledReads):

@@ -58,10 +58,6 @@ class ReadStore:
         self._turn = itertools.count()
         self._local = threading.local()
 
-    @property
-    def location(self) -> str:
-        return self.primary.location
-
     @contextmanager
     def one_source(self) -> Iterator[None]:
         """The block's reads on one database, chosen now; inside another such block, that block's."""

@@ -14,11 +14,13 @@ bound on its lag, never an underestimate, idle or busy:
   acknowledged up to `wal_writer_delay` x 3 before it is flushed, and may be missed for that long more.
 The WAL is the whole cluster's, so writes of other databases on the primary count too (the standby replays them).
 
-A standby that refuses connections, times out, fails a read or stops being a standby is closed (its pool with it)
-and tried again by its watcher alone, after RETRY_FIRST seconds, doubled up to RETRY_MOST, with jitter: the reads
-never wait for it, and a fleet of workers does not reconnect at once. What it is checked for, at start (where a
-wrong one is refused) and on every reconnection (where a wrong one is left out, logged): in recovery
-(`pg_is_in_recovery()`), of the primary's cluster (`system_identifier`) and of its database (the same oid).
+A standby that refuses connections, times out (NETWORK), fails a read or stops being a standby is closed, its pool
+with it, and tried again by its watcher alone, after RETRY_FIRST seconds, doubled up to RETRY_MOST, with jitter:
+the reads never wait for it, and a fleet of workers does not reconnect at once. A watcher held up (a standby or a
+primary that does not answer) measures nothing new, so within `bound` its standby is no longer fresh and the reads
+go to the primary. What a standby is checked for, at start (where a wrong one is refused) and on every reconnection
+(where a wrong one is left out, and logged): in recovery (`pg_is_in_recovery()`), of the primary's cluster
+(`system_identifier`) and of its database (the same oid).
 """
 
 from __future__ import annotations
@@ -42,13 +44,16 @@ BOUND = 1.0  # seconds a read on a standby may be behind the primary, by default
 CONNECT_TIMEOUT = 2  # seconds to reach a standby (libpq's least)
 STATEMENT_TIMEOUT_MS = 2000  # a watcher's look that takes longer: the standby is taken as down
 RETRY_FIRST, RETRY_MOST = 1.0, 30.0
+# A standby that vanished from the network (no refusal, no reset): a read or look on it fails after 2 s unanswered
+# rather than TCP's minutes, and an idle connection to it is found dead within 4 s.
+NETWORK = {"tcp_user_timeout": 2000, "keepalives": 1, "keepalives_idle": 2, "keepalives_interval": 1,
+           "keepalives_count": 2}
 POOL_SIZE = 16
 POOL_WAIT = 1.0  # seconds a read waits for one of a busy standby's connections before the primary answers it
-IDENTITY = ("SELECT (SELECT system_identifier FROM pg_control_system()), "
-            "(SELECT oid FROM pg_database WHERE datname = current_database())")
-LOOK = ("SELECT pg_is_in_recovery(), pg_last_wal_replay_lsn() - '0/0', "
-        "(SELECT system_identifier FROM pg_control_system()), "
-        "(SELECT oid FROM pg_database WHERE datname = current_database())")
+# Which cluster and database a connection reaches: equal on the primary and its standbys' copies of it.
+WHICH = ("(SELECT system_identifier FROM pg_control_system()), "
+         "(SELECT oid FROM pg_database WHERE datname = current_database())")
+LOOK = f"SELECT pg_is_in_recovery(), pg_last_wal_replay_lsn() - '0/0', {WHICH}"
 
 
 class Standby(PooledReads):
@@ -91,11 +96,6 @@ class Replica:
         return (self.reads is not None and not self.failed and covered is not None
                 and time.monotonic() - covered <= self.bound)
 
-    def lag(self) -> float | None:
-        """Seconds it may be behind, as last measured (an upper bound); None while it is not used."""
-        covered = self.covered_at
-        return None if self.reads is None or covered is None else time.monotonic() - covered
-
     def read(self, run: Callable[[Reads], T]) -> T:
         reads = self.reads
         if reads is None:
@@ -128,12 +128,12 @@ class Replica:
         while len(self._samples) > 1 and self._samples[0][0] < now - self.bound - self.period:
             self._samples.popleft()
         try:
-            in_recovery, replayed, *_ = self._look.execute(LOOK).fetchone()  # type: ignore[union-attr]
+            in_recovery, replayed, *which = self._look.execute(LOOK).fetchone()  # type: ignore[union-attr]
         except psycopg.Error as exc:
             self._down(_reason(exc))
             return
-        if not in_recovery:
-            self._down("it is no longer a standby (promoted?)", wrong=True)
+        if wrong := _wrong(in_recovery, tuple(which), self.identity):  # promoted, say
+            self._down(wrong, wrong=True)
             return
         covered = [at for at, position in self._samples if position <= int(replayed or 0)]
         if covered and (self.covered_at is None or covered[-1] > self.covered_at):
@@ -142,19 +142,19 @@ class Replica:
     def _connect(self, *, refuse: bool = False) -> bool:
         try:
             self._look = psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT,
-                                         options=f"-c statement_timeout={STATEMENT_TIMEOUT_MS}")
-            in_recovery, _, *identity = self._look.execute(LOOK).fetchone()
+                                         options=f"-c statement_timeout={STATEMENT_TIMEOUT_MS}", **NETWORK)
+            in_recovery, _, *which = self._look.execute(LOOK).fetchone()
         except psycopg.Error as exc:
             self._down(f"unreachable: {_reason(exc)}")
             return False
-        wrong = _wrong(in_recovery, tuple(identity), self.identity)
+        wrong = _wrong(in_recovery, tuple(which), self.identity)
         if wrong and refuse:
             self._look.close()
             raise StoreError(f"the read replica {self.location} {wrong}")
         if wrong:
             self._down(wrong, wrong=True)
             return False
-        pool = open_pool(self.url, POOL_SIZE, POOL_WAIT, f"replica {self.location}")
+        pool = open_pool(self.url, POOL_SIZE, POOL_WAIT, f"replica {self.location}", **NETWORK)
         try:
             pool.wait(CONNECT_TIMEOUT)
         except PoolTimeout:
@@ -199,7 +199,7 @@ class Replica:
 def _wrong(in_recovery: bool, found: tuple[int, int], expected: tuple[int, int]) -> str | None:
     """What makes a database not a standby of the primary's database, if anything."""
     if not in_recovery:
-        return "is not a hot standby (pg_is_in_recovery() is false): give a standby of the primary"
+        return "is not a hot standby (pg_is_in_recovery() is false; promoted?): give a standby of the primary"
     if found[0] != expected[0]:
         return "is a standby of another cluster (its system identifier differs from the primary's)"
     if found[1] != expected[1]:
@@ -209,7 +209,7 @@ def _wrong(in_recovery: bool, found: tuple[int, int], expected: tuple[int, int])
 
 def read_store(primary: PostgresStore, urls: Sequence[str], bound: float = BOUND) -> ReadStore:
     """The primary's reads with its standbys at `urls`, each checked now (a wrong one refused, StoreError)."""
-    system, oid = primary.one(IDENTITY)
+    system, oid = primary.one(f"SELECT {WHICH}")
     replicas: list[Replica] = []
     try:
         for url in urls:

@@ -4,15 +4,18 @@ same with `--read-db` a hot standby of it, over real HTTP from wrk, in the same 
 Figures:
 - requests/s of shopping `rooms` (one property of 200 rate plans, a 7-night stay: tests/bench/bench_shopping_rooms.py)
   from 16 connections, with the replica over without, first alone, then beside a write load (one-night ARI writes,
-  POST /api/v1/restrictions, from 8 connections) whose own requests/s are printed too;
-- the standby's lag under that write load, measured from outside: every 50 ms the primary's flushed WAL position is
-  taken, and the time until the standby has replayed it is one sample (p50, p99, max), against the bound
-  (--replica-lag-bound, 1 s by default) past which the server reads the primary instead.
+  POST /api/v1/restrictions, from 8 connections) whose own requests/s are printed too; and the share of the
+  statements the standby served while the reads ran alone (pg_stat_database's transactions, on both servers);
+- the standby's lag under that write load, and under ARI writes alone from 8 connections (which go faster), measured
+  from outside: every 50 ms the primary's flushed WAL position is taken, and the time until the standby has
+  replayed it is one sample (p50, p99, max), against the bound (--replica-lag-bound, 1 s by default) past which the
+  server reads the primary instead.
 
 The primary is a throwaway cluster of Debian's server with durable commits, the standby one made from it with
-pg_basebackup (tests/postgres_cluster.py), both on this machine: its 2 cores are shared by wrk, the two servers' workers,
-the primary and the standby, so a replica here takes CPU from the rest rather than adding a machine's worth. Read the
-ratio as what moving reads off the primary costs or gains on one box, not as what a replica host adds.
+pg_basebackup (tests/postgres_cluster.py), both on this machine: its 2 cores are shared by wrk, the server's
+workers, the primary and the standby, so a replica here takes CPU from the rest rather than adding a machine's
+worth. Read the ratio as what moving reads off the primary costs or gains on one box, not as what a replica host
+adds.
 
     .venv/bin/python tests/bench/bench_shopping_replica.py
 """
@@ -103,6 +106,21 @@ class LagProbe:
         self._thread.join()
 
 
+def statements(url: str) -> int:
+    """Transactions the database at `url` has run (each autocommit statement is one), as its server counts them."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        return conn.execute("SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()").fetchone()[0]
+
+
+def served(target: str, replica: str, run):
+    """`run()`, and the share of the statements meanwhile that the standby served (servers report theirs within 1 s)."""
+    before = statements(target), statements(replica)
+    got = run()
+    time.sleep(1.5)
+    primary, standby = statements(target) - before[0], statements(replica) - before[1]
+    return got, standby / max(1, primary + standby)
+
+
 def loaded(url: str, built: dict) -> tuple[dict, dict]:
     """`rooms` from READERS connections while ARI writes come from WRITERS: both figures."""
     writes: dict = {}
@@ -129,7 +147,8 @@ def main() -> None:
         for _ in range(2):  # alternating, so that drift of the machine hits both alike
             for mode, read_dbs in (("primary", []), ("replica", [replica])):
                 with frontdesk(target, keys, read_dbs) as url:
-                    alone = wrk(rooms_url(url, built), READERS)
+                    alone, share = served(target, replica, lambda: wrk(rooms_url(url, built), READERS))
+                    figures.setdefault("share", {})[mode] = share
                     with LagProbe(target, replica) as probe:
                         reads, writes = loaded(url, built)
                     for name, got in ((f"{mode} alone", alone), (f"{mode} loaded", reads),
@@ -137,7 +156,12 @@ def main() -> None:
                         if name not in figures or got["rps"] > figures[name]["rps"]:
                             figures[name] = got
                     if mode == "replica":
-                        figures.setdefault("lag", {"samples": []})["samples"] += probe.samples
+                        figures.setdefault("lag loaded", {"samples": []})["samples"] += probe.samples
+                        with LagProbe(target, replica) as probe:
+                            writes = wrk(f"{url}/", WRITERS, script=rates(built))
+                        lag = figures.setdefault("lag writes", {"samples": [], "rps": 0.0})
+                        lag["samples"] += probe.samples
+                        lag["rps"] = max(lag["rps"], writes["rps"])
     finally:
         if standby is not None:
             standby.remove()
@@ -156,11 +180,15 @@ def report(figures: dict[str, dict]) -> None:
               f"{two['rps']:,.0f} req/s (p50 {two['p50']:.1f} ms, p99 {two['p99']:.0f} ms): "
               f"{two['rps'] / one['rps']:.2f}x" + (f"; {one['errors'] + two['errors']} REFUSED"
                                                     if one["errors"] + two["errors"] else ""))
-    lags = sorted(figures["lag"]["samples"])
-    p99 = lags[min(len(lags) - 1, int(len(lags) * 0.99))]
-    print(f"SUMMARY standby lag under the write load ({len(lags)} samples): p50 {statistics.median(lags) * 1000:.1f} "
-          f"ms, p99 {p99 * 1000:.1f} ms, max {lags[-1] * 1000:.1f} ms (bound 1,000 ms: "
-          f"{sum(lag > 1.0 for lag in lags)} samples past it)")
+    share = figures["share"]
+    print(f"SUMMARY statements the standby served during the reads alone: {share['replica']:.0%} with --read-db, "
+          f"{share['primary']:.0%} without")
+    for kind, load in (("loaded", "beside the reads"), ("writes", f"alone, {figures['lag writes']['rps']:,.0f}/s")):
+        lags = sorted(figures[f"lag {kind}"]["samples"])
+        p99 = lags[min(len(lags) - 1, int(len(lags) * 0.99))]
+        print(f"SUMMARY standby lag under ARI writes from {WRITERS} connections {load} ({len(lags)} samples): p50 "
+              f"{statistics.median(lags) * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms, max {lags[-1] * 1000:.1f} ms "
+              f"(bound 1,000 ms: {sum(lag > 1.0 for lag in lags)} samples past it)")
 
 
 if __name__ == "__main__":

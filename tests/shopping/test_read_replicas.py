@@ -9,8 +9,10 @@ replay (`pg_wal_replay_pause()`) shows whose answer a read got: the standby's st
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 
@@ -165,3 +167,33 @@ def test_a_read_db_beside_a_sqlite_database_is_refused_in_one_line(tmp_path):
         "error: read replicas (--read-db) are hot standbys of a PostgreSQL primary: a SQLite --db has none; give "
         "--db postgresql://…, or leave --read-db out"]
     assert not target.exists()
+
+
+def test_a_standby_that_is_down_is_tried_again_after_waits_that_double_not_on_every_look():
+    """Every worker of every host watches its standbys: one that is down must not take a connection a look."""
+    attempts = []
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(16)
+        listener.settimeout(0.05)
+
+        def refuse() -> None:
+            while not stop.is_set():
+                try:
+                    attempts.append(listener.accept()[0].close())
+                except TimeoutError:
+                    pass
+
+        stop = threading.Event()
+        refusing = threading.Thread(target=refuse)
+        refusing.start()
+        replica = Replica(f"postgresql://frontdesk@127.0.0.1:{listener.getsockname()[1]}/frontdesk",
+                          "postgresql://frontdesk@127.0.0.1:1/frontdesk", (0, 0), bound=0.1)  # a look every 25 ms
+        replica.start()
+        time.sleep(2.5)
+        replica.close()
+        stop.set()
+        refusing.join()
+
+    assert 2 <= len(attempts) <= 3  # at start, after about 1 s, after about 2 s more (100 looks meanwhile)
+    assert not replica.fresh()

@@ -1,17 +1,17 @@
 """Hot standbys of the PostgreSQL primary, each watched by a thread of its own, for a `ReadStore` (storage/reads.py).
 
-How far behind a standby is: every `bound / 4` seconds its watcher samples the primary's flushed WAL position
-(`pg_current_wal_flush_lsn()`) with the time, then reads the standby's replayed position
-(`pg_last_wal_replay_lsn()`). The standby holds every commit the primary had flushed at the newest sample at or
+How far behind a standby is: every LOOK_EVERY seconds (a quarter of the bound, if less) its watcher samples the
+primary's WAL insert position (`pg_current_wal_insert_lsn()`) with the time, then reads the standby's replayed
+position (`pg_last_wal_replay_lsn()`). The standby holds every commit acknowledged before the newest sample at or
 below its replayed position; it is `fresh` while that sample is no older than `bound` seconds. This is an upper
 bound on its lag, never an underestimate, idle or busy:
 - `now() - pg_last_xact_replay_timestamp()` on the standby grows while the primary is idle and nothing is behind;
 - the primary's `pg_stat_replication.replay_lag` is the time a past position took to be replayed: a standby whose
   replay stopped (paused, stuck on a conflict) keeps its last, small figure, and it is NULL once idle;
-- the flushed position, not the insert position: a standby replays only what was flushed and sent, and when the
-  primary is idle at a page boundary its insert position stands past the page header, where no replay reaches.
-  A commit acknowledged with `synchronous_commit` on is flushed first, so it is covered; with it off, a commit is
-  acknowledged up to `wal_writer_delay` x 3 before it is flushed, and may be missed for that long more.
+- the flushed position (`pg_current_wal_flush_lsn()`) passes by a commit made with `synchronous_commit` off, which
+  is acknowledged before it is flushed (up to 3 x `wal_writer_delay`); the insert position holds it. An idle
+  primary's insert position may stand just past a new page's header, where no replay reaches: it is taken as that
+  page's start (`_inserted`).
 The WAL is the whole cluster's, so writes of other databases on the primary count too (the standby replays them).
 
 A standby that refuses connections, times out (NETWORK), fails a read or stops being a standby is closed, its pool
@@ -41,6 +41,7 @@ from storage.store import StoreError
 
 log = logging.getLogger("frontdesk.replicas")
 BOUND = 1.0  # seconds a read on a standby may be behind the primary, by default (`--replica-lag-bound`)
+LOOK_EVERY = 0.25  # seconds between a watcher's looks at most (a quarter of the bound, if that is less)
 CONNECT_TIMEOUT = 2  # seconds to reach a standby (libpq's least)
 STATEMENT_TIMEOUT_MS = 2000  # a watcher's look that takes longer: the standby is taken as down
 RETRY_FIRST, RETRY_MOST = 1.0, 30.0
@@ -54,6 +55,10 @@ POOL_WAIT = 1.0  # seconds a read waits for one of a busy standby's connections 
 WHICH = ("(SELECT system_identifier FROM pg_control_system()), "
          "(SELECT oid FROM pg_database WHERE datname = current_database())")
 LOOK = f"SELECT pg_is_in_recovery(), pg_last_wal_replay_lsn() - '0/0', {WHICH}"
+INSERTED = "SELECT pg_current_wal_insert_lsn() - '0/0'"
+PAGES = ("SELECT current_setting('wal_block_size')::int, "
+         "(SELECT setting::bigint FROM pg_settings WHERE name = 'wal_segment_size')")
+SHORT_HEADER, LONG_HEADER = 24, 40  # bytes of a WAL page's header; the long one opens a segment
 
 
 class Standby(PooledReads):
@@ -69,13 +74,14 @@ class Replica:
 
     def __init__(self, url: str, primary_url: str, identity: tuple[int, int], bound: float = BOUND) -> None:
         self.url, self.location, self.primary_url = url, without_password(url), primary_url
-        self.identity, self.bound, self.period = identity, bound, bound / 4
+        self.identity, self.bound, self.period = identity, bound, min(bound / 4, LOOK_EVERY)
         self.reads: Standby | None = None  # while it is up
-        self.covered_at: float | None = None  # monotonic time: it holds what the primary had flushed then
+        self.covered_at: float | None = None  # monotonic time: it holds every commit acknowledged before then
         self.failed = False  # a read found it down: its watcher closes it
         self.problem: str | None = None  # why it is not used, while it is not
-        self._samples: deque[tuple[float, int]] = deque()  # (monotonic time, the primary's flushed position)
+        self._samples: deque[tuple[float, int]] = deque()  # (monotonic time, the primary's insert position)
         self._primary: psycopg.Connection | None = None
+        self._pages = (0, 0)  # the primary's WAL page and segment sizes
         self._look: psycopg.Connection | None = None
         self._retry_at, self._wait = 0.0, RETRY_FIRST  # the next try, and the wait after the next failure
         self._stop = threading.Event()
@@ -111,7 +117,7 @@ class Replica:
             raise ReplicaFailed(self.location) from exc
 
     def check(self) -> None:
-        """One look: the primary's flushed position, then the standby's replayed one, and what that covers."""
+        """One look: the primary's insert position, then the standby's replayed one, and what that covers."""
         if self.failed:
             self._down("a read could not reach it")
         if self.reads is None and (time.monotonic() < self._retry_at or not self._connect()):
@@ -119,12 +125,13 @@ class Replica:
         try:
             if self._primary is None or self._primary.closed:
                 self._primary = psycopg.connect(self.primary_url, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
+                self._pages = self._primary.execute(PAGES).fetchone()
             now = time.monotonic()
-            flushed = int(self._primary.execute("SELECT pg_current_wal_flush_lsn() - '0/0'").fetchone()[0])
+            inserted = _inserted(int(self._primary.execute(INSERTED).fetchone()[0]), *self._pages)
         except psycopg.Error:
             self._primary = None  # the primary's own trouble, not the standby's: nothing is covered meanwhile
             return
-        self._samples.append((now, flushed))
+        self._samples.append((now, inserted))
         while len(self._samples) > 1 and self._samples[0][0] < now - self.bound - self.period:
             self._samples.popleft()
         try:
@@ -194,6 +201,13 @@ class Replica:
         for closing in (reads.pool if reads else None, self._look, self._primary):
             if closing is not None:
                 closing.close()
+
+
+def _inserted(position: int, page: int, segment: int) -> int:
+    """The primary's insert position as a replay reaches it: just past the header of a page that holds no record yet,
+    the page's start."""
+    header = LONG_HEADER if position % segment == LONG_HEADER else SHORT_HEADER
+    return position - header if position % page == header else position
 
 
 def _wrong(in_recovery: bool, found: tuple[int, int], expected: tuple[int, int]) -> str | None:

@@ -2,8 +2,8 @@
 
 A `ReadStore` is the read side of a store (`query`, `one`, `scalar`, `tuples`, `dialect`) and nothing else: it has
 no transaction, so nothing writes through it, and every write (and what a write decides on) reads the primary
-inside its own transaction, as before. Its reads go to a replica that is up and has replayed everything the primary
-had flushed `bound` seconds ago (`Replica.fresh`), taken in turn, else to the primary. A read that the replica
+inside its own transaction, as before. Its reads go to a replica that is up and holds every commit acknowledged
+`bound` seconds ago (`Replica.fresh`), taken in turn, else to the primary. A read that the replica
 cannot answer (down since its last check, a query cancelled by recovery) is answered by the primary at once.
 
 `one_source` keeps the reads of a block (one shopping call) on one database, chosen when it begins, so that an

@@ -10,12 +10,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from backend.core.config import Config
+from backend.core.errors import CannotStart
 from backend.upgrades.steps import run_pending
 from backend.core.events import EventBus
 from backend.identity.service import Identity
 from backend.bookings.store import has_legacy_cards, has_unnamed_bookings
 from backend.properties.store import property_count
 from storage import SqliteStore, Store, is_postgres_url, open_store
+from storage.reads import ReadStore
 
 if TYPE_CHECKING:
     from backend.properties.applications import Applications
@@ -63,6 +65,17 @@ class Engine:
             name_unnamed(store)
         run_pending(self)
         self._captures: dict[str, Capture] = {}  # by the secure listener's address (capture_via)
+        self.reads = self._reads()
+
+    def _reads(self) -> Store | ReadStore:
+        """Where reads that may be behind by `replica_lag_bound` go (the shopping API's): the hot standbys of
+        `read_dbs`, each checked now, while they keep up; the store itself without any."""
+        if not self.config.read_dbs:
+            return self.store
+        _replicas_need_postgres(self.store.dialect.name == "postgresql")
+        from storage.replicas import read_store
+
+        return read_store(self.store, self.config.read_dbs, self.config.replica_lag_bound)  # type: ignore[arg-type]
 
     @cached_property
     def facilities(self) -> Facilities:
@@ -110,7 +123,7 @@ class Engine:
     def shopping(self) -> Shopping:
         from backend.shopping.service import Shopping
 
-        return Shopping(self.store, self.inventory.hotel_policies, self.config.clock)
+        return Shopping(self.reads, self.config.clock)
 
     @cached_property
     def bookings(self) -> Bookings:
@@ -268,6 +281,8 @@ class Engine:
         """The engine over the database at `target`: a SQLite file's path, or a `postgresql://` URL. Without keys
         it can use, the database is refused before it is touched."""
         config = config or Config()
+        if config.read_dbs:
+            _replicas_need_postgres(is_postgres_url(target))
         keys_of(None if is_postgres_url(target) else Path(target), config).data_key
         return cls(open_store(target), config)
 
@@ -287,11 +302,20 @@ class Engine:
         return self.store.change_stamp()
 
     def close(self) -> None:
-        """Give the database's connections back (a PostgreSQL pool's are closed; SQLite's this thread's)."""
+        """Give the database's connections back (a PostgreSQL pool's are closed; SQLite's this thread's), and the
+        replicas'."""
+        if self.reads is not self.store:
+            self.reads.close()
         self.store.close()
 
     def is_empty(self) -> bool:
         return property_count(self.store) == 0
+
+
+def _replicas_need_postgres(postgres: bool) -> None:
+    if not postgres:
+        raise CannotStart("read replicas (--read-db) are hot standbys of a PostgreSQL primary: a SQLite --db has "
+                          "none; give --db postgresql://…, or leave --read-db out")
 
 
 def keys_of(sqlite_path: Path | None, config: Config) -> Keys:

@@ -196,6 +196,16 @@ def _redis_url(_ctx: click.Context, _param: click.Parameter, value: str | None) 
     return value
 
 
+def _postgres_urls(_ctx: click.Context, _param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ...]:
+    from storage import is_postgres_url
+
+    for value in values:
+        if not is_postgres_url(value):
+            raise click.BadParameter(f"{value!r} is not a PostgreSQL address such as "
+                                     "postgresql://user@standby/frontdesk")
+    return values
+
+
 SECONDS = click.FloatRange(min=0, min_open=True)
 COUNT = click.IntRange(min=1)
 
@@ -251,6 +261,12 @@ COUNT = click.IntRange(min=1)
 @click.option("--limits-storage", metavar="URL", callback=_redis_url,
               help="A Redis (redis://host:port/db) where every worker and host counts failed credentials and "
                    "webhook test calls. Default: each worker's memory, each limit divided by --workers.")
+@click.option("--read-db", "read_dbs", multiple=True, metavar="URL", callback=_postgres_urls,
+              help="A hot standby of the --db PostgreSQL primary that the shopping API reads from while it is no more "
+                   "than --replica-lag-bound behind (repeatable); bookings and every write read the primary.")
+@click.option("--replica-lag-bound", type=SECONDS, default=Config.replica_lag_bound, show_default=True,
+              metavar="SECONDS", help="How far behind the primary a --read-db may be for a read; further, or down, and "
+                                      "the primary answers.")
 @click.option("--forwarded-allow-ips", metavar="IPS", callback=_proxies,
               help="Proxies whose X-Forwarded-For names the client: addresses or networks, comma-separated, or * "
                    "(none by default: the connecting address is the client).")
@@ -258,7 +274,8 @@ def serve(host: str, port: int, secure_port: int, pci_port: int, ssl_certfile: s
           ssl_keyfile: str | None, fetch_private_addresses: bool, chat_frame_ancestors: str,
           capture_allow_list: tuple[str, ...], public_url: str | None, public_secure_url: str | None,
           public_pci_url: str | None, pci_docs: bool, cors_origins: tuple[str, ...],
-          forwarded_allow_ips: tuple[str, ...], workers: int, limits_storage: str | None, **load: float) -> None:
+          forwarded_allow_ips: tuple[str, ...], workers: int, limits_storage: str | None, read_dbs: tuple[str, ...],
+          replica_lag_bound: float, **load: float) -> None:
     """Run the main, secure and pci HTTP listeners over one engine."""
     from backend.http.server import Listeners
     from backend.http.server import serve as run
@@ -269,7 +286,7 @@ def serve(host: str, port: int, secure_port: int, pci_port: int, ssl_certfile: s
                   chat_frame_ancestors, capture_allow_list, public_url=public_url,
                   public_secure_url=public_secure_url, public_pci_url=public_pci_url, pci_docs=pci_docs,
                   cors_origins=cors_origins, forwarded_allow_ips=forwarded_allow_ips, limits_storage=limits_storage,
-                  **load), given.get("keys"), workers)
+                  read_dbs=read_dbs, replica_lag_bound=replica_lag_bound, **load), given.get("keys"), workers)
 
 
 @command(main)

@@ -1,5 +1,6 @@
 """Storage: the one interface the engine reaches a database through (storage/store.py), an implementation per
-database (SQLite, embedded, the default; PostgreSQL), their dialect helpers and migrations. Knows no domain rule."""
+database (SQLite, embedded, the default; PostgreSQL), their dialect helpers and migrations, and reads sent to a
+PostgreSQL primary's hot standbys (storage/reads.py, storage/replicas.py). Knows no domain rule."""
 
 from __future__ import annotations
 

@@ -144,7 +144,7 @@ class Autocommit:
 
     dialect = POSTGRESQL
 
-    def __init__(self, store: PostgresStore) -> None:
+    def __init__(self, store: PooledReads) -> None:
         self.store = store
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Result:
@@ -156,8 +156,45 @@ class Autocommit:
             return Result(PgConnection(raw).executemany(sql, params))
 
 
-class PostgresStore:
+class PooledReads:
+    """Reads over a pool: in this thread's transaction when one is open, else each statement on a pooled connection of
+    its own (autocommit). The store's, and a hot standby's (storage/replicas.py)."""
+
     dialect = POSTGRESQL
+    pool: ConnectionPool
+    _local: threading.local
+
+    @property
+    def conn(self) -> PgConnection | Autocommit:
+        return getattr(self._local, "conn", None) or Autocommit(self)
+
+    def query(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        return self.conn.execute(sql, params).fetchall()
+
+    def one(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        return self.conn.execute(sql, params).fetchone()
+
+    def scalar(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        row = self.conn.execute(sql, params).fetchone()
+        return None if row is None else row[0]
+
+    def tuples(self, sql: str, params: Sequence[Any] = ()) -> Iterable[tuple]:
+        current = getattr(self._local, "conn", None)
+        if current is not None:
+            return current.raw.cursor(row_factory=psycopg.rows.tuple_row).execute(translate(sql), tuple(params))
+        with self.pool.connection() as raw:
+            return raw.cursor(row_factory=psycopg.rows.tuple_row).execute(translate(sql), tuple(params)).fetchall()
+
+
+def open_pool(url: str, size: int, timeout: float, name: str, **connect: Any) -> ConnectionPool:
+    """A pool of autocommit connections configured for the engine's SQL, opening in the background; `connect`: more
+    of libpq's connection parameters."""
+    return ConnectionPool(url, min_size=1, max_size=size, timeout=timeout, open=True,
+                          kwargs={"autocommit": True, "connect_timeout": CONNECT_TIMEOUT, **connect},
+                          configure=_configure, name=name)
+
+
+class PostgresStore(PooledReads):
 
     def __init__(self, url: str, *, pool_size: int = POOL_SIZE) -> None:
         self.url = url
@@ -166,9 +203,7 @@ class PostgresStore:
         with self._connect() as first:  # refused at once, in one line, when it cannot be used as it is
             _check_collation(first, self.location)
             self.created = _migrate(first, self.location)
-        self.pool = ConnectionPool(url, min_size=1, max_size=pool_size, timeout=POOL_TIMEOUT, open=True,
-                                   kwargs={"autocommit": True, "connect_timeout": CONNECT_TIMEOUT},
-                                   configure=_configure, name="frontdesk")
+        self.pool = open_pool(url, pool_size, POOL_TIMEOUT, "frontdesk")
 
     def _connect(self) -> psycopg.Connection:
         try:
@@ -179,10 +214,6 @@ class PostgresStore:
     @property
     def location(self) -> str:
         return without_password(self.url)
-
-    @property
-    def conn(self) -> PgConnection | Autocommit:
-        return getattr(self._local, "conn", None) or Autocommit(self)
 
     @contextmanager
     def transaction(self, *scope: str) -> Iterator[PgConnection]:
@@ -209,23 +240,6 @@ class PostgresStore:
                 raise
             self._local.conn = None
             raw.execute("COMMIT")
-
-    def query(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        return self.conn.execute(sql, params).fetchall()
-
-    def one(self, sql: str, params: Sequence[Any] = ()) -> Any:
-        return self.conn.execute(sql, params).fetchone()
-
-    def scalar(self, sql: str, params: Sequence[Any] = ()) -> Any:
-        row = self.conn.execute(sql, params).fetchone()
-        return None if row is None else row[0]
-
-    def tuples(self, sql: str, params: Sequence[Any] = ()) -> Iterable[tuple]:
-        current = getattr(self._local, "conn", None)
-        if current is not None:
-            return current.raw.cursor(row_factory=psycopg.rows.tuple_row).execute(translate(sql), tuple(params))
-        with self.pool.connection() as raw:
-            return raw.cursor(row_factory=psycopg.rows.tuple_row).execute(translate(sql), tuple(params)).fetchall()
 
     def change_stamp(self) -> int:
         return int(self.scalar("SELECT pg_current_wal_insert_lsn() - '0/0'"))

@@ -5,10 +5,15 @@ holds dies with it), stopped and removed at the end. initdb refuses to run as ro
 
 Each test gets a database of its own, copied from a template that is migrated once (`fresh`). Logins are trusted on
 loopback, but for the role `frontdesk_secret`, whose password is checked (the wrong-password test).
+
+The cluster streams its WAL to standbys (`wal_level=replica`, the role `frontdesk_replica` trusted for replication
+on loopback): `HotStandby` makes one from it with `pg_basebackup -R` on a free port, for the read replica tests
+alone (the suite's start costs nothing more).
 """
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import shutil
@@ -22,9 +27,12 @@ import psycopg
 
 TEMPLATE = "frontdesk_template"
 SECRET_ROLE, SECRET_PASSWORD = "frontdesk_secret", "s3cret-for-tests"
+REPLICATION_ROLE = "frontdesk_replica"
 SETTINGS = {
     "listen_addresses": "127.0.0.1", "fsync": "off", "synchronous_commit": "off", "full_page_writes": "off",
     "max_connections": "400", "shared_buffers": "128MB", "log_min_messages": "fatal", "logging_collector": "off",
+    # Standbys (HotStandby): WAL for them, kept a while for one that was stopped and started again.
+    "wal_level": "replica", "max_wal_senders": "10", "wal_keep_size": "128MB", "hot_standby": "on",
 }
 
 
@@ -61,14 +69,18 @@ class Cluster:
                   "--locale=C", "--no-sync")
         (self.data / "pg_hba.conf").write_text(
             f"host all {SECRET_ROLE} 127.0.0.1/32 scram-sha-256\n"
-            "host all all 127.0.0.1/32 trust\nlocal all all trust\n")
-        options = " ".join(f"-c {name}={value}" for name, value in {
-            **self.settings, "port": self.port, "unix_socket_directories": str(self.root)}.items())
-        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-o", options, "-w", "-t", "60", "-l",
-                  str(self.root / "server.log"), "start")
+            "host all all 127.0.0.1/32 trust\nlocal all all trust\n"
+            f"host replication {REPLICATION_ROLE} 127.0.0.1/32 trust\n")
+        self._pg_ctl_start(self.data, self.port, self.root / "server.log")
         with self.admin() as conn:
             conn.execute(f"CREATE ROLE {SECRET_ROLE} LOGIN SUPERUSER PASSWORD '{SECRET_PASSWORD}'")
+            conn.execute(f"CREATE ROLE {REPLICATION_ROLE} LOGIN REPLICATION")
         return self
+
+    def _pg_ctl_start(self, data: Path, port: int, log: Path) -> None:
+        options = " ".join(f"-c {name}={value}" for name, value in {
+            **self.settings, "port": port, "unix_socket_directories": str(data.parent)}.items())
+        self._run(str(self.bin / "pg_ctl"), "-D", str(data), "-o", options, "-w", "-t", "60", "-l", str(log), "start")
 
     def url(self, database: str = "postgres", user: str = "frontdesk", password: str | None = None) -> str:
         secret = f":{password}" if password else ""
@@ -110,8 +122,45 @@ class Cluster:
             shutil.rmtree(self.root, ignore_errors=True)
 
 
+class HotStandby:
+    """A hot standby of `primary`, copied with `pg_basebackup -R` (it streams from the primary from then on), on a free
+    port, in a folder of its own; started, stopped and started again as a test needs, removed at the end."""
+
+    def __init__(self, primary: Cluster) -> None:
+        self.primary = primary
+        self.root = Path(tempfile.mkdtemp(prefix="frontdesk-standby-"))
+        self.data = self.root / "data"
+        self.port = _free_port()
+        if primary._as_postgres:
+            shutil.chown(self.root, "postgres")
+        primary._run(str(primary.bin / "pg_basebackup"), "-D", str(self.data), "-R", "-X", "stream", "-c", "fast",
+                     "--no-sync", "-h", "127.0.0.1", "-p", str(primary.port), "-U", REPLICATION_ROLE)
+
+    def start(self) -> HotStandby:
+        self.primary._pg_ctl_start(self.data, self.port, self.root / "server.log")
+        return self
+
+    def stop(self) -> None:
+        self.primary._run(str(self.primary.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop")
+
+    def url(self, primary_url: str) -> str:
+        """The standby's address of the primary's database at `primary_url`."""
+        return primary_url.replace(f":{self.primary.port}/", f":{self.port}/")
+
+    def replay(self, on: bool) -> None:
+        """Replay the primary's WAL as it comes (as a standby does), or hold it: what the standby shows stops."""
+        with psycopg.connect(self.url(self.primary.url()), autocommit=True) as conn:
+            conn.execute("SELECT pg_wal_replay_resume()" if on else "SELECT pg_wal_replay_pause()")
+
+    def remove(self) -> None:
+        with contextlib.suppress(subprocess.CalledProcessError):  # stopped already
+            self.stop()
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
 def attach(port: int, data: Path) -> Cluster:
     """The cluster the suite's first process started (on `port`, its files in `data`), as seen from a worker."""
     cluster = Cluster.__new__(Cluster)
     cluster.port, cluster.data = port, data
+    cluster.bin, cluster.settings, cluster._as_postgres = server_bin(), SETTINGS, os.geteuid() == 0
     return cluster

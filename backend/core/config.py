@@ -66,6 +66,10 @@ class Config:
     # None: each process's memory, each limit divided by the `workers` of `frontdesk serve --workers N`.
     limits_storage: str | None = None
     workers: int = 1
+    # Hot standbys of a PostgreSQL primary (postgresql://… URLs) that the shopping API reads from while each is no
+    # more than `replica_lag_bound` seconds behind (storage/replicas.py); else, and for every write, the primary.
+    read_dbs: tuple[str, ...] = ()
+    replica_lag_bound: float = 1.0
     keys_path: Path | None = None  # the card key and internal secret; default <db>.keys beside the database
     clock: Callable[[], datetime] = utc_clock  # "now" for cut-off and past-date rules; tests set it
 

@@ -46,6 +46,8 @@ class Listeners:
     failed_auth_per_minute: int = Config.failed_auth_per_minute
     forwarded_allow_ips: tuple[str, ...] = Config.forwarded_allow_ips
     limits_storage: str | None = None  # a Redis the limits of every worker count in (backend/core/clients.py)
+    read_dbs: tuple[str, ...] = ()  # hot standbys the shopping API reads from (storage/replicas.py)
+    replica_lag_bound: float = Config.replica_lag_bound
 
     @property
     def scheme(self) -> str:
@@ -73,7 +75,8 @@ class Listeners:
                       body_min_rate=self.body_min_rate, max_waiting_bodies=self.max_waiting_bodies,
                       idle_timeout=self.idle_timeout, max_connections=self.max_connections,
                       max_requests=self.max_requests, failed_auth_per_minute=self.failed_auth_per_minute,
-                      forwarded_allow_ips=self.forwarded_allow_ips, limits_storage=self.limits_storage)
+                      forwarded_allow_ips=self.forwarded_allow_ips, limits_storage=self.limits_storage,
+                      read_dbs=self.read_dbs, replica_lag_bound=self.replica_lag_bound)
 
 
 class _Listener(uvicorn.Server):

@@ -380,8 +380,7 @@ class HotelPolicies:
         return self.read(property_id)
 
     def read(self, property_id: str) -> dict[str, Any] | None:
-        row = hotel_policy(self.store, property_id)
-        return None if row is None else _policy(row)
+        return policy_of(self.store, property_id)
 
     def list(self, actor: Actor, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         groups = actor.group_list()
@@ -442,6 +441,12 @@ class HotelPolicies:
             put_hotel_policy(conn, new_id(), property_id, json.dumps(policy), utc_now())
         self.events.publish("inventory.changed", property_id, item="hotel policy", action="updated")
         return self.read(property_id)  # type: ignore[return-value]
+
+
+def policy_of(store: Store, property_id: str) -> dict[str, Any] | None:
+    """The property's hotel policy, if it has one."""
+    row = hotel_policy(store, property_id)
+    return None if row is None else _policy(row)
 
 
 def _policy(row) -> dict[str, Any]:

@@ -8,6 +8,11 @@ public.
 `channels`/`channel_for` resolve a name and key as the HTTP API does; `own_channel` lets a user
 (the console's operator) preview a channel of theirs without its key. The reads take channel ids.
 
+Its reads may go to a hot standby (`frontdesk serve --read-db`, storage/reads.py): each call's on one database, a
+replica no more than the lag bound behind or else the primary. What a write relies on is read on the primary: the
+channel a booking is pushed to (`booking_channel`) and those a card form is opened for (`form_channels`); the booking
+itself is checked in its own transaction there (backend/bookings/service.py).
+
 The answers carry what Channex's own booking engine reads besides the spec's fields (ChannexIO/instant_booking_page:
 src/utils/calculate_summary_params.js reads a rate plan's `total_price` and `net_price`, rate_plan.js and
 room_info.js its and its room's `availability`, rate_plan_policies.js `meal_type` and `length_of_stay`,
@@ -19,9 +24,10 @@ backend/shopping/stay_query.py.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import functools
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic_core import from_json
 
@@ -38,7 +44,7 @@ from backend.identity.models import Actor
 from backend.identity.service import hash_secret
 from backend.inventory.calendar import Calendar, Scope
 from backend.inventory.models import MEAL_TYPES
-from backend.inventory.rooms import HotelPolicies, with_service_names
+from backend.inventory.rooms import policy_of, with_service_names
 from backend.inventory.stays import (
     R_CTA,
     R_CTD,
@@ -74,9 +80,22 @@ from backend.shopping.store import (
     sold_properties,
 )
 from storage import Store
+from storage.reads import ReadStore, on_primary, one_source
 # A facility category's code in the grouped facilities: its name in snake case ("Food & drink" → food_and_drink).
 CATEGORY_CODES = str.maketrans({" ": "_", "&": "and", "-": "_"})
 Params = Mapping[str, str] | Iterable[tuple[str, str]]  # a query's parameters, as a dict or as (name, value) pairs
+Method = TypeVar("Method", bound=Callable[..., Any])
+
+
+def _one_source(method: Method) -> Method:
+    """A call whose reads all go to one database, a replica or the primary, chosen as it begins."""
+
+    @functools.wraps(method)
+    def call(self: Shopping, *args: Any, **kwargs: Any) -> Any:
+        with one_source(self.store):
+            return method(self, *args, **kwargs)
+
+    return call  # type: ignore[return-value]
 
 
 @dataclass(frozen=True)
@@ -89,14 +108,15 @@ class Context:
 
 
 class Shopping:
-    def __init__(self, store: Store, policies: HotelPolicies, clock) -> None:
+    def __init__(self, store: Store | ReadStore, clock) -> None:
+        """`store`: where its reads go (the engine's `reads`); Shopping writes nothing."""
         self.store = store
-        self.calendar = Calendar(store)
-        self.policies = policies
+        self.calendar = Calendar(store)  # type: ignore[arg-type]
         self.clock = clock
 
     # --- channels ----------------------------------------------------------------------------
 
+    @_one_source
     def channels(self, name: str, api_key: str | None) -> list[str]:
         """The active shopping channels called `name` (all of one group: backend/channels/service.py) that this caller may
         use: those whose provider key it presents, or, without a key, the public ones."""
@@ -110,6 +130,7 @@ class Shopping:
                                else "the api-key is not the key of a channel by this name")
         return usable
 
+    @_one_source
     def own_channel(self, actor: Actor, channel_id: str) -> str:
         """A shopping channel of the actor's, for previews (401 someone else's, 404 unknown)."""
         row = actor.owned(channel_group_and_code(self.store, channel_id), "channel", channel_id)
@@ -117,6 +138,7 @@ class Shopping:
             raise NotSupported(f"{row['channel_code']} is not a shopping channel")
         return channel_id
 
+    @_one_source
     def channel_for(self, name: str, property_id: str, api_key: str | None) -> str:
         """The one channel called `name` that sells the property, its key checked."""
         rows = channels_named_selling(self.store, name, SHOPPING_CODES, property_id)
@@ -128,12 +150,24 @@ class Shopping:
                 return row["id"]
         raise Unauthorized("this channel needs its provider API key in the header api-key")
 
+    def booking_channel(self, name: str, property_id: str, api_key: str | None) -> str:
+        """`channel_for` read on the primary: the channel a booking is about to be pushed to."""
+        with on_primary(self.store):
+            return self.channel_for(name, property_id, api_key)
+
+    def form_channels(self, name: str, property_id: str | None, api_key: str | None) -> list[str]:
+        """The channels a card form is opened for, read on the primary: the one selling the property, if given,
+        else every channel by the name."""
+        with on_primary(self.store):
+            return [self.channel_for(name, property_id, api_key)] if property_id else self.channels(name, api_key)
+
     def _require_connected(self, channel_id: str, property_id: str) -> None:
         if not sells_property(self.store, channel_id, property_id):
             raise NotFound(f"property {property_id} is not sold on this channel")
 
     # --- property list -----------------------------------------------------------------------
 
+    @_one_source
     def property_list(self, channel_ids: list[str], params: list[tuple[str, str]]) -> tuple[list, dict]:
         stay = parse_stay(params)
         query = ListQuery.from_params(params)
@@ -150,6 +184,7 @@ class Shopping:
             rows, meta = matching[query.offset:query.offset + query.limit], query.meta(len(matching))
         return [_list_item(r, offers[r["id"]][0] if r["id"] in offers else None) for r in rows], meta
 
+    @_one_source
     def best_offers(self, channel_ids: list[str], stay: Stay,
                     property_ids: list[str] | None) -> dict[str, tuple[str, str]]:
         """The lowest price of the stay per property that can sell it, as a decimal string with its currency."""
@@ -187,6 +222,7 @@ class Shopping:
 
     # --- one property ------------------------------------------------------------------------
 
+    @_one_source
     def property_info(self, channel_id: str, property_id: str) -> dict[str, Any]:
         """The spec's fields, with the property's `email` and `phone`, and the channel's word to a booking engine on
         asking for a card (`request_credit_card`) and on the form of `facilities` (ShoppingSettings)."""
@@ -197,7 +233,7 @@ class Shopping:
         item = _list_item(row, None)
         del item["best_offer"]
         location = {"latitude": item.pop("latitude"), "longitude": item.pop("longitude")}
-        policy = self.policies.read(property_id)
+        policy = policy_of(self.store, property_id)
         if policy is not None:  # the spec's policy fields, and the documented check-in and check-out times
             del policy["id"], policy["property_id"]
             policy = with_service_names(policy)
@@ -206,6 +242,7 @@ class Shopping:
                 [f["title"] for f in facilities],
                 "request_credit_card": settings.request_credit_card, "hotel_policy": policy}
 
+    @_one_source
     def closed_dates(self, channel_id: str, property_id: str) -> dict[str, Any]:
         """Property-level: a night is closed when no mapped plan can sell it; an open date is closed to
         arrival when every plan open on it is; a date is closed to departure when every plan is."""
@@ -237,6 +274,7 @@ class Shopping:
                     result["min_stay_through"][key] = through
         return result
 
+    @_one_source
     def rooms(self, channel_id: str, property_id: str, params: Params) -> list[dict[str, Any]]:
         """Rooms with the stay's offers: one per rate plan for the party, or one per occupancy option without one;
         only plans in the `currency` asked for. Without dates, the rooms alone."""
@@ -264,6 +302,7 @@ class Shopping:
                 offers[plan.room_type_id] += [_rate_item(shown, plan, found, party) for party, found in quotes]
         return [_room_item(room, offers[room_id], left[room_id]) for room_id, room in rooms.items() if offers[room_id]]
 
+    @_one_source
     def best_offer(self, channel_id: str, property_id: str, params: Params) -> dict[str, Any]:
         """The lowest price of the stay at the property (`rooms`' cheapest offer for the party), or none: `offer`, as
         Channex's booking engine reads it, and `best_offer`, as property_list names it. Without dates, none."""
@@ -276,6 +315,7 @@ class Shopping:
         offer = found[0] if found else None
         return {"offer": offer, "best_offer": offer, "currency": currency}
 
+    @_one_source
     def cheapest(self, channel_id: str, property_id: str, stay: Stay, room_type_id: str | None = None) -> dict[str, Any]:
         """What the stay would cost on the channel today: best_offer's price (in one room type only, when given) with
         the rate plan and room that give it; else `reasons`, each plan's in the engine's words ("no availability on

@@ -52,8 +52,7 @@ def card_capture_form_url(channel_name: str, request: Request, engine: EngineDep
     One client address may open 30 forms in 30 minutes (an IPv6 /64 counts as one address), and one property 1,000
     (`property_id`, a property the channel sells; without it, the channel's forms are counted together): then a 429."""
     client = request.client.host if request.client else ""  # a trusted proxy's client (--forwarded-allow-ips)
-    channel_ids = ([engine.shopping.channel_for(channel_name, property_id, api_key)] if property_id
-                   else engine.shopping.channels(channel_name, api_key))
+    channel_ids = engine.shopping.form_channels(channel_name, property_id, api_key)
     session = engine.card_form.session(channel_ids, client, property_id)
     return one({"id": session["id"], "type": "card_capture_form_url",
                 "attributes": {"card_capture_form_url": session["card_capture_form_url"],
@@ -66,6 +65,14 @@ async def get_channel(channel_name: str, property_id: str, engine: EngineDep, ap
 
 
 Channel = Depends(get_channel)
+
+
+async def get_booking_channel(channel_name: str, property_id: str, engine: EngineDep, api_key: ApiKeyDep) -> Any:
+    """`get_channel` read on the primary, where the booking will be written."""
+    return engine.shopping.booking_channel(channel_name, property_id, api_key)
+
+
+BookingChannel = Depends(get_booking_channel)
 
 
 @router.get("/{property_id}/property_info")
@@ -96,7 +103,7 @@ async def best_offer(property_id: str, request: Request, engine: EngineDep, chan
 
 
 @router.post("/{property_id}/push_booking", openapi_extra=body_doc(BookingEnvelope))
-def push_booking(property_id: str, engine: EngineDep, secure: SecureDep, channel: Any = Channel,
+def push_booking(property_id: str, engine: EngineDep, secure: SecureDep, channel: Any = BookingChannel,
                  data: Any = Booking):
     """new (201), modified or cancelled (200). Send card data to the secure listener: on the main one it
     is masked at once and can't be restored."""

@@ -1,0 +1,199 @@
+"""The shopping API on a hot standby (`frontdesk serve --read-db`): its reads come from the standby while it is no
+more than the lag bound behind, else (and whenever it is down) from the primary; push_booking reads the primary.
+
+PostgreSQL only by nature: a standby of the suite's cluster (tests/postgres_cluster.py `HotStandby`), made once for
+this file; each test has a database of its own on the primary, which the standby copies. Holding the standby's
+replay (`pg_wal_replay_pause()`) shows whose answer a read got: the standby's stays as it was.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+
+import psycopg
+import pytest
+
+from backend.core.config import Config
+from backend.engine import Engine
+from storage import StoreError
+from storage.replicas import Replica
+from tests.conftest import Site, serve_site
+from tests.postgres_cluster import HotStandby
+from tests.shopping.shop import Shop, booking, check, day, make_shop
+from tests.stores import PORT_ENV, POSTGRESQL, Database, cluster, new_database
+
+BOUND = 3.0  # seconds: a standby held for less answers; the test's steps take a fraction of it
+
+
+@pytest.fixture(scope="module")
+def standby() -> Iterator[HotStandby]:
+    if PORT_ENV not in os.environ:
+        pytest.skip("this run has no PostgreSQL")
+    made = HotStandby(cluster()).start()
+    yield made
+    made.remove()
+
+
+@pytest.fixture
+def database(standby, tmp_path) -> Iterator[Database]:
+    """A database of the test's on the primary, once the standby has it too."""
+    made = new_database(POSTGRESQL, tmp_path)
+    until(lambda: _opens(standby.url(str(made.target))))
+    yield made
+    made.drop()
+
+
+def _opens(url: str) -> bool:
+    try:
+        psycopg.connect(url).close()
+    except psycopg.OperationalError:
+        return False
+    return True
+
+
+@pytest.fixture
+def site(standby, database) -> Iterator[Site]:
+    with serve_site(database, read_dbs=(standby.url(str(database.target)),), replica_lag_bound=BOUND) as served:
+        yield served
+
+
+@pytest.fixture
+def shop(site) -> Shop:
+    made = make_shop(site.user(), rooms=2)
+    caught_up(site.engine)
+    return made
+
+
+def caught_up(engine: Engine) -> Replica:
+    """The standby, once it holds everything written until now and reads may go to it."""
+    replica = engine.reads.replicas[0]
+    written, deadline = time.monotonic(), time.monotonic() + 30
+    while not (replica.fresh() and replica.covered_at >= written):
+        assert time.monotonic() < deadline, f"the standby did not catch up: {replica.problem}"
+        time.sleep(0.02)
+    return replica
+
+
+def left(shop: Shop, site: Site) -> int:
+    """The rooms left for nights 3 and 4, as the shopping API answers."""
+    with site.user().client as client:
+        data = check(shop.rooms(client, day(3), day(5)))["data"]
+    return data[0]["attributes"]["availability"]
+
+
+def until(condition, seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+
+
+def test_shopping_reads_come_from_the_standby_until_it_is_behind_by_more_than_the_bound(standby, site, shop):
+    standby.replay(False)
+    try:
+        shop.available(day(3), day(4), 1)  # written on the primary; the standby holds it back
+
+        assert left(shop, site) == 2  # the standby's answer
+        until(lambda: left(shop, site) == 1)  # the primary's, once the standby is too far behind
+        assert not site.engine.reads.replicas[0].fresh()
+    finally:
+        standby.replay(True)
+    caught_up(site.engine)
+    assert left(shop, site) == 1
+
+
+def test_push_booking_reads_the_primary_while_the_standby_is_behind(standby, site, shop):
+    standby.replay(False)
+    try:
+        shop.available(day(3), day(3), 0)  # the last room of night 3 sold elsewhere: on the primary only
+        with site.user().client as client:
+            refused = client.post(f"{shop.meta}/push_booking", json=booking(shop, day(3), day(4)))
+            assert refused.status_code == 422, refused.text
+            check(shop.user.client.put(f"/api/v1/channels/{shop.channel_id}",
+                                       json={"channel": {"is_active": False}}))
+            closed = client.post(f"{shop.meta}/push_booking", json=booking(shop, day(5), day(6)))
+            assert closed.status_code == 404, closed.text
+            # Meanwhile the standby still answers shopping reads, from before both changes.
+            assert check(shop.rooms(client, day(3), day(4)))["data"][0]["attributes"]["availability"] == 2
+    finally:
+        standby.replay(True)
+    bookings = check(shop.user.client.get("/api/v1/bookings", params={"filter[property_id]": shop.property_id}))
+    assert bookings["data"] == []
+
+
+def test_a_standby_that_stops_leaves_shopping_to_the_primary_until_it_is_back(standby, site, shop):
+    replica = site.engine.reads.replicas[0]
+    standby.stop()
+    try:
+        shop.available(day(3), day(4), 1)
+        assert [left(shop, site) for _ in range(5)] == [1] * 5  # nothing fails, and nothing is stale
+        assert not replica.fresh()
+        until(lambda: replica.problem is not None)  # set aside by its watcher, which alone tries it again
+    finally:
+        standby.start()
+    until(replica.fresh)  # tried again after a while, and used again
+    assert left(shop, site) == 1
+
+
+def test_a_read_db_must_be_a_standby_of_the_primarys_database(standby, database, tmp_path):
+    primary = str(database.target)
+    other = new_database(POSTGRESQL, tmp_path, "other")
+    until(lambda: _opens(standby.url(str(other.target))))
+    try:
+        for wrong, why in ((primary, "is not a hot standby"), (standby.url(str(other.target)),
+                                                               "is another database than the primary's")):
+            with pytest.raises(StoreError, match=why):
+                database.engine(Config(read_dbs=(wrong,)))
+    finally:
+        other.drop()
+    unreachable = "postgresql://frontdesk@127.0.0.1:1/nowhere"  # down at start: the primary reads until it answers
+    engine = database.engine(Config(read_dbs=(unreachable,)))
+    assert engine.reads.replicas[0].problem.startswith("unreachable") and engine.is_empty()
+
+
+def test_a_read_db_beside_a_sqlite_database_is_refused_in_one_line(tmp_path):
+    target = tmp_path / "frontdesk.db"
+    result = subprocess.run([sys.executable, "-m", "console", "serve", "--db", str(target),
+                             "--read-db", "postgresql://frontdesk@127.0.0.1:1/frontdesk"],
+                            capture_output=True, text=True, timeout=60)
+
+    assert result.returncode == 1 and result.stderr.strip().splitlines() == [
+        "error: read replicas (--read-db) are hot standbys of a PostgreSQL primary: a SQLite --db has none; give "
+        "--db postgresql://…, or leave --read-db out"]
+    assert not target.exists()
+
+
+def test_a_standby_that_is_down_is_tried_again_after_waits_that_double_not_on_every_look():
+    """Every worker of every host watches its standbys: one that is down must not take a connection a look."""
+    attempts = []
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(16)
+        listener.settimeout(0.05)
+
+        def refuse() -> None:
+            while not stop.is_set():
+                try:
+                    attempts.append(listener.accept()[0].close())
+                except TimeoutError:
+                    pass
+
+        stop = threading.Event()
+        refusing = threading.Thread(target=refuse)
+        refusing.start()
+        replica = Replica(f"postgresql://frontdesk@127.0.0.1:{listener.getsockname()[1]}/frontdesk",
+                          "postgresql://frontdesk@127.0.0.1:1/frontdesk", (0, 0), bound=0.1)  # a look every 25 ms
+        replica.start()
+        time.sleep(1.5)
+        replica.close()
+        stop.set()
+        refusing.join()
+
+    assert 1 <= len(attempts) <= 3  # at start and after about 1 s (the next after 2 s more), where 60 looks were
+    assert not replica.fresh()

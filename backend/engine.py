@@ -283,8 +283,11 @@ class Engine:
         config = config or Config()
         if config.read_dbs:
             _replicas_need_postgres(is_postgres_url(target))
+        if config.db_direct and not is_postgres_url(target):
+            raise CannotStart("--db-direct is the PostgreSQL server's own address when --db is a pooler's: a SQLite "
+                              "--db has no pooler; leave --db-direct out")
         keys_of(None if is_postgres_url(target) else Path(target), config).data_key
-        return cls(open_store(target), config)
+        return cls(open_store(target, direct=config.db_direct), config)
 
     @property
     def location(self) -> str:

@@ -196,13 +196,17 @@ def _redis_url(_ctx: click.Context, _param: click.Parameter, value: str | None) 
     return value
 
 
+def _postgres_url(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    return value if value is None else _postgres_urls(ctx, param, (value,))[0]
+
+
 def _postgres_urls(_ctx: click.Context, _param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ...]:
     from storage import is_postgres_url
 
     for value in values:
         if not is_postgres_url(value):
             raise click.BadParameter(f"{value!r} is not a PostgreSQL address such as "
-                                     "postgresql://user@standby/frontdesk")
+                                     "postgresql://user@host/frontdesk")
     return values
 
 
@@ -267,6 +271,9 @@ COUNT = click.IntRange(min=1)
 @click.option("--replica-lag-bound", type=SECONDS, default=Config.replica_lag_bound, show_default=True,
               metavar="SECONDS", help="How far behind the primary a --read-db may be for a read; further, or down, and "
                                       "the primary answers.")
+@click.option("--db-direct", metavar="URL", callback=_postgres_url,
+              help="The PostgreSQL server's own address when --db is a pooler's (PgBouncer in transaction mode): "
+                   "the lease and the migrations, which need a session of their own, connect here.")
 @click.option("--forwarded-allow-ips", metavar="IPS", callback=_proxies,
               help="Proxies whose X-Forwarded-For names the client: addresses or networks, comma-separated, or * "
                    "(none by default: the connecting address is the client).")
@@ -275,7 +282,7 @@ def serve(host: str, port: int, secure_port: int, pci_port: int, ssl_certfile: s
           capture_allow_list: tuple[str, ...], public_url: str | None, public_secure_url: str | None,
           public_pci_url: str | None, pci_docs: bool, cors_origins: tuple[str, ...],
           forwarded_allow_ips: tuple[str, ...], workers: int, limits_storage: str | None, read_dbs: tuple[str, ...],
-          replica_lag_bound: float, **load: float) -> None:
+          replica_lag_bound: float, db_direct: str | None, **load: float) -> None:
     """Run the main, secure and pci HTTP listeners over one engine."""
     from backend.http.server import Listeners
     from backend.http.server import serve as run
@@ -286,7 +293,8 @@ def serve(host: str, port: int, secure_port: int, pci_port: int, ssl_certfile: s
                   chat_frame_ancestors, capture_allow_list, public_url=public_url,
                   public_secure_url=public_secure_url, public_pci_url=public_pci_url, pci_docs=pci_docs,
                   cors_origins=cors_origins, forwarded_allow_ips=forwarded_allow_ips, limits_storage=limits_storage,
-                  read_dbs=read_dbs, replica_lag_bound=replica_lag_bound, **load), given.get("keys"), workers)
+                  read_dbs=read_dbs, replica_lag_bound=replica_lag_bound, db_direct=db_direct, **load),
+        given.get("keys"), workers)
 
 
 @command(main)

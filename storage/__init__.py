@@ -15,12 +15,13 @@ def is_postgres_url(target: str | Path) -> bool:
     return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))
 
 
-def open_store(target: str | Path) -> Store:
-    """The store at `target`: a `postgresql://` URL, else a SQLite file's path (made if missing)."""
+def open_store(target: str | Path, *, direct: str | None = None) -> Store:
+    """The store at `target`: a `postgresql://` URL, else a SQLite file's path (made if missing). `direct`: the
+    server's own URL when `target` is a pooler's (storage/postgres.py)."""
     if is_postgres_url(target):
         from storage.postgres import PostgresStore  # psycopg is imported only by those who use it
 
-        return PostgresStore(str(target))
+        return PostgresStore(str(target), direct_url=direct)
     return SqliteStore(target)
 
 

@@ -16,6 +16,11 @@
 - `change_stamp` is the server's WAL insert position: it moves with every write (a superset of this database's
   changes, so a console may refresh once for nothing).
 - The lease is a session advisory lock on a connection of its own, which dies with its process.
+- Behind a pooler (PgBouncer in transaction mode: `url` is the pooler's, `direct_url` the server's own), the pool's
+  statements go through the pooler, unprepared (a pooler in transaction mode hands each transaction any server
+  connection, where a statement prepared on another is unknown), and what needs a session of its own goes to the
+  server directly: the migrations' lock, the lease. Both must reach one database, checked on opening. Transactions
+  need nothing more: their advisory locks end with them.
 """
 
 from __future__ import annotations
@@ -196,20 +201,24 @@ def open_pool(url: str, size: int, timeout: float, name: str, **connect: Any) ->
 
 class PostgresStore(PooledReads):
 
-    def __init__(self, url: str, *, pool_size: int = POOL_SIZE) -> None:
-        self.url = url
+    def __init__(self, url: str, *, direct_url: str | None = None, pool_size: int = POOL_SIZE) -> None:
+        self.url, self.session_url = url, direct_url or url
         self._local = threading.local()
         self._writers = WriterQueue()
-        with self._connect() as first:  # refused at once, in one line, when it cannot be used as it is
+        with self._connect(self.session_url) as first:  # refused at once, in one line, when it can't be used as it is
             _check_collation(first, self.location)
+            if direct_url:
+                _check_same_database(first, direct_url, url)
             self.created = _migrate(first, self.location)
-        self.pool = open_pool(url, pool_size, POOL_TIMEOUT, "frontdesk")
+        pooled = {"prepare_threshold": None} if direct_url else {}
+        self.pool = open_pool(url, pool_size, POOL_TIMEOUT, "frontdesk", **pooled)
 
-    def _connect(self) -> psycopg.Connection:
+    @staticmethod
+    def _connect(url: str) -> psycopg.Connection:
         try:
-            return psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
+            return psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
         except psycopg.Error as exc:
-            raise StoreError(f"cannot use the PostgreSQL database {self.location}: {_reason(exc)}") from None
+            raise StoreError(f"cannot use the PostgreSQL database {without_password(url)}: {_reason(exc)}") from None
 
     @property
     def location(self) -> str:
@@ -268,7 +277,7 @@ class PgLease:
     def __init__(self, store: PostgresStore, name: str, kind: str, ttl: float, record: dict[str, Any] | None) -> None:
         self.store, self.name, self.kind, self.ttl, self.record = store, name, kind, ttl, record
         self._lock = threading.Lock()
-        self._raw = psycopg.connect(store.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
+        self._raw = psycopg.connect(store.session_url, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
         self._held = False
 
     def acquire(self) -> bool:
@@ -346,6 +355,19 @@ def _reason(exc: psycopg.Error) -> str:
     if "FATAL:" in text:
         return text.split("FATAL:", 1)[1].strip()
     return text.removeprefix("connection failed: ") or type(exc).__name__
+
+
+# Which database a connection reached: its cluster's identifier and the database's oid.
+WHICH = ("(SELECT system_identifier FROM pg_control_system()), "
+         "(SELECT oid FROM pg_database WHERE datname = current_database())")
+
+
+def _check_same_database(direct: psycopg.Connection, direct_url: str, pooled_url: str) -> None:
+    """The pooler's URL and the direct one reach one database, or the lease would be taken on another."""
+    with PostgresStore._connect(pooled_url) as pooled:
+        if pooled.execute(f"SELECT {WHICH}").fetchone() != direct.execute(f"SELECT {WHICH}").fetchone():
+            raise StoreError(f"--db {without_password(pooled_url)} and --db-direct {without_password(direct_url)} "
+                             "are not one database: --db-direct is the server's own address of the --db database")
 
 
 def _check_collation(conn: psycopg.Connection, location: str) -> None:

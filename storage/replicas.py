@@ -35,7 +35,7 @@ from collections.abc import Callable, Sequence
 import psycopg
 from psycopg_pool import ConnectionPool, PoolClosed, PoolTimeout
 
-from storage.postgres import PooledReads, PostgresStore, _reason, open_pool, without_password
+from storage.postgres import WHICH, PooledReads, PostgresStore, _reason, open_pool, without_password
 from storage.reads import Reads, ReadStore, ReplicaFailed, T
 from storage.store import StoreError
 
@@ -51,9 +51,7 @@ NETWORK = {"tcp_user_timeout": 2000, "keepalives": 1, "keepalives_idle": 2, "kee
            "keepalives_count": 2}
 POOL_SIZE = 16
 POOL_WAIT = 1.0  # seconds a read waits for one of a busy standby's connections before the primary answers it
-# Which cluster and database a connection reaches: equal on the primary and its standbys' copies of it.
-WHICH = ("(SELECT system_identifier FROM pg_control_system()), "
-         "(SELECT oid FROM pg_database WHERE datname = current_database())")
+# A standby's state, and which cluster and database it is (equal on the primary and its standbys' copies of it).
 LOOK = f"SELECT pg_is_in_recovery(), pg_last_wal_replay_lsn() - '0/0', {WHICH}"
 INSERTED = "SELECT pg_current_wal_insert_lsn() - '0/0'"
 PAGES = ("SELECT current_setting('wal_block_size')::int, "

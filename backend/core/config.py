@@ -70,6 +70,9 @@ class Config:
     # more than `replica_lag_bound` seconds behind (storage/replicas.py); else, and for every write, the primary.
     read_dbs: tuple[str, ...] = ()
     replica_lag_bound: float = 1.0
+    # The PostgreSQL server's own URL when the database's URL is a pooler's (PgBouncer in transaction mode): what
+    # needs a session of its own (the lease, the migrations' lock) goes there (storage/postgres.py).
+    db_direct: str | None = None
     keys_path: Path | None = None  # the card key and internal secret; default <db>.keys beside the database
     clock: Callable[[], datetime] = utc_clock  # "now" for cut-off and past-date rules; tests set it
 

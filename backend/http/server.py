@@ -48,6 +48,7 @@ class Listeners:
     limits_storage: str | None = None  # a Redis the limits of every worker count in (backend/core/clients.py)
     read_dbs: tuple[str, ...] = ()  # hot standbys the shopping API reads from (storage/replicas.py)
     replica_lag_bound: float = Config.replica_lag_bound
+    db_direct: str | None = None  # the server's own URL when the database's is a pooler's (storage/postgres.py)
 
     @property
     def scheme(self) -> str:
@@ -76,7 +77,7 @@ class Listeners:
                       idle_timeout=self.idle_timeout, max_connections=self.max_connections,
                       max_requests=self.max_requests, failed_auth_per_minute=self.failed_auth_per_minute,
                       forwarded_allow_ips=self.forwarded_allow_ips, limits_storage=self.limits_storage,
-                      read_dbs=self.read_dbs, replica_lag_bound=self.replica_lag_bound)
+                      read_dbs=self.read_dbs, replica_lag_bound=self.replica_lag_bound, db_direct=self.db_direct)
 
 
 class _Listener(uvicorn.Server):

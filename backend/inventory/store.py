@@ -109,12 +109,14 @@ def delete_owned(conn: Connection, table: str, item_id: str) -> None:
 
 
 def versions(store: Store, table: str, ids: list[str]) -> Iterable[tuple[str, str]]:
-    """(id, updated_at) of these rows of the table."""
-    return store.tuples(f"SELECT id, updated_at FROM {table} WHERE id IN ({placeholders(ids)})", ids)
+    """(id, updated_at) of these rows of the table (asked in chunks: a channel's list may name tens of thousands)."""
+    return [row for chunk in chunked(ids) for row in
+            store.tuples(f"SELECT id, updated_at FROM {table} WHERE id IN ({placeholders(chunk)})", chunk)]
 
 
 def rows_by_id(store: Store, table: str, ids: list[str]) -> list[Row]:
-    return store.query(f"SELECT * FROM {table} WHERE id IN ({placeholders(ids)})", ids)
+    return [row for chunk in chunked(ids) for row in
+            store.query(f"SELECT * FROM {table} WHERE id IN ({placeholders(chunk)})", chunk)]
 
 
 def room_type(store: Store, room_id: str) -> Row | None:
@@ -277,8 +279,8 @@ def hotel_policies_page(store: Store, query: ListQuery, group_ids: list[str]) ->
 
 def policies_of(store: Store, property_ids: list[str]) -> list[Row]:
     """(property_id, policy) of these properties' policies."""
-    return store.query(f"SELECT property_id, policy FROM hotel_policies WHERE property_id IN ({placeholders(property_ids)})",
-                       property_ids)
+    return [row for chunk in chunked(property_ids) for row in store.query(
+        f"SELECT property_id, policy FROM hotel_policies WHERE property_id IN ({placeholders(chunk)})", chunk)]
 
 
 def put_hotel_policy(conn: Connection, policy_id: str, property_id: str, policy: str, now: str) -> None:

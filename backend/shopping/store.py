@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from backend.channels.store import named
 from backend.core.listing import Column, ListQuery, where
 from backend.core.store import page
-from storage import Row, Store, placeholders
+from storage import Row, Store, chunked, placeholders
 
 TEXT = ("title", "city", "country", "zip_code", "state", "address")
 LIST_COLUMNS = {**{name: Column(f"p.{name}") for name in TEXT},
@@ -151,9 +151,9 @@ def sold_properties(store: Store, query: ListQuery, channel_ids: list[str]) -> l
 
 
 def property_contexts(store: Store, property_ids: list[str]) -> list[Row]:
-    """(id, timezone, settings) of each property."""
-    return store.query(f"SELECT id, timezone, settings FROM properties WHERE id IN ({placeholders(property_ids)})",
-                       property_ids)
+    """(id, timezone, settings) of each property (asked in chunks: every property a channel sells, when priced)."""
+    return [row for chunk in chunked(property_ids) for row in store.query(
+        f"SELECT id, timezone, settings FROM properties WHERE id IN ({placeholders(chunk)})", chunk)]
 
 
 def property_row(store: Store, property_id: str) -> Row | None:

@@ -19,6 +19,7 @@ built by the engine's own `sellable.rebuild`.
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 import time
 from datetime import UTC, datetime, timedelta
@@ -181,6 +182,7 @@ def main() -> None:
     finally:
         if cluster:
             cluster.stop()
+        shutil.rmtree(folder)  # databases of a few GB
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ through the engine; the rest are plain SQL copies of them (new ids, their titles
 built by the engine's own `sellable.rebuild`.
 
     .venv/bin/python tests/bench/bench_property_list_scale.py
+    SIZES=100,1000 .venv/bin/python tests/bench/bench_property_list_scale.py   # a quick run at other sizes
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from storage.dialect import Dialect
 from storage.sqlite import SqliteStore, owner_only
-from storage.store import Connection, Lease, Row, Store, StoreError, new_id, placeholders, utc_now
+from storage.store import Connection, Lease, Row, Store, StoreError, chunked, new_id, placeholders, utc_now
 
 
 def is_postgres_url(target: str | Path) -> bool:
@@ -25,5 +25,5 @@ def open_store(target: str | Path, *, direct: str | None = None) -> Store:
     return SqliteStore(target)
 
 
-__all__ = ["Connection", "Dialect", "Lease", "Row", "SqliteStore", "Store", "StoreError", "is_postgres_url",
+__all__ = ["Connection", "Dialect", "Lease", "Row", "SqliteStore", "Store", "StoreError", "chunked", "is_postgres_url",
            "new_id", "open_store", "owner_only", "placeholders", "utc_now"]

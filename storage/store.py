@@ -156,6 +156,12 @@ def placeholders(values: Sized) -> str:
     return ",".join("?" * len(values)) or "NULL"
 
 
+def chunked(values: list[Any], size: int = 10_000) -> list[list[Any]]:
+    """The values in lists of at most `size`, for `IN (…)` lists as long as a caller has (tens of thousands of a
+    channel's properties): both stores cap a statement's parameters (SQLite at 32,766, PostgreSQL at 65,535)."""
+    return [values[start:start + size] for start in range(0, len(values), size)]
+
+
 def new_id() -> str:
     return str(uuid.uuid4())
 

@@ -47,6 +47,7 @@ from backend.core.errors import Errors, NotSupported, Unauthorized, ValidationFa
 from backend.core.events import EventBus
 from backend.identity.models import Actor
 from backend.identity.service import hash_secret
+from backend.inventory import sellable
 from backend.inventory.calendar import Calendar, Scope
 from backend.inventory.stays import R_RATE, Guests, Nights, NotSellable, Quote, quote
 from backend.inventory.stays import taxes as plan_taxes
@@ -306,7 +307,8 @@ class Bookings:
             insert_booking(conn, attributes, revision_id, body_hash, taken, names, now, key)
         insert_revision(conn, revision_id, attributes, card_token, now)
         outbox.booking_changed(conn, attributes)
-        _availability_events(conn, attributes["property_id"], from_json(existing["taken"]) if existing else [], taken)
+        _availability_events(self.store, attributes["property_id"], from_json(existing["taken"]) if existing else [],
+                             taken)
         return feed_view(attributes)
 
     # --- reading -----------------------------------------------------------------------------
@@ -422,9 +424,9 @@ def _rate_of(rows: dict[str, tuple], day: str, currency: str) -> str | None:
     return None if row is None or row[R_RATE] is None else format_minor(row[R_RATE], currency)
 
 
-def _availability_events(conn, property_id: str, before: list, after: list) -> None:
+def _availability_events(store: Store, property_id: str, before: list, after: list) -> None:
     """An ARI event per room type whose availability the booking moved: the nights whose units it took or gave back
-    (given back and taken again is no change)."""
+    (given back and taken again is no change); the sellable index of those nights."""
     moved = Counter(tuple(unit) for unit in after)
     moved.subtract(Counter(tuple(unit) for unit in before))
     nights: dict[str, list[str]] = {}
@@ -432,7 +434,10 @@ def _availability_events(conn, property_id: str, before: list, after: list) -> N
         if count:
             nights.setdefault(room_type_id, []).append(day)
     for room_type_id, changed in nights.items():
-        outbox.availability_changed(conn, property_id, room_type_id, changed)
+        outbox.availability_changed(store.conn, property_id, room_type_id, changed)
+    moved_nights = [day for changed in nights.values() for day in changed]
+    if moved_nights:
+        sellable.refresh(store, [property_id], min(moved_nights), max(moved_nights))
 
 
 def _lacks(availability: dict[str, int], arrival: date, departure: date, count: int) -> bool:

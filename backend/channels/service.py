@@ -54,9 +54,9 @@ from backend.channels.store import (
     insert_connections,
     mapped_rate_plans,
     name_taken,
-    property_in_groups,
+    properties_in_groups,
     property_rate_plan_ids,
-    rate_plan_property,
+    rate_plan_properties,
     set_provider_api_key_hash,
     update_channel,
 )
@@ -68,6 +68,8 @@ from backend.core.events import EventBus
 from backend.core.fields import RequiredText
 from backend.identity.models import Actor
 from backend.identity.service import hash_secret, require_group
+from backend.inventory import sellable
+from backend.inventory.sellable import SHOPPING_CODES
 from backend.core.listing import ListQuery
 from backend.properties.models import CONTACT_FIELDS
 from backend.core.validation import as_sent, validate
@@ -78,7 +80,6 @@ if TYPE_CHECKING:
 
 CHANNEL_CODES = ("BookingCom", "AirBNB", "OpenShopping")
 CHAT_PROVIDERS = ("BookingCom", "AirBNB")
-SHOPPING_CODES = ("OpenShopping",)
 # Our older names, accepted as input only.
 ALIASES = {"channel_code": "channel", "property_ids": "properties", "rate_plan_ids": "rate_plans"}
 # Sent back by clients that PUT what they read (or what create answered); ignored.
@@ -104,9 +105,11 @@ class ChannelInput(BaseModel):
     title: RequiredText
     channel: ChannelCode
     group_id: StrictStr | None = Field(None, description="the channel's group; by default the user's default group")
-    properties: Annotated[list[StrictStr], Field(max_length=1000, description="the connected properties")] = []
-    rate_plans: Annotated[list[Mapping], Field(max_length=10_000,
-                                               description="the mapped rate plans: what the channel sells")] = []
+    # No cap of their own: what bounds them is the request body's limit (backend/http/limits.py, CHANNEL_BYTES).
+    properties: list[StrictStr] = Field([], description="the connected properties, as many as a body of at most "
+                                                          "10 MB names (no other limit)")
+    rate_plans: list[Mapping] = Field([], description="the mapped rate plans: what the channel sells (no limit but "
+                                                      "the body's 10 MB)")
     settings: dict[str, Any] = Field(default_factory=dict, description="the channel's own settings (hotel_id, ...)")
     is_active: StrictBool = True
     provider_api_key: Annotated[StrictStr, Field(min_length=8, max_length=255)] | None = Field(
@@ -211,6 +214,8 @@ class Channels:
             insert_channel(conn, channel_id, group_id, model.title, model.channel, hash_secret(inbound_key),
                            _key_hash(model.provider_api_key), model.is_active, model.settings, now)
             self._connect(conn, channel_id, model, {})
+            sellable.refresh(self.store, model.properties)
+            sellable.recount(self.store, [channel_id])
             ari_secret = track(conn, channel_id, model.settings, self.keys)
         self.events.publish("channel.changed", channel_id, action="created")
         return {**self.get(actor, channel_id), "inbound_key": inbound_key, **_shown_once(ari_secret)}
@@ -233,6 +238,10 @@ class Channels:
                 set_provider_api_key_hash(conn, channel_id, _key_hash(model.provider_api_key))
             delete_connections(conn, channel_id)
             self._connect(conn, channel_id, model, {m["rate_plan_id"]: m for m in current["rate_plans"]})
+            moved = set(mapped_plan_ids(current)) ^ {m.rate_plan_id for m in model.rate_plans if not _removes(m)}
+            connected = set(current["properties"]) ^ set(model.properties)
+            sellable.refresh(self.store, [*connected, *sellable.properties_of(self.store, moved)])  # what it sells
+            sellable.recount(self.store, [channel_id])
             ari_secret = track(conn, channel_id, model.settings, self.keys)
             remap.told(conn, selling, self.clock())  # to a channel that took ARI before and still does
         self.events.publish("channel.changed", channel_id, action="updated")
@@ -298,8 +307,9 @@ class Channels:
             errors.add("provider_api_key", "only shopping channels take a provider API key")
         channel_group = group_title(self.store, group_id)
         groups = actor.group_list()
+        found = properties_in_groups(self.store, list(dict.fromkeys(model.properties)), groups)
         for index, property_id in enumerate(model.properties):
-            row = property_in_groups(self.store, property_id, groups)
+            row = found.get(property_id)
             if row is None:
                 errors.add(f"properties.{index}", "is not a property of yours")
                 continue
@@ -311,8 +321,9 @@ class Channels:
                 if row[name] is None:
                     errors.add(f"properties.{index}.{name}", f"is required to connect {row['title']!r} to a channel")
         connected = set(model.properties)
+        owners = rate_plan_properties(self.store, list({m.rate_plan_id: None for m in model.rate_plans}))
         for index, mapping in enumerate(model.rate_plans):
-            owner = rate_plan_property(self.store, mapping.rate_plan_id)
+            owner = owners.get(mapping.rate_plan_id)
             if owner not in connected and not _removes(mapping):
                 errors.add(f"rate_plans.{index}.rate_plan_id",
                            "is not a rate plan of a property connected to this channel")

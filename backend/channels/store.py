@@ -11,7 +11,7 @@ from typing import Any
 
 from backend.core.listing import Column, ListQuery
 from backend.core.store import page
-from storage import Connection, Row, Store, placeholders
+from storage import Connection, Row, Store, chunked, placeholders
 
 COLUMNS: dict[str, Column] = {
     "id": Column("c.id", "id"),
@@ -109,19 +109,29 @@ def property_rate_plan_ids(store: Store, property_id: str) -> set[str]:
     return {r[0] for r in store.query("SELECT id FROM rate_plans WHERE property_id = ?", (property_id,))}
 
 
-def rate_plan_property(store: Store, rate_plan_id: str) -> str | None:
-    return store.scalar("SELECT property_id FROM rate_plans WHERE id = ?", (rate_plan_id,))
+def rate_plan_properties(store: Store, rate_plan_ids: list[str]) -> dict[str, str]:
+    """Rate plan id → its property's, of those that exist (asked in chunks: a channel has no cap on its plans)."""
+    found = {}
+    for chunk in chunked(rate_plan_ids):
+        found.update((r[0], r[1]) for r in store.tuples(
+            f"SELECT id, property_id FROM rate_plans WHERE id IN ({placeholders(chunk)})", chunk))
+    return found
 
 
 def group_title(store: Store, group_id: str) -> str | None:
     return store.scalar("SELECT title FROM groups WHERE id = ?", (group_id,))
 
 
-def property_in_groups(store: Store, property_id: str, group_ids: list[str]) -> Row | None:
-    """The property, with its group's title (`group_title`), if it is of one of these groups."""
-    return store.one(f"SELECT p.*, g.title AS group_title FROM properties p JOIN groups g ON "
-                     f"g.id = p.group_id WHERE p.id = ? AND p.group_id IN ({placeholders(group_ids)})",
-                     [property_id, *group_ids])
+def properties_in_groups(store: Store, property_ids: list[str], group_ids: list[str]) -> dict[str, Row]:
+    """Property id → the property, with its group's title (`group_title`), of those of one of these groups."""
+    found = {}
+    for chunk in chunked(property_ids):
+        found.update((r["id"], r) for r in store.query(
+            f"SELECT p.*, g.title AS group_title FROM properties p JOIN groups g ON g.id = p.group_id "
+            f"WHERE p.id IN ({placeholders(chunk)}) AND p.group_id IN ({placeholders(group_ids)})",
+            [*chunk, *group_ids]))
+    return found
+
 
 
 # --- writing ---------------------------------------------------------------------------------------------------------

@@ -34,7 +34,7 @@ CHAT_APP = ("EXISTS (SELECT 1 FROM application_installations a WHERE a.property_
 
 
 # The inbox's search: a thread's title and last message, kept by triggers in a trigram index (storage migration
-# 0029: an FTS5 table on SQLite, the thread's own column under pg_trgm's index on PostgreSQL).
+# 0027: an FTS5 table on SQLite, the thread's own column under pg_trgm's index on PostgreSQL).
 THREAD_SEARCH = {"sqlite": Column("search_text", "trigram",
                                   "t.rowid IN (SELECT rowid FROM thread_search WHERE {cond})"),
                  "postgresql": Column("t.search_text", "trigram")}

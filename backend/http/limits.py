@@ -16,6 +16,9 @@ DEFAULT_BYTES = MiB  # a property with all its content, a rate plan, a message: 
 # rare huge one and channels' verbose `meta`, and keeps what hostile callers make the server parse small.
 BOOKING_BYTES = 512 * KiB
 ARI_BYTES = 10_000_000  # the service's own limit for ARI writes (reference/channex-api.md §2)
+# A channel names its properties and mapped rate plans, with no cap on their number: 10 MB holds some 100,000 plans
+# (their mappings' settings included) and is what bounds it.
+CHANNEL_BYTES = 10_000_000
 EMPTY_BYTES = KiB  # calls the service documents without a body: a client's `{}` at most
 CARD_BYTES = 4 * KiB  # one card from the card form: a few hundred bytes
 # A note or a saved reply: at most 10,000 characters, which JSON escapes may make 60,000 bytes; a thread PUT back
@@ -34,6 +37,8 @@ def body_limits(config: Config) -> dict[str, int]:
         "/api/v1/bookings/{booking_id}/invalid_card": EMPTY_BYTES,
         "/api/v1/bookings/{booking_id}/cancel_due_invalid_card": EMPTY_BYTES,
         "/api/v1/inbound/{channel_id}/bookings": BOOKING_BYTES,
+        "/api/v1/channels": CHANNEL_BYTES,
+        "/api/v1/channels/{channel_id}": CHANNEL_BYTES,
         "/api/v1/availability": ARI_BYTES,
         "/api/v1/restrictions": ARI_BYTES,
         "/api/v1/attachments": config.max_body_bytes,

@@ -38,6 +38,7 @@ from backend.core.dates import WEEKDAYS, days, parse_date
 from backend.core.errors import Errors, Unauthorized, ValidationFailed
 from backend.core.events import EventBus
 from backend.identity.models import Actor
+from backend.inventory import sellable
 from backend.inventory.calendar import Calendar, Scope
 from backend.inventory.models import INHERITS, complete
 from backend.inventory.ranges import TABLES, Kind, Planned
@@ -131,10 +132,16 @@ class Written:
         known = self.ranges.get((kind, property_id, target_id))
         self.ranges[(kind, property_id, target_id)] = (min(first, known[0]), max(last, known[1])) if known else (first, last)
 
-    def record(self, conn) -> None:
+    def record(self, store: Store) -> None:
+        """In the write's transaction: the outbox's events, and the sellable index of the nights."""
+        spans: dict[str, tuple[str, str]] = {}
         for (kind, property_id, target_id), nights in self.ranges.items():
             changed = outbox.availability_changed if kind == "availability" else outbox.rates_changed
-            changed(conn, property_id, target_id, nights)
+            changed(store.conn, property_id, target_id, nights)
+            known = spans.get(property_id, nights)
+            spans[property_id] = (min(known[0], nights[0]), max(known[1], nights[1]))
+        for property_id, (first, last) in spans.items():
+            sellable.refresh(store, [property_id], first, last)
 
 
 @dataclass(frozen=True)
@@ -234,7 +241,7 @@ class Ari:
             done = restore(conn, undo, props)
             for nights in done.written:
                 written.add(nights.kind, nights.property_id, nights.target_id, list(nights.rows))
-            written.record(conn)
+            written.record(self.store)
         self._changed(props)
         return Edit(_left_alone(done), done.undo)
 
@@ -278,7 +285,7 @@ class Ari:
             for value in planned:
                 write_nights(conn, value.table, value.target["id"], value.days, value.fields)
                 written.add(value.kind, value.property_id, value.target["id"], value.days)
-            written.record(conn)
+            written.record(self.store)
             undo = after(conn, planned, replaced) if undoable else Undo()
         self._changed(props)
         return Edit(warnings, undo)

@@ -23,6 +23,7 @@ from backend.distribution import remap
 from backend.core.errors import BadRequest, Errors, NotFound, Unauthorized, ValidationFailed
 from backend.core.events import EventBus
 from backend.identity.models import Actor
+from backend.inventory import sellable
 from backend.inventory.models import (
     INHERITS,
     WEEKLY,
@@ -116,6 +117,7 @@ class Owned:
             selling = remap.watching(conn, self._plans_of(conn, item_id), self.clock())
             delete_owned(conn, self.table, item_id)
             remap.told(conn, selling, self.clock())  # the channels that sold it close it
+            sellable.refresh(self.store, [row["property_id"]])
         self.events.publish("inventory.changed", row["property_id"], item=self.noun, action="deleted")
 
     def _property(self, actor: Actor, property_id: str, field: str, strict: bool = True):
@@ -133,6 +135,7 @@ class Owned:
         item_id, now = new_id(), utc_now()
         with self.store.transaction() as conn:
             insert_owned(conn, self.table, item_id, values, now)
+            sellable.refresh(self.store, [values["property_id"]])
         self.events.publish("inventory.changed", values["property_id"], item=self.noun, action="created")
         return item_id
 
@@ -148,6 +151,7 @@ class Owned:
             if also is not None:
                 also(conn, before)
             remap.told(conn, selling, self.clock())  # a plan moved to another room type: its channels see it anew
+            sellable.refresh(self.store, [before["property_id"]])
         self.events.publish("inventory.changed", values["property_id"], item=self.noun, action="updated")
 
     def _merge(self, actor: Actor, item_id: str, data: Any) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -5,13 +5,13 @@ their connection in (or the Store, for single reads)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from backend.core.listing import Column, ListQuery, order_by, where
 from backend.core.store import page
 from backend.inventory.ranges import Table
-from storage import Connection, Row, Store, placeholders
+from storage import Connection, Row, Store, chunked, placeholders
 
 if TYPE_CHECKING:
     from backend.inventory.calendar import Scope
@@ -109,12 +109,14 @@ def delete_owned(conn: Connection, table: str, item_id: str) -> None:
 
 
 def versions(store: Store, table: str, ids: list[str]) -> Iterable[tuple[str, str]]:
-    """(id, updated_at) of these rows of the table."""
-    return store.tuples(f"SELECT id, updated_at FROM {table} WHERE id IN ({placeholders(ids)})", ids)
+    """(id, updated_at) of these rows of the table (asked in chunks: a channel's list may name tens of thousands)."""
+    return [row for chunk in chunked(ids) for row in
+            store.tuples(f"SELECT id, updated_at FROM {table} WHERE id IN ({placeholders(chunk)})", chunk)]
 
 
 def rows_by_id(store: Store, table: str, ids: list[str]) -> list[Row]:
-    return store.query(f"SELECT * FROM {table} WHERE id IN ({placeholders(ids)})", ids)
+    return [row for chunk in chunked(ids) for row in
+            store.query(f"SELECT * FROM {table} WHERE id IN ({placeholders(chunk)})", chunk)]
 
 
 def room_type(store: Store, room_id: str) -> Row | None:
@@ -171,13 +173,13 @@ def has_rates(store: Store, plan_id: str) -> Any:
 def mapped_plan_versions(store: Store, channel_ids: list[str],
                          property_ids: list[str] | None = None) -> Iterable[tuple[str, str]]:
     """(id, updated_at) of the rate plans mapped to the channels (optionally of some properties only): a subquery
-    rather than a long IN list, for the property list over thousands of properties."""
-    where = f"id IN (SELECT rate_plan_id FROM channel_rate_plans WHERE channel_id IN ({placeholders(channel_ids)}))"
-    params: list = list(channel_ids)
-    if property_ids is not None:
-        where += f" AND property_id IN ({placeholders(property_ids)})"
-        params += property_ids
-    return store.tuples(f"SELECT id, updated_at FROM rate_plans WHERE {where}", params)
+    rather than a long IN list, for the property list over thousands of properties; of some properties, their plans
+    each looked up in the mappings (a page's few, however many the channels map)."""
+    mapped = f"SELECT rate_plan_id FROM channel_rate_plans WHERE channel_id IN ({placeholders(channel_ids)})"
+    if property_ids is None:
+        return store.tuples(f"SELECT id, updated_at FROM rate_plans WHERE id IN ({mapped})", channel_ids)
+    return store.tuples(f"SELECT id, updated_at FROM rate_plans p WHERE p.property_id IN ({placeholders(property_ids)}) "
+                        f"AND EXISTS ({mapped} AND rate_plan_id = p.id)", [*property_ids, *channel_ids])
 
 
 # --- nights: availability and restrictions ----------------------------------------------------------------------
@@ -277,8 +279,8 @@ def hotel_policies_page(store: Store, query: ListQuery, group_ids: list[str]) ->
 
 def policies_of(store: Store, property_ids: list[str]) -> list[Row]:
     """(property_id, policy) of these properties' policies."""
-    return store.query(f"SELECT property_id, policy FROM hotel_policies WHERE property_id IN ({placeholders(property_ids)})",
-                       property_ids)
+    return [row for chunk in chunked(property_ids) for row in store.query(
+        f"SELECT property_id, policy FROM hotel_policies WHERE property_id IN ({placeholders(chunk)})", chunk)]
 
 
 def put_hotel_policy(conn: Connection, policy_id: str, property_id: str, policy: str, now: str) -> None:
@@ -307,3 +309,73 @@ def give_back_rooms(conn: Connection, units: list[tuple[str, str]]) -> None:
 
 def plan_currency(store: Store, plan_id: str) -> str | None:
     return store.scalar("SELECT currency FROM rate_plans WHERE id = ?", (plan_id,))
+
+
+# --- the sellable index (backend/inventory/sellable.py) -----------------------------------------------------------
+
+SELLABLE_COLUMNS = ("channel_id", "date", "property_id", "currency", "adults", "children", "infants", "persons",
+                    "nights", "timezone", "cut_off_time", "cut_off_days", "state_length")
+
+
+def mapped_plans_of(conn: Connection, property_id: str, codes: Sequence[str]) -> list[tuple[str, str]]:
+    """(channel_id, rate_plan_id) of every mapping of the property's rate plans to a channel of these codes that it
+    is connected to, while it is active (what those channels sell of it)."""
+    return [tuple(r) for r in conn.execute(
+        "SELECT m.channel_id, m.rate_plan_id FROM rate_plans p JOIN channel_rate_plans m ON m.rate_plan_id = p.id "
+        "WHERE p.property_id = ? AND EXISTS (SELECT 1 FROM properties h WHERE h.id = p.property_id AND h.is_active = 1) "
+        "AND EXISTS (SELECT 1 FROM channel_properties c WHERE c.channel_id = m.channel_id AND c.property_id = ?) "
+        f"AND EXISTS (SELECT 1 FROM channels ch WHERE ch.id = m.channel_id AND ch.channel_code IN ({placeholders(codes)}))",
+        (property_id, property_id, *codes))]
+
+
+def property_channel_ids(conn: Connection, property_id: str) -> list[str]:
+    """The channels the property is connected to."""
+    return [r[0] for r in conn.execute("SELECT channel_id FROM channel_properties WHERE property_id = ?",
+                                       (property_id,))]
+
+
+def count_sold(conn: Connection, channel_ids: list[str], codes: Sequence[str]) -> None:
+    """Each channel's (of these codes) count of the active properties connected to it, counted again."""
+    conn.executemany(
+        "INSERT INTO channel_sold_counts (channel_id, properties) SELECT c.id, (SELECT count(*) FROM channel_properties "
+        "cp JOIN properties p ON p.id = cp.property_id WHERE cp.channel_id = c.id AND p.is_active = 1) FROM channels c "
+        f"WHERE c.id = ? AND c.channel_code IN ({placeholders(codes)}) "
+        "ON CONFLICT (channel_id) DO UPDATE SET properties = excluded.properties",
+        [(channel_id, *codes) for channel_id in channel_ids])
+
+
+def restriction_span(conn: Connection, plan_ids: list[str]) -> tuple[str | None, str | None]:
+    """The first and last night that any of these plans has a row for."""
+    row = conn.execute(f"SELECT min(date), max(date) FROM restrictions WHERE rate_plan_id IN ({placeholders(plan_ids)})",
+                       plan_ids).fetchone()
+    return row[0], row[1]
+
+
+def all_property_ids(conn: Connection) -> list[str]:
+    return [r[0] for r in conn.execute("SELECT id FROM properties")]
+
+
+def all_channel_ids(conn: Connection) -> list[str]:
+    return [r[0] for r in conn.execute("SELECT id FROM channels")]
+
+
+def put_sellable(conn: Connection, property_id: str, first: str | None, last: str | None,
+                 rows: list[tuple]) -> None:
+    """The property's index rows from first to last (every one, both None) replaced by these."""
+    if first is None:
+        conn.execute("DELETE FROM sellable_nights WHERE property_id = ?", (property_id,))
+    else:
+        conn.execute("DELETE FROM sellable_nights WHERE property_id = ? AND date >= ? AND date <= ?",
+                     (property_id, first, last))
+    if rows:
+        conn.executemany(f"INSERT INTO sellable_nights ({', '.join(SELLABLE_COLUMNS)}) "
+                         f"VALUES ({', '.join('?' * len(SELLABLE_COLUMNS))})", rows)
+
+
+def plan_properties(conn: Connection, plan_ids: list[str]) -> list[str]:
+    """The properties of these rate plans (asked for in chunks: a channel may map tens of thousands)."""
+    found: dict[str, None] = {}
+    for chunk in chunked(plan_ids):
+        found.update((r[0], None) for r in conn.execute(
+            f"SELECT DISTINCT property_id FROM rate_plans WHERE id IN ({placeholders(chunk)})", chunk))
+    return list(found)

@@ -27,6 +27,7 @@ from backend.core.events import EventBus
 from backend.properties.facilities import Facilities
 from backend.identity.models import Actor
 from backend.identity.service import require_group
+from backend.inventory import sellable
 from backend.inventory.window import window_of
 from backend.core.listing import ListQuery
 from backend.properties.media import Media
@@ -159,6 +160,10 @@ class Properties:
             now = self.clock()
             after = property_row(conn, property_id)
             window_moves.moved(conn, after, now, since=window_of(before, now))  # its window's nights that moved
+            if any(after[name] != before[name] for name in ("settings", "timezone", "is_active")):
+                sellable.refresh(self.store, [property_id])  # its min stay rule and window, kept with its nights
+            if after["is_active"] != before["is_active"]:
+                sellable.recount(self.store, sellable.channels_of(self.store, property_id))
         self.events.publish("property.changed", property_id, action="updated")
         return self.get(actor, property_id)
 
@@ -185,7 +190,9 @@ class Properties:
         with self.store.transaction() as conn:
             plans = property_plan_ids(conn, property_id)
             selling = remap.watching(conn, plans, self.clock())
+            connected = sellable.channels_of(self.store, property_id)
             delete_property(conn, property_id)
+            sellable.recount(self.store, connected)
             remap.told(conn, selling, self.clock())  # the channels that sold it close what they sold
         self.events.publish("property.changed", property_id, action="deleted")
 

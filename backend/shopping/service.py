@@ -27,13 +27,14 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from pydantic_core import from_json
 
 from backend.inventory.age_bands import SPEC_BANDS, Bands, bands_of
 from backend.channels.service import SHOPPING_CODES, ShoppingSettings
-from backend.core.dates import days
+from backend.core.dates import days, local_now
 from backend.core.errors import (
     NotFound,
     NotSupported,
@@ -45,6 +46,7 @@ from backend.identity.service import hash_secret
 from backend.inventory.calendar import Calendar, Scope
 from backend.inventory.models import MEAL_TYPES
 from backend.inventory.rooms import policy_of, with_service_names
+from backend.inventory.sellable import MAX_NIGHTS
 from backend.inventory.stays import (
     R_CTA,
     R_CTD,
@@ -76,8 +78,11 @@ from backend.shopping.store import (
     property_facilities,
     property_page,
     property_row,
+    Sellable,
+    sellable_page,
     sells_property,
     sold_properties,
+    unsafe_zones,
 )
 from storage import Store
 from storage.reads import ReadStore, on_primary, one_source
@@ -177,12 +182,36 @@ class Shopping:
         if wanted is None:
             rows, meta = property_page(self.store, query, channel_ids)
             offers = self.best_offers(channel_ids, stay, [r["id"] for r in rows]) if stay else {}
+        elif (ask := self._sellable(channel_ids, stay, now := self.clock())) is not None:  # type: ignore[arg-type]
+            rows, meta = sellable_page(self.store, query, ask, self._zones(ask, now), wanted)
+            offers = self.best_offers(channel_ids, stay, [r["id"] for r in rows]) if wanted else {}  # type: ignore[arg-type]
         else:
             every = sold_properties(self.store, query, channel_ids)
             offers = self.best_offers(channel_ids, stay, None)  # type: ignore[arg-type]
             matching = [r for r in every if (r["id"] in offers) == wanted]
             rows, meta = matching[query.offset:query.offset + query.limit], query.meta(len(matching))
         return [_list_item(r, offers[r["id"]][0] if r["id"] in offers else None) for r in rows], meta
+
+    def _sellable(self, channel_ids: list[str], stay: Stay, now: datetime) -> Sellable | None:
+        """What to ask the sellable index (backend/inventory/sellable.py), or None where it can't tell and every
+        plan is priced: children's ages, which count by each property's age bands, and stays beyond its longest."""
+        nights = len(stay.nights.keys)
+        if nights > MAX_NIGHTS or (stay.party and stay.party.ages):
+            return None
+        today = now.astimezone(UTC).date()
+        party = stay.party and (stay.party.adults, stay.party.children, stay.party.infants)
+        return Sellable(channel_ids, stay.arrival.isoformat(), 1 << (nights - 1), party, stay.currency,
+                        (stay.arrival - today).days, (stay.departure - today).days)
+
+    def _zones(self, ask: Sellable, now: datetime) -> dict[str, tuple[int, str]]:
+        """The date (in days from today in UTC) and time now in each time zone whose properties' windows may not hold
+        the stay, as `window_of` reads the clock."""
+        today = now.astimezone(UTC).date()
+        zones = {}
+        for zone in unsafe_zones(self.store, ask):
+            local = local_now(zone or None, now)
+            zones[zone] = ((local.date() - today).days, local.strftime("%H:%M:%S"))
+        return zones
 
     @_one_source
     def best_offers(self, channel_ids: list[str], stay: Stay,

@@ -5,11 +5,12 @@ the common dialect of storage/, so they run on both SQLite and PostgreSQL."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from backend.channels.store import named
 from backend.core.listing import Column, ListQuery, where
 from backend.core.store import page
-from storage import Row, Store, placeholders
+from storage import Row, Store, chunked, placeholders
 
 TEXT = ("title", "city", "country", "zip_code", "state", "address")
 LIST_COLUMNS = {**{name: Column(f"p.{name}") for name in TEXT},
@@ -55,15 +56,91 @@ def sells_property(store: Store, channel_id: str, property_id: str) -> bool:
 # --- properties --------------------------------------------------------------------------------------------------
 
 def _sold_scope(channel_ids: list[str]) -> str:
-    """The active properties connected to any of the channels."""
-    return (f"p.is_active = 1 AND p.id IN (SELECT property_id FROM channel_properties "
-            f"WHERE channel_id IN ({placeholders(channel_ids)}))")
+    """The active properties connected to any of the channels (a probe per property: a page walks the titles)."""
+    return (f"p.is_active = 1 AND EXISTS (SELECT 1 FROM channel_properties cp WHERE cp.channel_id IN "
+            f"({placeholders(channel_ids)}) AND cp.property_id = p.id)")
 
 
 def property_page(store: Store, query: ListQuery, channel_ids: list[str]) -> tuple[list[Row], dict]:
-    """One page of the properties the channels sell, by title."""
+    """One page of the properties the channels sell, by title; the total of an unfiltered one of one channel is the
+    count kept (backend/inventory/sellable.py)."""
+    kept = None
+    if not query.filters and len(channel_ids) == 1:
+        kept = store.scalar("SELECT properties FROM channel_sold_counts WHERE channel_id = ?", channel_ids)
     return page(store, query, LIST_COLUMNS, select="p.*", source="properties p", scope=_sold_scope(channel_ids),
-                scope_params=channel_ids, default_order="p.title, p.id")
+                scope_params=channel_ids, default_order="p.title, p.id",
+                count=None if kept is None else lambda: kept)
+
+
+@dataclass(frozen=True)
+class Sellable:
+    """What a property list asks of the sellable index (backend/inventory/sellable.py): a stay's arrival and its
+    length's bit, the party's adults, children and infants (None: any), the currency (None: any), and the arrival
+    and departure in days from today in UTC, for the windows."""
+
+    channel_ids: list[str]
+    arrival: str
+    bit: int
+    party: tuple[int, int, int] | None
+    currency: str | None
+    arrives: int
+    departs: int
+
+    def rows(self) -> tuple[str, list]:
+        """SQL on `sellable_nights s`: the rows of a kind that sells the stay, its window aside."""
+        sql = f"s.channel_id IN ({placeholders(self.channel_ids)}) AND s.date = ? AND (s.nights & ?) <> 0"
+        params: list = [*self.channel_ids, self.arrival, self.bit]
+        if self.party is not None:
+            adults, children, infants = self.party
+            sql += " AND s.adults >= ? AND s.children >= ? AND s.infants >= ? AND s.persons >= ?"
+            params += [adults, children, infants, adults + children]
+        if self.currency is not None:
+            sql += " AND s.currency = ?"
+            params.append(self.currency)
+        return sql, params
+
+    @property
+    def safe(self) -> tuple[str, list]:
+        """SQL on `s`: a window that holds the stay whatever the property's time zone says the date is (the local
+        date is within a day of UTC's)."""
+        return "s.cut_off_days + 2 <= ? AND s.state_length - 1 >= ?", [self.arrives, self.departs]
+
+
+def unsafe_zones(store: Store, ask: Sellable) -> list[str]:
+    """The time zones of the properties whose window the stay may not fit in, by where their date is now."""
+    rows, params = ask.rows()
+    safe, safe_params = ask.safe
+    return [r[0] for r in store.query(f"SELECT DISTINCT s.timezone FROM sellable_nights s WHERE {rows} AND NOT ({safe})",
+                                      [*params, *safe_params])]
+
+
+def sellable_page(store: Store, query: ListQuery, ask: Sellable, zones: dict[str, tuple[int, str]],
+                  wanted: bool) -> tuple[list[Row], dict]:
+    """One page of the properties the channels sell that can (`wanted`) or can't sell the stay, by the index.
+    `zones`: for each time zone that unsafe_zones named, its date (in days from today in UTC) and time now."""
+    rows, params = ask.rows()
+    window, window_params = ask.safe
+    if zones:
+        table = " UNION ALL ".join(["SELECT CAST(? AS TEXT) AS tz, CAST(? AS INTEGER) AS t, CAST(? AS TEXT) AS clock"]
+                                   * len(zones))
+        window = (f"({window} OR EXISTS (SELECT 1 FROM ({table}) z WHERE z.tz = s.timezone AND ? >= z.t + CASE WHEN "
+                  "s.cut_off_time <> '00:00:00' AND z.clock >= s.cut_off_time THEN s.cut_off_days + 1 ELSE 0 END "
+                  "AND ? <= z.t + s.state_length))")
+        window_params += [*(value for zone, (today, clock) in zones.items() for value in (zone, today, clock)),
+                          ask.arrives, ask.departs]
+    found = f"FROM sellable_nights s WHERE {rows} AND {window}"
+    found_params = [*params, *window_params]
+    if not wanted:
+        return page(store, query, LIST_COLUMNS, select="p.*", source="properties p",
+                    scope=f"{_sold_scope(ask.channel_ids)} AND NOT EXISTS (SELECT 1 {found} AND s.property_id = p.id)",
+                    scope_params=[*ask.channel_ids, *found_params], default_order="p.title, p.id")
+    # The index holds only what the channels sell: without filters, it counts the total alone.
+    count = None if query.filters else lambda: store.scalar(
+        f"SELECT count(*) FROM (SELECT s.property_id {found} GROUP BY s.property_id) x",
+        found_params)
+    return page(store, query, LIST_COLUMNS, select="p.*", source="properties p",
+                scope=f"EXISTS (SELECT 1 {found} AND s.property_id = p.id)", scope_params=found_params,
+                default_order="p.title, p.id", count=count)
 
 
 def sold_properties(store: Store, query: ListQuery, channel_ids: list[str]) -> list[Row]:
@@ -74,9 +151,9 @@ def sold_properties(store: Store, query: ListQuery, channel_ids: list[str]) -> l
 
 
 def property_contexts(store: Store, property_ids: list[str]) -> list[Row]:
-    """(id, timezone, settings) of each property."""
-    return store.query(f"SELECT id, timezone, settings FROM properties WHERE id IN ({placeholders(property_ids)})",
-                       property_ids)
+    """(id, timezone, settings) of each property (asked in chunks: every property a channel sells, when priced)."""
+    return [row for chunk in chunked(property_ids) for row in store.query(
+        f"SELECT id, timezone, settings FROM properties WHERE id IN ({placeholders(chunk)})", chunk)]
 
 
 def property_row(store: Store, property_id: str) -> Row | None:

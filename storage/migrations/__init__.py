@@ -41,8 +41,9 @@ STEPS: list[str] = [
     "0022_vault_cards_found_by_fingerprint.sql",
     "0023_keys_fingerprint_and_emails.sql",
     "0024_outbox_positions.sql",
-    "0028_booking_counts.sql",
-    "0029_thread_search_text.sql",
+    "0025_sellable_nights.sql",
+    "0026_booking_counts.sql",
+    "0027_thread_search_text.sql",
 ]
 # PostgreSQL's first step: SQLite's schema as of this many steps, in one file.
 BASELINE = 22

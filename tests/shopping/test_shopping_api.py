@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 
 from tests.shopping.shop import check, day, make_shop
@@ -160,3 +163,25 @@ def test_cut_off_closes_todays_sales_in_the_propertys_time_zone(engine):
     assert not sellable("2027-03-10") and not sellable("2027-03-11") and sellable("2027-03-12")
     closed = engine.shopping.closed_dates(channel["id"], prop["id"])["closed"]
     assert closed[:2] == ["2027-03-10", "2027-03-11"] and "2027-03-12" not in closed
+
+
+def test_a_property_list_being_read_holds_up_no_other_request(user, anonymous, live, monkeypatch):
+    """The list is read in a worker thread: while one is being read (held here), the server answers others."""
+    shop = make_shop(user)
+    reading, release = threading.Event(), threading.Event()
+    read = live[0].shopping.property_list
+
+    def held(*args):
+        reading.set()
+        release.wait(10)
+        return read(*args)
+
+    monkeypatch.setattr(live[0].shopping, "property_list", held)
+    with ThreadPoolExecutor(1) as pool:
+        listed = pool.submit(anonymous.get, f"/api/v1/meta/{shop.channel_name}/property_list")
+        assert reading.wait(10)
+        try:
+            assert check(anonymous.get("/api/v1/health", timeout=3))["data"]["attributes"]["status"] == "ok"
+        finally:
+            release.set()
+        assert [p["id"] for p in check(listed.result())["data"]] == [shop.property_id]

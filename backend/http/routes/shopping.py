@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request
+from starlette.concurrency import run_in_threadpool
 
 from backend.bookings.models import BookingEnvelope
 from backend.http.deps import ApiKeyDep, EngineDep, SecureDep, body_doc, envelope
@@ -37,9 +38,11 @@ LIST_FILTERS = [{"name": f"filter[{f}]", "in": "query", "schema": {"type": "stri
 @router.get("/property_list", openapi_extra={"parameters": [*STAY, *GUESTS, *SEARCH, *LIST_FILTERS]})
 async def property_list(channel_name: str, request: Request, engine: EngineDep, api_key: ApiKeyDep):
     """Properties on the channel; with checkin_date and checkout_date each has `best_offer`, and
-    `filter[is_available]=true` keeps those that can sell the stay."""
+    `filter[is_available]=true` keeps those that can sell the stay. Read in a worker thread: a list priced plan by
+    plan (children's ages, long stays) takes seconds of CPU over thousands of properties, which must not hold up
+    the event loop's other requests."""
     channels = engine.shopping.channels(channel_name, api_key)
-    items, meta = engine.shopping.property_list(channels, request.query_params.multi_items())
+    items, meta = await run_in_threadpool(engine.shopping.property_list, channels, request.query_params.multi_items())
     return many([entity("property", p) for p in items], meta)
 
 

@@ -1,4 +1,4 @@
--- How many bookings each property has in each status, kept by triggers (SQLite's 0028): the bookings list's
+-- How many bookings each property has in each status, kept by triggers (SQLite's 0026): the bookings list's
 -- `meta.total` is a sum over a few rows per property, and the newest-first order has an index of its own. The
 -- upsert takes the count's row lock, so two properties' writers in parallel never lose a count.
 CREATE TABLE booking_counts (

@@ -1,5 +1,5 @@
 -- What the inbox's search looks in, a thread's title and its last message, kept on the thread by a trigger under
--- pg_trgm's index, which finds any part of it (SQLite keeps it in an FTS5 trigram index: its 0029). pg_trgm ships
+-- pg_trgm's index, which finds any part of it (SQLite keeps it in an FTS5 trigram index: its 0027). pg_trgm ships
 -- with PostgreSQL and is a trusted extension: the database's owner may create it.
 CREATE EXTENSION IF NOT EXISTS pg_trgm;
 

@@ -1,7 +1,7 @@
 -- What the inbox's search looks in, a thread's title and its last message, kept by triggers in a trigram index
 -- (FTS5's): any part of it is found by the index instead of a look at every thread through a subquery for its last
 -- message (a search over 100,000 threads took 100-400 ms). PostgreSQL keeps the same text on the thread, under
--- pg_trgm's index (its 0029).
+-- pg_trgm's index (its 0027).
 CREATE VIRTUAL TABLE thread_search USING fts5(search_text, tokenize = 'trigram');
 
 INSERT INTO thread_search (rowid, search_text)

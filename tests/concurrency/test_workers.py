@@ -62,15 +62,17 @@ def _cmdline(pid: str) -> str:
 
 
 @contextmanager
-def serving(database: Database, *options: str) -> Iterator[Served]:
+def serving(database: Database, *options: str, workers: int = 2) -> Iterator[Served]:
+    """`frontdesk serve --workers N` over `database` until the block ends (SIGTERM); one worker serves in the process
+    itself."""
     ports = [free_port() for _ in range(3)]
     # What it prints goes to a file, not a pipe: a pipe nobody reads until the end would stop a worker that writes
     # more than the pipe holds.
     with tempfile.TemporaryFile("w+") as printed:
         process = subprocess.Popen(
-            [sys.executable, "-m", "console", "serve", *database.args(), "--workers", "2", "--port", str(ports[0]),
-             "--secure-port", str(ports[1]), "--pci-port", str(ports[2]), "--failed-auth-per-minute", "20",
-             *options], stdout=printed, stderr=subprocess.STDOUT, text=True,
+            [sys.executable, "-m", "console", "serve", *database.args(), "--workers", str(workers),
+             "--port", str(ports[0]), "--secure-port", str(ports[1]), "--pci-port", str(ports[2]),
+             "--failed-auth-per-minute", "20", *options], stdout=printed, stderr=subprocess.STDOUT, text=True,
             env={**os.environ, "PYTHONUNBUFFERED": "1"})
         served = Served(process, f"http://127.0.0.1:{ports[0]}")
 
@@ -81,14 +83,15 @@ def serving(database: Database, *options: str) -> Iterator[Served]:
         try:
             try:
                 _eventually(lambda: process.poll() is not None
-                            or (_answers(served.url) and len(served.workers()) == 2), 120)  # a loaded machine is slow
+                            or (_answers(served.url) and len(served.workers()) == (workers if workers > 1 else 0)),
+                            120)  # a loaded machine is slow
                 assert process.poll() is None
             except AssertionError:
-                workers = len(served.workers())
+                running = len(served.workers())
                 process.kill()  # what it said while it did not come up, for whoever reads the failure
                 process.wait(10)
-                raise AssertionError(f"not serving with 2 workers ({workers} workers, exit {process.returncode}); "
-                                     f"it said:\n{said()}") from None
+                raise AssertionError(f"not serving with {workers} workers ({running} running, exit "
+                                     f"{process.returncode}); it said:\n{said()}") from None
             yield served
         finally:
             if process.poll() is None:

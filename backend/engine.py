@@ -245,8 +245,9 @@ class Engine:
     @contextmanager
     def delivering(self, kind: str, addresses: ServerAddresses | None = None, *,
                    after: float = 0.0) -> Iterator[Deliverer]:
-        """Run the deliverer while the block runs, if this process gets the lease (`serve`, or the `console` when no
-        server holds the database); any commit of this process wakes it at once. A server gives its listeners'
+        """Run the deliverer while the block runs: it delivers if this process gets the lease (`serve`, or the
+        `console` when no server holds the database), and on PostgreSQL in every `serve` (backend/outbox/deliverer.py);
+        any commit of this process wakes it at once, and the stamper's NOTIFY any commit of another. A server gives its listeners'
         `addresses`, recorded beside the lease while it holds it (`running_server`). The deliverer makes its routes
         and takes its first look `after` seconds on (a console paints its first page first)."""
         from backend.outbox.deliverer import Deliverer

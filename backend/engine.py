@@ -7,7 +7,7 @@ from contextlib import contextmanager
 from datetime import timedelta
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from backend.core.config import Config
 from backend.upgrades.steps import run_pending
@@ -18,6 +18,7 @@ from backend.properties.store import property_count
 from storage import SqliteStore, Store, is_postgres_url, open_store
 
 if TYPE_CHECKING:
+    from backend.identity.models import Actor
     from backend.properties.applications import Applications
     from backend.bookings.service import Bookings
     from backend.channels.service import Channels
@@ -241,6 +242,14 @@ class Engine:
         from backend.distribution.window_moves import sweep
 
         return (tell_non_acked, sweep)
+
+    def outbox_status(self, actor: Actor) -> dict[str, Any]:
+        """How far behind the outbox is for what the actor manages: each webhook and ARI channel, and the oldest change
+        waiting for any active one (backend/outbox/status.py). Forbidden to one who manages neither."""
+        from backend.outbox.status import summary
+
+        return summary(self.store, lambda: [*self.webhooks.statuses(actor), *self.distribution.statuses(actor)],
+                       self.config.clock())
 
     @contextmanager
     def delivering(self, kind: str, addresses: ServerAddresses | None = None, *,

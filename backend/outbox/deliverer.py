@@ -367,12 +367,13 @@ def redeliver(conn, destination_id: str, event_seq: int) -> None:
 
 def state(store: Store, destination_id: str, wants: Callable[[Event], bool]) -> dict[str, Any] | None:
     """What the console and the API say of a destination: the events waiting that it wants (counted up to
-    `COUNTED`), last delivered, failing since, last error."""
+    `COUNTED`) and when the oldest of them happened, last delivered, failing since, last error."""
     row = destination(store, destination_id)
     if row is None:
         return None
-    waiting = sum(wants(Event.of(event)) for event in events_after(store, row["cursor"], COUNTED))
-    return {"cursor": row["cursor"], "waiting": waiting, "attempts": row["attempts"],
+    waiting = [event for event in map(Event.of, events_after(store, row["cursor"], COUNTED)) if wants(event)]
+    return {"cursor": row["cursor"], "waiting": len(waiting),
+            "oldest_waiting_at": waiting[0].inserted_at if waiting else None, "attempts": row["attempts"],
             "next_attempt_at": row["next_attempt_at"], "last_error": row["last_error"],
             "failing_since": row["failing_since"], "last_delivered_at": row["last_delivered_at"]}
 

@@ -139,3 +139,32 @@ def _closing(receiver: Receiver) -> Iterator[Receiver]:
         yield receiver
     finally:
         receiver.close()
+
+
+def test_a_delivery_is_written_beside_a_property_writer_in_progress(new_db, store_kind):
+    """A destination's cursor and log are its own write scope: a webhook's delivery completes while a writer of
+    another property holds its transaction open (unscoped, it would wait for that writer)."""
+    if store_kind != POSTGRESQL:
+        pytest.skip("SQLite has one writer at a time, whatever the scope")
+    engine, _ = engines(new_db())
+    with ExitStack() as stack:
+        receiver = stack.enter_context(_closing(Receiver()))
+        [(property_id, hook), (elsewhere, _)] = hooked(engine, [receiver, stack.enter_context(_closing(Receiver()))])
+        stack.enter_context(delivering(engine, "only", []))
+        tell(engine, property_id, 0)
+        eventually(lambda: caught_up(engine, hook), 5)  # and its first sweeps done: unscoped, they would wait too
+        held, release = threading.Event(), threading.Event()
+
+        def writer() -> None:
+            with engine.store.transaction(property_scope(elsewhere)):
+                held.set()
+                release.wait(20)
+
+        other = threading.Thread(target=writer)
+        other.start()
+        stack.callback(other.join)
+        stack.callback(release.set)
+        held.wait(5)
+        tell(engine, property_id, 1)
+        eventually(lambda: caught_up(engine, hook), 5)  # delivered and its cursor moved, the other still writing
+        assert other.is_alive() and len(receiver.received) == 2

@@ -7,7 +7,7 @@ from contextlib import contextmanager
 from datetime import timedelta
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from backend.core.config import Config
 from backend.core.errors import CannotStart
@@ -20,6 +20,7 @@ from storage import SqliteStore, Store, is_postgres_url, open_store
 from storage.reads import ReadStore
 
 if TYPE_CHECKING:
+    from backend.identity.models import Actor
     from backend.properties.applications import Applications
     from backend.bookings.service import Bookings
     from backend.channels.service import Channels
@@ -255,11 +256,20 @@ class Engine:
 
         return (tell_non_acked, sweep)
 
+    def outbox_status(self, actor: Actor) -> dict[str, Any]:
+        """How far behind the outbox is for what the actor manages: each webhook and ARI channel, and the oldest change
+        waiting for any active one (backend/outbox/status.py). Forbidden to one who manages neither."""
+        from backend.outbox.status import summary
+
+        return summary(self.store, lambda: [*self.webhooks.statuses(actor), *self.distribution.statuses(actor)],
+                       self.config.clock())
+
     @contextmanager
     def delivering(self, kind: str, addresses: ServerAddresses | None = None, *,
                    after: float = 0.0) -> Iterator[Deliverer]:
-        """Run the deliverer while the block runs, if this process gets the lease (`serve`, or the `console` when no
-        server holds the database); any commit of this process wakes it at once. A server gives its listeners'
+        """Run the deliverer while the block runs: it delivers if this process gets the lease (`serve`, or the
+        `console` when no server holds the database), and on PostgreSQL in every `serve` (backend/outbox/deliverer.py);
+        any commit of this process wakes it at once, and the stamper's NOTIFY any commit of another. A server gives its listeners'
         `addresses`, recorded beside the lease while it holds it (`running_server`). The deliverer makes its routes
         and takes its first look `after` seconds on (a console paints its first page first)."""
         from backend.outbox.deliverer import Deliverer

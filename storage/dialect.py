@@ -11,9 +11,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 # PostgreSQL's advisory lock keys (pg_advisory_*, storage/postgres.py): the first of two int4 keys says whose lock it
-# is, the second which.
+# is, the second which. HOUSEKEEPING is the deliverer lease's: one process at a time runs the sweeps and the prune, and
+# records a server's addresses.
 FRONTDESK = 0x46440000  # "FD"
-WRITER, MIGRATION, LEASE = 1, 2, 3
+WRITER, MIGRATION, HOUSEKEEPING = 1, 2, 3
+# A destination's claim (a session lock, held while one process serves it): this first key, then the hash of the
+# destination's key (backend/core/scopes.py `destination_scope`). Apart from the scopes' transaction locks
+# (storage/postgres.py SCOPE), which a claimed destination's own writes take beside it.
+DESTINATION = FRONTDESK + 2
+# The channel the outbox's stamper NOTIFYs once it stamped events (backend/outbox/store.py): how deliverers in other
+# processes hear of them at once. Never one per write transaction: a NOTIFY serialises commits on its queue.
+OUTBOX_NEWS = "frontdesk_outbox"
 
 # The commit horizon of this database's writers: the lowest transaction id below which every transaction that may
 # have written events here has ended, as of the statement's snapshot. The snapshot's in-progress ids (`xip`) are the

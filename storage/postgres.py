@@ -15,20 +15,23 @@
   otherwise). The database must use collation C, so that text sorts and compares byte by byte as in SQLite.
 - `change_stamp` is the server's WAL insert position: it moves with every write (a superset of this database's
   changes, so a console may refresh once for nothing).
-- The lease is a session advisory lock on a connection of its own, which dies with its process.
+- The lease is a session advisory lock on a connection of its own, which dies with its process; so are the claims
+  of destinations, on the same connection. The stamper's NOTIFY is heard on another connection of the lease's own.
 - Behind a pooler (PgBouncer in transaction mode: `url` is the pooler's, `direct_url` the server's own), the pool's
   statements go through the pooler, unprepared (a pooler in transaction mode hands each transaction any server
   connection, where a statement prepared on another is unknown), and what needs a session of its own goes to the
-  server directly: the migrations' lock, the lease. Both must reach one database, checked on opening. Transactions
-  need nothing more: their advisory locks end with them.
+  server directly: the migrations' lock, the lease, the claims of destinations and the LISTEN of the stamper's
+  NOTIFY. Both must reach one database, checked on opening. Transactions need nothing more: their advisory locks
+  end with them.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from functools import lru_cache
 from typing import Any
@@ -38,13 +41,14 @@ from psycopg import adapt, conninfo, postgres
 from psycopg.rows import RowMaker
 from psycopg_pool import ConnectionPool
 
-from storage.dialect import FRONTDESK, LEASE, MIGRATION, POSTGRESQL, WRITER
+from storage.dialect import DESTINATION, FRONTDESK, HOUSEKEEPING, MIGRATION, OUTBOX_NEWS, POSTGRESQL, WRITER
 from storage.migrations import newer, postgresql_steps, script
 from storage.store import StoreError, WriterQueue, joined
 
 POOL_SIZE = 16  # connections per process: a worker's threads beyond this wait for one (POOL_TIMEOUT at most)
 POOL_TIMEOUT = 30.0
 CONNECT_TIMEOUT = 10  # seconds to reach the server at start
+LISTEN_TIMEOUT = 0.25  # seconds a listener waits for a NOTIFY before it looks whether it is to stop
 SCOPE = FRONTDESK + 1  # the first key of a scope's lock; the second, its key's hash
 ACCEPTED_COLLATIONS = {"C", "POSIX"}
 
@@ -262,7 +266,7 @@ class PostgresStore(PooledReads):
     def leased_record(self, name: str) -> dict[str, Any] | None:
         row = self.one("SELECT s.addresses FROM servers s JOIN pg_locks l ON l.pid = s.backend_pid "
                        "AND l.locktype = 'advisory' AND l.classid = ? AND l.objid = ? AND l.granted "
-                       "WHERE s.name = ? AND s.kind = 'serve'", (FRONTDESK, LEASE, name))
+                       "WHERE s.name = ? AND s.kind = 'serve'", (FRONTDESK, HOUSEKEEPING, name))
         return json.loads(row[0]) if row else None
 
     def close(self) -> None:
@@ -271,33 +275,60 @@ class PostgresStore(PooledReads):
 
 class PgLease:
     """The lease as a session advisory lock, held on a connection of this lease's own (a crash, `kill -9` or a lost
-    connection frees it at once). A `serve` that wants a lease a console holds asks for it in the `servers` row; the
-    console gives it up at its next renewal."""
+    connection frees it at once; a lost connection is made anew at the next `acquire`). A `serve` that wants a lease a
+    console holds asks for it in the `servers` row; the console gives it up at its next renewal.
+
+    Every `serve` delivers, and a console while it holds the lease: each destination claimed while it is served, by a
+    session lock on the same connection (`claim`), so that one process at a time sends it, and one that dies frees
+    its destinations with its connection. The stamper's NOTIFY is heard on a second connection (`listen`)."""
 
     def __init__(self, store: PostgresStore, name: str, kind: str, ttl: float, record: dict[str, Any] | None) -> None:
         self.store, self.name, self.kind, self.ttl, self.record = store, name, kind, ttl, record
         self._lock = threading.Lock()
-        self._raw = psycopg.connect(store.session_url, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
+        self._raw = self._connect()
         self._held = False
+        self._claims: set[str] = set()
+        self._closed = threading.Event()
+        self._listener: threading.Thread | None = None
+
+    def _connect(self) -> psycopg.Connection:
+        return psycopg.connect(self.store.session_url, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
 
     def acquire(self) -> bool:
         with self._lock:
-            if self._held:
-                if self._wanted_by_serve():
-                    self._give_up()
-                    return False
-                return True
-            self._held = bool(self._raw.execute("SELECT pg_try_advisory_lock(%s, %s)",
-                                                (FRONTDESK, LEASE)).fetchone()[0])
-            if self._held:
-                self._raw.execute(
-                    "INSERT INTO servers (name, kind, backend_pid, addresses, wanted) VALUES (%s, %s, "
-                    "pg_backend_pid(), %s, 0) ON CONFLICT (name) DO UPDATE SET kind = excluded.kind, "
-                    "backend_pid = excluded.backend_pid, addresses = excluded.addresses, wanted = 0",
-                    (self.name, self.kind, json.dumps(self.record) if self.record is not None else None))
-            elif self.kind == "serve":
-                self._raw.execute("UPDATE servers SET wanted = 1 WHERE name = %s AND kind = 'console'", (self.name,))
-            return self._held
+            try:
+                self._reconnect_if_lost()
+                return self._acquire()
+            except psycopg.OperationalError:  # the server is away: nothing is held; the next renewal tries again
+                self._held = False
+                return False
+
+    def _reconnect_if_lost(self) -> None:
+        """A connection lost (the server restarted, an operator ended it) took its locks with it: made anew."""
+        if self._raw.broken or self._raw.closed:
+            with contextlib.suppress(psycopg.Error):
+                self._raw.close()
+            self._held = False
+            self._claims.clear()
+            self._raw = self._connect()
+
+    def _acquire(self) -> bool:
+        if self._held:
+            if self._wanted_by_serve():
+                self._give_up()
+                return False
+            return True
+        self._held = bool(self._raw.execute("SELECT pg_try_advisory_lock(%s, %s)",
+                                            (FRONTDESK, HOUSEKEEPING)).fetchone()[0])
+        if self._held:
+            self._raw.execute(
+                "INSERT INTO servers (name, kind, backend_pid, addresses, wanted) VALUES (%s, %s, "
+                "pg_backend_pid(), %s, 0) ON CONFLICT (name) DO UPDATE SET kind = excluded.kind, "
+                "backend_pid = excluded.backend_pid, addresses = excluded.addresses, wanted = 0",
+                (self.name, self.kind, json.dumps(self.record) if self.record is not None else None))
+        elif self.kind == "serve":
+            self._raw.execute("UPDATE servers SET wanted = 1 WHERE name = %s AND kind = 'console'", (self.name,))
+        return self._held
 
     def _wanted_by_serve(self) -> bool:
         row = self._raw.execute("SELECT wanted FROM servers WHERE name = %s AND kind = 'console'",
@@ -305,25 +336,81 @@ class PgLease:
         return self.kind == "console" and bool(row and row[0])
 
     def _give_up(self) -> None:
-        self._raw.execute("SELECT pg_advisory_unlock(%s, %s)", (FRONTDESK, LEASE))
+        self._raw.execute("SELECT pg_advisory_unlock(%s, %s)", (FRONTDESK, HOUSEKEEPING))
         self._held = False
 
     def release(self) -> None:
         with self._lock:
             if self._held:
-                self._raw.execute("DELETE FROM servers WHERE name = %s AND backend_pid = pg_backend_pid()",
-                                  (self.name,))
-                self._give_up()
+                with contextlib.suppress(psycopg.OperationalError):
+                    self._raw.execute("DELETE FROM servers WHERE name = %s AND backend_pid = pg_backend_pid()",
+                                      (self.name,))
+                    self._give_up()
+                self._held = False
 
     def holder_kind(self) -> str | None:
         with self._lock:
             row = self._raw.execute(
                 "SELECT s.kind FROM servers s JOIN pg_locks l ON l.pid = s.backend_pid AND l.locktype = 'advisory' "
                 "AND l.classid = %s AND l.objid = %s AND l.granted WHERE s.name = %s",
-                (FRONTDESK, LEASE, self.name)).fetchone()
+                (FRONTDESK, HOUSEKEEPING, self.name)).fetchone()
         return row[0] if row else None
 
+    # --- delivering --------------------------------------------------------------------------------
+
+    def delivering(self) -> bool:
+        return self.kind == "serve" or self._held
+
+    def claim(self, key: str) -> bool:
+        with self._lock:
+            if not self.delivering() or self._raw.broken:
+                return False
+            try:
+                taken = self._raw.execute("SELECT pg_try_advisory_lock(%s, hashtext(%s))",
+                                          (DESTINATION, key)).fetchone()[0]
+            except psycopg.OperationalError:
+                return False
+            if taken:
+                self._claims.add(key)
+            return bool(taken)
+
+    def claimed(self, key: str) -> bool:
+        with self._lock:
+            if key not in self._claims:
+                return False
+            try:  # the session, and so its locks, still there
+                self._raw.execute("SELECT 1")
+            except psycopg.OperationalError:
+                return False
+            return True
+
+    def unclaim(self, key: str) -> None:
+        with self._lock:
+            if key in self._claims:
+                self._claims.discard(key)
+                with contextlib.suppress(psycopg.OperationalError):
+                    self._raw.execute("SELECT pg_advisory_unlock(%s, hashtext(%s))", (DESTINATION, key))
+
+    def listen(self, wake: Callable[[], None]) -> None:
+        self._listener = threading.Thread(target=self._listen, args=(wake,), name="outbox-news", daemon=True)
+        self._listener.start()
+
+    def _listen(self, wake: Callable[[], None]) -> None:
+        while not self._closed.is_set():
+            try:
+                with self._connect() as conn:
+                    conn.execute(f"LISTEN {OUTBOX_NEWS}")
+                    wake()  # what was stamped while nobody here listened
+                    while not self._closed.is_set():
+                        for _ in conn.notifies(timeout=LISTEN_TIMEOUT):
+                            wake()
+            except psycopg.Error:  # the server is away: the poll delivers meanwhile, and this tries again
+                self._closed.wait(LISTEN_TIMEOUT)
+
     def close(self) -> None:
+        self._closed.set()
+        if self._listener is not None:
+            self._listener.join(LISTEN_TIMEOUT * 2)
         with self._lock:
             self._raw.close()
 

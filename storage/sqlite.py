@@ -17,7 +17,7 @@ import sqlite3
 import threading
 import time
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -208,11 +208,15 @@ def _gone(holder: str, expires_at: float, now: float) -> bool:
 
 
 class SqliteLease:
+    """One holder at a time, which alone delivers (SQLite has one writer anyway): its claim of every destination is
+    the lease itself."""
+
     def __init__(self, path: Path, name: str, kind: str, *, ttl: float, record: dict[str, Any] | None) -> None:
         self.name, self.kind, self.ttl, self.record = name, kind, ttl, record  # kind: serve | console
         self.holder = holder_name()
         owner_only(path)
         self._lock = threading.Lock()
+        self._held = False
         self._conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=10)
         self._conn.row_factory = sqlite3.Row
         self._conn.execute("CREATE TABLE IF NOT EXISTS leases (name TEXT PRIMARY KEY, holder TEXT NOT NULL, "
@@ -237,6 +241,7 @@ class SqliteLease:
                     self._keep_record()
             finally:
                 self._conn.execute("COMMIT")
+        self._held = taken
         return taken
 
     def _keep_record(self) -> None:
@@ -253,6 +258,7 @@ class SqliteLease:
 
     def release(self) -> None:
         with self._lock:
+            self._held = False
             self._conn.execute("BEGIN IMMEDIATE")
             try:
                 self._conn.execute("DELETE FROM leases WHERE name = ? AND holder = ?", (self.name, self.holder))
@@ -265,6 +271,21 @@ class SqliteLease:
         with self._lock:
             row = self._conn.execute("SELECT kind, expires_at FROM leases WHERE name = ?", (self.name,)).fetchone()
         return row["kind"] if row and row["expires_at"] >= time.time() else None
+
+    def delivering(self) -> bool:
+        return self._held
+
+    def claim(self, key: str) -> bool:
+        return self._held
+
+    def claimed(self, key: str) -> bool:
+        return self._held
+
+    def unclaim(self, key: str) -> None:
+        """Nothing to let go of: the lease is the claim."""
+
+    def listen(self, wake: Callable[[], None]) -> None:
+        """Nothing to hear: the one deliverer's own commits wake it, another process's are found by its poll."""
 
     def close(self) -> None:
         with self._lock:

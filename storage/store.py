@@ -17,7 +17,7 @@ from __future__ import annotations
 import threading
 import uuid
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence, Sized
+from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
 from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -56,14 +56,32 @@ class Connection(Protocol):
 
 
 class Lease(Protocol):
-    """One holder at a time of a named role (the deliverer), across processes: `acquire` takes or renews it, at
-    least every third of `ttl` seconds."""
+    """One holder at a time of a named role (the deliverer's housekeeping), across processes: `acquire` takes or
+    renews it, at least every third of `ttl` seconds. And who delivers, each destination claimed while it is served:
+    on SQLite the holder alone (its claim of every destination is the lease); on PostgreSQL every `serve`, and a
+    console while it holds the lease, each claim a session lock that dies with its process's connection."""
 
     ttl: float
+    kind: str  # serve | console
 
     def acquire(self) -> bool: ...
     def release(self) -> None: ...
     def holder_kind(self) -> str | None: ...
+
+    def delivering(self) -> bool:
+        """Whether this process delivers now (as of the last `acquire`)."""
+
+    def claim(self, key: str) -> bool:
+        """Take a destination (its key) to serve it alone until `unclaim`; False when another process serves it."""
+
+    def claimed(self, key: str) -> bool:
+        """Whether the claim still holds (a lost connection lost it): asked before each step of the serving."""
+
+    def unclaim(self, key: str) -> None: ...
+
+    def listen(self, wake: Callable[[], None]) -> None:
+        """Call `wake` whenever another process tells of new events to deliver, until `close`."""
+
     def close(self) -> None: ...
 
 

@@ -19,3 +19,7 @@ def property_scope(property_id: object) -> str:
 
 def reservation_scope(channel_id: str, key: str) -> str:
     return f"reservation:{channel_id}:{key}"
+
+
+def destination_scope(destination_id: str) -> str:
+    return f"destination:{destination_id}"

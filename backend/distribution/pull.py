@@ -21,6 +21,7 @@ from backend.distribution.mapped import Mapped
 from backend.distribution.reading import Changes, Reader
 from backend.distribution.settings import KIND
 from backend.core.errors import ValidationFailed
+from backend.core.scopes import destination_scope
 from backend.outbox.deliverer import Event
 from backend.outbox.store import ack_cursor, any_event_after, events_after, head, stamp_positions
 from storage import Store, utc_now
@@ -63,8 +64,8 @@ def checked(store: Store, cursor: Any) -> int:
 
 def ack(store: Store, channel_id: str, cursor: Any) -> int:
     """Move the channel's cursor up to `cursor` (never back; its destination row made if it had none); where it is
-    now."""
-    with store.transaction() as conn:
+    now. The destination's scope: acks of other channels, and the deliverers' writes, go beside it."""
+    with store.transaction(destination_scope(channel_id)) as conn:
         wanted = checked(store, cursor)
         return ack_cursor(conn, channel_id, KIND, wanted, utc_now())
 

@@ -22,6 +22,7 @@ from backend.identity.models import Actor
 from backend.inventory.calendar import Calendar
 from backend.outbox import deliverer
 from backend.outbox.sending import Sender
+from backend.outbox.status import destination_status, every_page
 from storage import Store
 
 if TYPE_CHECKING:
@@ -60,14 +61,25 @@ class Distribution:
     def sync_of(self, channel: dict[str, Any]) -> dict[str, Any] | None:
         """A channel's sync state (a channel read with access): its distribution, events waiting, last delivered,
         failing since, last error; None for a channel that takes no ARI."""
-        mapped = self.mapped.get(channel["id"])  # once, not once for each of the events it may be waiting for
-        found = deliverer.state(self.store, channel["id"], lambda event: mapped is not None and mapped.takes(event))
+        found = self._state(channel)
         mode = settings.mode_of(channel["settings"])
         if mode == "none" or found is None:
             return None
         return {"ari_distribution": mode, "waiting": found["waiting"], "last_delivered_at": found["last_delivered_at"],
                 "failing_since": found["failing_since"], "last_error": found["last_error"],
                 "attempts": found["attempts"], "next_attempt_at": found["next_attempt_at"], "cursor": found["cursor"]}
+
+    def _state(self, channel: dict[str, Any]) -> dict[str, Any] | None:
+        mapped = self.mapped.get(channel["id"])  # once, not once for each of the events it may be waiting for
+        return deliverer.state(self.store, channel["id"], lambda event: mapped is not None and mapped.takes(event))
+
+    def statuses(self, actor: Actor) -> list[dict[str, Any]]:
+        """Each channel of the actor's groups that takes ARI, as the outbox's status shows it
+        (backend/outbox/status.py)."""
+        return [destination_status("channel", channel["id"], f"“{channel['title']}”", bool(channel["is_active"]),
+                                   self._state(channel))
+                for channel in every_page(lambda query: self.channels.list(actor, query))
+                if settings.mode_of(channel["settings"]) != "none"]
 
     def state(self, actor: Actor, channel_id: str) -> dict[str, Any] | None:
         return self.sync_of(self.channels.get(actor, channel_id))

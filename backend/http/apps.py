@@ -20,6 +20,7 @@ from backend.http.routes import (
     inbound,
     inventory,
     message_templates,
+    outbox,
     pci,
     properties,
     shopping,
@@ -37,7 +38,7 @@ DESCRIPTIONS = {
 }
 API_ROUTERS = [system.api_router, properties.router, channels.router, applications.router, inventory.router,
                bookings.router, shopping.router, chat.router, threads.router, message_templates.router, embed.router,
-               inbound.router, webhooks.router]
+               inbound.router, webhooks.router, outbox.router]
 
 
 def create_app(engine: Engine, listener: Listener = "main", gate: Gate | None = None) -> FastAPI:

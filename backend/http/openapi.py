@@ -81,7 +81,8 @@ CREDENTIALS: list[tuple[Callable[..., Any], list[dict[str, list[str]]]]] = [
 ERRORS = {
     400: "Bad Request: the body is not JSON, or not in its envelope, or the address holds a NUL (details: a list)",
     401: "Unauthorized: no valid credential, or an object of someone else",
-    403: "Forbidden: the property has no chat app, or the profile is a read-only built-in",
+    403: ("Forbidden: the property has no chat app, the profile is a read-only built-in, or the caller manages no "
+          "webhook and no channel (the outbox's status)"),
     404: "Not Found: no object with that ID",
     405: "Method Not Allowed: the path does not take this method; `Allow` lists those it takes",
     408: "Request Timeout: the request did not arrive in time",
@@ -98,7 +99,7 @@ ERRORS = {
 # time, size, load and failed credentials (408, 413, 503, 429).
 EVERY_OPERATION = {400, 405, 408, 413, 429, 503}
 HEADERS = {405: "Allow", 429: "Retry-After"}
-FORBIDDING_TAGS = {"chat", "inbound"}  # a property without the chat app
+FORBIDDING_TAGS = {"chat", "inbound", "outbox"}  # a property without the chat app; a caller who manages no destination
 MESSAGES = {"type": "array", "items": {"type": "string"}}
 ERROR_SHAPE = {"type": "object", "required": ["errors"], "additionalProperties": False, "properties": {"errors": {
     "type": "object", "required": ["code", "title"], "additionalProperties": False, "properties": {

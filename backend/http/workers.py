@@ -14,8 +14,9 @@ one TLS setting, where the main listener is plain and the secure and pci listene
 
 Per worker: the engine and its connections, the requests and connections in progress (--max-requests,
 --max-connections), the large bodies read at once; and, without --limits-storage, the failed-credential and
-webhook-test counts, each limit divided by N (backend/core/clients.py). One deliverer runs, in the worker that holds
-the lease.
+webhook-test counts, each limit divided by N (backend/core/clients.py). On SQLite one deliverer runs, in the worker
+that holds the lease; on PostgreSQL every worker delivers, each destination claimed by one worker at a time, and the
+lease's holder alone runs the sweeps and the prune.
 """
 
 from __future__ import annotations

@@ -10,10 +10,17 @@ answered: a `kill -9` between the two sends the event again (at least once; cons
 What goes where is the business of each destination kind's `Route` (backend/webhooks, backend/distribution): which
 destinations it serves now, which events each wants, how many go in one call (ARI is coalesced), and the call.
 
-Only the holder of the lease (backend/outbox/lease.py) delivers. The same thread runs the sweeps of what comes from
-time passing — bookings not acknowledged in 30 minutes (`non_acked_booking`), and the nights that enter or leave
-each property's window (backend/distribution/window_moves.py, which the engine adds) — and prunes what every
-destination has passed after `RETENTION`.
+Who delivers is the lease's business (backend/outbox/lease.py, storage's `Lease`): on SQLite its holder alone; on
+PostgreSQL every `serve` process of every host, each destination claimed by one of them while it serves it (a session
+lock that dies with its connection, so a process that dies frees its destinations at once), the compare-and-set of
+the cursor a second guard. A round looks for due destinations after a commit of this process (the engine's
+EventBus), after the stamper's NOTIFY of another's, and every `POLL` seconds at least. No call is made inside a
+transaction: each destination's writes after a call are a transaction of its own scope (`destination_scope`).
+
+The holder of the lease alone runs the housekeeping: the sweeps of what comes from time passing — bookings not
+acknowledged in 30 minutes (`non_acked_booking`), and the nights that enter or leave each property's window
+(backend/distribution/window_moves.py, which the engine adds) — and the prune of what every destination has passed
+after `RETENTION`.
 """
 
 from __future__ import annotations
@@ -30,6 +37,7 @@ from typing import Any, NamedTuple, Protocol
 
 from pydantic_core import from_json
 
+from backend.core.scopes import destination_scope
 from backend.outbox.lease import Lease
 from backend.outbox.sending import SendFailed
 from backend.outbox.store import (
@@ -139,11 +147,12 @@ class Deliverer:
         self.max_attempts, self.backoff_base = max_attempts, backoff_base
         self.wake = threading.Event()
         self._stop = threading.Event()
+        self.workers = workers
         self._pool = ThreadPoolExecutor(workers, thread_name_prefix="deliver")
         self._busy: dict[str, Future] = {}
         self._thread: threading.Thread | None = None
         self._swept = self._pruned = 0.0
-        self.holding = False  # the lease, as last renewed: a destination's calls stop once it is lost
+        self.holding = False  # the lease, as last renewed: the housekeeping is this process's while it holds it
 
     # --- running -------------------------------------------------------------------------------
 
@@ -170,12 +179,13 @@ class Deliverer:
     def _run(self, after: float) -> None:
         if self._stop.wait(after):
             return
+        self.lease.listen(self.wake.set)
         renewed = 0.0
         while not self._stop.is_set():
             try:
                 if time.monotonic() - renewed > self.lease.ttl / 3:
                     self.holding, renewed = self.lease.acquire(), time.monotonic()
-                if self.holding:
+                if self.lease.delivering():
                     self.round()
             except Exception as exc:  # noqa: BLE001 — the deliverer outlives any one bad round
                 log.warning("deliverer round failed: %s", type(exc).__name__)
@@ -183,8 +193,21 @@ class Deliverer:
             self.wake.clear()
 
     def round(self) -> None:
-        """One look: housekeeping when due, positions for the events committed since the last look, then every due
-        destination not already being served."""
+        """One look: housekeeping when due (the lease's holder), positions for the events committed since the last
+        look, then due destinations not already being served here, as many as there are threads free to serve
+        them, each once this process claimed it (one waiting here for a thread would keep it from another's)."""
+        if self.holding:
+            self._housekeeping()
+        stamp_positions(self.store)
+        self._busy = {each: running for each, running in self._busy.items() if not running.done()}
+        for route in self.routes.values():
+            for destination_id in self.due(route):
+                if len(self._busy) >= self.workers:
+                    return
+                if destination_id not in self._busy and self.lease.claim(destination_scope(destination_id)):
+                    self._busy[destination_id] = self._pool.submit(self.serve, route, destination_id)
+
+    def _housekeeping(self) -> None:
         now = time.monotonic()
         if now - self._swept > SWEEP_EVERY:
             self._swept = now
@@ -196,12 +219,6 @@ class Deliverer:
         if now - self._pruned > PRUNE_EVERY:
             self._pruned = now
             prune(self.store, self.clock())
-        stamp_positions(self.store)
-        for route in self.routes.values():
-            for destination_id in self.due(route):
-                running = self._busy.get(destination_id)
-                if running is None or running.done():
-                    self._busy[destination_id] = self._pool.submit(self.serve, route, destination_id)
 
     def due(self, route: Route) -> list[str]:
         ids = route.destinations()
@@ -212,13 +229,17 @@ class Deliverer:
     # --- one destination -----------------------------------------------------------------------
 
     def serve(self, route: Route, destination_id: str) -> None:
-        """Send the destination what it is owed until it is up to date, a call fails, or the deliverer stops."""
+        """Send the destination what it is owed until it is up to date, a call fails, the deliverer stops or its
+        claim is lost (checked before each step: a lost connection freed it for another process); then let go."""
+        claim = destination_scope(destination_id)
         try:
             self._redeliver(route, destination_id)
-            while not self._stop.is_set() and self.holding and self._step(route, destination_id):
+            while not self._stop.is_set() and self.lease.claimed(claim) and self._step(route, destination_id):
                 pass
         except Exception as exc:  # noqa: BLE001 — one destination's trouble never stops the others
             log.warning("delivery to %s failed: %s", destination_id, type(exc).__name__)
+        finally:
+            self.lease.unclaim(claim)
 
     def _step(self, route: Route, destination_id: str) -> bool:
         """Send the next calls (up to `CALLS_PER_STEP`, each of up to `route.batch` events, in order, stopping at the
@@ -253,7 +274,7 @@ class Deliverer:
         False when nothing went or another process moved the cursor meanwhile."""
         if not sent:
             return False
-        with self.store.transaction() as conn:
+        with self.store.transaction(destination_scope(destination_id)) as conn:
             moved = delivered_up_to(conn, destination_id, cursor, sent[-1][0][-1].pos, utc_now())
             if moved:
                 for number, (events, answer) in enumerate(sent):
@@ -262,7 +283,7 @@ class Deliverer:
         return bool(moved)
 
     def _advance(self, destination_id: str, cursor: int, to: int) -> None:
-        with self.store.transaction() as conn:
+        with self.store.transaction(destination_scope(destination_id)) as conn:
             advance_cursor(conn, destination_id, cursor, to)
 
     def _failed(self, route: Route, destination_id: str, events: list, cursor: int, attempts: int,
@@ -273,7 +294,7 @@ class Deliverer:
         gives_up = attempt >= self.max_attempts
         retry = None if gives_up else (now + timedelta(seconds=backoff(attempt, self.backoff_base)))
         retry_at = retry.replace(tzinfo=None).isoformat(timespec="microseconds") if retry else None
-        with self.store.transaction() as conn:
+        with self.store.transaction(destination_scope(destination_id)) as conn:
             if not count_failure(conn, destination_id, cursor, attempts, attempt=attempt, retry_at=retry_at,
                                  error=failed.message, gives_up=gives_up, now=utc_now()):
                 return
@@ -292,7 +313,7 @@ class Deliverer:
                     status, warnings = _send(route, destination_id, events)
                 except SendFailed as failed:
                     status, error = failed.status, failed.message
-            with self.store.transaction() as conn:
+            with self.store.transaction(destination_scope(destination_id)) as conn:
                 delete_redelivery(conn, destination_id, seq)
                 if events:
                     attempts = delivery_attempts(conn, destination_id, seq)
@@ -346,12 +367,13 @@ def redeliver(conn, destination_id: str, event_seq: int) -> None:
 
 def state(store: Store, destination_id: str, wants: Callable[[Event], bool]) -> dict[str, Any] | None:
     """What the console and the API say of a destination: the events waiting that it wants (counted up to
-    `COUNTED`), last delivered, failing since, last error."""
+    `COUNTED`) and when the oldest of them happened, last delivered, failing since, last error."""
     row = destination(store, destination_id)
     if row is None:
         return None
-    waiting = sum(wants(Event.of(event)) for event in events_after(store, row["cursor"], COUNTED))
-    return {"cursor": row["cursor"], "waiting": waiting, "attempts": row["attempts"],
+    waiting = [event for event in map(Event.of, events_after(store, row["cursor"], COUNTED)) if wants(event)]
+    return {"cursor": row["cursor"], "waiting": len(waiting),
+            "oldest_waiting_at": waiting[0].inserted_at if waiting else None, "attempts": row["attempts"],
             "next_attempt_at": row["next_attempt_at"], "last_error": row["last_error"],
             "failing_since": row["failing_since"], "last_delivered_at": row["last_delivered_at"]}
 

@@ -1,6 +1,8 @@
 """Who runs the deliverer: the holder of the store's lease `deliverer` (storage: a lease row beside a SQLite file, an
-advisory lock on PostgreSQL). `frontdesk serve` takes it from anyone but another live server; the console takes it
-only when nobody holds it. A holder renews it well before it expires; one that stops (a crash, `kill -9`) loses it.
+advisory lock on PostgreSQL, the housekeeping lock). `frontdesk serve` takes it from anyone but another live server;
+the console takes it only when nobody holds it. A holder renews it well before it expires; one that stops (a crash,
+`kill -9`) loses it. On SQLite the holder alone delivers; on PostgreSQL every `serve` delivers, each destination
+claimed through the lease while it is served, and the holder alone runs the sweeps and the prune.
 
 A server that holds the lease also records with it where its listeners are, so that a console on the same database
 can reach them (the tester's capture). The record is trusted only while its server holds the lease.

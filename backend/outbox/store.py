@@ -6,7 +6,7 @@ The statements are written in the common dialect of storage/, which both SQLite 
 from __future__ import annotations
 
 from storage import Connection, Row, Store, placeholders
-from storage.dialect import COMMIT_HORIZON
+from storage.dialect import COMMIT_HORIZON, OUTBOX_NEWS
 
 STAMPED_AT_ONCE = 5000  # events given positions in one stamp; more wait for the next
 
@@ -38,7 +38,8 @@ def stamp_positions(store: Store) -> int:
     ids; how many were stamped. PostgreSQL only (SQLite's position is the sequence): an event of a transaction still
     running, and every event after the oldest one of this database still running, waits for the next stamp
     (storage/dialect.py `COMMIT_HORIZON`), so no cursor ever passes an event that commits later. One stamper at a
-    time (the scope), beside the writers of every other scope."""
+    time (the scope), beside the writers of every other scope; one NOTIFY when it stamped any (storage/dialect.py
+    `OUTBOX_NEWS`)."""
     if store.dialect.name == "sqlite":
         return 0
     with store.transaction("outbox:stamper") as conn:
@@ -54,8 +55,9 @@ def stamp_in(conn: Connection) -> int:
         f"AND xid < {COMMIT_HORIZON} ORDER BY xid, seq LIMIT ?) "
         "UPDATE events e SET pos = h.pos + ready.n FROM ready, outbox_head h WHERE e.seq = ready.seq",
         (STAMPED_AT_ONCE,)).rowcount
-    if stamped:
+    if stamped:  # and deliverers in other processes hear of them (when this commits) at once
         conn.execute("UPDATE outbox_head SET pos = pos + ?", (stamped,))
+        conn.execute("SELECT pg_notify(?, '')", (OUTBOX_NEWS,))
     return stamped
 
 

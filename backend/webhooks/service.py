@@ -11,6 +11,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -24,6 +25,7 @@ from backend.outbox import deliverer
 from backend.outbox.deliverer import Event
 from backend.outbox.sending import SendFailed, Sender, new_secret
 from backend.outbox.signing_secrets import seal
+from backend.outbox.status import destination_status, every_page
 from backend.properties.service import Properties
 from backend.core.validation import validate
 from backend.webhooks import masks, payloads
@@ -73,6 +75,12 @@ class Webhooks:
         rows, meta = webhook_page(self.store, query, groups)
         return [self._attributes(row) for row in rows], meta
 
+    def statuses(self, actor: Actor) -> list[dict[str, Any]]:
+        """Each webhook of the actor's properties as the outbox's status shows it (backend/outbox/status.py)."""
+        rows = every_page(lambda query: webhook_page(self.store, query, actor.group_list()))
+        return [destination_status("webhook", row["id"], f"to {urlsplit(row['callback_url']).hostname}",
+                                   bool(row["is_active"]), self._state(row)) for row in rows]
+
     def get(self, actor: Actor, webhook_id: str) -> dict[str, Any]:
         return self._attributes(self._row(actor, webhook_id))
 
@@ -91,8 +99,7 @@ class Webhooks:
         return row
 
     def _attributes(self, row) -> dict[str, Any]:
-        hook = Hook.of(row)  # once, not once for each of the events it may be waiting for
-        state = deliverer.state(self.store, row["id"], lambda event: self.route.takes(hook, event)) or {}
+        state = self._state(row) or {}
         return {
             "id": row["id"],
             "property_id": row["property_id"],
@@ -107,6 +114,10 @@ class Webhooks:
             "inserted_at": row["inserted_at"],
             "updated_at": row["updated_at"],
         }
+
+    def _state(self, row) -> dict[str, Any] | None:
+        hook = Hook.of(row)  # once, not once for each of the events it may be waiting for
+        return deliverer.state(self.store, row["id"], lambda event: self.route.takes(hook, event))
 
     # --- writing -----------------------------------------------------------------------------
 

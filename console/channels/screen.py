@@ -10,13 +10,14 @@ from textual.app import ComposeResult
 from textual.widgets import DataTable, Static
 
 from backend.channels.service import SHOPPING_CODES
+from backend.core.errors import Forbidden
 from backend.core.listing import ListQuery
 from console.channels.destinations import DestinationsArea
 from console.channels.dialogs import AriSecretDialog, ChannelDialog, InboundKeyDialog
 from console.channels.keys import CHANNELS
 from console.channels.sync import NOUN, channel_log, sent_word
 from console.channels.webhooks import WebhooksScreen
-from console.channels.words import sync_state
+from console.channels.words import oldest_waiting, sync_state
 from console.kit.area import PAGE_SIZE, mark
 from console.kit.words import counted
 
@@ -44,11 +45,20 @@ class ChannelsScreen(DestinationsArea):
         yield Static("Properties are connected in the Properties area (c); a shopping channel without a provider key "
                      "answers anyone. Sync: whether the channel has your latest ARI (l what was sent, f send "
                      "everything again). w: the integrators' webhooks.", id="channels-hint", markup=False)
+        yield Static("", id="channels-outbox", markup=False)
         yield self.make_table()
 
     def fetch(self, number: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-        rows, meta = self.app.engine.channels.list(self.app.actor(), ListQuery(page=number, limit=PAGE_SIZE))
-        return [{**row, "sync": self.app.engine.distribution.sync_of(row)} for row in rows], meta
+        engine, actor = self.app.engine, self.app.actor()
+        rows, meta = engine.channels.list(actor, ListQuery(page=number, limit=PAGE_SIZE))
+        try:
+            self.outbox = oldest_waiting(engine.outbox_status(actor))
+        except Forbidden:
+            self.outbox = oldest_waiting(None)
+        return [{**row, "sync": engine.distribution.sync_of(row)} for row in rows], meta
+
+    def page_shown(self) -> None:
+        self.query_one("#channels-outbox", Static).update(self.outbox)
 
     def cells(self, row: dict[str, Any]) -> tuple[Any, ...]:
         title = Text(row["title"], style="" if row["is_active"] else "dim")

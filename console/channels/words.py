@@ -104,3 +104,25 @@ def warning_words(warnings: list[str] | None) -> str | None:
 
 def status_words(status: str) -> Text:
     return STATUSES.get(status, Text(status)).copy()
+
+
+def oldest_waiting(status: dict[str, Any] | None) -> str:
+    """How far behind deliveries are, in a line: "Oldest undelivered change: 2 min ago (channel “Booking.com”)",
+    "Every change has been delivered", or, for staff with no webhook or channel, that nothing goes out."""
+    if status is None:
+        return "No webhook or channel takes changes yet."
+    held = status["oldest_waiting_for"]
+    if held is None:
+        return "Every change has been delivered."
+    return f"Oldest undelivered change: {ago(status['oldest_waiting_age'])} ({held['type']} {held['name']})"
+
+
+def ago(seconds: int) -> str:
+    """"just now", "2 min ago", "3 h ago", "2 days ago"."""
+    if seconds < 60:
+        return "just now"
+    if seconds < 3600:
+        return f"{seconds // 60} min ago"
+    if seconds < 86400:
+        return f"{seconds // 3600} h ago"
+    return f"{counted(seconds // 86400, 'day')} ago"

@@ -19,7 +19,8 @@ HOOK_DOWN = "answered 500: Internal Server Error"
 
 def stage_events_out(engine: Engine) -> None:
     """Booking.com is pushed to and failing, Airbnb pulls and has a change of Casa do Mar's rates to read, Expedia is
-    pushed to and up to date, OpenShopping gets no ARI; three webhooks: up to date, failing, and paused."""
+    pushed to and up to date, OpenShopping gets no ARI; three webhooks: up to date, failing, and paused. Booking.com's
+    changes are the oldest waiting (since 08:02)."""
     actor = engine.identity.operator()
     channels = {c["title"]: c["id"] for c in engine.channels.list(actor, ListQuery(limit=10))[0]}
     group = engine.store.scalar("SELECT group_id FROM channels WHERE id = ?", (channels["Booking.com"],))
@@ -58,6 +59,9 @@ def stage_events_out(engine: Engine) -> None:
         _stamp(conn, hooks[1], last_delivered_at=DAY + "07:12:00", failing_since=DAY + "08:40:00", attempts=8,
                last_error=HOOK_DOWN)
         _stamp(conn, hooks[2], advance=-2)
+        # The changes happened this morning, Booking.com's full sync first: the oldest one waiting is its.
+        conn.execute("UPDATE events SET inserted_at = CASE WHEN channel_id = ? THEN ? ELSE ? END",
+                     (channels["Booking.com"], DAY + "08:02:00.000000", DAY + "08:30:00.000000"))
 
 
 def _property(engine: Engine, title: str) -> str:

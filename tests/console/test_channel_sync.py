@@ -236,6 +236,11 @@ def test_snapshot_channels_with_their_sync_80x24(snap_compare, make_app, events_
     assert snap_compare(make_app(), terminal_size=(80, 24), run_before=open_channels)
 
 
+def test_snapshot_channels_with_their_sync_200x60(snap_compare, make_app, events_out) -> None:
+    """The line above the list says how far behind deliveries are: Booking.com's changes since 08:02."""
+    assert snap_compare(make_app(), terminal_size=(200, 60), run_before=open_channels)
+
+
 def test_snapshot_a_failing_channels_log(snap_compare, make_app, events_out) -> None:
     assert snap_compare(make_app(), terminal_size=SIZE, run_before=open_failing_channels_log)
 

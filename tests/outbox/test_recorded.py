@@ -229,6 +229,7 @@ def test_the_deliverer_runs_the_engines_sweep_of_revisions_not_acknowledged(demo
     deliverer = Deliverer(engine.store, [], deliverer_lease(engine.store, "serve"), lambda: later,
                           sweeps=engine.sweeps())
     try:
+        deliverer.holding = deliverer.lease.acquire()
         deliverer.round()  # what its thread does while it holds the lease
     finally:
         deliverer.stop()
@@ -277,6 +278,7 @@ def test_the_deliverers_sweep_tells_the_night_that_entered_each_window_once(demo
     later = first + timedelta(days=1)  # a day later at the same time: each window moved by one night
     deliverer = Deliverer(engine.store, [], deliverer_lease(engine.store, "serve"), lambda: later, sweeps=engine.sweeps())
     try:
+        deliverer.holding = deliverer.lease.acquire()
         deliverer.round()  # what its thread does while it holds the lease
     finally:
         deliverer.stop()

@@ -4,6 +4,7 @@ PostgreSQL primary's hot standbys (storage/reads.py, storage/replicas.py). Knows
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from storage.dialect import Dialect
@@ -13,6 +14,13 @@ from storage.store import Connection, Lease, Row, Store, StoreError, chunked, ne
 
 def is_postgres_url(target: str | Path) -> bool:
     return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))
+
+
+def unreachable(error: BaseException) -> bool:
+    """Whether `error` is the database server gone or not answering (a restart, a lost network, a full pool): the
+    request may succeed if tried again. psycopg is looked at only if something imported it."""
+    psycopg = sys.modules.get("psycopg")
+    return psycopg is not None and isinstance(error, psycopg.OperationalError)
 
 
 def open_store(target: str | Path, *, direct: str | None = None) -> Store:
@@ -26,4 +34,4 @@ def open_store(target: str | Path, *, direct: str | None = None) -> Store:
 
 
 __all__ = ["Connection", "Dialect", "Lease", "Row", "SqliteStore", "Store", "StoreError", "chunked", "is_postgres_url",
-           "new_id", "open_store", "owner_only", "placeholders", "utc_now"]
+           "new_id", "open_store", "owner_only", "placeholders", "unreachable", "utc_now"]

@@ -12,7 +12,8 @@ rather than a stack of five (each layer costs a call and closures on every reque
 - Headers: JSON answers are not to be cached or sniffed; HSTS over TLS.
 - Paths: a trailing slash is dropped, so `/api/v1/properties/` is `/api/v1/properties`, as the service answers
   it; never a redirect, whose address would be built from the Host header.
-- Failures: an exception no handler took is a 500 in the error shape, and only its type and the route
+- Failures: the database out of reach (a restart, a lost network) is a 503 with Retry-After, which a client tries
+  again; any other exception no handler took is a 500 in the error shape, and only its type and the route
   template are logged — its text, its traceback or the path could quote request data. A client that
   went away is not an error.
 """
@@ -42,6 +43,7 @@ from backend.http.cors import Cors
 from backend.http.errors import error_response
 from backend.http.limits import DEFAULT_BYTES, LARGE_BYTES, LargeBodies, body_limits
 from backend.http.throttle import Throttle, accepted, credential
+from storage import unreachable
 from backend.core.keys import INTERNAL_HEADER
 
 log = logging.getLogger("frontdesk.http")
@@ -106,8 +108,12 @@ class Guard:
         except (ClientDisconnect, asyncio.CancelledError):
             log.debug("client went away on %s %s", scope["method"], _route(scope))
         except Exception as error:
-            log.error("unexpected %s on %s %s", type(error).__name__, scope["method"], _route(scope))
-            await exchange.answer(FrontdeskError())
+            if unreachable(error):  # the database restarting or out of reach: worth trying again, not a fault here
+                log.warning("database unreachable on %s %s", scope["method"], _route(scope))
+                await exchange.answer(ServiceUnavailable(1, ["the database can't be reached just now; try again"]))
+            else:
+                log.error("unexpected %s on %s %s", type(error).__name__, scope["method"], _route(scope))
+                await exchange.answer(FrontdeskError())
         finally:
             self.body_ends(exchange)
             self.in_flight -= 1

@@ -92,12 +92,13 @@ def build(target: str | Path, keys: Path) -> dict:
 
 
 @contextmanager
-def frontdesk(target: str | Path, keys: Path, workers: int, env: dict[str, str] | None = None):
+def frontdesk(target: str | Path, keys: Path, workers: int, env: dict[str, str] | None = None,
+              options: tuple[str, ...] = ()):
     port = free_port()
     process = subprocess.Popen([sys.executable, "-m", "console", "serve", "--db", str(target), "--keys", str(keys),
                                 "--workers", str(workers), "--port", str(port), "--secure-port", str(free_port()),
                                 "--pci-port", str(free_port()), "--failed-auth-per-minute", "100000",
-                                "--max-requests", "1000"],
+                                "--max-requests", "1000", *options],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, **(env or {})})
     try:
         _up(f"http://127.0.0.1:{port}/api/v1/health")

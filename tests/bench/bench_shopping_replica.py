@@ -22,16 +22,12 @@ adds.
 
 from __future__ import annotations
 
-import os
 import shutil
-import signal
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
 import time
-from contextlib import contextmanager
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -39,30 +35,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import psycopg
-from bench_scale_out import DURABLE, _up, build, rates, wrk
+from bench_scale_out import DURABLE, build, frontdesk, rates, wrk
 
-from tests.conftest import free_port
 from tests.postgres_cluster import Cluster, HotStandby, server_bin
 
 WORKERS = 2
 READERS, WRITERS = 16, 8
 LAG_EVERY = 0.05
-
-
-@contextmanager
-def frontdesk(target: str, keys: Path, read_dbs: list[str]):
-    port = free_port()
-    process = subprocess.Popen([sys.executable, "-m", "console", "serve", "--db", target, "--keys", str(keys),
-                                "--workers", str(WORKERS), "--port", str(port), "--secure-port", str(free_port()),
-                                "--pci-port", str(free_port()), "--failed-auth-per-minute", "100000",
-                                "--max-requests", "1000", *(f"--read-db={url}" for url in read_dbs)],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=os.environ.copy())
-    try:
-        _up(f"http://127.0.0.1:{port}/api/v1/health")
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        process.send_signal(signal.SIGTERM)
-        process.wait(60)
 
 
 def rooms_url(url: str, built: dict) -> str:
@@ -146,7 +125,7 @@ def main() -> None:
         caught_up(target, replica)
         for _ in range(2):  # alternating, so that drift of the machine hits both alike
             for mode, read_dbs in (("primary", []), ("replica", [replica])):
-                with frontdesk(target, keys, read_dbs) as url:
+                with frontdesk(target, keys, WORKERS, options=tuple(f"--read-db={db}" for db in read_dbs)) as url:
                     alone, share = served(target, replica, lambda: wrk(rooms_url(url, built), READERS))
                     figures.setdefault("share", {})[mode] = share
                     with LagProbe(target, replica) as probe:

@@ -1,6 +1,9 @@
 """haproxy in front of `frontdesk serve` hosts, as the recipe in README's "Many hosts" runs it (Debian's package,
 scripts/install-test-servers): each host's main listener behind one port, round robin, a host taken out once its
-health route stops answering, and a request whose connection a dead host refuses sent to the other."""
+health route stops answering, and a request whose connection a dead host refuses sent to the other. A host busy
+under load stays in: its health check may take up to `timeout check` (without it, the check's timeout is `inter`,
+200 ms, and under wrk's load both hosts were taken out and every request answered 503), while a dead host's refused
+connection fails its check at once."""
 
 from __future__ import annotations
 
@@ -21,6 +24,7 @@ defaults
     timeout connect 2s
     timeout client 60s
     timeout server 60s
+    timeout check 5s
     retries 3
     option redispatch
     retry-on conn-failure

@@ -1,71 +1,95 @@
-"""Commit to webhook receiver on PostgreSQL, with two engines delivering (two `serve` processes, two hosts: each
-claims destinations of its own) against one delivering, in the same run.
+"""Commit to webhook receiver on PostgreSQL (durable commits) with 2 hosts delivering against 1, in the same run:
+`frontdesk serve --workers 1` processes over one database, each standing for a host, every one of them delivering
+(each claims destinations of its own, up to its 4 threads).
 
-Two engines over one database take changes alike (each commits half of them, in its property's scope, as a booking
-is); 8 webhooks, each of its own property, POST to receivers on loopback. With one deliverer, the changes the other
-engine commits reach it at its next look (after its own commits, or its poll); with two, the stamper's NOTIFY wakes
-the other, and each serves the destinations it claimed (4 threads each). Figure: p50 and p99 of commit to arrival
-over `CHANGES` changes, paced (`PACE`) and in a burst (all at once), and the ratios two / one. The modes alternate
-twice; the better run of each is kept. Both engines are in this one process (one interpreter lock, as the
-receivers): two hosts would not share it.
+`HOOKS` properties, each with a webhook of its own (`*`) to one receiver on loopback that notes each call's arrival
+time: `HOOKS` destinations for the hosts to claim. `CHANGES` one-night ARI writes (POST /api/v1/restrictions) over
+HTTP from `CLIENTS` client threads, spread over the properties and, with 2 hosts, sent to each host in turn: paced
+(one every `PACE` s) and in a burst (all at once). Each write's answer time is noted; its event is found in the
+outbox by its property and night, and its latency is its first arrival at the receiver minus that answer (a
+delivery that beats the answer back counts below zero). Figure: p50 and p99 for each setup and the ratios two /
+one. The setups alternate twice; the better run of each is kept. The clients and the receiver run here, the hosts
+and PostgreSQL beside them, all on this machine's cores: a second host adds a process and its deliverer, not a
+machine.
 
     .venv/bin/python tests/bench/bench_deliverers.py
 """
 
 from __future__ import annotations
 
+import json
 import shutil
 import statistics
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_scale_out import DURABLE
+import httpx
+import psycopg
+from bench_scale_out import DURABLE, frontdesk, shop
 
 from backend.core.config import Config
-from backend.core.scopes import property_scope
 from backend.engine import Engine
-from backend.outbox.record import record
 from tests.postgres_cluster import Cluster, server_bin
 from tests.receiver import Receiver
 
-HOOKS, CHANGES, PACE = 8, 400, 0.02  # paced: 50 changes a second, which one deliverer keeps up with
+HOOKS, CHANGES, CLIENTS, PACE = 16, 320, 8, 0.05  # paced: 20 writes a second
+SETUPS = {"1 host": 1, "2 hosts": 2}
 
 
-def build(target: str, keys: Path, receivers: list[Receiver]) -> tuple[Engine, Engine, list[str]]:
-    config = Config(keys_path=keys, fetch_private_addresses=True)
-    first, second = Engine.open(target, config), Engine.open(target, config)
-    actor, _ = first.identity.add_user("bench-deliverers@example.com")
-    properties = []
-    for number, receiver in enumerate(receivers):
-        properties.append(first.properties.create(actor, {"title": f"Hotel {number}", "currency": "EUR"})["id"])
-        first.webhooks.create(actor, {"property_id": properties[-1], "callback_url": receiver.url, "event_mask": "*"})
-    return first, second, properties
+def build(target: str, keys: Path, receiver: Receiver) -> dict:
+    engine = Engine.open(target, Config(keys_path=keys, fetch_private_addresses=True))
+    actor, token = engine.identity.add_user("bench-deliverers@example.com")
+    today = datetime.now(UTC).date()
+    shops = [shop(engine, actor, n, today) for n in range(HOOKS)]
+    for n, (property_id, _, _) in enumerate(shops):
+        engine.webhooks.create(actor, {"property_id": property_id, "callback_url": f"{receiver.url}/hook{n}",
+                                       "event_mask": "*"})
+    engine.close()
+    return {"token": token.token, "shops": shops, "today": today}
 
 
-def run(engines: tuple[Engine, Engine], properties: list[str], receivers: list[Receiver], pace: float) -> list[float]:
-    """Commit-to-arrival times (ms) of `CHANGES` changes, committed by the two engines in turn."""
-    for receiver in receivers:
-        receiver.received.clear()
-    committed: dict[str, float] = {}
-    for number in range(CHANGES):
-        engine, property_id = engines[number % 2], properties[number % len(properties)]
-        with engine.store.transaction(property_scope(property_id)) as conn:
-            event_id = record(conn, "booking_new", property_id, {"n": number})
-        committed[event_id] = time.time()
-        engine.events.publish("booking.changed", property_id)
-        time.sleep(pace)
-    deadline = time.monotonic() + 60
-    while sum(len(r.received) for r in receivers) < CHANGES:
-        if time.monotonic() > deadline:
-            raise AssertionError("not every change arrived")
-        time.sleep(0.01)
-    return [(each.at - committed[each.headers["webhook-id"]]) * 1000 for r in receivers for each in r.received]
+def run(urls: list[str], built: dict, receiver: Receiver, target: str, pace: float, rate: int) -> list[float]:
+    """Commit-to-arrival times (ms) of `CHANGES` writes at `rate`, write n to host n % len(urls)."""
+    receiver.received.clear()
+    answered: dict[tuple[str, str], float] = {}
+    clients = [httpx.Client(base_url=url, timeout=60, headers={"Authorization": f"Bearer {built['token']}"})
+               for url in urls]
+
+    def write(n: int) -> None:
+        property_id, _, plan = built["shops"][n % HOOKS]
+        night = (built["today"] + timedelta(days=1 + n // HOOKS)).isoformat()
+        response = clients[n % len(clients)].post("/api/v1/restrictions", json={"values": [{
+            "property_id": property_id, "rate_plan_id": plan, "date": night, "rate": f"{rate}.00"}]})
+        answered[(property_id, night)] = time.time()
+        if response.status_code != 200:
+            raise AssertionError(f"write {n}: {response.status_code} {response.text}")
+
+    with ThreadPoolExecutor(CLIENTS) as pool:
+        writes = []
+        for n in range(CHANGES):
+            writes.append(pool.submit(write, n))
+            time.sleep(pace)
+        for each in writes:
+            each.result()
+    for client in clients:
+        client.close()
+    receiver.wait_for(CHANGES, 60)
+    first: dict[str, float] = {}
+    for call in list(receiver.received):
+        first.setdefault(call.headers["webhook-id"], call.at)
+    with psycopg.connect(target) as conn:
+        rows = conn.execute("SELECT id, property_id, payload FROM events WHERE id = ANY(%s)", (list(first),))
+        nights = {event_id: (property_id, json.loads(payload)["date_from"]) for event_id, property_id, payload in rows}
+    return [(at - answered[nights[event_id]]) * 1000 for event_id, at in first.items()
+            if nights.get(event_id) in answered]
 
 
 def figures(latencies: list[float]) -> tuple[float, float]:
@@ -78,32 +102,32 @@ def main() -> None:
         sys.exit("needs Debian's PostgreSQL server: apt-get install postgresql")
     folder = Path(tempfile.mkdtemp(prefix="bench-deliverers-"))
     cluster = Cluster(server_bin(), settings=DURABLE).start()
-    receivers = [Receiver() for _ in range(HOOKS)]
+    receiver = Receiver()
     best: dict[tuple[str, str], tuple[float, float]] = {}
     try:
-        first, second, properties = build(cluster.empty("bench"), folder / "bench.keys", receivers)
+        target, keys = cluster.empty("bench"), folder / "bench.keys"
+        built = build(target, keys, receiver)
+        rate = 100
         for _ in range(2):  # alternating, so that drift of the machine hits both alike
-            for mode, delivering in (("1 delivering", (first,)), ("2 delivering", (first, second))):
+            for setup, count in SETUPS.items():
                 with ExitStack() as stack:
-                    for engine in delivering:
-                        stack.enter_context(engine.delivering("serve"))
-                    time.sleep(0.5)  # both deliverers up, listening
+                    urls = [stack.enter_context(frontdesk(target, keys, 1, options=("--fetch-private-addresses",)))
+                            for _ in range(count)]
+                    time.sleep(1)  # every deliverer up, listening
                     for load, pace in (("paced", PACE), ("burst", 0.0)):
-                        got = figures(run((first, second), properties, receivers, pace))
-                        if (mode, load) not in best or got[0] < best[(mode, load)][0]:
-                            best[(mode, load)] = got
-        first.close()
-        second.close()
+                        rate += 1  # a new value for every night, so that every write is a change
+                        got = figures(run(urls, built, receiver, target, pace, rate))
+                        if (setup, load) not in best or got[0] < best[(setup, load)][0]:
+                            best[(setup, load)] = got
     finally:
-        for receiver in receivers:
-            receiver.close()
+        receiver.close()
         cluster.stop()
         shutil.rmtree(folder, ignore_errors=True)
     for load in ("paced", "burst"):
-        (one50, one99), (two50, two99) = best[("1 delivering", load)], best[("2 delivering", load)]
-        print(f"SUMMARY commit to webhook receiver, {HOOKS} webhooks, {CHANGES} changes {load}, PostgreSQL: "
-              f"2 engines delivering p50 {two50:.1f} ms / p99 {two99:.1f} ms, 1 delivering p50 {one50:.1f} ms / "
-              f"p99 {one99:.1f} ms: p50 {two50 / one50:.2f}x, p99 {two99 / one99:.2f}x of one")
+        (one50, one99), (two50, two99) = best[("1 host", load)], best[("2 hosts", load)]
+        print(f"SUMMARY commit to webhook receiver, {HOOKS} webhooks, {CHANGES} ARI writes over HTTP {load} from "
+              f"{CLIENTS} clients, PostgreSQL: 2 hosts delivering p50 {two50:.1f} ms / p99 {two99:.1f} ms, 1 host "
+              f"p50 {one50:.1f} ms / p99 {one99:.1f} ms: p50 {two50 / one50:.2f}x, p99 {two99 / one99:.2f}x of one")
 
 
 if __name__ == "__main__":

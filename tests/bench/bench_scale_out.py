@@ -33,7 +33,7 @@ import sys
 import tempfile
 import time
 from contextlib import contextmanager
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -64,28 +64,30 @@ def build(target: str | Path, keys: Path) -> dict:
     op = engine.identity.operator()
     today = datetime.now(UTC).date()
     grand, _, plans = build_property(engine, op, today, derived=False)
-    shops, shop_plans = [], []
-    for n in range(SHOPS):
-        prop = engine.properties.create(op, {"title": f"Shop {n:02d}", "currency": "EUR", **CONTACT,
-                                             "settings": {"state_length": 400}})["id"]
-        room = engine.inventory.room_types.create(op, {"property_id": prop, "title": "Double",
-                                                       "count_of_rooms": 10_000, "occ_adults": 2})["id"]
-        plan = engine.inventory.rate_plans.create(op, {"property_id": prop, "room_type_id": room, "title": "Flex",
-                                                       "options": [{"occupancy": 2, "rate": "100",
-                                                                    "is_primary": True}]})["id"]
-        first, last = today.isoformat(), (today + timedelta(days=399)).isoformat()
-        engine.inventory.ari.set_availability(op, [{"property_id": prop, "room_type_id": room, "date_from": first,
-                                                    "date_to": last, "availability": 10_000}])
-        engine.inventory.ari.set_restrictions(op, [{"property_id": prop, "rate_plan_id": plan, "date_from": first,
-                                                    "date_to": last, "rate": "120.00"}])
-        shops.append((prop, room, plan))
-        shop_plans.append(plan)
+    shops = [shop(engine, op, n, today) for n in range(SHOPS)]
     engine.channels.create(op, {"title": "BenchShop", "channel": "OpenShopping",
                                 "properties": [grand, *(s[0] for s in shops)],
-                                "rate_plans": [{"rate_plan_id": p} for p in [*plans, *shop_plans]]})
+                                "rate_plans": [{"rate_plan_id": p} for p in [*plans, *(s[2] for s in shops)]]})
     writer = engine.identity.add_token(op.email).token  # the operator's: the shops are in its group, not the demo's
     engine.close()
     return {"token": token, "writer": writer, "grand": grand, "shops": shops, "today": today.isoformat()}
+
+
+def shop(engine: Engine, op, n: int, today: date) -> tuple[str, str, str]:
+    """A small property: one room type of 10,000 rooms and one plan, sold and priced for 400 days; its ids."""
+    prop = engine.properties.create(op, {"title": f"Shop {n:02d}", "currency": "EUR", **CONTACT,
+                                         "settings": {"state_length": 400}})["id"]
+    room = engine.inventory.room_types.create(op, {"property_id": prop, "title": "Double",
+                                                   "count_of_rooms": 10_000, "occ_adults": 2})["id"]
+    plan = engine.inventory.rate_plans.create(op, {"property_id": prop, "room_type_id": room, "title": "Flex",
+                                                   "options": [{"occupancy": 2, "rate": "100",
+                                                                "is_primary": True}]})["id"]
+    first, last = today.isoformat(), (today + timedelta(days=399)).isoformat()
+    engine.inventory.ari.set_availability(op, [{"property_id": prop, "room_type_id": room, "date_from": first,
+                                                "date_to": last, "availability": 10_000}])
+    engine.inventory.ari.set_restrictions(op, [{"property_id": prop, "rate_plan_id": plan, "date_from": first,
+                                                "date_to": last, "rate": "120.00"}])
+    return prop, room, plan
 
 
 # --- servers --------------------------------------------------------------------------------------------------
@@ -232,13 +234,17 @@ def rates(built: dict) -> str:
     return RATES.format(SHOPS=lua_shops(built), TOKEN=built["writer"], DAY=day)
 
 
-def reads(url: str, built: dict, connections: int) -> dict[str, dict]:
+def rooms_url(url: str, built: dict) -> str:
+    """Shopping `rooms` of the property of 200 plans, a 7-night stay in 10 days."""
     checkin = datetime.fromisoformat(built["today"]) + timedelta(days=10)
-    rooms = (f"{url}/api/v1/meta/BenchShop/{built['grand']}/rooms?checkin_date={checkin.date().isoformat()}"
-             f"&checkout_date={(checkin + timedelta(days=7)).date().isoformat()}&adults=2")
+    return (f"{url}/api/v1/meta/BenchShop/{built['grand']}/rooms?checkin_date={checkin.date().isoformat()}"
+            f"&checkout_date={(checkin + timedelta(days=7)).date().isoformat()}&adults=2")
+
+
+def reads(url: str, built: dict, connections: int) -> dict[str, dict]:
     return {"properties": wrk(f"{url}/api/v1/properties", connections,
                               headers={"Authorization": f"Bearer {built['token']}"}),
-            "rooms": wrk(rooms, connections)}
+            "rooms": wrk(rooms_url(url, built), connections)}
 
 
 # --- the run --------------------------------------------------------------------------------------------------

@@ -28,26 +28,19 @@ import sys
 import tempfile
 import threading
 import time
-from datetime import datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import psycopg
-from bench_scale_out import DURABLE, build, frontdesk, rates, wrk
+from bench_scale_out import DURABLE, build, frontdesk, rates, rooms_url, wrk
 
 from tests.postgres_cluster import Cluster, HotStandby, server_bin
 
 WORKERS = 2
 READERS, WRITERS = 16, 8
 LAG_EVERY = 0.05
-
-
-def rooms_url(url: str, built: dict) -> str:
-    checkin = datetime.fromisoformat(built["today"]) + timedelta(days=10)
-    return (f"{url}/api/v1/meta/BenchShop/{built['grand']}/rooms?checkin_date={checkin.date().isoformat()}"
-            f"&checkout_date={(checkin + timedelta(days=7)).date().isoformat()}&adults=2")
 
 
 def caught_up(primary: str, standby: str) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from backend.core.listing import Column, ListQuery
+from backend.core.listing import Column, ListQuery, Search
 from backend.core.store import page
 from storage import Connection, Row, Store, placeholders
 
@@ -33,11 +33,13 @@ CHAT_APP = ("EXISTS (SELECT 1 FROM application_installations a WHERE a.property_
             "AND a.application_code = 'chat')")
 
 
-# The inbox's search: a thread's title and last message, kept by triggers in a trigram index (storage migration
-# 0027: an FTS5 table on SQLite, the thread's own column under pg_trgm's index on PostgreSQL).
-THREAD_SEARCH = {"sqlite": Column("search_text", "trigram",
-                                  "t.rowid IN (SELECT rowid FROM thread_search WHERE {cond})"),
-                 "postgresql": Column("t.search_text", "trigram")}
+# The inbox's search: a thread's title and last message, kept by triggers under a trigram index (storage migration
+# 0027: an FTS5 table on SQLite, the thread's own column under pg_trgm's index on PostgreSQL, whose planner chooses
+# between that index and the inbox's order by itself).
+THREAD_SEARCH = {"sqlite": Search("thread_search", "search_text",
+                                  member="t.rowid IN (SELECT rowid FROM thread_search WHERE {cond})",
+                                  text="(SELECT search_text FROM thread_search s WHERE s.rowid = t.rowid)"),
+                 "postgresql": Search("message_threads t", "t.search_text", member="{cond}", text="t.search_text")}
 
 
 def threads_page(store: Store, query: ListQuery, property_ids: list[str], unread: bool | None,

@@ -6,11 +6,16 @@
 as titles match the whole value, because real names contain commas ("Hotel Roma, Centro").
 
 Three kinds of filter go beyond a column's value: a search (`words`) finds rows whose folded text contains
-the folded value, whatever its case, accents or spacing, with eq or has alike; a `trigram` search finds rows
-whose text contains the value, whatever its case, along a trigram index over that text (SQLite's FTS5 table,
-whose column the Column names, its rows matched by the template; PostgreSQL's pg_trgm index on the column
-itself); a `View` names where each row stands (`filter[stay]=in_house`), each of its values a condition worked
-out when the list is read.
+the folded value, whatever its case, accents or spacing, with eq or has alike; a `Search` finds rows whose text
+contains the value, whatever its case, over a trigram index on that text (SQLite's FTS5 table, PostgreSQL's
+pg_trgm index); a `View` names where each row stands (`filter[stay]=in_house`), each of its values a condition
+worked out when the list is read.
+
+A `Search` reads its page one of two ways. A text few rows hold is found along the index and only those rows are
+sorted. A text many rows hold is tested row by row on the row's own text while the list is read in its order, so
+the page stops after its first rows instead of sorting every match (on SQLite when a bounded probe finds more than
+SEARCH_COUNTED in the whole index; PostgreSQL's planner chooses by itself). And a search counts its matches only up
+to a bound (meta `total_at_least`): counting every thread that says "breakfast" cost more than the page itself.
 """
 
 from __future__ import annotations
@@ -33,8 +38,9 @@ KEY = re.compile(r"^(filter|order|pagination)\[([A-Za-z_][A-Za-z0-9_]*)\](?:\[([
 
 SEARCH_MAX = 200  # characters of a search: longer is no name or number anyone types
 
-Kind = Literal["text", "id", "bool", "enum", "number", "date", "words", "trigram"]
+Kind = Literal["text", "id", "bool", "enum", "number", "date", "words"]
 TRIGRAM = 3  # characters a trigram index needs to find a text by; a shorter search looks through every row
+SEARCH_COUNTED = 1_000  # matches a search counts (and finds along its index) before it says "at least"
 
 
 @dataclass(frozen=True)
@@ -46,11 +52,38 @@ class Column:
 
 
 @dataclass(frozen=True)
+class Search:
+    """A text kept under a trigram index. `index` and `column` name the index's table (as a FROM item) and its
+    text there; `member` is a list row among the rows a condition on that column finds; `text` the list row's own
+    text, read without the index."""
+    index: str
+    column: str
+    member: str
+    text: str
+
+    def indexed(self, value: str, dialect: Dialect) -> tuple[str, str]:
+        """The condition on the index's column finding `value`, and its parameter."""
+        if dialect.name == "sqlite":  # FTS5: one phrase, the text as it is typed
+            return f"{self.column} MATCH ?", '"' + value.replace('"', '""') + '"'
+        return f"{self.column} {dialect.like} ? ESCAPE '\\'", _contains(value)
+
+    def matches(self, value: str, dialect: Dialect, scanned: bool) -> tuple[str, str]:
+        """The condition on a list row finding `value`: along the index, or on the row's own text."""
+        if scanned or len(value) < TRIGRAM:
+            return f"{self.text} {dialect.like} ? ESCAPE '\\'", _contains(value)
+        condition, param = self.indexed(value, dialect)
+        return self.member.format(cond=condition), param
+
+
+@dataclass(frozen=True)
 class View:
     """A filter on where a row stands rather than on a column: `condition(value)` is the SQL condition of one of
     `values`, and its parameters."""
     values: tuple[str, ...]
     condition: Callable[[str], tuple[str, list[Any]]]
+
+
+Columns = dict[str, Column | Search | View]
 
 
 @dataclass(frozen=True)
@@ -101,8 +134,14 @@ class ListQuery:
     def offset(self) -> int:
         return (self.page - 1) * self.limit
 
-    def meta(self, total: int) -> dict[str, Any]:
-        return {"page": self.page, "limit": self.limit, "total": total}
+    def meta(self, total: int, at_least: bool = False) -> dict[str, Any]:
+        """The page's meta; `at_least` when the total is a bound the matches go past (a crowded search)."""
+        return {"page": self.page, "limit": self.limit, "total": total} | ({"total_at_least": True} if at_least else {})
+
+    def searches(self, columns: Columns) -> list[tuple[str, Search, str]]:
+        """The query's searches: (field, its Search, the text looked for)."""
+        return [(f.field, column, f.value) for f in self.filters
+                if isinstance(column := columns.get(f.field), Search) and f.op in {"eq", "has"}]
 
 
 def _positive_int(value: str) -> int | None:
@@ -116,8 +155,10 @@ def fold(text: str) -> str:
     return " ".join(bare.split())
 
 
-def where(query: ListQuery, columns: dict[str, Column | View], dialect: Dialect) -> tuple[str, list[Any]]:
-    """SQL conditions (ANDed, starting with " AND ") and their parameters for the query's filters."""
+def where(query: ListQuery, columns: Columns, dialect: Dialect,
+          scanned: frozenset[str] = frozenset()) -> tuple[str, list[Any]]:
+    """SQL conditions (ANDed, starting with " AND ") and their parameters for the query's filters; the searches
+    of `scanned` test each row's own text (see Search)."""
     errors = Errors()
     clauses: list[str] = []
     params: list[Any] = []
@@ -136,17 +177,15 @@ def where(query: ListQuery, columns: dict[str, Column | View], dialect: Dialect)
             clauses.append("(" + " OR ".join(sql for sql, _ in conditions) + ")")
             params.extend(param for _, values in conditions for param in values)
             continue
-        if column.kind == "trigram":
+        if isinstance(column, Search):
             if f.op not in {"eq", "has"}:
                 errors.add(key, f"is a search: filter[{f.field}]=… finds what contains the text")
             elif len(f.value) > SEARCH_MAX:
                 errors.add(key, f"must be at most {SEARCH_MAX} characters")
-            elif dialect.name == "sqlite" and len(f.value) >= TRIGRAM:
-                clauses.append(column.template.format(cond=f"{column.sql} MATCH ?"))
-                params.append('"' + f.value.replace('"', '""') + '"')  # one phrase: the text as it is typed
             else:
-                clauses.append(column.template.format(cond=f"{column.sql} {dialect.like} ? ESCAPE '\\'"))
-                params.append(_contains(f.value))
+                condition, param = column.matches(f.value, dialect, scanned=f.field in scanned)
+                clauses.append(condition)
+                params.append(param)
             continue
         if column.kind == "words":
             if f.op not in {"eq", "has"}:
@@ -199,7 +238,7 @@ def _one_of(values: tuple[str, ...]) -> str:
     return ", ".join(values[:-1]) + f" or {values[-1]}" if len(values) > 1 else values[0]
 
 
-def order_by(query: ListQuery, columns: dict[str, Column | View], default: str, dialect: Dialect) -> str:
+def order_by(query: ListQuery, columns: Columns, default: str, dialect: Dialect) -> str:
     orderable = {name: column for name, column in columns.items() if isinstance(column, Column)}
     unknown = [name for name, _ in query.order if name not in orderable]
     if unknown:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from backend.core.listing import Column, ListQuery, View, order_by, where
+from backend.core.listing import SEARCH_COUNTED, SEARCH_MAX, TRIGRAM, Columns, ListQuery, Search, order_by, where
 from storage import Store, utc_now
 
 
@@ -23,12 +23,14 @@ def keep_keys_fingerprint(store: Store, fingerprint: str) -> str:
         return conn.execute("SELECT fingerprint FROM keys_fingerprint WHERE id = 1").fetchone()[0]
 
 
-def page(store: Store, query: ListQuery, columns: dict[str, Column | View], *, select: str, source: str,
+def page(store: Store, query: ListQuery, columns: Columns, *, select: str, source: str,
          scope: str, scope_params: list[Any], default_order: str,
          count: Callable[[], int] | None = None) -> tuple[list[Any], dict[str, Any]]:
     """One page of a collection, limited by `scope` to what the actor may see, and its meta. `count`,
     when given, tells the total some cheaper way than counting every matching row."""
-    conditions, params = where(query, columns, store.dialect)
+    searches = query.searches(columns)
+    scanned = frozenset(name for name, search, text in searches if _crowded(store, search, text))
+    conditions, params = where(query, columns, store.dialect, scanned)
     condition = f" WHERE {scope}{conditions}"
     ordered = order_by(query, columns, default_order, store.dialect)
     rows = store.query(
@@ -39,4 +41,23 @@ def page(store: Store, query: ListQuery, columns: dict[str, Column | View], *, s
         return rows, query.meta(query.offset + len(rows))
     if count is not None:
         return rows, query.meta(count())
+    if searches:  # counted up to a bound, and at least as far as this page
+        bound = max(SEARCH_COUNTED, query.offset + len(rows))
+        found = store.scalar(f"SELECT count(*) FROM (SELECT 1 FROM {source}{condition} LIMIT ?) found",
+                             [*scope_params, *params, bound + 1])
+        return rows, query.meta(min(found, bound), at_least=found > bound)
     return rows, query.meta(store.scalar(f"SELECT count(*) FROM {source}{condition}", [*scope_params, *params]))
+
+
+def _crowded(store: Store, search: Search, text: str) -> bool:
+    """Whether more than SEARCH_COUNTED rows of the whole index hold `text`, by a probe that stops there; a text
+    too short for the index, or too long to be a search (refused by `where`), is not looked up. PostgreSQL's planner
+    makes this choice itself, from the column's statistics (a probe there reads the index's every match); SQLite's
+    knows nothing of what an FTS5 table holds."""
+    if store.dialect.name == "postgresql":
+        return False
+    if not TRIGRAM <= len(text) <= SEARCH_MAX:
+        return len(text) < TRIGRAM  # no index finds it: reading in order is the cheaper look through every row
+    condition, param = search.indexed(text, store.dialect)
+    return store.scalar(f"SELECT count(*) FROM (SELECT 1 FROM {search.index} WHERE {condition} LIMIT ?) found",
+                        [param, SEARCH_COUNTED + 1]) > SEARCH_COUNTED

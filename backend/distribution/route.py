@@ -27,7 +27,7 @@ from backend.distribution.mapped import MappedChannels
 from backend.distribution.reading import Changes, Reader
 from backend.distribution.settings import KIND
 from backend.distribution.store import active_channel_destinations, ari_secret, channel_failure, channel_property_ids
-from backend.outbox.deliverer import Delivered, Event
+from backend.outbox.deliverer import Delivered, Event, Wanted
 from backend.outbox.record import record
 from backend.outbox.sending import Sender, SendFailed, signature_headers
 from backend.outbox.signing_secrets import unseal
@@ -52,9 +52,9 @@ class ChannelRoute:
         return [row[0] for row in active_channel_destinations(self.store)
                 if from_json(row[1]).get("ari_distribution") == "push"]
 
-    def wants(self, destination_id: str, event: Event) -> bool:
+    def wanted(self, destination_id: str) -> Wanted | None:
         mapped = self.mapped.get(destination_id)
-        return mapped is not None and mapped.takes(event)
+        return None if mapped is None else Wanted(mapped.takes)
 
     def send(self, destination_id: str, events: list[Event]) -> Delivered:
         mapped = self.mapped.get(destination_id)

@@ -70,8 +70,8 @@ class Distribution:
                 "attempts": found["attempts"], "next_attempt_at": found["next_attempt_at"], "cursor": found["cursor"]}
 
     def _state(self, channel: dict[str, Any]) -> dict[str, Any] | None:
-        mapped = self.mapped.get(channel["id"])  # once, not once for each of the events it may be waiting for
-        return deliverer.state(self.store, channel["id"], lambda event: mapped is not None and mapped.takes(event))
+        mapped = self.mapped.get(channel["id"])
+        return deliverer.state(self.store, channel["id"], mapped and deliverer.Wanted(mapped.takes))
 
     def statuses(self, actor: Actor) -> list[dict[str, Any]]:
         """Each channel of the actor's groups that takes ARI, as the outbox's status shows it

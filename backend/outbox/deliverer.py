@@ -110,6 +110,14 @@ class Delivered(NamedTuple):
 Sweep = Callable[[Store, datetime], Any]
 
 
+class Wanted(NamedTuple):
+    """What a destination takes: the events that `takes`, of `property_id` alone when it is set (a webhook's: the
+    others are then never read for it), else of any property."""
+
+    takes: Callable[[Event], bool]
+    property_id: str | None = None
+
+
 class Route(Protocol):
     """One kind of destination."""
 
@@ -119,7 +127,8 @@ class Route(Protocol):
     def destinations(self) -> list[str]:
         """The ids of the destinations delivered to now (active webhooks, push channels)."""
 
-    def wants(self, destination_id: str, event: Event) -> bool: ...
+    def wanted(self, destination_id: str) -> Wanted | None:
+        """What the destination takes now (read once a step, not once an event); None when it is gone."""
 
     def send(self, destination_id: str, events: list[Event]) -> int | Delivered | None:
         """Deliver the events in one call; the answer's status (and warnings). Raises SendFailed."""
@@ -244,16 +253,18 @@ class Deliverer:
     def _step(self, route: Route, destination_id: str) -> bool:
         """Send the next calls (up to `CALLS_PER_STEP`, each of up to `route.batch` events, in order, stopping at the
         first that fails) and commit those that went in one transaction; whether there may be more."""
-        row = destination_progress(self.store, destination_id)
-        if row is None or row["failing_since"] is not None:
+        head = newest_position(self.store)  # read first: every event up to it is then in what is read below
+        row, wants = destination_progress(self.store, destination_id), route.wanted(destination_id)
+        if row is None or row["failing_since"] is not None or wants is None:
             return False
-        events = [Event.of(r) for r in events_after(self.store, row["cursor"], READ_AHEAD)]
-        if not events:
-            return False
-        wanted = [event for event in events if route.wants(destination_id, event)][:route.batch * CALLS_PER_STEP]
+        events = [Event.of(r) for r in events_after(self.store, row["cursor"], READ_AHEAD, wants.property_id)]
+        whole = len(events) < READ_AHEAD  # every event it may take up to `head`
+        wanted = [event for event in events if wants.takes(event)][:route.batch * CALLS_PER_STEP]
         if not wanted:  # nothing for it here: move past what was read
-            self._advance(destination_id, row["cursor"], events[-1].pos)
-            return len(events) == READ_AHEAD
+            to = head if whole else events[-1].pos
+            if to > row["cursor"]:
+                self._advance(destination_id, row["cursor"], to)
+            return not whole
         sent: list[tuple[list[Event], Delivered]] = []
         for call in (wanted[at:at + route.batch] for at in range(0, len(wanted), route.batch)):
             try:
@@ -365,13 +376,14 @@ def redeliver(conn, destination_id: str, event_seq: int) -> None:
     insert_redelivery(conn, destination_id, event_seq)
 
 
-def state(store: Store, destination_id: str, wants: Callable[[Event], bool]) -> dict[str, Any] | None:
+def state(store: Store, destination_id: str, wants: Wanted | None) -> dict[str, Any] | None:
     """What the console and the API say of a destination: the events waiting that it wants (counted up to
     `COUNTED`) and when the oldest of them happened, last delivered, failing since, last error."""
     row = destination(store, destination_id)
     if row is None:
         return None
-    waiting = [event for event in map(Event.of, events_after(store, row["cursor"], COUNTED)) if wants(event)]
+    events = map(Event.of, events_after(store, row["cursor"], COUNTED, wants.property_id)) if wants else ()
+    waiting = [event for event in events if wants.takes(event)]
     return {"cursor": row["cursor"], "waiting": len(waiting),
             "oldest_waiting_at": waiting[0].inserted_at if waiting else None, "attempts": row["attempts"],
             "next_attempt_at": row["next_attempt_at"], "last_error": row["last_error"],

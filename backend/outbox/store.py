@@ -66,10 +66,12 @@ def newest_position(store: Store) -> int:
     return store.scalar(f"SELECT max({store.dialect.position}) FROM events") or 0
 
 
-def events_after(store: Store, position: int, limit: int) -> list[Row]:
-    """Up to `limit` events after `position`, in order, each with its `pos`."""
+def events_after(store: Store, position: int, limit: int, property_id: str | None = None) -> list[Row]:
+    """Up to `limit` events after `position` (of one property, when given), in order, each with its `pos`."""
     at = store.dialect.position
-    return store.query(f"SELECT {_with_pos(at)} FROM events WHERE {at} > ? ORDER BY {at} LIMIT ?", (position, limit))
+    of = " AND property_id = ?" if property_id else ""
+    return store.query(f"SELECT {_with_pos(at)} FROM events WHERE {at} > ?{of} ORDER BY {at} LIMIT ?",
+                       (position, *([property_id] if property_id else []), limit))
 
 
 def any_event_after(store: Store, position: int) -> bool:

@@ -14,7 +14,7 @@ from urllib.parse import urlencode, urlsplit, urlunsplit
 from pydantic_core import from_json
 
 from backend.inventory.ari import Ari
-from backend.outbox.deliverer import Event
+from backend.outbox.deliverer import Event, Wanted
 from backend.outbox.sending import SendFailed, Sender, signature_headers
 from backend.outbox.signing_secrets import unseal
 from backend.webhooks import masks, payloads
@@ -86,9 +86,12 @@ class WebhookRoute:
     def destinations(self) -> list[str]:
         return active_webhook_ids(self.store)
 
-    def wants(self, destination_id: str, event: Event) -> bool:
+    def wanted(self, destination_id: str) -> Wanted | None:
         row = self._row(destination_id)
-        return row is not None and self.takes(Hook.of(row), event)
+        return None if row is None else self.wanted_by(Hook.of(row))
+
+    def wanted_by(self, hook: Hook) -> Wanted:
+        return Wanted(lambda event: self.takes(hook, event), hook.property_id)
 
     def takes(self, hook: Hook, event: Event) -> bool:
         """Whether the webhook gets the event: its property's, wanted by its mask, not a channel's alone (its full

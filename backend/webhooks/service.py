@@ -116,8 +116,7 @@ class Webhooks:
         }
 
     def _state(self, row) -> dict[str, Any] | None:
-        hook = Hook.of(row)  # once, not once for each of the events it may be waiting for
-        return deliverer.state(self.store, row["id"], lambda event: self.route.takes(hook, event))
+        return deliverer.state(self.store, row["id"], self.route.wanted_by(Hook.of(row)))
 
     # --- writing -----------------------------------------------------------------------------
 

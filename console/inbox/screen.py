@@ -350,11 +350,13 @@ class InboxScreen(FilteredArea, AreaScreen):
         chat, actor = self.app.engine.chat, self.app.actor()
         thread = chat.thread(actor, thread_id)
         _, matching = chat.threads(actor, ListQuery(limit=1, filters=[*filters, Filter("id", "eq", thread_id)]))
+        newer = Filter(RECEIVED, "gt", thread[RECEIVED])
         cleared = matching["total"] == 0
+        if not cleared:
+            _, before = chat.threads(actor, ListQuery(limit=1, filters=[*filters, newer]))
+            cleared = before.get("total_at_least", False)  # deep in a search too common to count: the whole list
         if cleared:
-            filters = []
-        _, before = chat.threads(actor, ListQuery(limit=1, filters=[*filters,
-                                                                    Filter(RECEIVED, "gt", thread[RECEIVED])]))
+            _, before = chat.threads(actor, ListQuery(limit=1, filters=[newer]))
         self.post_message(ThreadLocated(thread_id, before["total"] // PAGE_SIZE + 1, cleared))
 
     def on_thread_located(self, message: ThreadLocated) -> None:

@@ -41,10 +41,11 @@ class Page:
     rows: list[dict[str, Any]]
     number: int
     total: int
+    at_least: bool = False  # a search that counted its matches only so far: more pages may follow
 
     @property
     def count(self) -> int:
-        return max(1, math.ceil(self.total / PAGE_SIZE))
+        return max(1, math.ceil(self.total / PAGE_SIZE)) + self.at_least
 
 
 class PageLoaded(Message):
@@ -173,7 +174,7 @@ class AreaScreen(Screen):
     @engine_work(exclusive=True, group="page")
     def fetch_page(self, number: int) -> None:
         rows, meta = self.fetch(number)
-        post_fresh(self, PageLoaded(Page(rows, number, meta["total"])))
+        post_fresh(self, PageLoaded(Page(rows, number, meta["total"], meta.get("total_at_least", False))))
 
     def fetch(self, number: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         """Read one page from the engine (runs in a worker thread)."""
@@ -213,8 +214,11 @@ class AreaScreen(Screen):
 
     def where(self) -> str:
         singular, plural = self.NOUNS
-        noun = singular if self.page.total == 1 else plural
-        return f"Page {self.page.number} of {self.page.count} · {self.page.total:,} {noun}"
+        page = self.page
+        noun = singular if page.total == 1 else plural
+        if page.at_least:
+            return f"Page {page.number} · more than {page.total:,} {noun}"
+        return f"Page {page.number} of {page.count} · {page.total:,} {noun}"
 
     def current_id(self) -> str | None:
         table = self.table

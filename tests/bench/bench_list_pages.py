@@ -75,6 +75,8 @@ def build(target: str | Path, count: int, keys: Path) -> Engine:
     with engine.store.transaction() as conn:
         _copy_bookings(conn, count - 1)
         _copy_threads(conn, prop, channel["id"], count)
+    with engine.store.transaction() as conn:
+        conn.execute("ANALYZE")  # as autovacuum would after a load this size: PostgreSQL's plans follow statistics
     return engine
 
 
@@ -143,7 +145,7 @@ def main() -> None:
             for name in PAGES:
                 ratio = large[name][0] / small[name][0]
                 print(f"SUMMARY {store}: {name}: {small[name][0]:.1f} ms at {SIZES[0]:,}, {large[name][0]:.1f} ms at "
-                      f"{SIZES[1]:,}: {ratio:.2f}x (aim <= {AIM}x: {'within aim' if ratio <= AIM else 'BELOW AIM'})")
+                      f"{SIZES[1]:,}: {ratio:.2f}x (aim <= {AIM}x: {'within aim' if ratio <= AIM else 'ABOVE AIM'})")
             print(f"  raw read of the newest 50 bookings: {small['raw'][0]:.1f} / {large['raw'][0]:.1f} ms")
     finally:
         if cluster:

@@ -31,6 +31,7 @@ from pathlib import Path
 
 from timing import measure
 
+from backend.core.config import Config
 from backend.engine import Engine
 
 PROPERTIES = 1_000
@@ -50,16 +51,17 @@ CONTACT = {"email": "desk@example.com", "phone": "+44 20 7946 0000", "zip_code":
 CITIES = ["London", "Paris", "Lisbon", "Rome", "Vienna", "Zermatt", "Kyoto", "Marrakesh"]
 
 
-def build(path: Path, derived: bool) -> tuple[Engine, str, date, dict[str, int]]:
-    """Properties, rooms, plans and the channel through the engine services; ARI as date ranges. With
-    `derived`, a third of the plans derived."""
-    engine = Engine.open(path)
+def build(target: str | Path, derived: bool, *, properties: int = PROPERTIES, days: int = ARI_DAYS,
+          keys: Path | None = None) -> tuple[Engine, str, date, dict[str, int]]:
+    """Properties, rooms, plans and the channel through the engine services; `days` of ARI as date ranges. With
+    `derived`, a third of the plans derived. On either store (bench_property_list_scale.py builds from here)."""
+    engine = Engine.open(target, Config(keys_path=keys) if keys else None)
     op = engine.identity.operator()
     today = datetime.now(UTC).date()
-    first, last = today.isoformat(), (today + timedelta(days=ARI_DAYS - 1)).isoformat()
+    first, last = today.isoformat(), (today + timedelta(days=days - 1)).isoformat()
     props, plans, availability, restrictions = [], [], [], []
     derived_plans = 0
-    for n in range(PROPERTIES):
+    for n in range(properties):
         prop = engine.properties.create(op, {"title": f"Bench Hotel {n:04d}", "currency": "EUR",
                                              **CONTACT, "city": CITIES[n % len(CITIES)]})["id"]
         props.append(prop)
@@ -99,8 +101,10 @@ def build(path: Path, derived: bool) -> tuple[Engine, str, date, dict[str, int]]
         engine.inventory.ari.set_availability(op, availability[chunk:chunk + 5_000])
     for chunk in range(0, len(restrictions), 5_000):
         engine.inventory.ari.set_restrictions(op, restrictions[chunk:chunk + 5_000])
-    engine.store.conn.execute("ANALYZE")
-    engine.store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    with engine.store.transaction() as conn:
+        conn.execute("ANALYZE")
+    if engine.store.dialect.name == "sqlite":
+        engine.store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     counts = {"properties": len(props), "room types": len({v["room_type_id"] for v in availability}),
               "rate plans": len(plans), "derived plans": derived_plans}
     return engine, channel, today, counts

@@ -10,7 +10,7 @@ run once at each size, beside, and must find the same properties.
 
 The portfolio is that of bench_property_list.py: per property 1-3 room types with 2 rate plans each, 45 days of ARI,
 three properties in eight unable to sell the stays (a sold-out night, or stop sell). Fifty properties are made
-through the engine; the rest are plain SQL copies of them (new ids, their titles numbered), and the index is then
+through the engine (bench_property_list.py's `build`); the rest are plain SQL copies of them (new ids, their titles numbered), and the index is then
 built by the engine's own `sellable.rebuild`.
 
     .venv/bin/python tests/bench/bench_property_list_scale.py
@@ -28,11 +28,11 @@ from pathlib import Path
 
 from timing import measure
 
-from backend.core.config import Config
+from bench_property_list import build
+
 from backend.engine import Engine
 from backend.inventory import sellable
 from backend.shopping.stay_query import parse_stay
-from tests.conftest import CONTACT
 from tests.postgres_cluster import Cluster, server_bin
 
 BASE = 50  # properties made through the engine
@@ -43,56 +43,11 @@ ARRIVALS = (10, 11, 17, 24)  # days from today
 RUNS = 30
 AIM_MS = 100.0
 AIM_PAGE = 2.0
-CITIES = ["London", "Paris", "Lisbon", "Rome", "Vienna", "Zermatt", "Kyoto", "Marrakesh"]
 # What each copied table's key columns become in copy n: the id with "#n" after it (a NULL parent stays NULL).
 COPIED = {"properties": ("id",), "room_types": ("id", "property_id"),
           "rate_plans": ("id", "property_id", "room_type_id", "parent_rate_plan_id"),
           "availability": ("room_type_id",), "restrictions": ("rate_plan_id",),
           "channel_properties": ("property_id",), "channel_rate_plans": ("id", "rate_plan_id")}
-
-
-def build(target: str | Path, keys: Path) -> tuple[Engine, str]:
-    """BASE properties through the engine, as bench_property_list.py makes them."""
-    engine = Engine.open(target, Config(keys_path=keys))
-    op = engine.identity.operator()
-    today = datetime.now(UTC).date()
-    first, last = today.isoformat(), (today + timedelta(days=ARI_DAYS - 1)).isoformat()
-    props, plans, availability, restrictions = [], [], [], []
-    for n in range(BASE):
-        prop = engine.properties.create(op, {"title": f"Bench Hotel {n:04d}", "currency": "EUR", **CONTACT,
-                                             "city": CITIES[n % len(CITIES)]})["id"]
-        props.append(prop)
-        own_rooms, own_plans = [], []
-        for r in range(1 + n % 3):
-            room = engine.inventory.room_types.create(op, {"property_id": prop, "title": f"Room {r}",
-                                                           "count_of_rooms": 10, "occ_adults": 2,
-                                                           "occ_children": 1})["id"]
-            own_rooms.append(room)
-            availability.append({"property_id": prop, "room_type_id": room, "date_from": first, "date_to": last,
-                                 "availability": 3 + (n + r) % 5})
-            for k in range(2):
-                plan = engine.inventory.rate_plans.create(op, {
-                    "property_id": prop, "room_type_id": room, "title": f"Plan {r}-{k}",
-                    "options": [{"occupancy": 1, "rate": "80"}, {"occupancy": 2, "rate": "100", "is_primary": True}]
-                })["id"]
-                own_plans.append(plan)
-                base = {"property_id": prop, "rate_plan_id": plan, "date_from": first, "date_to": last}
-                restrictions.append({**base, "rate": f"{90 + (7 * n + 13 * r + k) % 150}.00"})
-                restrictions.append({**base, "days": ["fr", "sa"], "rate": f"{120 + (3 * n + k) % 90}.00",
-                                     "min_stay_arrival": 2})
-        plans.extend(own_plans)
-        if n % 8 in (1, 5):  # sold out on a night of each stay
-            availability.extend({"property_id": prop, "room_type_id": room, "date": night, "availability": 0}
-                                for room in own_rooms for night in
-                                sorted({(today + timedelta(days=a + 1)).isoformat() for a in ARRIVALS}))
-        elif n % 8 == 3:
-            restrictions.extend({"property_id": prop, "rate_plan_id": plan, "date_from": first, "date_to": last,
-                                 "stop_sell": True} for plan in own_plans)
-    channel = engine.channels.create(op, {"title": "OpenShopping", "channel": "OpenShopping", "properties": props,
-                                          "rate_plans": [{"rate_plan_id": plan} for plan in plans]})["id"]
-    engine.inventory.ari.set_availability(op, availability)
-    engine.inventory.ari.set_restrictions(op, restrictions)
-    return engine, channel
 
 
 def grow(engine: Engine, copies: range) -> float:
@@ -130,7 +85,7 @@ def main() -> None:
         for store in ("sqlite", "postgresql") if cluster else ("sqlite",):
             target = folder / "bench.db" if store == "sqlite" else cluster.empty("bench")
             started = time.perf_counter()
-            engine, channel = build(target, folder / f"{store}.keys")
+            engine, channel, _, _ = build(target, False, properties=BASE, days=ARI_DAYS, keys=folder / f"{store}.keys")
             operator = engine.identity.operator()
             built, copied = time.perf_counter() - started, 1
             turn = iter(range(1 << 62))

@@ -135,6 +135,31 @@ def test_the_inbox_search_finds_any_part_of_the_title_or_the_last_message(desk):
     assert check(desk.client.get("/api/v1/message_threads", params={"filter[search][gt]": "x"}), 422)
 
 
+def test_a_search_many_threads_hold_reads_the_inbox_in_order_and_counts_to_a_bound(desk, monkeypatch):
+    """A text more threads hold than a search counts (SEARCH_COUNTED; 3 here, 1,000 in use) is looked for thread
+    by thread in the inbox's order instead of along the index: the same threads on the same pages, and a total
+    that says it is a bound (`total_at_least`) once the matches go past both the bound and the page."""
+    for n in range(5):
+        body = booking(desk.shop, day(10 + 2 * n), day(11 + 2 * n), property_id=desk.shop.property_id)
+        booking_id = check(desk.adapter.post(f"{desk.inbound}/bookings", json=body), 201)["data"]["id"]
+        check(desk.adapter.post(f"{desk.inbound}/messages", json={"message": {
+            "booking_id": booking_id, "message": "Parking?" if n == 2 else f"Is ZEBRAFINCH tea included? ({n})"}}))
+
+    def pages() -> list[tuple[list[str], dict]]:
+        return [(lambda body: ([t["id"] for t in body["data"]], body["meta"]))(check(desk.client.get(
+            "/api/v1/message_threads", params={"filter[search][has]": "zebrafinch tea", "pagination[limit]": "2",
+                                               "pagination[page]": str(page)}))) for page in (1, 2, 3)]
+
+    along_the_index = pages()
+    assert [len(ids) for ids, _ in along_the_index] == [2, 2, 0]
+    assert {meta["total"] for _, meta in along_the_index} == {4}
+    monkeypatch.setattr("backend.core.store.SEARCH_COUNTED", 3)
+    in_order = pages()
+    assert [ids for ids, _ in in_order] == [ids for ids, _ in along_the_index]
+    assert [(meta["total"], meta.get("total_at_least", False)) for _, meta in in_order] == [
+        (3, True), (4, False), (4, False)]
+
+
 def test_attachments_with_and_without_text(desk):
     attachment = check(upload(desk.client))["data"]
     assert attachment["type"] == "attachment"

@@ -14,7 +14,7 @@ import pytest
 from backend.core.config import Config
 from backend.core.scopes import property_scope
 from backend.engine import Engine
-from backend.outbox.deliverer import Event, Route
+from backend.outbox.deliverer import Event, Route, Wanted
 from backend.outbox.record import record
 from storage.dialect import DESTINATION
 from tests.outbox.caught_up import caught_up
@@ -35,8 +35,8 @@ class Noted:
     def destinations(self) -> list[str]:
         return self.route.destinations()
 
-    def wants(self, destination_id: str, event: Event) -> bool:
-        return self.route.wants(destination_id, event)
+    def wanted(self, destination_id: str) -> Wanted | None:
+        return self.route.wanted(destination_id)
 
     def send(self, destination_id: str, events: list[Event]):
         self.calls.append((self.engine, destination_id))

@@ -309,6 +309,26 @@ async def test_next_unread_on_a_later_page(engine: Engine, make_app) -> None:
         assert screen.page.number == 1 and screen.current_id() == first_unread["id"]
 
 
+async def test_a_search_too_common_to_count_says_more_than_and_pages_on(engine: Engine, make_app,
+                                                                          monkeypatch) -> None:
+    """A search many conversations match counts them only so far (1,000 in use, 10 here): the status line says
+    "more than", and the next page is there to turn to."""
+    add_inquiries(engine, 60)
+    monkeypatch.setattr("backend.core.store.SEARCH_COUNTED", 10)
+    app = make_app(mode="inbox")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_inbox(pilot)
+        await pilot.press("slash")
+        await type_text(pilot, "is it free")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "Page 1 · more than 50 conversations" in str(screen.status.query_one("#status-where").render())
+        await pilot.press("pagedown")
+        await settle(pilot)
+        assert screen.page.number == 2 and len(screen.rows) == 10 and not screen.page.at_least
+        assert "Page 2 of 2 · 60 conversations" in str(screen.status.query_one("#status-where").render())
+
+
 async def test_load_older_messages_keeps_the_view(engine: Engine, make_app) -> None:
     """A thread shows its newest 500 messages; `o` adds older ones above without moving what is read."""
     operator = engine.identity.operator()

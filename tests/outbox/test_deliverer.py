@@ -17,6 +17,7 @@ from backend.outbox.deliverer import (
     RETENTION,
     Deliverer,
     Event,
+    Wanted,
     add_destination,
     backoff,
     prune,
@@ -46,8 +47,8 @@ class PostEach:
     def destinations(self) -> list[str]:
         return ["receiver"]
 
-    def wants(self, _destination_id: str, event: Event) -> bool:
-        return wanted(event)
+    def wanted(self, _destination_id: str) -> Wanted:
+        return Wanted(wanted)
 
     def send(self, _destination_id: str, events: list[Event]) -> int:
         answer = self.sender.post(self.url, json.dumps({"id": events[0].id, **events[0].payload}),
@@ -95,7 +96,7 @@ def test_events_arrive_in_order_and_the_cursor_follows(engine, receiver):
         assert delivered(receiver, 4) == [1, 2, 3, 4]
     finally:
         running.stop()
-    assert state(engine.store, "receiver", wanted)["waiting"] == 0
+    assert state(engine.store, "receiver", Wanted(wanted))["waiting"] == 0
     log = engine.store.query("SELECT status, attempts, response_status FROM deliveries ORDER BY event_seq")
     assert [tuple(r) for r in log] == [("delivered", 1, 200)] * 4
 
@@ -125,9 +126,9 @@ def test_after_its_attempts_a_destination_fails_until_resumed_and_loses_nothing(
         emit(engine, 1, 2)
         receiver.wait_for(3)
         deadline = time.time() + 5
-        while state(engine.store, "receiver", wanted)["failing_since"] is None and time.time() < deadline:
+        while state(engine.store, "receiver", Wanted(wanted))["failing_since"] is None and time.time() < deadline:
             time.sleep(0.02)
-        failing = state(engine.store, "receiver", wanted)
+        failing = state(engine.store, "receiver", Wanted(wanted))
         assert failing["failing_since"] and failing["last_error"] == "answered 503" and failing["waiting"] == 2
         time.sleep(0.3)
         assert len(receiver.received) == 3  # nothing more goes to a failing destination
@@ -202,11 +203,11 @@ def test_a_fault_in_building_a_call_is_retried_then_failing_and_says_so(engine, 
         emit(engine, 1)
         running.wake.set()
         deadline = time.time() + 5
-        while state(engine.store, "receiver", wanted)["failing_since"] is None and time.time() < deadline:
+        while state(engine.store, "receiver", Wanted(wanted))["failing_since"] is None and time.time() < deadline:
             time.sleep(0.02)
     finally:
         running.stop()
-    failing = state(engine.store, "receiver", wanted)
+    failing = state(engine.store, "receiver", Wanted(wanted))
     assert failing["failing_since"] and failing["attempts"] == 3 and failing["waiting"] == 1
     assert failing["last_error"] == "Frontdesk could not build the call (KeyError); see the server's log"
     assert receiver.received == []

@@ -220,6 +220,12 @@ def availability_nights(store: Store, scope: Scope, first: str, last: str) -> It
                         "AND date >= ? AND date <= ?", [*params, first, last])
 
 
+def insert_ari_task(conn: Connection, task_id: str, property_id: str, kind: str, user_id: str | None,
+                    value_count: int, now: str) -> None:
+    conn.execute("INSERT INTO ari_tasks (id, property_id, kind, user_id, value_count, inserted_at) "
+                 "VALUES (?, ?, ?, ?, ?, ?)", (task_id, property_id, kind, user_id, value_count, now))
+
+
 def write_nights(conn: Connection, table: Table, target_id: str, days: list[str], fields: dict[str, Any]) -> None:
     """These columns on these nights of the room type or rate plan; the row's other columns stay as they are."""
     columns = list(fields)

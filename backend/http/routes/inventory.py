@@ -170,11 +170,15 @@ def write_availability(engine: EngineDep, actor: ActorDep, values: Any = Values)
 @router.post("/restrictions", openapi_extra=body_doc(AriEnvelope))
 def write_restrictions(engine: EngineDep, actor: ActorDep, values: Any = Values):
     """`rate` is a decimal string ("120.00") or a whole number of minor units (12000). A derived plan's values
-    that follow its parent are not written: `meta.warnings` names each."""
-    return _written(engine.inventory.ari.set_restrictions(actor, values))
+    that follow its parent are not written: `meta.warnings` names each. `data` holds a task per property written
+    to, `{"id", "type": "task"}`, stored with the values: keep the IDs as the write's audit trail."""
+    edit = engine.inventory.ari.set_restrictions(actor, values)
+    return _written(edit.warnings, [{"id": task, "type": "task"} for task in edit.tasks])
 
 
-def _written(warnings: list[dict[str, Any]]) -> FastJSON:
-    return FastJSON({"meta": {"message": "Success", "warnings": warnings}})
+def _written(warnings: list[dict[str, Any]], tasks: list[dict[str, str]] | None = None) -> FastJSON:
+    """The service's answers: restrictions with their tasks in `data`, availability with `meta` alone."""
+    meta = {"message": "Success", "warnings": warnings}
+    return FastJSON({"meta": meta} if tasks is None else {"data": tasks, "meta": meta})
 
 

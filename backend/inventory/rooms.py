@@ -100,7 +100,10 @@ class Owned:
         order apply, its pagination does not."""
         groups = actor.group_list()
         rows = owned_options(self.store, self.table, query, groups)
-        return [{"id": r["id"], "title": r["title"], **{name: r[name] for name in self.option_fields}} for r in rows]
+        return [self._option(r) for r in rows]
+
+    def _option(self, row) -> dict[str, Any]:
+        return {"id": row["id"], "title": row["title"], **{name: row[name] for name in self.option_fields}}
 
     def for_property(self, actor: Actor, property_id: str) -> list[dict[str, Any]]:
         self._property(actor, property_id, "property_id", strict=False)
@@ -239,7 +242,7 @@ class RatePlans(Owned):
     manual. A parent can't be deleted while plans derive from it."""
 
     table, noun = "rate_plans", "rate plan"
-    option_fields = ("property_id", "room_type_id", "currency", "sell_mode")
+    option_fields = ("property_id", "room_type_id", "parent_rate_plan_id", "currency", "sell_mode")
 
     def create(self, actor: Actor, data: Any) -> dict[str, Any]:
         with self.store.transaction():
@@ -356,6 +359,12 @@ class RatePlans(Owned):
         if children := self._children(row["id"]):
             raise ValidationFailed.one("rate_plan", f"has derived rate plans ({_titles(children)}): delete them or "
                                                     "make them manual first")
+
+    def _option(self, row) -> dict[str, Any]:
+        """The service's item (reference §15): the plan's `occupancy` and `rate_category_id` are its primary
+        option's."""
+        primary = next(o for o in complete(from_json(row["details"]), row["currency"])["options"] if o["is_primary"])
+        return {**super()._option(row), "occupancy": primary["occupancy"], "rate_category_id": primary["rate_category_id"]}
 
     def _attributes(self, row) -> dict[str, Any]:
         details = complete(from_json(row["details"]), row["currency"])
@@ -527,6 +536,9 @@ def _check_manual(model: RatePlanInput, errors: Errors) -> None:
     for index, option in enumerate(model.options):
         if option.derived_option and option.derived_option.rate:
             errors.add(f"options.{index}.derived_option", "is only for a derived rate plan")
+        for flag in INHERITS:
+            if getattr(option, flag):
+                errors.add(f"options.{index}.{flag}", "is only for a derived rate plan: a manual one has no parent")
 
 
 def _implied(merged: dict[str, Any], sent: dict[str, Any]) -> dict[str, Any]:
@@ -538,7 +550,7 @@ def _implied(merged: dict[str, Any], sent: dict[str, Any]) -> dict[str, Any]:
     if sent.get("rate_mode") == "manual":
         implied = {k: v for k, v in implied.items() if k not in ("parent_rate_plan_id", *INHERITS) or k in sent}
         if "options" not in sent:
-            implied["options"] = [{k: v for k, v in option.items() if k != "derived_option"}
+            implied["options"] = [{k: v for k, v in option.items() if k != "derived_option" and k not in INHERITS}
                                   for option in merged["options"]]
     return implied
 
@@ -559,9 +571,12 @@ def _plan_values(model: RatePlanInput, currency: str) -> dict[str, Any]:
     amount = policy["guarantee_payment_amount"]
     policy["guarantee_payment_amount"] = None if amount is None else canonical(amount, policy["currency"])
     derived = model.rate_mode == "derived"
+    flags = {**{flag: getattr(model, flag) for flag in INHERITS}, "inherit_rate": derived}
     details = {
         "options": [{"occupancy": o.occupancy, "is_primary": o.is_primary, "rate": canonical(o.rate, currency),
-                     "derived_option": _modifiers(o.derived_option, currency) if derived and o.is_primary else None}
+                     "derived_option": _modifiers(o.derived_option, currency) if derived and o.is_primary else None,
+                     "rate_category_id": o.rate_category_id,
+                     **{flag: flags[flag] if getattr(o, flag) is None else getattr(o, flag) for flag in INHERITS}}
                     for o in model.options],
         "cancellation_policy": policy,
         "taxes": [{"title": t.title, "mode": t.mode, "rate": str(t.rate), "inclusive": t.inclusive, "amount": None}
@@ -569,7 +584,7 @@ def _plan_values(model: RatePlanInput, currency: str) -> dict[str, Any]:
         "children_fee": canonical(model.children_fee, currency),
         "infant_fee": canonical(model.infant_fee, currency),
         **{name: getattr(model, name) for name in WEEKLY},
-        **{flag: getattr(model, flag) for flag in INHERITS}, "inherit_rate": derived,
+        **flags,
     }
     return {"property_id": model.property_id, "room_type_id": model.room_type_id, "title": model.title,
             "currency": currency, "sell_mode": model.sell_mode,

@@ -73,8 +73,8 @@ def create_rate_plan(engine: EngineDep, actor: ActorDep, data: Any = RatePlan):
 
 @router.get("/rate_plans/options", openapi_extra=list_params("id", "property_id", "room_type_id", "title"))
 async def rate_plan_options(engine: EngineDep, actor: ActorDep, query: ListQueryDep):
-    """Every rate plan of the account, short (`{id, title, property_id, room_type_id, currency, sell_mode}`),
-    without pagination."""
+    """Every rate plan of the account, short (`{id, title, property_id, room_type_id, parent_rate_plan_id,
+    currency, sell_mode, occupancy, rate_category_id}`, the last two its primary option's), without pagination."""
     return many([entity("rate_plan", r) for r in engine.inventory.rate_plans.options(actor, query)])
 
 

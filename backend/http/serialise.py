@@ -26,9 +26,11 @@ def group_entity(g: dict[str, Any]) -> dict[str, Any]:
 
 
 def hotel_policy_entity(p: dict[str, Any]) -> dict[str, Any]:
-    """Also under the service's documented names `checkin_time` and `checkout_time`."""
+    """Also under the service's documented names `checkin_time` and `checkout_time`; `property` null while no
+    property names it."""
+    prop = p["property_id"]
     return entity("hotel_policy", with_service_names(p),
-                  {"property": {"data": {"id": p["property_id"], "type": "property"}}})
+                  {"property": {"data": {"id": prop, "type": "property"} if prop else None}})
 
 
 def facility_entity(f: dict[str, Any]) -> dict[str, Any]:

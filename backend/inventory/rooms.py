@@ -48,6 +48,9 @@ from backend.inventory.store import (
     hotel_policies_page,
     hotel_policy,
     hotel_policy_row,
+    insert_free_hotel_policy,
+    link_hotel_policy,
+    set_hotel_policy,
     insert_owned,
     owned_of_property,
     owned_options,
@@ -404,10 +407,17 @@ class HotelPolicies:
         return _policy(self._row(actor, policy_id))
 
     def create(self, actor: Actor, data: Any) -> dict[str, Any]:
-        """A policy for a property that has none (`property_id`, required)."""
+        """A policy for a property that has none (`property_id`), or, without one, a policy of the actor's group
+        that a property names later by its `hotel_policy_id` (as the service's clients do; `currency` required)."""
         property_id = _writable(data, "hotel policy").get("property_id")
+        if property_id is None:
+            policy = self._checked({}, data, None)
+            policy_id, group_id = new_id(), actor.default_group_id
+            with self.store.transaction() as conn:
+                insert_free_hotel_policy(conn, policy_id, group_id, json.dumps(policy), utc_now())
+            return self.by_id(actor, policy_id)
         if not isinstance(property_id, str):
-            raise ValidationFailed.one("property_id", "is required: the property the policy is for")
+            raise ValidationFailed.one("property_id", "must be the ID of the property the policy is for, or left out")
         with self.store.transaction():  # of two creates at once, the second finds the first's
             self.rooms._property(actor, property_id, "property_id")
             if existing := self.read(property_id):
@@ -416,17 +426,37 @@ class HotelPolicies:
             return self.put(actor, property_id, data)
 
     def update(self, actor: Actor, policy_id: str, data: Any) -> dict[str, Any]:
-        with self.store.transaction():  # a policy deleted meanwhile is not made again under a new id
+        with self.store.transaction() as conn:  # a policy deleted meanwhile is not made again under a new id
             row = self._row(actor, policy_id)
             if _writable(data, "hotel policy").get("property_id", row["property_id"]) != row["property_id"]:
-                raise ValidationFailed.one("property_id", "can't be changed: a policy belongs to its property")
+                raise ValidationFailed.one("property_id", "can't be changed: a property names its policy by its "
+                                                          "hotel_policy_id")
+            if row["property_id"] is None:
+                policy = self._checked(_policy(row), data, None)
+                set_hotel_policy(conn, policy_id, json.dumps(policy), utc_now())
+                return self.by_id(actor, policy_id)
             return self.put(actor, row["property_id"], data)
+
+    def link(self, conn: Connection, actor: Actor, prop: dict[str, Any], policy_id: Any) -> None:
+        """A property's `hotel_policy_id` (None: no policy) in the caller's transaction: a policy of its group, no
+        other property's; the one it had is left to the group. A 422 otherwise, nothing changed."""
+        if policy_id is not None:
+            row = hotel_policy_row(self.store, policy_id) if isinstance(policy_id, str) else None
+            if row is None or row["group_id"] not in actor.group_ids:
+                raise ValidationFailed.one("hotel_policy_id", "is not a hotel policy of yours")
+            if row["group_id"] != prop["group_id"]:
+                raise ValidationFailed.one("hotel_policy_id", "is a policy of another group than the property's")
+        if not link_hotel_policy(conn, prop["id"], policy_id, prop["group_id"]):
+            raise ValidationFailed.one("hotel_policy_id", "is the policy of another property: a policy is one "
+                                                          "property's")
+        self.events.publish("inventory.changed", prop["id"], item="hotel policy", action="updated")
 
     def delete(self, actor: Actor, policy_id: str) -> None:
         row = self._row(actor, policy_id)
         with self.store.transaction() as conn:
             delete_hotel_policy(conn, policy_id)
-        self.events.publish("inventory.changed", row["property_id"], item="hotel policy", action="deleted")
+        if row["property_id"] is not None:
+            self.events.publish("inventory.changed", row["property_id"], item="hotel policy", action="deleted")
 
     def _row(self, actor: Actor, policy_id: str):
         return actor.owned(hotel_policy_row(self.store, policy_id), "hotel policy", policy_id)
@@ -439,21 +469,28 @@ class HotelPolicies:
 
     def _put(self, actor: Actor, property_id: str, data: Any) -> dict[str, Any]:
         prop = self.rooms._property(actor, property_id, "property_id", strict=False)
-        current = self.read(property_id) or {}
+        policy = self._checked(self.read(property_id) or {}, data, prop["currency"])
+        with self.store.transaction() as conn:
+            put_hotel_policy(conn, new_id(), property_id, prop["group_id"], json.dumps(policy), utc_now())
+        self.events.publish("inventory.changed", property_id, item="hotel policy", action="updated")
+        return self.read(property_id)  # type: ignore[return-value]
+
+
+    def _checked(self, current: dict[str, Any], data: Any, currency: str | None) -> dict[str, Any]:
+        """The policy as sent over `current`, every problem at once; `currency`: its property's, the default of
+        its own (a policy of no property must name its own)."""
         sent, errors = _policy_aliases(_writable(data, "hotel policy", {"property_id"}))
         merged = {**{k: v for k, v in current.items() if k not in {"id", "property_id"}}, **sent}
-        currency = merged.get("currency") or prop["currency"]
+        currency = merged.get("currency") or currency
+        if currency is None:
+            errors.add("currency", "is required for a policy of no property")
         try:
             model = validate(HotelPolicyInput, merged, in_currency(currency))  # its fees in its currency
         except ValidationFailed as failed:
             errors.merge(as_sent(failed.details, {name: short for short, name in POLICY_ALIASES.items()
                                                   if short in data and name not in data}))
         errors.raise_if_any()
-        policy = {**model.model_dump(), "currency": model.currency or prop["currency"]}
-        with self.store.transaction() as conn:
-            put_hotel_policy(conn, new_id(), property_id, json.dumps(policy), utc_now())
-        self.events.publish("inventory.changed", property_id, item="hotel policy", action="updated")
-        return self.read(property_id)  # type: ignore[return-value]
+        return {**model.model_dump(), "currency": model.currency or currency}
 
 
 def policy_of(store: Store, property_id: str) -> dict[str, Any] | None:

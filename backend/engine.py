@@ -95,7 +95,8 @@ class Engine:
     def properties(self) -> Properties:
         from backend.properties.service import Properties
 
-        return Properties(self.store, self.events, self.media, self.facilities, self.config.clock)
+        return Properties(self.store, self.events, self.media, self.facilities, self.inventory.hotel_policies,
+                          self.config.clock)
 
     @cached_property
     def channels(self) -> Channels:

@@ -257,6 +257,18 @@ class Agent(Strict):
     address: Annotated[AgentAddress | None, renamed(ADDRESS_CAMEL)] = None
 
 
+class Deposit(Strict):
+    """A deposit the guest paid, as the service's CRS page gives it (its `charget_at` is read as `charged_at`):
+    kept with the booking as sent, in the booking's currency unless it names its own."""
+
+    amount: Money
+    currency: Currency | None = None
+    charged_at: Text32 = None
+    type: Text32 = None
+    notes: LongText = None
+    meta: Meta = None
+
+
 class BookingInput(Strict):
     """What push_booking and the OTA inbound path accept. A cancellation needs only status and
     reservation_id; new and modified bookings need the stay (the service says so per field)."""
@@ -277,6 +289,7 @@ class BookingInput(Strict):
     services: Annotated[list[Service], Field(max_length=200)] = []
     agent: Annotated[Agent | None, renamed(AGENT_CAMEL)] = None
     ota_commission: Money | None = Field(None, description="what the channel keeps, in the booking's currency")
+    deposits: Annotated[list[Annotated[Deposit, renamed({"charget_at": "charged_at"})]], Field(max_length=50)] = []
     notes: LongText = None
     meta: Meta = None
 

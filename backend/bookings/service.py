@@ -20,7 +20,9 @@ from pydantic_core import from_json
 
 from backend.inventory.age_bands import SPEC_BANDS, bands_of
 from backend.bookings.ages import by_ages, party
+from backend.bookings.access import booking_row
 from backend.bookings.cards import BookingCards, Reveal, masked
+from backend.bookings.crs import crs_body
 from backend.bookings.direct import DIRECT, direct_channel
 from backend.bookings.finding import guest_names, stay_view
 from backend.bookings.models import BookingInput
@@ -35,6 +37,7 @@ from backend.bookings.store import (
     insert_revision,
     property_group,
     property_row,
+    revision_attributes,
     revision_card_token,
     revision_page,
     revision_row,
@@ -91,7 +94,9 @@ class Bookings:
 
     def take(self, actor: Actor, data: Any, *, secure: bool) -> tuple[dict[str, Any], bool]:
         """A booking the property takes itself (`POST /bookings`, the service's CRS create), on its direct channel,
-        made on first use: `property_id` names the property; otherwise exactly a push_booking."""
+        made on first use: `property_id` names the property; otherwise exactly a push_booking. The body may be one
+        built from a booking's answer (backend/bookings/crs.py)."""
+        data = crs_body(data)
         property_id = data.get("property_id") if isinstance(data, dict) else None
         prop = property_group(self.store, property_id) if isinstance(property_id, str) else None
         if prop is None or not actor.reaches(prop["group_id"], prop["id"]):
@@ -101,18 +106,47 @@ class Bookings:
             channel_id = direct_channel(conn, prop)
         return self._write(channel_id, prop["id"], data, secure=secure, ota=False)
 
+    def update(self, actor: Actor, booking_id: str, data: Any, *, secure: bool) -> dict[str, Any]:
+        """The service's CRS update (`PUT /bookings/:id`): a booking of the actor's, the property's own or an OTA's,
+        modified or cancelled as its own channel's push would be, the new stay checked against availability and
+        restrictions under the property's write scope. `property_id` and the reservation code may be sent: they must
+        be the booking's."""
+        row = booking_row(self.store, actor, booking_id)
+        data = crs_body(data)
+        if not isinstance(data, dict):
+            validate(BookingInput, data)
+        errors = Errors()
+        if data.get("status") not in ("modified", "cancelled"):
+            errors.add("status", "must be modified or cancelled: the booking exists")
+        shown = from_json(revision_attributes(self.store, row["revision_id"]))["reservation_id"]
+        for name in ("reservation_id", "ota_reservation_code"):
+            if data.get(name) not in (None, shown):
+                errors.add(name, f"is {shown}, the booking's: it can't change")
+        if data.get("property_id") not in (None, row["property_id"]):
+            errors.add("property_id", "is another property than the booking's")
+        validate(BookingInput, data)  # the body's own problems with these
+        errors.raise_if_any()
+        body = {**{k: v for k, v in data.items() if k != "ota_reservation_code"}, "reservation_id": shown}
+        booking, _ = self._write(row["channel_id"], row["property_id"], body, secure=secure, ota=False,
+                                 key=row["reservation_id"], crs=True)
+        return booking
+
     def channel_by_key(self, channel_id: str, inbound_key: str | None):
         row = channel_row(self.store, channel_id)
         if row is None or not inbound_key or hash_secret(inbound_key) != row["inbound_key_hash"]:
             raise Unauthorized("wrong channel or inbound key (header api-key)")
         return row
 
-    def _write(self, channel_id: str, property_id: str, data: Any, *, secure: bool, ota: bool):
+    def _write(self, channel_id: str, property_id: str, data: Any, *, secure: bool, ota: bool,
+               key: str | None = None, crs: bool = False):
+        """`key`: the booking's reservation key when the caller found it by its ID; `crs`: a CRS update, which
+        sells every rate plan of the property, as its own bookings do, whatever the booking's channel."""
         # Prices come out in the booking's currency: 12000 is 120.00 EUR (backend/core/money.py).
         model = validate(BookingInput, data, in_currency(data.get("currency") if isinstance(data, dict) else None))
         shown = _shown_input(model)
         body_hash = _hash(shown)
-        key = self.cards.reservation_key(model.reservation_id) if model.reservation_id else None
+        if key is None and model.reservation_id:
+            key = self.cards.reservation_key(model.reservation_id)
         with self.store.transaction(*_scope(channel_id, property_id, key, model)):
             # An OTA's property must be connected to its channel, as it is when the booking is written.
             if ota and not is_connected(self.store, channel_id, property_id):
@@ -134,18 +168,19 @@ class Bookings:
             if model.status == "cancelled":
                 booking = self._cancel(shown, existing, prop)
             else:
-                booking = self._book(model, shown, existing, prop, channel, window, body_hash, key, secure=secure,
-                                     ota=ota)
+                sold = property_rate_plan_ids(self.store, prop["id"]) if crs else self._sold(channel, prop)
+                booking = self._book(model, shown, existing, prop, channel, sold, window, body_hash, key,
+                                     secure=secure, ota=ota)
         self.events.publish("booking.changed", booking["id"], status=booking["status"], property_id=property_id)
         return booking, model.status == "new"
 
-    def _book(self, model: BookingInput, shown: dict[str, Any], existing, prop, channel, window: Window,
-              body_hash: str, key: str | None, *, secure: bool, ota: bool) -> dict[str, Any]:
+    def _book(self, model: BookingInput, shown: dict[str, Any], existing, prop, channel, sold: set[str],
+              window: Window, body_hash: str, key: str | None, *, secure: bool, ota: bool) -> dict[str, Any]:
         settings = from_json(prop["settings"])
         _check_stay(model, window, self.clock().date(), ota)
         arrival, departure = date.fromisoformat(model.arrival_date), date.fromisoformat(model.departure_date)  # type: ignore[arg-type]
         held = Counter(tuple(u) for u in from_json(existing["taken"])) if existing else Counter()
-        rooms, overbooked, unmapped = self._price_rooms(model, shown["rooms"], prop, channel, window, arrival,
+        rooms, overbooked, unmapped = self._price_rooms(model, shown["rooms"], prop, sold, window, arrival,
                                                         departure, held, settings["min_stay_type"], ota)
         autoupdate = settings["allow_availability_autoupdate_on_" + ("modification" if existing else "confirmation")]
         taken = list(held.elements()) if existing else []
@@ -164,7 +199,7 @@ class Bookings:
             "payment_type": model.payment_type, "rooms": rooms,
             "services": shown["services"], "customer": shown["customer"], "guarantee": shown["guarantee"],
             "agent": shown["agent"], "ota_commission": shown["ota_commission"], "notes": shown["notes"],
-            "meta": shown["meta"],
+            "deposits": shown["deposits"], "meta": shown["meta"],
             "is_overbooked": overbooked, "is_unmapped": unmapped,
         }
         if model.guarantee is not None and model.guarantee.token is not None:  # a card of the card form
@@ -180,15 +215,15 @@ class Bookings:
                 attributes["guarantee"] = from_json(self._revision_row(existing["revision_id"])["attributes"])["guarantee"]
         return self._save(attributes, existing, body_hash, taken, card_token, key or reservation_id)
 
-    def _price_rooms(self, model: BookingInput, shown_rooms: list[dict[str, Any]], prop, channel, window: Window,
-                     arrival: date, departure: date, held: Counter, min_stay_type: str,
+    def _price_rooms(self, model: BookingInput, shown_rooms: list[dict[str, Any]], prop, mapped: set[str],
+                     window: Window, arrival: date, departure: date, held: Counter, min_stay_type: str,
                      ota: bool) -> tuple[list[dict[str, Any]], bool, bool]:
         """Each room of the booking with its nightly prices. A shopping push or a booking of the property's own must
-        be sellable (422 naming the room otherwise), at the prices it names, if any, for each night, and carries
+        be sellable (422 naming the room otherwise), of the rate plans `mapped` (those its channel sells), at the
+        prices it names, if any, for each night, and carries
         its rate plan's taxes; an OTA booking is taken as sent, flagged overbooked or unmapped."""
         plans = self.calendar.plans(r.rate_plan_code for r in model.rooms)
         rooms = self.calendar.rooms(p.room_type_id for p in plans.values())
-        mapped = self._sold(channel, prop)
         first, last = arrival.isoformat(), departure.isoformat()
         restrictions = self.calendar.restrictions(Scope(tuple(plans)), first, last)
         availability = self.calendar.availability(Scope(tuple(rooms)), first, last)

@@ -23,6 +23,7 @@ BOOKING_COLUMNS = {
     "is_acked": Column(f"(CASE WHEN {ACKED} THEN 1 ELSE 0 END)", "bool"),  # a flag compares as 0/1 in both stores
     "id": Column("b.id", "id"), "property_id": Column("b.property_id", "id"), "channel_id": Column("b.channel_id", "id"),
     "status": Column("b.status", "enum"), "unique_id": Column("b.unique_id"), "reservation_id": Column("b.reservation_id"),
+    "ota_reservation_code": Column("b.reservation_id", "id"),  # the service's name of it; a comma list is "in"
     "ota_name": Column("b.ota_name"), "arrival_date": Column("b.arrival_date", "date"),
     "departure_date": Column("b.departure_date", "date"), "inserted_at": Column("b.inserted_at"),
     "updated_at": Column("b.updated_at"), "is_overbooked": Column("b.is_overbooked", "bool"),

@@ -26,9 +26,11 @@ def group_entity(g: dict[str, Any]) -> dict[str, Any]:
 
 
 def hotel_policy_entity(p: dict[str, Any]) -> dict[str, Any]:
-    """Also under the service's documented names `checkin_time` and `checkout_time`."""
+    """Also under the service's documented names `checkin_time` and `checkout_time`; `property` null while no
+    property names it."""
+    prop = p["property_id"]
     return entity("hotel_policy", with_service_names(p),
-                  {"property": {"data": {"id": p["property_id"], "type": "property"}}})
+                  {"property": {"data": {"id": prop, "type": "property"} if prop else None}})
 
 
 def facility_entity(f: dict[str, Any]) -> dict[str, Any]:
@@ -68,13 +70,22 @@ def installation_entity(i: dict[str, Any]) -> dict[str, Any]:
 
 def booking_entity(b: dict[str, Any]) -> dict[str, Any]:
     """`relationships.message_thread` as the service shows it (its channel-iframe page reads the thread's ID
-    there), `{"data": null}` until the booking has a conversation."""
+    there), `{"data": null}` until the booking has a conversation; and the plural `properties`, `rate_plans` and
+    `room_types` that clients of the service read (reference §15): each a list of `{id, type}`, the rooms' mapped
+    ones once each, in the rooms' order."""
     attributes = {k: v for k, v in b.items() if k != "message_thread_id"}
     thread = b.get("message_thread_id")
     return entity("booking", attributes, {
         "property": {"data": {"id": b["property_id"], "type": "property"}},
         "channel": {"data": {"id": b["channel_id"], "type": "channel"}},
-        "message_thread": {"data": {"id": thread, "type": "message_thread"} if thread else None}})
+        "message_thread": {"data": {"id": thread, "type": "message_thread"} if thread else None},
+        "properties": {"data": [{"id": b["property_id"], "type": "property"}]},
+        "rate_plans": {"data": _linked(b["rooms"], "rate_plan_id", "rate_plan")},
+        "room_types": {"data": _linked(b["rooms"], "room_type_id", "room_type")}})
+
+
+def _linked(rooms: list[dict[str, Any]], key: str, kind: str) -> list[dict[str, str]]:
+    return [{"id": item, "type": kind} for item in dict.fromkeys(r[key] for r in rooms if r.get(key))]
 
 
 def revision_entity(r: dict[str, Any]) -> dict[str, Any]:

@@ -17,7 +17,8 @@ else the plan's weekday default, and a derived plan's taken from its parent, com
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal
 from typing import Annotated, Any, Literal
@@ -45,6 +46,7 @@ from backend.inventory.ranges import TABLES, Kind, Planned
 from backend.inventory.review import Review, review_of
 from backend.inventory.stays import ROW_FIELDS
 from backend.inventory.store import (
+    insert_ari_task,
     plan_title,
     property_group,
     property_plans,
@@ -62,7 +64,7 @@ from backend.core.money import format_minor, parse_money, to_minor
 from backend.core.scopes import property_scope
 from backend.outbox import record as outbox
 from backend.core.validation import details_of
-from storage import Store
+from storage import Store, new_id, utc_now
 
 MAX_VALUES = 10_000
 MAX_RANGE_DAYS = 731
@@ -170,6 +172,7 @@ class Edit:
 
     warnings: list[dict[str, Any]]
     undo: Undo
+    tasks: list[str] = field(default_factory=list)  # an API restrictions write's task IDs, one per property
 
 
 MODELS: dict[str, tuple[type[Dated], str, str]] = {  # kind → model, its target's key and noun
@@ -190,15 +193,18 @@ class Ari:
     def set_availability(self, actor: Actor, values: Any) -> list[dict[str, Any]]:
         return self._checked_write(actor, {"availability": values}, "values", undoable=False).warnings
 
-    def set_restrictions(self, actor: Actor, values: Any) -> list[dict[str, Any]]:
-        return self._checked_write(actor, {"restrictions": values}, "values", undoable=False).warnings
+    def set_restrictions(self, actor: Actor, values: Any) -> Edit:
+        """As the service answers it: the warnings, and a task per property written to, stored with the write (a
+        PMS keeps the IDs as its audit trail; the service shows no way to read a task, nor does Frontdesk)."""
+        return self._checked_write(actor, {"restrictions": values}, "values", undoable=False, task_by=actor.user_id)
 
     def edit(self, actor: Actor, availability: list[Any], restrictions: list[Any]) -> Edit:
         """Availability and restriction values written in one transaction; the problems of both are reported in one
         422 (as `availability.N.field` and `restrictions.N.field`), and the `Edit` says how to put it all back."""
         return self._checked_write(actor, self._lists(availability, restrictions), None, undoable=True)
 
-    def _checked_write(self, actor: Actor, lists: dict[str, Any], name: str | None, *, undoable: bool) -> Edit:
+    def _checked_write(self, actor: Actor, lists: dict[str, Any], name: str | None, *, undoable: bool,
+                       task_by: str | None = None) -> Edit:
         """Checked outside the write lock (thousands of values take a while), written inside it, unless a rate plan,
         room type or property checked against changed meanwhile (a currency, a derivation, a window): then checked
         again, inside, on them as they are."""
@@ -206,7 +212,7 @@ class Ari:
         with self.store.transaction(*map(property_scope, props)):  # beside writes of other properties
             if self._changed_since(planned, props):
                 planned, props, warnings = self._checked(actor, lists, name)
-            return self._write(planned, props, warnings, undoable=undoable)
+            return self._write(planned, props, warnings, undoable=undoable, task_by=task_by)
 
     def _changed_since(self, planned: list[Planned], props: dict[str, Holder]) -> bool:
         read = {(TABLES[value.kind].targets, value.target["id"]): value.target["updated_at"] for value in planned}
@@ -277,8 +283,9 @@ class Ari:
         return planned, props, warnings
 
     def _write(self, planned: list[Planned], props: dict[str, Holder], warnings: list[dict[str, Any]], *,
-               undoable: bool) -> Edit:
-        """`undoable`: keep what the write replaces (an API write of thousands of values keeps nothing)."""
+               undoable: bool, task_by: str | None = None) -> Edit:
+        """`undoable`: keep what the write replaces (an API write of thousands of values keeps nothing); `task_by`:
+        the user of an API restrictions write, whose tasks are stored with it."""
         written = Written()
         with self.store.transaction(*map(property_scope, props)) as conn:
             replaced = before(conn, planned) if undoable else {}
@@ -287,8 +294,9 @@ class Ari:
                 written.add(value.kind, value.property_id, value.target["id"], value.days)
             written.record(self.store)
             undo = after(conn, planned, replaced) if undoable else Undo()
+            tasks = _tasks(conn, planned, props, task_by) if task_by else []
         self._changed(props)
-        return Edit(warnings, undo)
+        return Edit(warnings, undo, tasks)
 
     def _parse(self, actor: Actor, kind: str, values: Any, name: str, props: dict[str, Holder],
                errors: Errors) -> list[Checked]:
@@ -463,6 +471,16 @@ class Ari:
         if unknown or not names:
             raise ValidationFailed.one("filter[restrictions]", f"use some of {', '.join(READS)}")
         return names
+
+
+def _tasks(conn, planned: list[Planned], props: dict[str, Holder], user_id: str) -> list[str]:
+    """A restrictions task for each property of the write, with the count of its values written."""
+    counts, now = Counter(value.property_id for value in planned), utc_now()
+    tasks = []
+    for property_id in props:
+        tasks.append(new_id())
+        insert_ari_task(conn, tasks[-1], property_id, "restrictions", user_id, counts[property_id], now)
+    return tasks
 
 
 def _cell(row: tuple, wanted: tuple[str, ...], currency: str, available: int, min_stay_type: str) -> dict[str, Any]:

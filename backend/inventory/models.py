@@ -182,11 +182,26 @@ class DerivedOption(Strict):
 
 
 class RateOption(Strict):
+    """The service's option (reference §15, as clients of it read one): besides its occupancy and rate, the ten
+    `inherit_*` flags, each the plan's own unless sent, and `rate_category_id`, both kept as sent. What a derived
+    plan inherits is decided by the plan's flags: its nights are the plan's, not an option's."""
+
     id: StrictStr | None = Field(None, description="read-only: the option's id, kept while its occupancy is")
     occupancy: Annotated[StrictInt, Field(ge=1, le=200)]
     is_primary: StrictBool = False
     rate: Money = 0
     derived_option: DerivedOption | None = Field(None, description="a derived plan's primary option only")
+    rate_category_id: Text255 = Field(None, description="kept and shown as sent (Frontdesk has no rate categories)")
+    inherit_rate: StrictBool | None = None
+    inherit_closed_to_arrival: StrictBool | None = None
+    inherit_closed_to_departure: StrictBool | None = None
+    inherit_stop_sell: StrictBool | None = None
+    inherit_min_stay_arrival: StrictBool | None = None
+    inherit_min_stay_through: StrictBool | None = None
+    inherit_max_stay: StrictBool | None = None
+    inherit_availability_offset: StrictBool | None = None
+    inherit_max_sell: StrictBool | None = None
+    inherit_max_availability: StrictBool | None = None
 
 
 class CancellationPolicy(Strict):
@@ -304,7 +319,8 @@ def complete(details: dict[str, Any], currency: str) -> dict[str, Any]:
     zero = format_minor(0, currency)
     return {"children_fee": zero, "infant_fee": zero, **{name: [value] * 7 for name, value in WEEKLY.items()},
             **dict.fromkeys(INHERITS, False), **details,
-            "options": [{**option, "derived_option": option.get("derived_option")} for option in details["options"]]}
+            "options": [{"rate_category_id": None, **{flag: details.get(flag, False) for flag in INHERITS}, **option,
+                         "derived_option": option.get("derived_option")} for option in details["options"]]}
 
 
 _MONEY = TypeAdapter(Money)

@@ -48,6 +48,9 @@ from backend.inventory.store import (
     hotel_policies_page,
     hotel_policy,
     hotel_policy_row,
+    insert_free_hotel_policy,
+    link_hotel_policy,
+    set_hotel_policy,
     insert_owned,
     owned_of_property,
     owned_options,
@@ -100,7 +103,10 @@ class Owned:
         order apply, its pagination does not."""
         groups = actor.group_list()
         rows = owned_options(self.store, self.table, query, groups)
-        return [{"id": r["id"], "title": r["title"], **{name: r[name] for name in self.option_fields}} for r in rows]
+        return [self._option(r) for r in rows]
+
+    def _option(self, row) -> dict[str, Any]:
+        return {"id": row["id"], "title": row["title"], **{name: row[name] for name in self.option_fields}}
 
     def for_property(self, actor: Actor, property_id: str) -> list[dict[str, Any]]:
         self._property(actor, property_id, "property_id", strict=False)
@@ -239,7 +245,7 @@ class RatePlans(Owned):
     manual. A parent can't be deleted while plans derive from it."""
 
     table, noun = "rate_plans", "rate plan"
-    option_fields = ("property_id", "room_type_id", "currency", "sell_mode")
+    option_fields = ("property_id", "room_type_id", "parent_rate_plan_id", "currency", "sell_mode")
 
     def create(self, actor: Actor, data: Any) -> dict[str, Any]:
         with self.store.transaction():
@@ -357,6 +363,12 @@ class RatePlans(Owned):
             raise ValidationFailed.one("rate_plan", f"has derived rate plans ({_titles(children)}): delete them or "
                                                     "make them manual first")
 
+    def _option(self, row) -> dict[str, Any]:
+        """The service's item (reference §15): the plan's `occupancy` and `rate_category_id` are its primary
+        option's."""
+        primary = next(o for o in complete(from_json(row["details"]), row["currency"])["options"] if o["is_primary"])
+        return {**super()._option(row), "occupancy": primary["occupancy"], "rate_category_id": primary["rate_category_id"]}
+
     def _attributes(self, row) -> dict[str, Any]:
         details = complete(from_json(row["details"]), row["currency"])
         options = [{"id": _option_id(row["id"], option["occupancy"]), **option} for option in details.pop("options")]
@@ -395,10 +407,17 @@ class HotelPolicies:
         return _policy(self._row(actor, policy_id))
 
     def create(self, actor: Actor, data: Any) -> dict[str, Any]:
-        """A policy for a property that has none (`property_id`, required)."""
+        """A policy for a property that has none (`property_id`), or, without one, a policy of the actor's group
+        that a property names later by its `hotel_policy_id` (as the service's clients do; `currency` required)."""
         property_id = _writable(data, "hotel policy").get("property_id")
+        if property_id is None:
+            policy = self._checked({}, data, None)
+            policy_id, group_id = new_id(), actor.default_group_id
+            with self.store.transaction() as conn:
+                insert_free_hotel_policy(conn, policy_id, group_id, json.dumps(policy), utc_now())
+            return self.by_id(actor, policy_id)
         if not isinstance(property_id, str):
-            raise ValidationFailed.one("property_id", "is required: the property the policy is for")
+            raise ValidationFailed.one("property_id", "must be the ID of the property the policy is for, or left out")
         with self.store.transaction():  # of two creates at once, the second finds the first's
             self.rooms._property(actor, property_id, "property_id")
             if existing := self.read(property_id):
@@ -407,17 +426,37 @@ class HotelPolicies:
             return self.put(actor, property_id, data)
 
     def update(self, actor: Actor, policy_id: str, data: Any) -> dict[str, Any]:
-        with self.store.transaction():  # a policy deleted meanwhile is not made again under a new id
+        with self.store.transaction() as conn:  # a policy deleted meanwhile is not made again under a new id
             row = self._row(actor, policy_id)
             if _writable(data, "hotel policy").get("property_id", row["property_id"]) != row["property_id"]:
-                raise ValidationFailed.one("property_id", "can't be changed: a policy belongs to its property")
+                raise ValidationFailed.one("property_id", "can't be changed: a property names its policy by its "
+                                                          "hotel_policy_id")
+            if row["property_id"] is None:
+                policy = self._checked(_policy(row), data, None)
+                set_hotel_policy(conn, policy_id, json.dumps(policy), utc_now())
+                return self.by_id(actor, policy_id)
             return self.put(actor, row["property_id"], data)
+
+    def link(self, conn: Connection, actor: Actor, prop: dict[str, Any], policy_id: Any) -> None:
+        """A property's `hotel_policy_id` (None: no policy) in the caller's transaction: a policy of its group, no
+        other property's; the one it had is left to the group. A 422 otherwise, nothing changed."""
+        if policy_id is not None:
+            row = hotel_policy_row(self.store, policy_id) if isinstance(policy_id, str) else None
+            if row is None or row["group_id"] not in actor.group_ids:
+                raise ValidationFailed.one("hotel_policy_id", "is not a hotel policy of yours")
+            if row["group_id"] != prop["group_id"]:
+                raise ValidationFailed.one("hotel_policy_id", "is a policy of another group than the property's")
+        if not link_hotel_policy(conn, prop["id"], policy_id, prop["group_id"]):
+            raise ValidationFailed.one("hotel_policy_id", "is the policy of another property: a policy is one "
+                                                          "property's")
+        self.events.publish("inventory.changed", prop["id"], item="hotel policy", action="updated")
 
     def delete(self, actor: Actor, policy_id: str) -> None:
         row = self._row(actor, policy_id)
         with self.store.transaction() as conn:
             delete_hotel_policy(conn, policy_id)
-        self.events.publish("inventory.changed", row["property_id"], item="hotel policy", action="deleted")
+        if row["property_id"] is not None:
+            self.events.publish("inventory.changed", row["property_id"], item="hotel policy", action="deleted")
 
     def _row(self, actor: Actor, policy_id: str):
         return actor.owned(hotel_policy_row(self.store, policy_id), "hotel policy", policy_id)
@@ -430,21 +469,28 @@ class HotelPolicies:
 
     def _put(self, actor: Actor, property_id: str, data: Any) -> dict[str, Any]:
         prop = self.rooms._property(actor, property_id, "property_id", strict=False)
-        current = self.read(property_id) or {}
+        policy = self._checked(self.read(property_id) or {}, data, prop["currency"])
+        with self.store.transaction() as conn:
+            put_hotel_policy(conn, new_id(), property_id, prop["group_id"], json.dumps(policy), utc_now())
+        self.events.publish("inventory.changed", property_id, item="hotel policy", action="updated")
+        return self.read(property_id)  # type: ignore[return-value]
+
+
+    def _checked(self, current: dict[str, Any], data: Any, currency: str | None) -> dict[str, Any]:
+        """The policy as sent over `current`, every problem at once; `currency`: its property's, the default of
+        its own (a policy of no property must name its own)."""
         sent, errors = _policy_aliases(_writable(data, "hotel policy", {"property_id"}))
         merged = {**{k: v for k, v in current.items() if k not in {"id", "property_id"}}, **sent}
-        currency = merged.get("currency") or prop["currency"]
+        currency = merged.get("currency") or currency
+        if currency is None:
+            errors.add("currency", "is required for a policy of no property")
         try:
             model = validate(HotelPolicyInput, merged, in_currency(currency))  # its fees in its currency
         except ValidationFailed as failed:
             errors.merge(as_sent(failed.details, {name: short for short, name in POLICY_ALIASES.items()
                                                   if short in data and name not in data}))
         errors.raise_if_any()
-        policy = {**model.model_dump(), "currency": model.currency or prop["currency"]}
-        with self.store.transaction() as conn:
-            put_hotel_policy(conn, new_id(), property_id, json.dumps(policy), utc_now())
-        self.events.publish("inventory.changed", property_id, item="hotel policy", action="updated")
-        return self.read(property_id)  # type: ignore[return-value]
+        return {**model.model_dump(), "currency": model.currency or currency}
 
 
 def policy_of(store: Store, property_id: str) -> dict[str, Any] | None:
@@ -527,6 +573,9 @@ def _check_manual(model: RatePlanInput, errors: Errors) -> None:
     for index, option in enumerate(model.options):
         if option.derived_option and option.derived_option.rate:
             errors.add(f"options.{index}.derived_option", "is only for a derived rate plan")
+        for flag in INHERITS:
+            if getattr(option, flag):
+                errors.add(f"options.{index}.{flag}", "is only for a derived rate plan: a manual one has no parent")
 
 
 def _implied(merged: dict[str, Any], sent: dict[str, Any]) -> dict[str, Any]:
@@ -538,7 +587,7 @@ def _implied(merged: dict[str, Any], sent: dict[str, Any]) -> dict[str, Any]:
     if sent.get("rate_mode") == "manual":
         implied = {k: v for k, v in implied.items() if k not in ("parent_rate_plan_id", *INHERITS) or k in sent}
         if "options" not in sent:
-            implied["options"] = [{k: v for k, v in option.items() if k != "derived_option"}
+            implied["options"] = [{k: v for k, v in option.items() if k != "derived_option" and k not in INHERITS}
                                   for option in merged["options"]]
     return implied
 
@@ -559,9 +608,12 @@ def _plan_values(model: RatePlanInput, currency: str) -> dict[str, Any]:
     amount = policy["guarantee_payment_amount"]
     policy["guarantee_payment_amount"] = None if amount is None else canonical(amount, policy["currency"])
     derived = model.rate_mode == "derived"
+    flags = {**{flag: getattr(model, flag) for flag in INHERITS}, "inherit_rate": derived}
     details = {
         "options": [{"occupancy": o.occupancy, "is_primary": o.is_primary, "rate": canonical(o.rate, currency),
-                     "derived_option": _modifiers(o.derived_option, currency) if derived and o.is_primary else None}
+                     "derived_option": _modifiers(o.derived_option, currency) if derived and o.is_primary else None,
+                     "rate_category_id": o.rate_category_id,
+                     **{flag: flags[flag] if getattr(o, flag) is None else getattr(o, flag) for flag in INHERITS}}
                     for o in model.options],
         "cancellation_policy": policy,
         "taxes": [{"title": t.title, "mode": t.mode, "rate": str(t.rate), "inclusive": t.inclusive, "amount": None}
@@ -569,7 +621,7 @@ def _plan_values(model: RatePlanInput, currency: str) -> dict[str, Any]:
         "children_fee": canonical(model.children_fee, currency),
         "infant_fee": canonical(model.infant_fee, currency),
         **{name: getattr(model, name) for name in WEEKLY},
-        **{flag: getattr(model, flag) for flag in INHERITS}, "inherit_rate": derived,
+        **flags,
     }
     return {"property_id": model.property_id, "room_type_id": model.room_type_id, "title": model.title,
             "currency": currency, "sell_mode": model.sell_mode,

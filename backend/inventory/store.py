@@ -220,6 +220,12 @@ def availability_nights(store: Store, scope: Scope, first: str, last: str) -> It
                         "AND date >= ? AND date <= ?", [*params, first, last])
 
 
+def insert_ari_task(conn: Connection, task_id: str, property_id: str, kind: str, user_id: str | None,
+                    value_count: int, now: str) -> None:
+    conn.execute("INSERT INTO ari_tasks (id, property_id, kind, user_id, value_count, inserted_at) "
+                 "VALUES (?, ?, ?, ?, ?, ?)", (task_id, property_id, kind, user_id, value_count, now))
+
+
 def write_nights(conn: Connection, table: Table, target_id: str, days: list[str], fields: dict[str, Any]) -> None:
     """These columns on these nights of the room type or rate plan; the row's other columns stay as they are."""
     columns = list(fields)
@@ -265,15 +271,14 @@ def hotel_policy(store: Store, property_id: str) -> Row | None:
 
 
 def hotel_policy_row(store: Store, policy_id: str) -> Row | None:
-    """The policy with its property's group_id."""
-    return store.one("SELECT h.*, p.group_id FROM hotel_policies h JOIN properties p ON p.id = h.property_id "
-                     "WHERE h.id = ?", (policy_id,))
+    """The policy, with its group_id: a policy made on its own is its group's."""
+    return store.one("SELECT * FROM hotel_policies WHERE id = ?", (policy_id,))
 
 
 def hotel_policies_page(store: Store, query: ListQuery, group_ids: list[str]) -> tuple[list[Any], dict[str, Any]]:
     return page(store, query, POLICY_COLUMNS, select="h.*",
-                source="hotel_policies h JOIN properties p ON p.id = h.property_id",
-                scope=f"p.group_id IN ({placeholders(group_ids)})", scope_params=group_ids,
+                source="hotel_policies h LEFT JOIN properties p ON p.id = h.property_id",
+                scope=f"h.group_id IN ({placeholders(group_ids)})", scope_params=group_ids,
                 default_order="p.title, h.id")
 
 
@@ -283,11 +288,34 @@ def policies_of(store: Store, property_ids: list[str]) -> list[Row]:
         f"SELECT property_id, policy FROM hotel_policies WHERE property_id IN ({placeholders(chunk)})", chunk)]
 
 
-def put_hotel_policy(conn: Connection, policy_id: str, property_id: str, policy: str, now: str) -> None:
+def put_hotel_policy(conn: Connection, policy_id: str, property_id: str, group_id: str, policy: str,
+                     now: str) -> None:
     """The property's policy, made (under policy_id) or replaced (keeping its id)."""
-    conn.execute("INSERT INTO hotel_policies (id, property_id, policy, updated_at) VALUES (?, ?, ?, ?) "
+    conn.execute("INSERT INTO hotel_policies (id, property_id, group_id, policy, updated_at) VALUES (?, ?, ?, ?, ?) "
                  "ON CONFLICT(property_id) DO UPDATE SET policy = excluded.policy, updated_at = excluded.updated_at",
-                 (policy_id, property_id, policy, now))
+                 (policy_id, property_id, group_id, policy, now))
+
+
+def insert_free_hotel_policy(conn: Connection, policy_id: str, group_id: str, policy: str, now: str) -> None:
+    """A policy of no property yet."""
+    conn.execute("INSERT INTO hotel_policies (id, property_id, group_id, policy, updated_at) VALUES (?, NULL, ?, ?, ?)",
+                 (policy_id, group_id, policy, now))
+
+
+def set_hotel_policy(conn: Connection, policy_id: str, policy: str, now: str) -> None:
+    conn.execute("UPDATE hotel_policies SET policy = ?, updated_at = ? WHERE id = ?", (policy, now, policy_id))
+
+
+def link_hotel_policy(conn: Connection, property_id: str, policy_id: str | None, group_id: str) -> bool:
+    """The property's policy becomes `policy_id` (None: none), its former one left to its group, unlinked. Whether
+    it could: the policy is its group's and no other property's, as the conditional UPDATE finds it."""
+    conn.execute("UPDATE hotel_policies SET property_id = NULL WHERE property_id = ? AND id != ?",
+                 (property_id, policy_id or ""))
+    if policy_id is None:
+        return True
+    return bool(conn.execute("UPDATE hotel_policies SET property_id = ? WHERE id = ? AND group_id = ? AND "
+                             "(property_id IS NULL OR property_id = ?)",
+                             (property_id, policy_id, group_id, property_id)).rowcount)
 
 
 def delete_hotel_policy(conn: Connection, policy_id: str) -> None:

@@ -132,6 +132,8 @@ class PropertyInput(BaseModel):
     facilities: Annotated[list[Annotated[StrictStr, AfterValidator(_facility)]], Field(max_length=300)] = []
     property_type: PropertyType | None = None
     group_id: Annotated[StrictStr | None, AfterValidator(_group)] = None
+    hotel_policy_id: StrictStr | None = Field(None, description="the property's hotel policy, one of its group's "
+                                                                "that no other property has (null: none)")
     settings: Settings = Settings()
     content: Content = Content()
     logo_url: Url = None

@@ -32,6 +32,7 @@ from backend.inventory.window import window_of
 from backend.core.listing import ListQuery
 from backend.properties.media import Media
 from backend.core.money import format_amount, in_currency
+from backend.inventory.rooms import HotelPolicies
 from backend.properties.models import CONTACT_FIELDS, READ_ONLY_FIELDS, PropertyInput
 from backend.core.validation import as_input, validate
 from backend.properties.store import (
@@ -57,11 +58,12 @@ PLAIN_FIELDS = ("title", "currency", "email", "phone", "zip_code", "country", "s
 
 class Properties:
     def __init__(self, store: Store, events: EventBus, media: Media, facilities: Facilities,
-                 clock: Callable[[], datetime] = utc_clock) -> None:
+                 policies: HotelPolicies, clock: Callable[[], datetime] = utc_clock) -> None:
         self.store = store
         self.events = events
         self.media = media
         self.facilities = facilities
+        self.policies = policies  # a property names its hotel policy by hotel_policy_id
         self.clock = clock
 
     # --- reading -----------------------------------------------------------------------------
@@ -109,6 +111,7 @@ class Properties:
             **{name: row[name] for name in PLAIN_FIELDS},
             "facilities": facilities,
             "group_id": row["group_id"],
+            "hotel_policy_id": row["hotel_policy_id"],
             "groups": [{"id": row["group_id"], "title": row["group_title"]}],  # relationships.groups on the wire
             "settings": settings,
             "content": from_json(row["content"]),
@@ -131,6 +134,8 @@ class Properties:
             require_group(conn, row["group_id"])
             insert_property(conn, property_id, row, now)
             self._write_facilities(conn, property_id, model.facilities)
+            if model.hotel_policy_id is not None:
+                self.policies.link(conn, actor, {"id": property_id, "group_id": row["group_id"]}, model.hotel_policy_id)
             window_moves.keep(conn, property_id, window_of(row, self.clock()))  # where its channels start from
         self.events.publish("property.changed", property_id, action="created")
         return self.get(actor, property_id)
@@ -157,6 +162,8 @@ class Properties:
             update_property(conn, property_id, row, utc_now())
             delete_property_facilities(conn, property_id)
             self._write_facilities(conn, property_id, model.facilities)
+            if model.hotel_policy_id != current["hotel_policy_id"]:
+                self.policies.link(conn, actor, {"id": property_id, "group_id": row["group_id"]}, model.hotel_policy_id)
             now = self.clock()
             after = property_row(conn, property_id)
             window_moves.moved(conn, after, now, since=window_of(before, now))  # its window's nights that moved

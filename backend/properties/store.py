@@ -26,7 +26,8 @@ COLUMNS: dict[str, Column] = {
 }
 # A property as it is shown: its row, how many channels it is connected to, and its group's title.
 SELECT_COLUMNS = ("p.*, (SELECT count(*) FROM channel_properties cp WHERE cp.property_id = p.id) AS acc_cannels_count, "
-                  "(SELECT title FROM groups g WHERE g.id = p.group_id) AS group_title")
+                  "(SELECT title FROM groups g WHERE g.id = p.group_id) AS group_title, "
+                  "(SELECT id FROM hotel_policies h WHERE h.property_id = p.id) AS hotel_policy_id")
 INSTALLATION_COLUMNS = {"property_id": Column("a.property_id", "id"),
                         "application_code": Column("a.application_code", "enum")}
 

@@ -84,10 +84,12 @@ from backend.shopping.store import (
     sold_properties,
     unsafe_zones,
 )
+from backend.properties.facilities import CATALOGUE
 from storage import Store
 from storage.reads import ReadStore, on_primary, one_source
 # A facility category's code in the grouped facilities: its name in snake case ("Food & drink" → food_and_drink).
 CATEGORY_CODES = str.maketrans({" ": "_", "&": "and", "-": "_"})
+CATEGORY_OF = {title: category for category, titles in CATALOGUE.items() for title in titles}
 Params = Mapping[str, str] | Iterable[tuple[str, str]]  # a query's parameters, as a dict or as (name, value) pairs
 Method = TypeVar("Method", bound=Callable[..., Any])
 
@@ -309,10 +311,12 @@ class Shopping:
         only plans in the `currency` asked for. Without dates, the rooms alone."""
         stay = parse_stay(_pairs(params), length_allowed=True)
         self._require_connected(channel_id, property_id)
+        settings = ShoppingSettings.model_validate(from_json(channel_settings(self.store, channel_id)))
+        item = functools.partial(_room_item, grouped=settings.facilities_format == "grouped")
         plans = self.calendar.mapped_plans([channel_id], [property_id])
         rooms = self.calendar.rooms(p.room_type_id for p in plans)
         if stay is None:
-            return [_room_item(room, [], None) for room in rooms.values()]
+            return [item(room, [], None) for room in rooms.values()]
         context = self._contexts([property_id], bands=bool(stay.party and stay.party.ages))[property_id]
         _check_window(stay, context.window)
         guests = stay.party and stay.party.guests(context.bands)
@@ -329,7 +333,7 @@ class Shopping:
             if quotes:
                 shown = _plan_item(plan, stay.nights, left[plan.room_type_id])
                 offers[plan.room_type_id] += [_rate_item(shown, plan, found, party) for party, found in quotes]
-        return [_room_item(room, offers[room_id], left[room_id]) for room_id, room in rooms.items() if offers[room_id]]
+        return [item(room, offers[room_id], left[room_id]) for room_id, room in rooms.items() if offers[room_id]]
 
     @_one_source
     def best_offer(self, channel_id: str, property_id: str, params: Params) -> dict[str, Any]:
@@ -459,18 +463,22 @@ def _list_item(row, best_offer: str | None) -> dict[str, Any]:
 
 
 def _grouped(facilities: list) -> list[dict[str, Any]]:
-    """The property's facilities by category, categories in the order of their first facility."""
+    """Facilities (`{title, category}`) by category, categories in the order of their first facility."""
     groups: dict[str, list[str]] = {}
     for facility in facilities:
         groups.setdefault(facility["category"].lower().translate(CATEGORY_CODES), []).append(facility["title"])
     return [{"category_code": code, "facilities": titles} for code, titles in groups.items()]
 
 
-def _room_item(room, rate_plans: list[dict[str, Any]], available: int | None) -> dict[str, Any]:
-    """`availability`: the rooms left on every night of the stay (none without one)."""
+def _room_item(room, rate_plans: list[dict[str, Any]], available: int | None, *, grouped: bool) -> dict[str, Any]:
+    """`availability`: the rooms left on every night of the stay (none without one); `grouped`: the facilities by
+    category, as property_info's (a room's facility outside the catalogue is a General one)."""
     details = room.details
+    facilities = details["facilities"]
+    if grouped:
+        facilities = _grouped([{"title": title, "category": CATEGORY_OF.get(title, "General")} for title in facilities])
     return {"id": room.id, "title": room.title, "description": details["description"],
-            "bed_options": details["bed_options"], "facilities": details["facilities"], "photos": details["photos"],
+            "bed_options": details["bed_options"], "facilities": facilities, "photos": details["photos"],
             "availability": available, "rate_plans": rate_plans}
 
 

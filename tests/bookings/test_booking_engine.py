@@ -183,6 +183,16 @@ def test_property_info_carries_contacts_card_and_facility_settings(shop, anonymo
                                   {"category_code": "wellness", "facilities": ["Spa", "Sauna"]},
                                   {"category_code": "parking", "facilities": ["Free parking"]}]
     assert check(client.get(channel))["data"]["attributes"]["settings"]["theme"] == "dark"  # the channel's own
+    # The rooms' facilities follow the setting too: Channex's booking engine reads both alike.
+    check(client.put(f"/api/v1/room_types/{shop.room_id}", json={"room_type": {
+        "facilities": ["Air conditioning", "Free WiFi", "Balcony", "Heating"]}}))
+    [room] = check(anonymous.get(f"{shop.meta}/rooms"))["data"]
+    assert room["attributes"]["facilities"] == [
+        {"category_code": "general", "facilities": ["Air conditioning", "Balcony", "Heating"]},
+        {"category_code": "internet", "facilities": ["Free WiFi"]}]
+    [dated] = check(anonymous.get(f"{shop.meta}/rooms", params={"checkin_date": day(2), "checkout_date": day(3),
+                                                                 "adults": 1}))["data"]
+    assert dated["attributes"]["facilities"] == room["attributes"]["facilities"]
     refused = check(client.put(channel, json={"channel": {"settings": {"facilities_format": "nested",
                                                                        "request_credit_card": "yes"}}}), 422)
     assert set(refused["errors"]["details"]) == {"settings.facilities_format", "settings.request_credit_card"}

@@ -99,3 +99,14 @@ def test_a_property_deleted_while_saved_replies_are_made_for_it_leaves_none_behi
     answers = at_once(6, work)
     assert {type(answer).__name__ for answer in answers} <= {"NoneType", "dict", "ValidationFailed"}
     assert engine.store.scalar("SELECT count(*) FROM message_templates WHERE property_id = ?", (properties[0],)) == 0
+
+
+def test_one_free_hotel_policy_named_by_properties_at_once_is_one_propertys(engine, hotel):
+    actor, properties, _ = hotel
+    policy = engine.inventory.hotel_policies.create(actor, {"title": "Shared", "currency": "EUR"})
+    answers = at_once(len(properties), lambda n: engine.properties.update(actor, properties[n], {
+        "hotel_policy_id": policy["id"]}))
+    assert Counter(type(answer).__name__ for answer in answers) == {"dict": 1, "ValidationFailed": len(properties) - 1}
+    [winner] = [answer["id"] for answer in answers if isinstance(answer, dict)]
+    assert engine.inventory.hotel_policies.by_id(actor, policy["id"])["property_id"] == winner
+    assert [engine.properties.get(actor, p)["hotel_policy_id"] for p in properties].count(policy["id"]) == 1

@@ -188,3 +188,19 @@ def test_a_night_gone_between_the_look_and_the_take_refuses_the_booking_and_keep
     assert site.engine.store.scalar("SELECT count(*) FROM bookings WHERE property_id = ?", (shop.property_id,)) == 1
     monkeypatch.undo()
     assert shop.availability(day(1), day(1)) == {day(1): 0}
+
+
+def test_crs_moves_at_once_into_the_last_rooms_sell_exactly_the_rooms_there_are(site):
+    """PUT /bookings/:id (the service's CRS update) of bookings on nights of their own, all moved at once onto one
+    night: its rooms go to as many as there are, the others stay where they were."""
+    shop = make_shop(site.user(), rooms=2, days=10)
+    client = shop.user.client
+    moves = 6
+    ids = [check(client.post("/api/v1/bookings", json=booking(shop, day(1 + n), day(2 + n), property_id=shop.property_id,
+                                                               reservation_id=f"CRS-{n}")), 201)["data"]["id"]
+           for n in range(moves)]
+    moved = booking(shop, day(8), day(9), status="modified")
+    statuses = _at_once(moves, lambda n: client.put(f"/api/v1/bookings/{ids[n]}", json=moved).status_code)
+    assert Counter(statuses) == {200: 2, 422: moves - 2}
+    assert shop.availability(day(8), day(8)) == {day(8): 0}
+    assert sum(shop.availability(day(1), day(6)).values()) == 2 * moves - (moves - 2)  # the refused kept theirs

@@ -67,6 +67,8 @@ def test_each_operation_documents_its_errors_in_the_error_shape(documents):
     update = documents["main"]["paths"]["/api/v1/properties/{property_id}"]["put"]["responses"]
     assert {"400", "401", "404", "405", "408", "413", "422", "429", "503"} <= set(update)
     assert update["405"]["headers"]["Allow"]["required"] and update["429"]["headers"]["Retry-After"]["required"]
+    crs_update = documents["main"]["paths"]["/api/v1/bookings/{booking_id}"]["put"]
+    assert {"200", "400", "401", "404", "422"} <= set(crs_update["responses"]) and crs_update["security"] == USER
     health = documents["main"]["paths"]["/api/v1/health"]["get"]["responses"]
     assert set(health) == {"200", "400", "405", "408", "413", "429", "503"}  # 400: a NUL in the address
     capture = documents["pci"]["paths"]["/api/v1/capture"]["post"]["responses"]

@@ -48,9 +48,11 @@ def test_rate_plan_options_list_every_rate_plan_short_and_unpaginated(user, two_
     only_a = user.client.get("/api/v1/rate_plans/options", params={"filter[property_id]": a_id}).json()
 
     assert "meta" not in body and {p["id"] for p in body["data"]} == {a_plan, b_plan}
+    # §15: "`rate_plans/options` items are `{id, title, property_id, room_type_id, occupancy, parent_rate_plan_id,
+    # rate_category_id, sell_mode}`" (and §3's currency)
     assert only_a == {"data": [{"id": a_plan, "type": "rate_plan", "attributes": {
-        "id": a_plan, "title": "Flexible", "property_id": a_id, "room_type_id": a_rooms[0], "currency": "GBP",
-        "sell_mode": "per_room"}}]}
+        "id": a_plan, "title": "Flexible", "property_id": a_id, "room_type_id": a_rooms[0], "occupancy": 2,
+        "parent_rate_plan_id": None, "rate_category_id": None, "currency": "GBP", "sell_mode": "per_room"}}]}
 
 
 def test_options_are_the_callers_only(make_user, anonymous):

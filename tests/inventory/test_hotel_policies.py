@@ -1,6 +1,8 @@
 """Hotel policies by their own ID, in the service's shape
 (https://docs.channex.io/api-v.1-documentation/hotel-policy-collection): list, get, create (201), update,
-delete; the documented `checkin_time`/`checkout_time` and `by_arrangements`. One policy per property."""
+delete; the documented `checkin_time`/`checkout_time` and `by_arrangements`. One policy per property. A policy made
+without `property_id` and named by a property's `hotel_policy_id`, as channex-gql does (reference §13: "The page
+does not show the link to a property. channex-gql types property attributes `hotel_policy_id`")."""
 
 from __future__ import annotations
 
@@ -66,18 +68,16 @@ def test_update_and_delete(user):
     assert user.client.get(f"/api/v1/properties/{property_id}/hotel_policy").json()["data"] is None
 
 
-def test_one_policy_per_property_and_the_property_is_needed(user, live_engine):
+def test_one_policy_per_property(user, live_engine):
     property_id = _property(user)
     first = _policy(user, property_id).json()["data"]["id"]
 
     second = _policy(user, property_id)
-    without = user.client.post("/api/v1/hotel_policies", json={"hotel_policy": DOCUMENTED})
     both = _policy(user, _property(user), checkin_time="14:00", checkin_from_time="15:00")
 
     assert second.status_code == 422
     assert second.json()["errors"]["details"] == {"property_id": [
         f"already has a hotel policy ({first}): change it with PUT /api/v1/hotel_policies/{first}"]}
-    assert without.status_code == 422 and list(without.json()["errors"]["details"]) == ["property_id"]
     assert both.status_code == 422 and list(both.json()["errors"]["details"]) == ["checkin_time"]
     assert live_engine.store.scalar("SELECT count(*) FROM hotel_policies WHERE property_id = ?", (property_id,)) == 1
 
@@ -115,3 +115,48 @@ def test_bad_fields_are_422_and_a_huge_body_413(user, live_engine):
     assert set(bad.json()["errors"]["details"]) == {"checkin_time", "max_count_of_guests", "pets_policy"}  # as sent
     assert huge.status_code == 413
     assert live_engine.store.scalar("SELECT count(*) FROM hotel_policies WHERE property_id = ?", (property_id,)) == 0
+
+
+def test_a_policy_made_on_its_own_is_named_by_a_property(user, live_engine):
+    made = user.client.post("/api/v1/hotel_policies", json={"hotel_policy": DOCUMENTED})
+    assert made.status_code == 201, made.text
+    policy = made.json()["data"]
+    assert policy["attributes"]["property_id"] is None and policy["relationships"] == {"property": {"data": None}}
+    assert {k: policy["attributes"][k] for k in DOCUMENTED} == DOCUMENTED
+    assert policy["id"] in [p["id"] for p in user.client.get("/api/v1/hotel_policies").json()["data"]]
+    changed = user.client.put(f"/api/v1/hotel_policies/{policy['id']}", json={"hotel_policy": {"title": "Renamed"}})
+    assert changed.json()["data"]["attributes"]["title"] == "Renamed"
+
+    property_id = user.client.post("/api/v1/properties", json=property_body(hotel_policy_id=policy["id"])).json()[
+        "data"]["id"]
+    prop = user.client.get(f"/api/v1/properties/{property_id}").json()["data"]["attributes"]
+    assert prop["hotel_policy_id"] == policy["id"]
+    by_route = user.client.get(f"/api/v1/properties/{property_id}/hotel_policy").json()["data"]
+    assert (by_route["id"], by_route["attributes"]["title"]) == (policy["id"], "Renamed")  # today's route reads it
+
+    other = user.client.post("/api/v1/hotel_policies", json={"hotel_policy": {**DOCUMENTED, "title": "Other"}})
+    other_id = other.json()["data"]["id"]
+    relinked = user.client.put(f"/api/v1/properties/{property_id}", json={"property": {"hotel_policy_id": other_id}})
+    assert relinked.json()["data"]["attributes"]["hotel_policy_id"] == other_id
+    assert user.client.get(f"/api/v1/hotel_policies/{policy['id']}").json()["data"]["attributes"]["property_id"] is None
+    unlinked = user.client.put(f"/api/v1/properties/{property_id}", json={"property": {"hotel_policy_id": None}})
+    assert unlinked.json()["data"]["attributes"]["hotel_policy_id"] is None
+    assert user.client.get(f"/api/v1/properties/{property_id}/hotel_policy").json()["data"] is None
+
+
+def test_a_property_names_only_a_free_policy_of_its_group(user, make_user, live_engine):
+    first, second = _property(user), _property(user)
+    taken = _policy(user, first).json()["data"]["id"]
+    stranger = make_user()
+    theirs = stranger.client.post("/api/v1/hotel_policies", json={"hotel_policy": DOCUMENTED}).json()["data"]["id"]
+    for policy_id, message in ((taken, "is the policy of another property: a policy is one property's"),
+                               (theirs, "is not a hotel policy of yours"), (UNKNOWN, "is not a hotel policy of yours"),
+                               (7, "must be a string")):
+        answer = user.client.put(f"/api/v1/properties/{second}", json={"property": {"hotel_policy_id": policy_id}})
+        assert answer.status_code == 422 and answer.json()["errors"]["details"]["hotel_policy_id"][0].startswith(
+            message[:20]), answer.text
+    assert user.client.get(f"/api/v1/properties/{second}").json()["data"]["attributes"]["hotel_policy_id"] is None
+    assert user.client.get(f"/api/v1/properties/{first}").json()["data"]["attributes"]["hotel_policy_id"] == taken
+    no_currency = user.client.post("/api/v1/hotel_policies", json={"hotel_policy": {
+        k: v for k, v in DOCUMENTED.items() if k != "currency"}})
+    assert no_currency.status_code == 422 and "currency" in no_currency.json()["errors"]["details"]

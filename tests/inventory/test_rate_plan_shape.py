@@ -152,3 +152,47 @@ def test_every_restriction_the_service_lists_can_be_read(shop):
         "filter[property_id]": shop.property_id, "filter[date][gte]": day(2), "filter[date][lte]": day(2),
         "filter[restrictions]": "rate,colour"})
     assert "filter[restrictions]" in check(unknown, 422)["errors"]["details"]
+
+
+# §15's live option: "`{id, occupancy, rate:"0.00", is_primary, derived_option, rate_category_id, inherit_* …}`",
+# the ten flags as channex-gql's `OccupancyOptions` lists them.
+OPTION_FLAGS = ("inherit_rate", "inherit_closed_to_arrival", "inherit_closed_to_departure", "inherit_stop_sell",
+                "inherit_min_stay_arrival", "inherit_min_stay_through", "inherit_max_stay", "inherit_max_sell",
+                "inherit_max_availability", "inherit_availability_offset")
+
+
+def test_an_option_has_every_attribute_clients_of_the_service_read(shop):
+    client = shop.user.client
+    [made] = create(shop, title="Plain")["attributes"]["options"]
+    assert set(made) == {"id", "occupancy", "rate", "is_primary", "derived_option", "rate_category_id", *OPTION_FLAGS}
+    assert {flag: made[flag] for flag in OPTION_FLAGS} == dict.fromkeys(OPTION_FLAGS, False)  # a manual plan's
+
+    child = {"property_id": shop.property_id, "room_type_id": shop.room_id, "title": "Child", "rate_mode": "derived",
+             "parent_rate_plan_id": shop.plan_id, "inherit_stop_sell": True,
+             "options": [{"occupancy": 2, "is_primary": True, "rate": 0, "rate_category_id": "cat-1",
+                          "inherit_max_stay": True,
+                          "derived_option": {"rate": [["increase_by_percent", "5.00"]]}}]}
+    plan = check(client.post("/api/v1/rate_plans", json={"rate_plan": child}), 201)["data"]
+    [option] = plan["attributes"]["options"]
+    # Unsent, each flag is the plan's; sent, it is kept as sent.
+    assert (option["inherit_rate"], option["inherit_stop_sell"], option["inherit_max_stay"]) == (True, True, True)
+    assert (option["inherit_min_stay_arrival"], option["rate_category_id"]) == (False, "cat-1")
+    stored = check(client.get(f"/api/v1/rate_plans/{plan['id']}"))["data"]["attributes"]["options"]
+    assert stored == [option]
+    changed = check(client.put(f"/api/v1/rate_plans/{plan['id']}", json={"rate_plan": {
+        "options": [{**option, "inherit_max_stay": False, "rate_category_id": None}]}}))["data"]["attributes"]
+    assert (changed["options"][0]["inherit_max_stay"], changed["options"][0]["rate_category_id"]) == (False, None)
+    listed = check(client.get("/api/v1/rate_plans/options", params={"filter[id]": plan["id"]}))["data"]
+    assert listed[0]["attributes"]["parent_rate_plan_id"] == shop.plan_id
+
+
+def test_bad_option_attributes_are_refused_and_change_nothing(shop):
+    client = shop.user.client
+    plan = create(shop, title="Plain")
+    [option] = plan["attributes"]["options"]
+    for bad, field in (({"inherit_stop_sell": "yes"}, "options.0.inherit_stop_sell"),
+                       ({"inherit_rate": True}, "options.0.inherit_rate"),  # a manual plan inherits nothing
+                       ({"rate_category_id": 7}, "options.0.rate_category_id")):
+        answer = client.put(f"/api/v1/rate_plans/{plan['id']}", json={"rate_plan": {"options": [{**option, **bad}]}})
+        assert field in check(answer, 422)["errors"]["details"]
+    assert check(client.get(f"/api/v1/rate_plans/{plan['id']}"))["data"] == plan

@@ -30,7 +30,7 @@ from backend.http.serialise import booking_entity, revision_entity
 
 router = APIRouter(prefix="/api/v1", tags=["bookings"])
 Booking = Depends(envelope("booking"))
-FILTERS = ("property_id", "status", "unique_id", "arrival_date", "departure_date", "inserted_at", "guest_name", "search")
+FILTERS = ("property_id", "status", "unique_id", "ota_reservation_code", "arrival_date", "departure_date", "inserted_at", "guest_name", "search")
 
 
 async def no_body(request: Request) -> None:
@@ -60,9 +60,20 @@ def take_booking(engine: EngineDep, actor: ActorDep, secure: SecureDep, data: An
     `OFL-<reservation_id>`, checked against availability and restrictions as push_booking is. Send card data to
     the secure listener: on the main one it is masked at once and can't be restored."""
     booking, created = engine.bookings.take(actor, data, secure=secure)
-    return one(entity("booking", {"id": booking["id"], "status": booking["status"], "booking_id": booking["id"],
-                                  "unique_id": booking["unique_id"], "revision_id": booking["revision_id"]}),
-               201 if created else 200)
+    return one(_short(booking), 201 if created else 200)
+
+
+def _short(booking: dict[str, Any]) -> dict[str, Any]:
+    return entity("booking", {"id": booking["id"], "status": booking["status"], "booking_id": booking["id"],
+                              "unique_id": booking["unique_id"], "revision_id": booking["revision_id"]})
+
+
+@router.put("/bookings/{booking_id}", openapi_extra=body_doc(BookingEnvelope))
+def update_booking(booking_id: str, engine: EngineDep, actor: ActorDep, secure: SecureDep, data: Any = Booking):
+    """The service's CRS update, on the property's own bookings and OTA ones: status `modified` (the new stay
+    checked against availability and restrictions, as a create is) or `cancelled`. The body may be the booking's
+    own answer, changed. Answers as the create does."""
+    return one(_short(engine.bookings.update(actor, booking_id, data, secure=secure)))
 
 
 @router.get("/bookings/{booking_id}")

@@ -73,8 +73,8 @@ def create_rate_plan(engine: EngineDep, actor: ActorDep, data: Any = RatePlan):
 
 @router.get("/rate_plans/options", openapi_extra=list_params("id", "property_id", "room_type_id", "title"))
 async def rate_plan_options(engine: EngineDep, actor: ActorDep, query: ListQueryDep):
-    """Every rate plan of the account, short (`{id, title, property_id, room_type_id, currency, sell_mode}`),
-    without pagination."""
+    """Every rate plan of the account, short (`{id, title, property_id, room_type_id, parent_rate_plan_id,
+    currency, sell_mode, occupancy, rate_category_id}`, the last two its primary option's), without pagination."""
     return many([entity("rate_plan", r) for r in engine.inventory.rate_plans.options(actor, query)])
 
 
@@ -170,11 +170,15 @@ def write_availability(engine: EngineDep, actor: ActorDep, values: Any = Values)
 @router.post("/restrictions", openapi_extra=body_doc(AriEnvelope))
 def write_restrictions(engine: EngineDep, actor: ActorDep, values: Any = Values):
     """`rate` is a decimal string ("120.00") or a whole number of minor units (12000). A derived plan's values
-    that follow its parent are not written: `meta.warnings` names each."""
-    return _written(engine.inventory.ari.set_restrictions(actor, values))
+    that follow its parent are not written: `meta.warnings` names each. `data` holds a task per property written
+    to, `{"id", "type": "task"}`, stored with the values: keep the IDs as the write's audit trail."""
+    edit = engine.inventory.ari.set_restrictions(actor, values)
+    return _written(edit.warnings, [{"id": task, "type": "task"} for task in edit.tasks])
 
 
-def _written(warnings: list[dict[str, Any]]) -> FastJSON:
-    return FastJSON({"meta": {"message": "Success", "warnings": warnings}})
+def _written(warnings: list[dict[str, Any]], tasks: list[dict[str, str]] | None = None) -> FastJSON:
+    """The service's answers: restrictions with their tasks in `data`, availability with `meta` alone."""
+    meta = {"message": "Success", "warnings": warnings}
+    return FastJSON({"meta": meta} if tasks is None else {"data": tasks, "meta": meta})
 
 

@@ -48,9 +48,9 @@ class ChannelRoute:
                  keys: Callable[[], Keys]) -> None:
         self.store, self.mapped, self.reader, self.sender, self.keys = store, mapped, reader, sender, keys
 
-    def destinations(self) -> list[str]:
-        return [row[0] for row in active_channel_destinations(self.store)
-                if from_json(row[1]).get("ari_distribution") == "push"]
+    def destinations(self) -> dict[str, str | None]:
+        return {row[0]: None for row in active_channel_destinations(self.store)
+                if from_json(row[1]).get("ari_distribution") == "push"}
 
     def wanted(self, destination_id: str) -> Wanted | None:
         mapped = self.mapped.get(destination_id)

@@ -53,6 +53,7 @@ from backend.outbox.store import (
     event_at,
     events_after,
     head,
+    idle_destinations,
     insert_destination,
     insert_redelivery,
     newest_position,
@@ -124,8 +125,9 @@ class Route(Protocol):
     kind: str  # destinations.kind
     batch: int  # events at most in one call
 
-    def destinations(self) -> list[str]:
-        """The ids of the destinations delivered to now (active webhooks, push channels)."""
+    def destinations(self) -> dict[str, str | None]:
+        """The destinations delivered to now (active webhooks, push channels), each id with the one property whose
+        events it takes (a webhook's), or None (of any)."""
 
     def wanted(self, destination_id: str) -> Wanted | None:
         """What the destination takes now (read once a step, not once an event); None when it is gone."""
@@ -220,7 +222,7 @@ class Deliverer:
         now = time.monotonic()
         if now - self._swept > SWEEP_EVERY:
             self._swept = now
-            for sweep in self.sweeps:
+            for sweep in (self._catch_up, *self.sweeps):
                 try:
                     sweep(self.store, self.clock())
                 except Exception:  # noqa: BLE001 — one sweep's fault neither stops the others nor the deliveries
@@ -230,10 +232,18 @@ class Deliverer:
             prune(self.store, self.clock())
 
     def due(self, route: Route) -> list[str]:
-        ids = route.destinations()
-        if not ids:
+        destinations = route.destinations()
+        if not destinations:
             return []
-        return due_destinations(self.store, ids, utc_now(), newest_position(self.store))
+        return due_destinations(self.store, destinations, utc_now(), newest_position(self.store))
+
+    def _catch_up(self, _store: Store, _now: datetime) -> None:
+        """Move the cursors of destinations of one property that nothing waits for up to the newest event (they
+        are never due for others' events), each under its destination's scope and only from where it was."""
+        head = newest_position(self.store)
+        for route in self.routes.values():
+            for destination_id, cursor in idle_destinations(self.store, route.destinations(), head):
+                self._advance(destination_id, cursor, head)
 
     # --- one destination -----------------------------------------------------------------------
 

@@ -5,7 +5,9 @@ The statements are written in the common dialect of storage/, which both SQLite 
 
 from __future__ import annotations
 
-from storage import Connection, Row, Store, placeholders
+from typing import Any
+
+from storage import Connection, Row, Store
 from storage.dialect import COMMIT_HORIZON, OUTBOX_NEWS
 
 STAMPED_AT_ONCE = 5000  # events given positions in one stamp; more wait for the next
@@ -116,14 +118,41 @@ def destination_progress(store: Store, destination_id: str) -> Row | None:
     return store.one("SELECT cursor, attempts, failing_since FROM destinations WHERE id = ?", (destination_id,))
 
 
-def due_destinations(store: Store, ids: list[str], now: str, head: int) -> list[str]:
-    """Those of `ids` not failing, not waiting out a backoff at `now`, and owed an event before `head` or a
-    redelivery."""
+def _scoped(destinations: dict[str, str | None]) -> tuple[str, list[Any]]:
+    """The destinations as a table `w(id, property_id)` (a CTE), and its parameters."""
+    rows = ", ".join("(?, CAST(? AS TEXT))" for _ in destinations)
+    return f"WITH w(id, property_id) AS (VALUES {rows}) ", [value for each in destinations.items() for value in each]
+
+
+def _owed(at: str) -> str:
+    """A destination of `w` owed an event after its cursor up to a head: one of its property's when it has one (the
+    events_property index), else any."""
+    return (f"(d.cursor < ? AND (w.property_id IS NULL OR EXISTS (SELECT 1 FROM events e WHERE "
+            f"e.property_id = w.property_id AND e.{at} > d.cursor AND e.{at} <= ?)))")
+
+
+def due_destinations(store: Store, destinations: dict[str, str | None], now: str, head: int) -> list[str]:
+    """Those of `destinations` (each id with the one property whose events it takes, or None) not failing, not
+    waiting out a backoff at `now`, and owed an event up to `head` or a redelivery. A webhook is not due for another
+    property's event: sixteen webhooks each woke, read and moved their cursor for every write of any property."""
+    table, params = _scoped(destinations)
     return [row[0] for row in store.query(
-        f"SELECT d.id FROM destinations d WHERE d.id IN ({placeholders(ids)}) AND d.failing_since IS NULL "
+        f"{table}SELECT d.id FROM destinations d JOIN w ON w.id = d.id WHERE d.failing_since IS NULL "
         "AND (d.next_attempt_at IS NULL OR d.next_attempt_at <= ?) "
-        "AND (d.cursor < ? OR EXISTS (SELECT 1 FROM redeliveries r WHERE r.destination_id = d.id))",
-        (*ids, now, head))]
+        f"AND ({_owed(store.dialect.position)} OR EXISTS (SELECT 1 FROM redeliveries r WHERE r.destination_id = d.id))",
+        (*params, now, head, head))]
+
+
+def idle_destinations(store: Store, destinations: dict[str, str | None], head: int) -> list[tuple[str, int]]:
+    """Those of `destinations` of one property behind `head` with nothing of it to send: (id, cursor), to be moved
+    to `head` now and then, so that pruning never waits on them."""
+    scoped = {id_: prop for id_, prop in destinations.items() if prop is not None}
+    if not scoped:
+        return []
+    table, params = _scoped(scoped)
+    return [(row[0], row[1]) for row in store.query(
+        f"{table}SELECT d.id, d.cursor FROM destinations d JOIN w ON w.id = d.id WHERE d.cursor < ? "
+        f"AND NOT {_owed(store.dialect.position)}", (*params, head, head, head))]
 
 
 def delivered_up_to(conn: Connection, destination_id: str, cursor: int, to: int, now: str) -> int:

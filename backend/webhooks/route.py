@@ -18,7 +18,7 @@ from backend.outbox.deliverer import Event, Wanted
 from backend.outbox.sending import SendFailed, Sender, signature_headers
 from backend.outbox.signing_secrets import unseal
 from backend.webhooks import masks, payloads
-from backend.webhooks.store import active_webhook_ids, plan_room_type, webhook
+from backend.webhooks.store import active_webhooks, plan_room_type, webhook
 from storage import Store
 
 if TYPE_CHECKING:
@@ -83,8 +83,8 @@ class WebhookRoute:
     def __init__(self, store: Store, ari: Ari, sender: Sender, keys: Callable[[], Keys]) -> None:
         self.store, self.ari, self.sender, self.keys = store, ari, sender, keys
 
-    def destinations(self) -> list[str]:
-        return active_webhook_ids(self.store)
+    def destinations(self) -> dict[str, str | None]:
+        return active_webhooks(self.store)
 
     def wanted(self, destination_id: str) -> Wanted | None:
         row = self._row(destination_id)

@@ -38,8 +38,9 @@ def webhook(store: Store, webhook_id: str) -> Row | None:
     return store.one("SELECT * FROM webhooks WHERE id = ?", (webhook_id,))
 
 
-def active_webhook_ids(store: Store) -> list[str]:
-    return [row[0] for row in store.query("SELECT id FROM webhooks WHERE is_active = 1")]
+def active_webhooks(store: Store) -> dict[str, str]:
+    """The active webhooks' ids, each with its property."""
+    return dict(store.query("SELECT id, property_id FROM webhooks WHERE is_active = 1"))
 
 
 def webhook_count(conn: Connection, property_id: str) -> int:

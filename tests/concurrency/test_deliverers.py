@@ -32,7 +32,7 @@ class Noted:
         self.route, self.engine, self.calls = route, engine, calls
         self.kind, self.batch = route.kind, route.batch
 
-    def destinations(self) -> list[str]:
+    def destinations(self) -> dict[str, str | None]:
         return self.route.destinations()
 
     def wanted(self, destination_id: str) -> Wanted | None:

@@ -28,7 +28,7 @@ from backend.outbox.deliverer import (
 from backend.outbox.lease import deliverer_lease
 from backend.outbox.record import record
 from backend.outbox.sending import Sender, SendFailed
-from backend.outbox.store import events_after, stamp_positions
+from backend.outbox.store import due_destinations, events_after, idle_destinations, stamp_positions
 from tests.receiver import Receiver
 
 
@@ -44,8 +44,8 @@ class PostEach:
     def __init__(self, url: str) -> None:
         self.url, self.sender = url, Sender(private_addresses=True, timeout=1.0)
 
-    def destinations(self) -> list[str]:
-        return ["receiver"]
+    def destinations(self) -> dict[str, str | None]:
+        return {"receiver": None}
 
     def wanted(self, _destination_id: str) -> Wanted:
         return Wanted(wanted)
@@ -83,6 +83,45 @@ def emit(engine: Engine, *numbers: int, event: str = "ari") -> None:
 
 def delivered(receiver: Receiver, count: int) -> list[int]:
     return [r.json()["n"] for r in receiver.wait_for(count)]
+
+
+class PostEachOfP(PostEach):
+    """A destination of property "p" alone, as a webhook is of its property."""
+
+    def destinations(self) -> dict[str, str | None]:
+        return {"receiver": "p"}
+
+    def wanted(self, _destination_id: str) -> Wanted:
+        return Wanted(wanted, "p")
+
+
+def test_a_destination_of_one_property_is_due_for_its_events_alone(engine, receiver):
+    """Another property's events never make a webhook due (each of sixteen webhooks woke, read and moved its cursor
+    for every write of any property); the housekeeping moves its cursor past them now and then, so that pruning
+    never waits on it; its own property's next event goes at once."""
+    with engine.store.transaction() as conn:
+        for number in (1, 2, 3):
+            record(conn, "ari", "q", {"n": number})
+    stamp_positions(engine.store)
+    head = engine.store.scalar(f"SELECT max({engine.store.dialect.position}) FROM events")
+    now = datetime.now(UTC).replace(tzinfo=None).isoformat()
+    assert due_destinations(engine.store, {"receiver": "p"}, now, head) == []
+    assert due_destinations(engine.store, {"receiver": None}, now, head) == ["receiver"]
+    assert idle_destinations(engine.store, {"receiver": "p"}, head) == [("receiver", 0)]
+    running = Deliverer(engine.store, [PostEachOfP(receiver.url)], deliverer_lease(engine.store, "serve"),
+                        lambda: datetime.now(UTC))
+    running.start()
+    try:
+        deadline = time.time() + 10
+        while engine.store.scalar("SELECT cursor FROM destinations WHERE id = 'receiver'") != head:
+            assert time.time() < deadline, "the idle cursor was not moved"
+            time.sleep(0.05)
+        emit(engine, 4)
+        running.wake.set()
+        assert delivered(receiver, 1) == [4]
+    finally:
+        running.stop()
+    assert [r.json()["n"] for r in receiver.received] == [4]
 
 
 def test_events_arrive_in_order_and_the_cursor_follows(engine, receiver):

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import shutil
 import sys
-import tempfile
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -28,12 +27,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_scale_out import DURABLE, build, frontdesk, rooms_url, wrk
-from bench_shopping_replica import caught_up, served
+from bench_scale_out import frontdesk, rooms_url, wrk
+from bench_shopping_replica import served, standing_by
 
 from tests.balancer import haproxy
 from tests.conftest import free_port
-from tests.postgres_cluster import Cluster, HotStandby, server_bin
+from tests.postgres_cluster import server_bin
 
 READERS = 16
 SETUPS = ("1 host", "1 host, 2 workers", "2 hosts", "2 hosts + replica")
@@ -57,27 +56,14 @@ def setup(name: str, target: str, keys: Path, replica: str):
 def main() -> None:
     if shutil.which("wrk") is None or shutil.which("haproxy") is None or server_bin() is None:
         sys.exit("needs wrk, haproxy and Debian's PostgreSQL server: apt-get install wrk haproxy postgresql")
-    folder = Path(tempfile.mkdtemp(prefix="bench-hosts-"))
-    cluster = Cluster(server_bin(), settings=DURABLE).start()
-    standby = None
     figures: dict[str, dict] = {}
-    try:
-        target, keys = cluster.empty("bench"), folder / "bench.keys"
-        built = build(target, keys)
-        standby = HotStandby(cluster).start()
-        replica = standby.url(target)
-        caught_up(target, replica)
+    with standing_by("bench-hosts-") as (target, keys, replica, built):
         for _ in range(2):  # alternating, so that drift of the machine hits every setup alike
             for name in SETUPS:
                 with setup(name, target, keys, replica) as url:
                     got, share = served(target, replica, lambda: wrk(rooms_url(url, built), READERS))
                 if name not in figures or got["rps"] > figures[name]["rps"]:
                     figures[name] = {**got, "share": share}
-    finally:
-        if standby is not None:
-            standby.remove()
-        cluster.stop()
-        shutil.rmtree(folder, ignore_errors=True)
     report(figures)
 
 

@@ -21,10 +21,13 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tempfile
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from timing import measure
 

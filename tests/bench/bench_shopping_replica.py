@@ -28,6 +28,8 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -103,19 +105,32 @@ def loaded(url: str, built: dict) -> tuple[dict, dict]:
     return reads, writes
 
 
-def main() -> None:
-    if shutil.which("wrk") is None or server_bin() is None:
-        sys.exit("needs wrk and Debian's PostgreSQL server: apt-get install wrk postgresql")
-    folder = Path(tempfile.mkdtemp(prefix="bench-replica-"))
+@contextmanager
+def standing_by(prefix: str) -> Iterator[tuple[str, Path, str, dict]]:
+    """A durable cluster with the bench's database built, and a hot standby of it caught up: the database's URL,
+    its keys, the standby's URL of it, and what was built."""
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
     cluster = Cluster(server_bin(), settings=DURABLE).start()
     standby = None
-    figures: dict[str, dict] = {}
     try:
         target, keys = cluster.empty("bench"), folder / "bench.keys"
         built = build(target, keys)
         standby = HotStandby(cluster).start()
         replica = standby.url(target)
         caught_up(target, replica)
+        yield target, keys, replica, built
+    finally:
+        if standby is not None:
+            standby.remove()
+        cluster.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def main() -> None:
+    if shutil.which("wrk") is None or server_bin() is None:
+        sys.exit("needs wrk and Debian's PostgreSQL server: apt-get install wrk postgresql")
+    figures: dict[str, dict] = {}
+    with standing_by("bench-replica-") as (target, keys, replica, built):
         for _ in range(2):  # alternating, so that drift of the machine hits both alike
             for mode, read_dbs in (("primary", []), ("replica", [replica])):
                 with frontdesk(target, keys, WORKERS, options=tuple(f"--read-db={db}" for db in read_dbs)) as url:
@@ -134,11 +149,6 @@ def main() -> None:
                         lag = figures.setdefault("lag writes", {"samples": [], "rps": 0.0})
                         lag["samples"] += probe.samples
                         lag["rps"] = max(lag["rps"], writes["rps"])
-    finally:
-        if standby is not None:
-            standby.remove()
-        cluster.stop()
-        shutil.rmtree(folder, ignore_errors=True)
     report(figures)
 
 

@@ -409,3 +409,24 @@ def test_the_engine_lists_scores_and_counts_the_unanswered(hotel, live, user):
     engine.reviews.reply(user.actor, items[0]["id"], {"reply": "Thanks"})
     assert engine.reviews.unanswered(user.actor) == 2
     assert engine.reviews.get(user.actor, items[0]["id"])["reply_state"] == "pending"
+
+
+def test_a_refused_guest_review_may_be_given_again_and_a_failure_taken_back_counts_the_reply(flat, hotel, live, user):
+    review_id = flat.send()["data"]["id"]
+    check(flat.client.post(f"/api/v1/reviews/{review_id}/guest_review", json=guest_review_body()))
+    check(flat.adapter.post(f"{flat.inbound}/reviews/{review_id}/guest_review/fail",
+                            json={"failure": {"error": "review period over"}}))
+    failed = flat.review(review_id)["attributes"]["guest_review"]
+    assert (failed["state"], failed["error"]) == ("failed", "review period over")
+    again = check(flat.client.post(f"/api/v1/reviews/{review_id}/guest_review", json=guest_review_body(
+        public_review="Second go")))["data"]["attributes"]["guest_review"]
+    assert (again["state"], again["public_review"], again["error"]) == ("pending", "Second go", None)
+    answered = hotel.send()["data"]["id"]
+    hotel.reply(answered)
+    check(hotel.adapter.post(f"{hotel.inbound}/reviews/{answered}/reply/fail"))
+    assert live[0].reviews.unanswered(user.actor) == 2
+    check(hotel.adapter.post(f"{hotel.inbound}/reviews/{answered}/reply/ack"))  # the adapter got it through after all
+    shown = hotel.review(answered)["attributes"]
+    assert (shown["reply_state"], shown["is_replied"], shown["reply_error"]) == ("delivered", True, None)
+    assert live[0].reviews.unanswered(user.actor) == 1
+    assert check(hotel.adapter.post(f"{hotel.inbound}/reviews/{answered}/comment/ack"), 404)

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from backend.outbox.deliverer import Deliverer, Route, Sweep
     from backend.outbox.lease import ServerAddresses
     from backend.properties.service import Properties
+    from backend.reviews.service import Reviews
     from backend.shopping.service import Shopping
     from backend.vault.capture import Capture, CaptureTarget
     from backend.vault.card_form import CardForm
@@ -143,6 +144,12 @@ class Engine:
 
         return Chat(self.store, self.events, Attachments(self.store, self.config.base_url,
                                                          self.config.attachment_max_bytes), self.config.clock)
+
+    @cached_property
+    def reviews(self) -> Reviews:
+        from backend.reviews.service import Reviews
+
+        return Reviews(self.store, self.events, self.config.clock)
 
     @cached_property
     def embed(self) -> ChatEmbed:

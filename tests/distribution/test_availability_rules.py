@@ -296,3 +296,15 @@ def test_an_ota_booking_beyond_a_rule_is_taken_and_flagged_overbooked(live, user
     flagged = check(user.client.get("/api/v1/bookings", params={"filter[property_id]": hotel.property_id,
                                                                 "filter[is_overbooked]": "true"}))["data"]
     assert [b["attributes"]["reservation_id"] for b in flagged] == ["OTA-1"]
+
+
+def test_a_deleted_channel_leaves_the_rules_that_named_it(live, user, hotel):
+    other = check(user.client.post("/api/v1/channels", json={"channel": {
+        "title": "Short-lived", "channel": "BookingCom", "properties": [hotel.property_id],
+        "rate_plans": [{"rate_plan_id": hotel.plan_ids[0]}]}}), 201)["data"]["attributes"]
+    made = add_rule(user.client, hotel.property_id, hotel.channel_id, hotel.room_id,
+                    affected_channels=[other["id"], hotel.channel_id])
+    assert made["attributes"]["affected_channels"] == [other["id"], hotel.channel_id]  # in the order given
+    check(user.client.delete(f"/api/v1/channels/{other['id']}"))
+    assert check(user.client.get(f"{PATH}/{made['id']}"))["data"]["attributes"]["affected_channels"] == [
+        hotel.channel_id]

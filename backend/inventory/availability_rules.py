@@ -51,6 +51,7 @@ MAX_SPAN_DAYS = 3 * 366  # start_date to end_date, both included; an open-ended 
 NEWEST_FIRST = {"order_by": "inserted_at", "order_direction": "desc"}
 READ_ONLY = frozenset({"id", "inserted_at", "updated_at"})  # sent back by clients that PUT what they read
 BLANK = "can't be blank"
+Id = Annotated[StrictStr, Field(max_length=64)]  # an ID is a UUID; anything longer names nothing
 
 
 class RuleNotFound(NotFound):
@@ -71,14 +72,14 @@ class RuleInput(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    property_id: StrictStr | None = None
+    property_id: Id | None = None
     title: Annotated[StrictStr, Field(max_length=MAX_TITLE)] | None = None
     type: Literal[TYPES] | None = Field(None, description="close_out, availability_offset or max_availability")
     value: Annotated[StrictInt, Field(ge=0, le=MAX_VALUE)] | None = Field(
         None, description="rooms: the offset or the ceiling; required for those two, ignored for a close out")
-    affected_channels: Annotated[list[StrictStr], Field(max_length=MAX_CHANNELS)] | None = Field(
+    affected_channels: Annotated[list[Id], Field(max_length=MAX_CHANNELS)] | None = Field(
         None, description="channels connected to the property")
-    affected_room_types: Annotated[list[StrictStr], Field(max_length=MAX_ROOM_TYPES)] | None = Field(
+    affected_room_types: Annotated[list[Id], Field(max_length=MAX_ROOM_TYPES)] | None = Field(
         None, description="room types of the property")
     days: Annotated[list[Literal[WEEKDAYS]], Field(max_length=len(WEEKDAYS))] | None = Field(
         None, description="weekdays mo..su the rule applies on; empty: every day")
@@ -164,20 +165,11 @@ class AvailabilityRules:
         """The rule's values, every problem at once (422); read in the write's transaction."""
         errors = Errors()
         for name in ("title", "type", "property_id", "start_date", "affected_channels", "affected_room_types"):
-            given = getattr(model, name)
-            if given is None or (isinstance(given, str | list) and not (given.strip() if isinstance(given, str)
-                                                                        else given)):
+            if _blank(getattr(model, name)):
                 errors.add(name, BLANK)
         if model.type in ("availability_offset", "max_availability") and model.value is None:
             errors.add("value", BLANK)
-        start = end = None
-        for name in ("start_date", "end_date"):
-            raw = getattr(model, name)
-            if raw:
-                try:
-                    start, end = (parse_date(raw), end) if name == "start_date" else (start, parse_date(raw))
-                except ValueError as exc:
-                    errors.add(name, str(exc))
+        start, end = _date(model, "start_date", errors), _date(model, "end_date", errors)
         if start and end and end < start:
             errors.add("end_date", "must not be before start_date")
         elif start and end and (end - start).days + 1 > MAX_SPAN_DAYS:
@@ -200,7 +192,7 @@ class AvailabilityRules:
         return {"property_id": model.property_id, "title": model.title, "type": model.type,
                 "value": None if model.type == "close_out" else model.value,
                 "days": [day for day in WEEKDAYS if day in set(model.days or ())],
-                "start_date": model.start_date, "end_date": model.end_date,
+                "start_date": model.start_date, "end_date": model.end_date or None,
                 "affected_channels": channels, "affected_room_types": rooms}
 
     def _tell(self, conn: Connection, property_id: str, rules: list[dict[str, Any]]) -> None:
@@ -223,6 +215,21 @@ class AvailabilityRules:
         else:
             sellable.refresh(self.store, [property_id], min(r["start_date"] for r in rules),
                              max(r["end_date"] for r in rules))
+
+
+def _blank(value: Any) -> bool:
+    return value is None or value == [] or (isinstance(value, str) and not value.strip())
+
+
+def _date(model: RuleInput, name: str, errors: Errors) -> date | None:
+    raw = getattr(model, name)
+    if not raw:
+        return None
+    try:
+        return parse_date(raw)
+    except ValueError as exc:
+        errors.add(name, str(exc))
+        return None
 
 
 def _writable(data: Any) -> dict[str, Any]:

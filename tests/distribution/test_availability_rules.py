@@ -229,7 +229,7 @@ def _shop_rule(shop: Shop, **fields) -> dict:
 
 def test_a_close_out_closes_the_nights_everywhere_the_shopping_api_shows_them(shop, anonymous):
     assert shop.prices(anonymous, day(1), day(4))
-    _shop_rule(shop, start_date=day(2), end_date=day(2))
+    made = _shop_rule(shop, start_date=day(2), end_date=day(2))
 
     assert shop.prices(anonymous, day(1), day(4)) == []
     assert shop.prices(anonymous, day(3), day(5))  # the nights after it sell
@@ -249,6 +249,12 @@ def test_a_close_out_closes_the_nights_everywhere_the_shopping_api_shows_them(sh
                                                                             reservation_id="CLOSED")), 422)
     assert refused["errors"]["details"] == {"rooms.0": [f"can't be booked: no availability on {day(2)}"]}
     assert shop.availability(day(1), day(3)) == {day(1): 2, day(2): 2, day(3): 2}  # nothing taken
+
+    check(shop.user.client.delete(f"{PATH}/{made['id']}"))
+    listed = check(anonymous.get(f"/api/v1/meta/{shop.channel_name}/property_list", params={
+        "checkin_date": day(1), "checkout_date": day(4), "filter[is_available]": "true"}))["data"]
+    assert [p["id"] for p in listed] == [shop.property_id]
+    check(anonymous.post(f"{shop.meta}/push_booking", json=booking(shop, day(1), day(4), reservation_id="OPEN")), 201)
 
 
 def test_an_offset_leaves_the_channel_fewer_rooms_to_show_and_sell(shop, anonymous):
@@ -308,3 +314,10 @@ def test_a_deleted_channel_leaves_the_rules_that_named_it(live, user, hotel):
     check(user.client.delete(f"/api/v1/channels/{other['id']}"))
     assert check(user.client.get(f"{PATH}/{made['id']}"))["data"]["attributes"]["affected_channels"] == [
         hotel.channel_id]
+
+
+def test_an_empty_end_date_is_open_ended_and_ids_are_bounded(live, user, hotel):
+    made = add_rule(user.client, hotel.property_id, hotel.channel_id, hotel.room_id, end_date="")
+    assert made["attributes"]["end_date"] is None
+    answer = check(user.client.post(PATH, json=rule_body(hotel.property_id, hotel.channel_id, "x" * 65)), 422)
+    assert answer["errors"]["details"] == {"affected_room_types.0": ["String should have at most 64 characters"]}

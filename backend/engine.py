@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from backend.distribution.service import Distribution
     from backend.properties.facilities import Facilities
     from backend.inventory.service import Inventory
+    from backend.inventory.availability_rules import AvailabilityRules
     from backend.core.keys import Keys
     from backend.properties.media import Media
     from backend.outbox.deliverer import Deliverer, Route, Sweep
@@ -121,6 +122,12 @@ class Engine:
         from backend.inventory.service import Inventory
 
         return Inventory(self.store, self.events, self.config.clock)
+
+    @cached_property
+    def availability_rules(self) -> AvailabilityRules:
+        from backend.inventory.availability_rules import AvailabilityRules
+
+        return AvailabilityRules(self.store, self.events, self.config.clock)
 
     @cached_property
     def shopping(self) -> Shopping:

@@ -37,6 +37,7 @@ from backend.http.routes import card_form, embed, inbound, pci
 from backend.http.routes.inbound import InboundMessageEnvelope
 from backend.identity.models import GroupEnvelope
 from backend.inventory.ari import AriEnvelope
+from backend.inventory.availability_rules import RuleEnvelope
 from backend.inventory.models import HotelPolicyEnvelope, RatePlanEnvelope, RoomTypeEnvelope
 from backend.properties.models import PropertyEnvelope
 from backend.reviews.models import (
@@ -51,7 +52,7 @@ ENVELOPES: dict[str, type[BaseModel]] = {model.__name__: model for model in (
     AriEnvelope, BookingEnvelope, NoShowEnvelope, MessageEnvelope, InboundMessageEnvelope, AttachmentEnvelope,
     InquiryEnvelope, OneTimeTokenEnvelope, ChatSessionEnvelope, ProfileEnvelope, GroupEnvelope, CardFormEnvelope,
     WebhookEnvelope, AckBody, ThreadEnvelope, NoteEnvelope, TemplateEnvelope, ReplyEnvelope, GuestReviewEnvelope,
-    InboundReviewEnvelope, DeliveryFailureEnvelope)}
+    InboundReviewEnvelope, DeliveryFailureEnvelope, RuleEnvelope)}
 
 SCHEMES = {
     "bearer": {"type": "http", "scheme": "bearer",

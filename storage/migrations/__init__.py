@@ -47,6 +47,7 @@ STEPS: list[str] = [
     "0028_crs_and_ari_tasks.sql",
     "0031_events_by_property.sql",
     "0032_reviews.sql",
+    "0036_channel_availability_rules.sql",
 ]
 # PostgreSQL's first step: SQLite's schema as of this many steps, in one file.
 BASELINE = 22

@@ -1,6 +1,7 @@
 """Realistic guest traffic for a live inbox: OTA bookings whose guests write, follow-ups, files, Airbnb
-inquiries, and guests' reviews of their stays (scored out of 10 on Booking.com, in stars on Airbnb), at a chosen pace, into a database (through the engine) or a running server
-(through the channels' inbound API, as a real adapter would).
+inquiries, and guests' reviews of their stays (scored out of 10 on Booking.com, in stars on Airbnb), at a chosen
+pace, into a database (through the engine) or a running server (through the channels' inbound API, as a real
+adapter would).
 
 The traffic is a seeded random walk over what the channels sell, so a run can be repeated.
 """

@@ -251,7 +251,8 @@ def test_an_airbnb_host_reviews_the_guest_once_and_the_guests_review_shows(flat,
     again = check(flat.client.post(f"/api/v1/reviews/{review_id}/guest_review", json=guest_review_body()), 422)
     assert "review" in again["errors"]["details"]
     [waiting] = flat.feed()
-    assert waiting["type"] == "guest_review" and waiting["attributes"]["guest_review"]["public_review"] == "A lovely guest"
+    assert waiting["type"] == "guest_review"
+    assert waiting["attributes"]["guest_review"]["public_review"] == "A lovely guest"
     check(flat.adapter.post(f"{flat.inbound}/reviews/{review_id}/guest_review/ack"))
     shown = flat.review(review_id)["attributes"]
     assert shown["is_hidden"] is False and shown["guest_review"]["state"] == "delivered"

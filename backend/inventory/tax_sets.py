@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from collections.abc import Sequence
 from typing import Any
 
 from pydantic_core import from_json
@@ -127,7 +128,7 @@ class Taxes(_Property):
             delete_tax(conn, tax_id)
         self._changed(row["property_id"], "deleted")
 
-    def _checked(self, actor: Actor, data: dict[str, Any], holding: list[Any] = ()) -> tuple[dict[str, Any], str]:
+    def _checked(self, actor: Actor, data: dict[str, Any], holding: Sequence[Any] = ()) -> tuple[dict[str, Any], str]:
         """The tax's columns, or every problem at once; `holding`: the sets it is in, whose currency an amount must
         be in."""
         model, details = validate_partly(TaxInput, data, stand_ins=TAX_STAND_INS)

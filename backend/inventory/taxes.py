@@ -37,7 +37,7 @@ from pydantic import (
 from pydantic_core import from_json
 
 from backend.core.fields import Currency, RequiredText
-from backend.core.money import canonical, parse_money
+from backend.core.money import canonical, format_minor, parse_money
 
 LOGICS = ("percent", "per_room", "per_room_per_night", "per_person", "per_person_per_night", "per_night",
           "per_booking")
@@ -281,6 +281,23 @@ def _groups(taxes: tuple[Tax, ...], nights: tuple[str, ...], prices: tuple[int, 
                 seen.add(index)
                 group[2].add(index)
     return {key: (price, count, firsts) for key, (price, count, firsts) in groups.items()}
+
+
+def offered(tax_set: TaxSet, nights: tuple[str, ...], prices: tuple[int, ...], persons: int,
+            currency: str) -> tuple[list[dict[str, Any]], int, int]:
+    """The taxes as an offer shows them (each with its `amount`), and what the inclusive and the exclusive ones come
+    to; of a set without night rules, remembered as its charges are (the list is shared: read it, never change it)."""
+    key = ("offer", sum(prices), len(prices), persons, currency)
+    found = tax_set.memo.get(key) if tax_set.every_night else None
+    if found is None:
+        minors = charges(tax_set, nights, prices, persons)
+        pairs = list(zip(tax_set.taxes, minors, strict=True))
+        shown = [{**tax.shown, "amount": format_minor(minor, currency)} for tax, minor in pairs]
+        inside = sum(minor for tax, minor in pairs if tax.inclusive)
+        found = (shown, inside, sum(minors) - inside)
+        if tax_set.every_night:
+            tax_set.memo[key] = found
+    return found
 
 
 def tax_lines(tax_set: TaxSet | None, nights: tuple[str, ...], prices: tuple[int, ...],

@@ -63,7 +63,7 @@ from backend.inventory.stays import (
     open_rates,
     priced,
 )
-from backend.inventory.taxes import TaxSet, tax_lines
+from backend.inventory.taxes import TaxSet, offered
 from backend.inventory.window import Window, window_of
 from backend.core.listing import ListQuery, parse_bool
 from backend.core.money import format_minor
@@ -504,10 +504,8 @@ def _rate_item(shown: dict[str, Any], plan: Plan, found: Quote, guests: Guests,
             "price": price, "net_price": price, "total_price": price,
             "days": {d: format_minor(p, currency) for d, p in zip(found.nights, found.prices, strict=True)},
             "taxes": []}
-    if taxes := tax_lines(tax_set, found.nights, found.prices, guests.persons):
-        inside = sum(minor for tax, minor in taxes if tax["inclusive"])
-        on_top = sum(minor for tax, minor in taxes if not tax["inclusive"])
+    if tax_set is not None and tax_set.taxes:
+        taxes, inside, on_top = offered(tax_set, found.nights, found.prices, guests.persons, currency)
         item.update(net_price=format_minor(found.price - inside, currency),
-                    total_price=format_minor(found.price + on_top, currency),
-                    taxes=[{**tax, "amount": format_minor(minor, currency)} for tax, minor in taxes])
+                    total_price=format_minor(found.price + on_top, currency), taxes=taxes)
     return item

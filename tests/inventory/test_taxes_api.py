@@ -240,3 +240,20 @@ def test_someone_elses_taxes_and_sets_are_401(shop, make_user):
     assert check(stranger.put(f"/api/v1/taxes/{vat['id']}", json={"tax": {"title": "Mine"}}), 401)
     assert check(stranger.post("/api/v1/taxes", json={"tax": {**VAT, "property_id": shop.property_id}}), 422)
     assert check(stranger.get("/api/v1/taxes", params={"filter[property_id]": shop.property_id}))["data"] == []
+
+
+def test_a_rate_plans_own_set_and_taxes_go_with_it(shop):
+    client = shop.user.client
+    plan = check(client.post("/api/v1/rate_plans", json={"rate_plan": {
+        "property_id": shop.property_id, "room_type_id": shop.room_id, "title": "Own taxes",
+        "options": [{"occupancy": 2, "rate": "90.00"}],
+        "taxes": [{"title": "VAT", "mode": "percent", "rate": "10", "inclusive": True}]}}), 201)["data"]
+    own_id = plan["attributes"]["tax_set_id"]
+    (own_tax,) = check(client.get(f"/api/v1/tax_sets/{own_id}"))["data"]["attributes"]["taxes"]
+    refused = check(client.post("/api/v1/tax_sets", json={"tax_set": {
+        "title": "Borrowed", "property_id": shop.property_id, "currency": "EUR", "taxes": [{"id": own_tax["id"]}]}}),
+        422)
+    assert "taxes.0.id" in refused["errors"]["details"]
+    check(client.delete(f"/api/v1/rate_plans/{plan['id']}"))
+    assert check(client.get(f"/api/v1/tax_sets/{own_id}"), 404)["errors"]["code"] == "not_found"
+    assert check(client.get(f"/api/v1/taxes/{own_tax['id']}"), 404)["errors"]["code"] == "not_found"

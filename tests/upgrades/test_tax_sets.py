@@ -1,11 +1,11 @@
 """Taxes that rate plans embedded before storage 0033 move into each plan's own tax set, by the data step
-`tax_sets`, and price as they did: the schema step on a database of the version before it, then the data step."""
+`tax_sets`: the schema step on a database of the version before it, then the data step on every store (the plan's
+taxes as an earlier version stored them, put back in its details)."""
 
 from __future__ import annotations
 
 import json
 
-from backend.engine import Engine
 from backend.upgrades.steps import run_pending
 from backend.upgrades.tax_sets import STEP
 from tests.conftest import CONTACT
@@ -29,8 +29,7 @@ def test_the_schema_step_applies_to_a_database_with_rate_plans(tmp_path):
     assert conn.execute("SELECT tax_set_id FROM rate_plans").fetchall() == [(None,)]  # the data step moves them
 
 
-def test_embedded_taxes_become_the_plans_own_set_and_read_and_price_as_before(tmp_path):
-    engine = Engine.open(tmp_path / "old.db")
+def test_embedded_taxes_become_the_plans_own_set_and_read_as_before(engine):
     actor = engine.identity.operator()
     prop = engine.properties.create(actor, {"title": "Hotel", "currency": "EUR", **CONTACT})["id"]
     room = engine.inventory.room_types.create(actor, {"property_id": prop, "title": "Double", "count_of_rooms": 1,
@@ -55,4 +54,3 @@ def test_embedded_taxes_become_the_plans_own_set_and_read_and_price_as_before(tm
     assert "taxes" not in json.loads(engine.store.scalar("SELECT details FROM rate_plans WHERE id = ?", (plans[0],)))
     assert engine.inventory.rate_plans.get(actor, plans[1])["tax_set_id"] is None
     assert run_pending(engine) == {}  # once
-    engine.close()

@@ -54,8 +54,8 @@ from backend.inventory import sellable
 from backend.inventory.calendar import Calendar, Scope
 from backend.inventory.channel_rules import ChannelRules
 from backend.inventory.stays import R_RATE, Guests, Nights, NotSellable, Quote, quote
-from backend.inventory.stays import taxes as plan_taxes
 from backend.inventory.store import give_back_rooms, take_room
+from backend.inventory.taxes import TaxSet, tax_lines
 from backend.inventory.window import Window, window_of
 from backend.core.listing import ListQuery
 from backend.core.money import canonical, format_minor, in_currency, parse_money
@@ -236,6 +236,7 @@ class Bookings:
         availability = self.calendar.availability(Scope(tuple(rooms)), first, last)
         if seen_by is not None:
             ChannelRules.of(self.store, [seen_by], first, last).apply([seen_by], availability)
+        tax_sets = self.calendar.tax_sets(plans.values())
         for (room_id, day), count in held.items():  # this booking's own units count as free for its change
             availability.setdefault(room_id, {})[day] = availability.get(room_id, {}).get(day, 0) + count
         wanted = Counter(r.room_type_code for r in model.rooms)
@@ -280,7 +281,7 @@ class Bookings:
                 found = replace(found, prices=tuple(parse_money(room.days[night], plan.currency)
                                                     for night in found.nights))
             priced.append(_room(index, room, guests, shown_rooms[index], plan.room_type_id, plan.id, room.days or prices,
-                                _taxes(plan, found, guests)))
+                                _taxes(plan, found, guests, tax_sets.get(plan.tax_set_id))))  # type: ignore[arg-type]
         _check_services(model, errors)
         errors.raise_if_any()
         return priced, overbooked, unmapped
@@ -459,8 +460,10 @@ def _room(index: int, room, guests: Guests, shown: dict[str, Any], room_type_id:
             "meta": shown["meta"], "is_mapped": rate_plan_id is not None}
 
 
-def _taxes(plan, booked: Quote, guests: Guests) -> list[dict[str, Any]]:
-    return room_taxes(plan_taxes(plan, booked, guests), len(booked.nights), guests.persons, plan.currency)
+def _taxes(plan, booked: Quote, guests: Guests, tax_set: TaxSet | None) -> list[dict[str, Any]]:
+    """The room's taxes by the one rule that prices them (backend/inventory/taxes.py), as shopping offered them."""
+    return room_taxes(tax_lines(tax_set, booked.nights, booked.prices, guests.persons), len(booked.nights),
+                      guests.persons, plan.currency)
 
 
 def _rate_of(rows: dict[str, tuple], day: str, currency: str) -> str | None:

@@ -12,13 +12,13 @@ only the write knows is stored with it: `ota_commission` and each room's `taxes`
 from __future__ import annotations
 
 import uuid
-from decimal import Decimal
 from typing import Any
 
-from backend.core.money import format_amount, format_minor, parse_money
+from backend.core.money import format_minor, parse_money
 
 ROOMS = uuid.UUID("6f1c3d5e-2b7a-4c8e-9f10-b00c1a2d3e4f")  # the namespace of booking_room_id
-PRICE_MODES = {"percent": "Per booking", "per_booking": "Per booking", "per_room_per_night": "Per night",
+PRICE_MODES = {"percent": "Per booking", "per_booking": "Per booking", "per_room": "Per booking",
+               "per_room_per_night": "Per night", "per_night": "Per night", "per_person": "Per person",
                "per_person_per_night": "Per person per night"}
 
 
@@ -38,10 +38,11 @@ def _room(room: dict[str, Any], booking: dict[str, Any]) -> dict[str, Any]:
             "guests_ages": room.get("guests_ages", [])}
 
 
-def room_taxes(plan_taxes: list[dict[str, Any]], nights: int, persons: int, currency: str) -> list[dict[str, Any]]:
-    """A rate plan's taxes on a booked room (each with the `amount` it comes to), in the service's booking shape."""
-    return [{"name": tax["title"], "type": "tax", "is_inclusive": tax["inclusive"], "total_price": tax["amount"],
-             "price_mode": PRICE_MODES[tax["mode"]], "nights": nights, "persons": persons,
-             "price_per_unit": (format_amount(Decimal(tax["rate"]), currency)
-                                if tax["mode"] in ("per_room_per_night", "per_person_per_night") else tax["amount"])}
-            for tax in plan_taxes]
+def room_taxes(taxes: list[tuple[dict[str, Any], int]], nights: int, persons: int, currency: str) -> list[dict[str, Any]]:
+    """A booked room's taxes (each as shown, with what it comes to in minor units), in the service's booking shape:
+    `price_per_unit` a unit's rate for an amount, the whole tax for a percent."""
+    return [{"name": tax["title"], "type": tax["type"], "is_inclusive": tax["inclusive"],
+             "total_price": format_minor(minor, currency), "price_mode": PRICE_MODES[tax["mode"]], "nights": nights,
+             "persons": persons,
+             "price_per_unit": format_minor(minor, currency) if tax["mode"] == "percent" else tax["rate"]}
+            for tax, minor in taxes]

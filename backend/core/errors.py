@@ -45,6 +45,12 @@ class NotFound(FrontdeskError):
     status, code, title = 404, "not_found", "Not Found"
 
 
+class ResourceNotFound(NotFound):
+    """The service's 404 on changing or deleting what is not there (its taxes and tax sets, reference §10)."""
+
+    code, title = "resource_not_found", "Resource Not Found"
+
+
 class RequestTimeout(FrontdeskError):
     status, code, title = 408, "request_timeout", "Request Timeout"
 

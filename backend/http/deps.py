@@ -58,8 +58,8 @@ async def get_list_query(request: Request) -> ListQuery:
     return ListQuery.from_params(request.query_params.multi_items())
 
 
-def envelope(name: str) -> Callable[[Request], Awaitable[Any]]:
-    """A dependency that reads the body `{"<name>": {...}}` and returns the inner object.
+def envelope(name: str, alias: str | None = None) -> Callable[[Request], Awaitable[Any]]:
+    """A dependency that reads the body `{"<name>": {...}}` (or `{"<alias>": {...}}`) and returns the inner object.
 
     Malformed JSON (duplicate keys, NaN and the rest that strict_json refuses), a body that is not an
     object or a missing envelope is a 400; what is inside is validated by the engine, once, exactly as
@@ -69,6 +69,8 @@ def envelope(name: str) -> Callable[[Request], Awaitable[Any]]:
     async def read(request: Request) -> Any:
         raw = await request.body()
         body = read_json(raw, len(raw)) if raw else None  # the size was capped as it came in (limits.py)
+        if isinstance(body, dict) and alias in body and name not in body:
+            return body[alias]
         if not isinstance(body, dict) or name not in body:
             raise BadRequest([f'the body must be a JSON object {{"{name}": {{...}}}}'])
         return body[name]

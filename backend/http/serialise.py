@@ -47,9 +47,11 @@ def room_type_entity(r: dict[str, Any]) -> dict[str, Any]:
 
 
 def rate_plan_entity(p: dict[str, Any]) -> dict[str, Any]:
-    """The service's relationships: its room type and property."""
+    """The service's relationships: its room type, property and tax set (null data: none)."""
+    tax_set = None if p["tax_set_id"] is None else {"id": p["tax_set_id"], "type": "tax_set"}
     return entity("rate_plan", p, {"room_type": {"data": {"id": p["room_type_id"], "type": "room_type"}},
-                                   "property": {"data": {"id": p["property_id"], "type": "property"}}})
+                                   "property": {"data": {"id": p["property_id"], "type": "property"}},
+                                   "tax_set": {"data": tax_set}})
 
 
 def channel_entity(c: dict[str, Any]) -> dict[str, Any]:

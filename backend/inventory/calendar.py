@@ -8,7 +8,7 @@ properties).
 
 Parsed rate plans and room types are kept by (id, updated_at): every change stamps a new updated_at,
 so a kept one is never stale, and a list of thousands is not re-parsed from JSON on every call.
-Nights are never kept: ARI is read live on every call.
+Tax sets are kept the same way by theirs. Nights are never kept: ARI is read live on every call.
 """
 
 from __future__ import annotations
@@ -24,8 +24,10 @@ from backend.inventory.store import (
     restriction_nights,
     rows_by_id,
     scope_plan_versions,
+    set_taxes,
     versions,
 )
+from backend.inventory.taxes import TaxSet
 from storage import Store
 
 KEEP_AT_MOST = 100_000
@@ -36,6 +38,7 @@ class Calendar:
         self.store = store
         self._plans: dict[tuple[str, str], Plan] = {}
         self._rooms: dict[tuple[str, str], Room] = {}
+        self._tax_sets: dict[tuple[str, str], TaxSet] = {}
 
     def mapped_plans(self, channel_ids: list[str], property_ids: list[str] | None = None) -> list[Plan]:
         """Rate plans mapped to the channels (optionally of some properties only), by title."""
@@ -51,6 +54,28 @@ class Calendar:
         ids = list(dict.fromkeys(ids))
         rooms = self._parsed("room_types", versions(self.store, "room_types", ids), self._rooms, Room.of)
         return dict(sorted(rooms.items(), key=lambda item: (item[1].title, item[0])))
+
+    def tax_sets(self, plans: Iterable[Plan]) -> dict[str, TaxSet]:
+        """The tax sets of these plans, by id (a set's stamp changes with any of its taxes)."""
+        ids = list({plan.tax_set_id for plan in plans if plan.tax_set_id})
+        if not ids:
+            return {}
+        found, missing = {}, []
+        for set_id, updated_at in versions(self.store, "tax_sets", ids):
+            kept = self._tax_sets.get((set_id, updated_at))
+            if kept is None:
+                missing.append((set_id, updated_at))
+            else:
+                found[set_id] = kept
+        if missing:
+            rows: dict[str, list] = defaultdict(list)
+            for row in set_taxes(self.store, [set_id for set_id, _ in missing]):
+                rows[row["tax_set_id"]].append(row)
+            if len(self._tax_sets) > KEEP_AT_MOST:
+                self._tax_sets.clear()
+            for set_id, updated_at in missing:
+                found[set_id] = self._tax_sets[(set_id, updated_at)] = TaxSet.of(set_id, rows[set_id])
+        return found
 
     def _parsed(self, table: str, found_versions: Iterable[tuple[str, str]], kept: dict, parse) -> dict:
         """Rows of the table by id, parsed once per version: the versions (id, updated_at) are read first, the

@@ -42,6 +42,7 @@ from backend.core.fields import (
 )
 from backend.core.money import Money, format_minor
 from backend.core.validation import details_of
+from backend.inventory.taxes import LOGICS, MAX_LEVEL, Rate, TaxType
 
 HHMM = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
 # The service's `meal_type` values, as its rate plans page lists them (its spelling: "carribean"), with the
@@ -70,7 +71,7 @@ INHERITS = {"inherit_rate": "rate", "inherit_min_stay_arrival": "min_stay_arriva
 # The restrictions with a default per weekday (Monday first), used on nights without a value of their own.
 WEEKLY = {"min_stay_arrival": 1, "min_stay_through": 1, "max_stay": 0, "closed_to_arrival": False,
           "closed_to_departure": False, "stop_sell": False}
-TAX_MODES = ("percent", "per_room_per_night", "per_person_per_night", "per_booking")
+TAX_MODES = LOGICS  # an embedded tax's `mode` is a tax's `logic` (backend/inventory/taxes.py)
 
 
 def _hhmm(value: str) -> str:
@@ -225,10 +226,15 @@ def after_reservation(policy: dict[str, Any]) -> str:
 
 
 class Tax(Strict):
+    """A tax embedded in its rate plan, written as the plan's own tax set (backend/inventory/tax_sets.py)."""
+
     title: RequiredText
     mode: Literal[TAX_MODES]  # type: ignore[valid-type]
-    rate: DecimalNumber = Field(description="a percentage for mode percent, else an amount in the rate plan's currency")
+    rate: Rate = Field(description="a percentage (0-100) string for mode percent, else money in the rate plan's "
+                                   "currency")
     inclusive: StrictBool = False
+    type: TaxType = "tax"
+    level: Annotated[StrictInt, Field(ge=0, le=MAX_LEVEL)] = 0
     amount: StrictStr | None = Field(None, description="read-only: the tax of a priced stay")
 
 
@@ -293,7 +299,10 @@ class RatePlanInput(Strict):
     inherit_max_availability: StrictBool = False
     auto_rate_settings: None = Field(None, description="always null: the auto rate mode is not supported")
     cancellation_policy: CancellationPolicy = CancellationPolicy()
-    taxes: Annotated[list[Tax], Field(max_length=20)] = []
+    taxes: Annotated[list[Tax], Field(max_length=20)] = Field(
+        [], description="the rate plan's own tax set, written whole; shown: its tax set's taxes")
+    tax_set_id: StrictStr | None = Field(None, description="the tax set it is priced with; left out of a new plan: "
+                                                           "the property's default set")
 
     @field_validator("options")
     @classmethod

@@ -14,6 +14,7 @@ import json
 import uuid
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from functools import cached_property
 from typing import Any
 
 from pydantic_core import from_json
@@ -34,6 +35,8 @@ from backend.inventory.models import (
     complete,
 )
 from backend.inventory.stays import Plan
+from backend.inventory.tax_sets import PlanTaxes
+from backend.inventory.taxes import rate_of
 from backend.inventory.window import window_of
 from backend.core.listing import ListQuery
 from backend.core.money import canonical, in_currency
@@ -96,7 +99,7 @@ class Owned:
     def list(self, actor: Actor, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         groups = actor.group_list()
         rows, meta = owned_page(self.store, self.table, query, groups)
-        return [self._attributes(r) for r in rows], meta
+        return self._all(rows), meta
 
     def options(self, actor: Actor, query: ListQuery) -> list[dict[str, Any]]:
         """Every one the actor may see, short and unpaginated (the service's `/options`): the list's filters and
@@ -111,7 +114,7 @@ class Owned:
     def for_property(self, actor: Actor, property_id: str) -> list[dict[str, Any]]:
         self._property(actor, property_id, "property_id", strict=False)
         rows = owned_of_property(self.store, self.table, property_id)
-        return [self._attributes(r) for r in rows]
+        return self._all(rows)
 
     def get(self, actor: Actor, item_id: str) -> dict[str, Any]:
         return self._attributes(self._row(actor, item_id))
@@ -167,6 +170,9 @@ class Owned:
         if data.get("property_id", current["property_id"]) != current["property_id"]:
             raise ValidationFailed.one("property_id", f"can't be changed; create a new {self.noun} instead")
         return current, {**current, **{k: v for k, v in data.items() if k not in READ_ONLY}}
+
+    def _all(self, rows: list[Any]) -> list[dict[str, Any]]:
+        return [self._attributes(row) for row in rows]
 
     def _attributes(self, row) -> dict[str, Any]:
         raise NotImplementedError
@@ -248,17 +254,34 @@ class RatePlans(Owned):
     option_fields = ("property_id", "room_type_id", "parent_rate_plan_id", "currency", "sell_mode")
 
     def create(self, actor: Actor, data: Any) -> dict[str, Any]:
-        with self.store.transaction():
-            model, currency = self._checked(actor, _writable(data, "rate plan"), None)
-            return self.get(actor, self._insert(_plan_values(model, currency)))
+        """Its tax set: `tax_set_id`, its own made from `taxes[]`, or the property's default (backend/inventory/
+        tax_sets.py)."""
+        with self.store.transaction() as conn:
+            sent = _writable(data, "rate plan")
+            model, currency = self._checked(actor, sent, None)
+            chosen = self.taxes.chosen(sent, model, currency, None)
+            plan_id = self._insert({**_plan_values(model, currency), "tax_set_id": chosen})
+            self.taxes.write(conn, plan_id, sent, model, currency, chosen)
+            return self.get(actor, plan_id)
 
     def update(self, actor: Actor, plan_id: str, data: Any) -> dict[str, Any]:
         with self.store.transaction():
             current, merged = self._merge(actor, plan_id, data)
             model, currency = self._checked(actor, as_input(RatePlanInput, _implied(merged, data)), plan_id, current)
-            values = _plan_values(model, currency)
-            self._update(plan_id, values, also=lambda conn, before: self._ari_changed(conn, before, values))
+            sent = _tax_keys(data, current, model, currency)
+            chosen = self.taxes.chosen(sent, model, currency, current)
+            values = {**_plan_values(model, currency), "tax_set_id": chosen}
+
+            def also(conn: Connection, before: Row) -> None:
+                self._ari_changed(conn, before, values)
+                self.taxes.write(conn, plan_id, sent, model, currency, chosen)
+
+            self._update(plan_id, values, also=also)
             return self.get(actor, plan_id)
+
+    @cached_property
+    def taxes(self) -> PlanTaxes:
+        return PlanTaxes(self.store)
 
     def _moves(self, before: Row, values: dict[str, Any]) -> bool:
         return values["room_type_id"] != before["room_type_id"]
@@ -369,14 +392,22 @@ class RatePlans(Owned):
         primary = next(o for o in complete(from_json(row["details"]), row["currency"])["options"] if o["is_primary"])
         return {**super()._option(row), "occupancy": primary["occupancy"], "rate_category_id": primary["rate_category_id"]}
 
-    def _attributes(self, row) -> dict[str, Any]:
+    def _all(self, rows: list[Any]) -> list[dict[str, Any]]:
+        """Each with its tax set's taxes as `taxes[]`, read for the page at once."""
+        taxes = self.taxes.shown([row["tax_set_id"] for row in rows if row["tax_set_id"]])
+        return [self._attributes(row, taxes.get(row["tax_set_id"], [])) for row in rows]
+
+    def _attributes(self, row, taxes: list[dict[str, Any]] | None = None) -> dict[str, Any]:
         details = complete(from_json(row["details"]), row["currency"])
         options = [{"id": _option_id(row["id"], option["occupancy"]), **option} for option in details.pop("options")]
+        if taxes is None:
+            taxes = self.taxes.shown([row["tax_set_id"]]).get(row["tax_set_id"], []) if row["tax_set_id"] else []
         return {"id": row["id"], "property_id": row["property_id"], "room_type_id": row["room_type_id"],
                 "title": row["title"], "currency": row["currency"], "sell_mode": row["sell_mode"],
                 "rate_mode": "manual" if row["parent_rate_plan_id"] is None else "derived",
                 "meal_type": row["meal_type"], "meal_plan": row["meal_type"],
                 "parent_rate_plan_id": row["parent_rate_plan_id"], "options": options, **details,
+                "tax_set_id": row["tax_set_id"], "taxes": taxes,
                 "auto_rate_settings": None, "inserted_at": row["inserted_at"], "updated_at": row["updated_at"]}
 
 
@@ -592,6 +623,28 @@ def _implied(merged: dict[str, Any], sent: dict[str, Any]) -> dict[str, Any]:
     return implied
 
 
+def _tax_keys(data: dict[str, Any], current: dict[str, Any], model: RatePlanInput, currency: str) -> dict[str, Any]:
+    """The tax keys an update says anything with: `taxes[]` as the plan shows them (a form or a client sending back
+    what it read) leaves its set as it is, and so does its own `tax_set_id` sent beside new taxes."""
+    sent = dict(data)
+    if "taxes" in sent and _same_taxes(model, current["taxes"], currency):
+        del sent["taxes"]
+    elif "taxes" in sent and sent.get("tax_set_id", "") == current["tax_set_id"]:
+        del sent["tax_set_id"]
+    return sent
+
+
+def _same_taxes(model: RatePlanInput, shown: list[dict[str, Any]], currency: str) -> bool:
+    def key(tax: dict[str, Any]) -> tuple:
+        try:
+            rate = rate_of(tax["mode"], tax["rate"], currency)
+        except ValueError:
+            rate = None
+        return tax["title"], tax["mode"], rate, tax["inclusive"], tax.get("type", "tax"), tax.get("level", 0)
+
+    return [key(t.model_dump()) for t in model.taxes] == [key(t) for t in shown]
+
+
 def _titles(rows) -> str:
     return ", ".join(f"“{row['title']}”" for row in rows)
 
@@ -616,8 +669,6 @@ def _plan_values(model: RatePlanInput, currency: str) -> dict[str, Any]:
                      **{flag: flags[flag] if getattr(o, flag) is None else getattr(o, flag) for flag in INHERITS}}
                     for o in model.options],
         "cancellation_policy": policy,
-        "taxes": [{"title": t.title, "mode": t.mode, "rate": str(t.rate), "inclusive": t.inclusive, "amount": None}
-                  for t in model.taxes],
         "children_fee": canonical(model.children_fee, currency),
         "infant_fee": canonical(model.infant_fee, currency),
         **{name: getattr(model, name) for name in WEEKLY},

@@ -1,10 +1,12 @@
-"""The inventory service: room types, rate plans, hotel policies and ARI, as the engine offers them."""
+"""The inventory service: room types, rate plans, hotel policies, taxes and tax sets, and ARI, as the engine offers
+them."""
 
 from __future__ import annotations
 
 from backend.core.events import EventBus
 from backend.inventory.ari import Ari
 from backend.inventory.rooms import HotelPolicies, RatePlans, RoomTypes
+from backend.inventory.tax_sets import Taxes, TaxSets
 from storage import Store
 
 
@@ -13,5 +15,6 @@ class Inventory:
         self.room_types = RoomTypes(store, events, clock)
         self.rate_plans = RatePlans(store, events, clock)
         self.hotel_policies = HotelPolicies(store, events, self.room_types)
+        self.taxes = Taxes(store, events)
+        self.tax_sets = TaxSets(store, events)
         self.ari = Ari(store, events, clock)
-

@@ -29,10 +29,9 @@ from typing import Any
 from pydantic_core import from_json
 
 from backend.core.dates import days
-from backend.core.fields import currency_minor_digits
 from backend.inventory.models import INHERITS, after_reservation, complete
 from backend.inventory.window import Window
-from backend.core.money import format_minor, parse_money
+from backend.core.money import parse_money
 
 # Column order of the restriction rows that the evaluator reads: a night's values, rate first.
 ROW_FIELDS = ("rate", "min_stay_arrival", "min_stay_through", "max_stay", "closed_to_arrival", "closed_to_departure",
@@ -97,6 +96,7 @@ class Plan:
     parent_id: str | None = None
     modifiers: tuple[tuple[str, Decimal], ...] = ()  # a derived plan's, in order; amounts in minor units
     takes: tuple[int, ...] = ()  # a derived plan's: per restriction, its own row's (0) or its parent's (1)
+    tax_set_id: str | None = None  # its taxes (backend/inventory/taxes.py), read beside it: a set changes on its own
     _rates: dict[int, int] = field(default_factory=dict, compare=False, repr=False)  # parent rate → derived
 
     @classmethod
@@ -112,7 +112,8 @@ class Plan:
         return cls(row["id"], row["property_id"], row["room_type_id"], row["title"], currency, row["sell_mode"],
                    row["meal_type"], options, parse_money(primary["rate"], currency), details, weekdays,
                    parse_money(details["children_fee"], currency), parse_money(details["infant_fee"], currency),
-                   row["parent_rate_plan_id"], modifiers, tuple(int(name in taken) for name in ROW_FIELDS[1:]))
+                   row["parent_rate_plan_id"], modifiers, tuple(int(name in taken) for name in ROW_FIELDS[1:]),
+                   row["tax_set_id"])
 
     @cached_property
     def cancellation_policy(self) -> dict[str, Any]:
@@ -282,25 +283,3 @@ def quote(plan: Plan, room: Room, guests: Guests, stay: Nights, window: Window, 
         raise NotSellable(f"the rate plan sells at most {plan.options[-1][0]} guests")
     rates = open_rates(plan, stay, window, restrictions, availability, min_stay_type, rooms)
     return priced(plan, stay, rates, option[0], option[1], guests)
-
-
-def tax_amounts(plan: Plan, quote: Quote, guests: Guests) -> list[tuple[dict[str, Any], int]]:
-    """The plan's taxes, each with what it comes to for the quoted stay, in minor units."""
-    currency, price, nights = plan.currency, Decimal(quote.price), len(quote.nights)
-    result = []
-    for tax in plan.details["taxes"]:
-        rate = Decimal(tax["rate"])
-        if tax["mode"] == "percent":
-            base = price / (1 + rate / 100) if tax["inclusive"] else price
-            minor = base * rate / 100
-        else:
-            units = {"per_room_per_night": nights, "per_person_per_night": nights * guests.persons,
-                     "per_booking": 1}[tax["mode"]]
-            minor = rate * units * 10 ** currency_minor_digits(currency)
-        result.append((tax, int(minor.to_integral_value())))
-    return result
-
-
-def taxes(plan: Plan, quote: Quote, guests: Guests) -> list[dict[str, Any]]:
-    """The plan's taxes with the amount each comes to for the quoted stay."""
-    return [{**tax, "amount": format_minor(minor, plan.currency)} for tax, minor in tax_amounts(plan, quote, guests)]

@@ -489,3 +489,142 @@ def put_rule(conn: Connection, values: dict[str, Any], channel_ids: list[str], n
 
 def delete_rule(conn: Connection, rule_id: str) -> None:
     conn.execute("DELETE FROM channel_availability_rules WHERE id = ?", (rule_id,))
+
+
+# --- taxes and tax sets (backend/inventory/tax_sets.py) -----------------------------------------------------------
+
+TAX_COLUMNS = {"id": Column("t.id", "id"), "property_id": Column("t.property_id", "id"), "title": Column("t.title"),
+               "logic": Column("t.logic", "enum"), "type": Column("t.type", "enum")}
+TAX_SET_COLUMNS = {"id": Column("t.id", "id"), "property_id": Column("t.property_id", "id"),
+                   "title": Column("t.title"), "currency": Column("t.currency", "enum")}
+TAX_FIELDS = ("title", "logic", "type", "rate", "currency", "is_inclusive", "skip_nights", "max_nights",
+              "applicable_date_ranges")
+# A set's taxes as pricing and reads take them: the tax's row, its level and position in the set.
+SET_TAX_SELECT = "m.tax_set_id, m.level, m.position, t.*"
+
+
+def tax_or_set_row(store: Store, table: str, item_id: str) -> Row | None:
+    """A tax or tax set (`table`: taxes or tax_sets) with its property's group_id."""
+    return store.one(f"SELECT t.*, p.group_id FROM {table} t JOIN properties p ON p.id = t.property_id "
+                     "WHERE t.id = ?", (item_id,))
+
+
+def tax_or_set_page(store: Store, table: str, query: ListQuery, group_ids: list[str]) -> tuple[list[Any], dict[str, Any]]:
+    return page(store, query, TAX_COLUMNS if table == "taxes" else TAX_SET_COLUMNS, select="t.*",
+                source=f"{table} t JOIN properties p ON p.id = t.property_id",
+                scope=f"p.group_id IN ({placeholders(group_ids)})", scope_params=group_ids,
+                default_order="t.title, t.id")
+
+
+def insert_tax(conn: Connection, tax_id: str, property_id: str, rate_plan_id: str | None, values: dict[str, Any],
+               now: str) -> None:
+    conn.execute(f"INSERT INTO taxes (id, property_id, rate_plan_id, {', '.join(TAX_FIELDS)}, inserted_at, updated_at) "
+                 f"VALUES (?, ?, ?{', ?' * len(TAX_FIELDS)}, ?, ?)",
+                 (tax_id, property_id, rate_plan_id, *(values[f] for f in TAX_FIELDS), now, now))
+
+
+def update_tax(conn: Connection, tax_id: str, values: dict[str, Any], now: str) -> None:
+    """The tax, and the stamp of every set holding it: what a set prices at has changed."""
+    conn.execute(f"UPDATE taxes SET {', '.join(f'{f} = ?' for f in TAX_FIELDS)}, updated_at = ? WHERE id = ?",
+                 (*(values[f] for f in TAX_FIELDS), now, tax_id))
+    conn.execute("UPDATE tax_sets SET updated_at = ? WHERE id IN (SELECT tax_set_id FROM tax_set_taxes "
+                 "WHERE tax_id = ?)", (now, tax_id))
+
+
+def delete_tax(conn: Connection, tax_id: str) -> None:
+    conn.execute("DELETE FROM taxes WHERE id = ?", (tax_id,))
+
+
+def sets_holding(conn: Connection, tax_id: str) -> list[Row]:
+    """Id, title and currency of the sets a tax is in, by title."""
+    return conn.execute("SELECT s.id, s.title, s.currency FROM tax_sets s JOIN tax_set_taxes m ON m.tax_set_id = s.id "
+                        "WHERE m.tax_id = ? ORDER BY s.title, s.id", (tax_id,)).fetchall()
+
+
+def taxes_by_id(conn: Connection, ids: list[str]) -> dict[str, Row]:
+    return {row["id"]: row for row in conn.execute(
+        f"SELECT * FROM taxes WHERE id IN ({placeholders(ids)})", ids).fetchall()} if ids else {}
+
+
+def insert_tax_set(conn: Connection, set_id: str, property_id: str, rate_plan_id: str | None, title: str,
+                   currency: str, now: str) -> None:
+    conn.execute("INSERT INTO tax_sets (id, property_id, rate_plan_id, title, currency, is_default, inserted_at, "
+                 "updated_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?)", (set_id, property_id, rate_plan_id, title, currency,
+                                                                 now, now))
+
+
+def update_tax_set(conn: Connection, set_id: str, title: str, currency: str, now: str) -> None:
+    conn.execute("UPDATE tax_sets SET title = ?, currency = ?, updated_at = ? WHERE id = ?",
+                 (title, currency, now, set_id))
+
+
+def put_set_taxes(conn: Connection, set_id: str, members: list[tuple[str, int]]) -> None:
+    """The set's taxes exactly these (tax id, level), in this order."""
+    conn.execute("DELETE FROM tax_set_taxes WHERE tax_set_id = ?", (set_id,))
+    conn.executemany("INSERT INTO tax_set_taxes (tax_set_id, tax_id, level, position) VALUES (?, ?, ?, ?)",
+                     [(set_id, tax_id, level, position) for position, (tax_id, level) in enumerate(members)])
+
+
+def delete_tax_set(conn: Connection, set_id: str) -> None:
+    conn.execute("DELETE FROM tax_sets WHERE id = ?", (set_id,))
+
+
+def claim_default(conn: Connection, set_id: str, property_id: str) -> bool:
+    """The set becomes its property's default if it has none: the conditional UPDATE's rowcount says so (the unique
+    index tax_sets_default holds it whatever runs at once)."""
+    return bool(conn.execute("UPDATE tax_sets SET is_default = 1 WHERE id = ? AND NOT EXISTS (SELECT 1 FROM tax_sets "
+                             "WHERE property_id = ? AND is_default = 1)", (set_id, property_id)).rowcount)
+
+
+def set_default(conn: Connection, set_id: str, property_id: str, is_default: bool) -> None:
+    """The set the property's default (the one before no longer), or not the default."""
+    if is_default:
+        conn.execute("UPDATE tax_sets SET is_default = 0 WHERE property_id = ? AND id != ? AND is_default = 1",
+                     (property_id, set_id))
+    conn.execute("UPDATE tax_sets SET is_default = ? WHERE id = ?", (int(is_default), set_id))
+
+
+def default_tax_set(store: Store, property_id: str) -> Row | None:
+    return store.one("SELECT id, currency FROM tax_sets WHERE property_id = ? AND is_default = 1", (property_id,))
+
+
+def set_taxes(store: Store, set_ids: list[str]) -> list[Row]:
+    """The taxes of these sets (SET_TAX_SELECT), by set, level (highest first) and position."""
+    return [row for chunk in chunked(set_ids) for row in store.query(
+        f"SELECT {SET_TAX_SELECT} FROM tax_set_taxes m JOIN taxes t ON t.id = m.tax_id "
+        f"WHERE m.tax_set_id IN ({placeholders(chunk)}) ORDER BY m.tax_set_id, m.level DESC, m.position", chunk)]
+
+
+def set_plans(store: Store, set_ids: list[str]) -> list[tuple[str, str]]:
+    """(tax_set_id, rate plan id) of the plans priced with these sets, by title."""
+    return [row for chunk in chunked(set_ids) for row in store.tuples(
+        f"SELECT tax_set_id, id FROM rate_plans WHERE tax_set_id IN ({placeholders(chunk)}) ORDER BY title, id", chunk)]
+
+
+def plans_with_set(conn: Connection, set_id: str) -> list[Row]:
+    """Id, title and currency of the plans priced with the set, by title."""
+    return conn.execute("SELECT id, title, currency FROM rate_plans WHERE tax_set_id = ? ORDER BY title, id",
+                        (set_id,)).fetchall()
+
+
+def point_plans(conn: Connection, plan_ids: list[str], set_id: str | None, now: str) -> None:
+    """These plans priced with the set (None: none); stamped, so that a kept parsed plan is read anew."""
+    for chunk in chunked(plan_ids):
+        conn.execute(f"UPDATE rate_plans SET tax_set_id = ?, updated_at = ? WHERE id IN ({placeholders(chunk)})",
+                     (set_id, now, *chunk))
+
+
+def own_tax_set(conn: Connection, plan_id: str) -> str | None:
+    """The rate plan's own set (made from its embedded taxes), if it has one."""
+    row = conn.execute("SELECT id FROM tax_sets WHERE rate_plan_id = ?", (plan_id,)).fetchone()
+    return None if row is None else row[0]
+
+
+def delete_own_taxes(conn: Connection, plan_id: str) -> None:
+    """The rate plan's own set and own taxes."""
+    conn.execute("DELETE FROM tax_sets WHERE rate_plan_id = ?", (plan_id,))
+    conn.execute("DELETE FROM taxes WHERE rate_plan_id = ?", (plan_id,))
+
+
+def tax_set_versions(store: Store, set_ids: list[str]) -> Iterable[tuple[str, str]]:
+    return versions(store, "tax_sets", set_ids)

@@ -64,8 +64,8 @@ from backend.inventory.stays import (
     Room,
     open_rates,
     priced,
-    tax_amounts,
 )
+from backend.inventory.taxes import TaxSet, offered
 from backend.inventory.window import Window, window_of
 from backend.core.listing import ListQuery, parse_bool
 from backend.core.money import format_minor
@@ -336,12 +336,14 @@ class Shopping:
         left = {room_id: min(availability.get(room_id, {}).get(night, 0) for night in stay.nights.keys)
                 for room_id in rooms}
         offers: dict[str, list[dict[str, Any]]] = {room_id: [] for room_id in rooms}
+        tax_sets = self.calendar.tax_sets(plans)
         for plan in plans:
             quotes = _quotes(plan, rooms[plan.room_type_id], stay.nights, guests, context, restrictions[plan.id],
                              availability.get(plan.room_type_id, {}))
             if quotes:
                 shown = _plan_item(plan, stay.nights, left[plan.room_type_id])
-                offers[plan.room_type_id] += [_rate_item(shown, plan, found, party) for party, found in quotes]
+                taxes = tax_sets.get(plan.tax_set_id)  # type: ignore[arg-type]
+                offers[plan.room_type_id] += [_rate_item(shown, plan, found, party, taxes) for party, found in quotes]
         return [item(room, offers[room_id], left[room_id]) for room_id, room in rooms.items() if offers[room_id]]
 
     @_one_source
@@ -501,7 +503,8 @@ def _plan_item(plan: Plan, nights: Nights, available: int) -> dict[str, Any]:
             "cancellation_policy": plan.cancellation_policy}
 
 
-def _rate_item(shown: dict[str, Any], plan: Plan, found: Quote, guests: Guests) -> dict[str, Any]:
+def _rate_item(shown: dict[str, Any], plan: Plan, found: Quote, guests: Guests,
+               tax_set: TaxSet | None) -> dict[str, Any]:
     """An offer: `price` is the nights' sum (taxes marked inclusive are in it), `net_price` that without any tax,
     `total_price` what the guest pays, the taxes on top added. A plan without taxes, the common case, has the three
     alike."""
@@ -511,11 +514,8 @@ def _rate_item(shown: dict[str, Any], plan: Plan, found: Quote, guests: Guests) 
             "price": price, "net_price": price, "total_price": price,
             "days": {d: format_minor(p, currency) for d, p in zip(found.nights, found.prices, strict=True)},
             "taxes": []}
-    if plan.details["taxes"]:
-        taxes = tax_amounts(plan, found, guests)
-        inside = sum(minor for tax, minor in taxes if tax["inclusive"])
-        on_top = sum(minor for tax, minor in taxes if not tax["inclusive"])
+    if tax_set is not None and tax_set.taxes:
+        taxes, inside, on_top = offered(tax_set, found.nights, found.prices, guests.persons, currency)
         item.update(net_price=format_minor(found.price - inside, currency),
-                    total_price=format_minor(found.price + on_top, currency),
-                    taxes=[{**tax, "amount": format_minor(minor, currency)} for tax, minor in taxes])
+                    total_price=format_minor(found.price + on_top, currency), taxes=taxes)
     return item

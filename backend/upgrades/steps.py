@@ -34,9 +34,9 @@ class DataStep:
 
 def steps() -> list[DataStep]:
     """Every data step, in the order they run (imported here: they import the engine's domains)."""
-    from backend.upgrades import folded_cards, sealed_secrets, sellable_nights, stored_cards
+    from backend.upgrades import folded_cards, sealed_secrets, sellable_nights, stored_cards, tax_sets
 
-    return [stored_cards.STEP, sealed_secrets.STEP, folded_cards.STEP, sellable_nights.STEP]
+    return [stored_cards.STEP, sealed_secrets.STEP, folded_cards.STEP, sellable_nights.STEP, tax_sets.STEP]
 
 
 def run_pending(engine: Engine, pending: list[DataStep] | None = None) -> dict[str, int]:

@@ -44,3 +44,13 @@ def repoint_revision_cards(conn: Connection, token: str, copies: list[str]) -> N
     """Revisions that named a copy of a card name the card kept."""
     conn.execute(f"UPDATE booking_revisions SET card_token = ? WHERE card_token IN ({placeholders(copies)})",
                  (token, *copies))
+
+
+def plans_with_embedded_taxes(conn: Connection) -> list[Any]:
+    """Id, property, title, currency and details of the rate plans whose details still hold taxes (before 0033)."""
+    return conn.execute("SELECT id, property_id, title, currency, details FROM rate_plans "
+                        "WHERE details LIKE '%\"taxes\"%' ORDER BY id").fetchall()
+
+
+def set_plan_details(conn: Connection, plan_id: str, details: str) -> None:
+    conn.execute("UPDATE rate_plans SET details = ? WHERE id = ?", (details, plan_id))

@@ -48,6 +48,7 @@ STEPS: list[str] = [
     "0031_events_by_property.sql",
     "0032_reviews.sql",
     "0036_channel_availability_rules.sql",
+    "0033_tax_sets.sql",
 ]
 # PostgreSQL's first step: SQLite's schema as of this many steps, in one file.
 BASELINE = 22

@@ -37,7 +37,7 @@ from backend.http.routes import card_form, embed, inbound, pci
 from backend.http.routes.inbound import InboundMessageEnvelope
 from backend.identity.models import GroupEnvelope
 from backend.inventory.ari import AriEnvelope
-from backend.inventory.models import HotelPolicyEnvelope, RatePlanEnvelope, RoomTypeEnvelope
+from backend.inventory.models import HotelPolicyEnvelope, PhotoEnvelope, RatePlanEnvelope, RoomTypeEnvelope
 from backend.properties.models import PropertyEnvelope
 from backend.vault.card_form import CardFormEnvelope
 from backend.vault.profiles import ProfileEnvelope
@@ -47,7 +47,7 @@ ENVELOPES: dict[str, type[BaseModel]] = {model.__name__: model for model in (
     PropertyEnvelope, ChannelEnvelope, InstallationEnvelope, RoomTypeEnvelope, RatePlanEnvelope, HotelPolicyEnvelope,
     AriEnvelope, BookingEnvelope, NoShowEnvelope, MessageEnvelope, InboundMessageEnvelope, AttachmentEnvelope,
     InquiryEnvelope, OneTimeTokenEnvelope, ChatSessionEnvelope, ProfileEnvelope, GroupEnvelope, CardFormEnvelope,
-    WebhookEnvelope, AckBody, ThreadEnvelope, NoteEnvelope, TemplateEnvelope)}
+    WebhookEnvelope, AckBody, ThreadEnvelope, NoteEnvelope, TemplateEnvelope, PhotoEnvelope)}
 
 SCHEMES = {
     "bearer": {"type": "http", "scheme": "bearer",

@@ -89,7 +89,8 @@ def as_batch(stored: list[dict[str, Any]], edited: list[dict[str, Any]], shown: 
 class Photos:
     """`media_of(url)`: the id of the upload (backend/properties/media.py) a url names, if it names one."""
 
-    def __init__(self, store: Store, events: EventBus, media_of: Callable[[str], str | None] = lambda url: None) -> None:
+    def __init__(self, store: Store, events: EventBus,
+                 media_of: Callable[[str], str | None] = lambda url: None) -> None:
         self.store = store
         self.events = events
         self.media_of = media_of
@@ -100,8 +101,8 @@ class Photos:
         rows, meta = photos_page(self.store, query, actor.group_list())
         return [describe(r) for r in rows], meta
 
-    def get(self, actor: Actor, photo_id: str, missing: type[NotFound] = NotFound) -> dict[str, Any]:
-        return describe(self._row(actor, photo_id, missing))
+    def get(self, actor: Actor, photo_id: str) -> dict[str, Any]:
+        return describe(self._row(actor, photo_id, NotFound))
 
     def _row(self, actor: Actor, photo_id: str, missing: type[NotFound]) -> Row:
         row = photo_row(self.store, photo_id)
@@ -161,12 +162,13 @@ class Photos:
         if not items:
             return
         stored = {row["id"] for row in photos_in(conn, property_id, room_type_id or "")}
+        parent = "room type" if room_type_id else "property"
         errors, named = Errors(), set()
         for index, item in enumerate(items):
             if item.id is None and item.is_removed:
                 errors.add(f"{field}.{index}.is_removed", "needs the id of the photo to remove")
             elif item.id is not None and item.id not in stored:
-                errors.add(f"{field}.{index}.id", f"is not a photo of this {'room type' if room_type_id else 'property'}")
+                errors.add(f"{field}.{index}.id", f"is not a photo of this {parent}")
             elif item.id is not None and item.id in named:
                 errors.add(f"{field}.{index}.id", "is named twice")
             named.add(item.id)
@@ -189,12 +191,7 @@ class Photos:
 
     def _add(self, conn: Connection, property_id: str, room_type_id: str | None, values: dict[str, Any],
              position: int | None, field: str) -> str:
-        room = room_type_id or ""
-        count = photo_count(conn, property_id, room)
-        if count >= MAX_PHOTOS:
-            raise ValidationFailed.one(field, f"a property and each room type may have at most {MAX_PHOTOS} photos")
-        place = count if position is None else min(position, count)
-        shift_photos(conn, property_id, room, place, count - 1, 1)
+        place = self._open(conn, property_id, room_type_id or "", position, field)
         photo_id = new_id()
         insert_photo(conn, photo_id, {"property_id": property_id, "room_type_id": room_type_id, "position": place,
                                       **values}, self.media_of(values["url"]), utc_now())
@@ -207,24 +204,30 @@ class Photos:
         changes = {k: v for k, v in changes.items() if v != current[k]}  # a photo sent back as read is left as it is
         now = utc_now()
         if new != old:  # into the other list, out of its own
-            count = photo_count(conn, property_id, new)
-            if count >= MAX_PHOTOS:
-                raise ValidationFailed.one("room_type_id", f"has {MAX_PHOTOS} photos already, the most it may have")
-            place = count if position is None else min(position, count)
-            shift_photos(conn, property_id, new, place, count - 1, 1)
+            place = self._open(conn, property_id, new, position, "room_type_id")
             update_photo(conn, photo_id, {**changes, "room_type_id": room_type_id, "position": place}, now)
             shift_photos(conn, property_id, old, was + 1, photo_count(conn, property_id, old), -1)
-        elif position is not None and min(position, photo_count(conn, property_id, old) - 1) != was:
-            count = photo_count(conn, property_id, old)
-            place = min(position, count - 1)
-            update_photo(conn, photo_id, {"position": count}, now)  # aside: the place after the last is free
-            shift_photos(conn, property_id, old, was + 1, count - 1, -1)
-            shift_photos(conn, property_id, old, place, count - 2, 1)
-            update_photo(conn, photo_id, {**changes, "position": place}, now)
-        elif changes:
-            update_photo(conn, photo_id, changes, now)
+        else:
+            count = photo_count(conn, property_id, old) if position is not None else 0
+            place = was if position is None else min(position, count - 1)
+            if place != was:
+                update_photo(conn, photo_id, {"position": count}, now)  # aside: the place after the last is free
+                shift_photos(conn, property_id, old, was + 1, count - 1, -1)
+                shift_photos(conn, property_id, old, place, count - 2, 1)
+                changes = {**changes, "position": place}
+            if changes:
+                update_photo(conn, photo_id, changes, now)
         if "url" in changes:
             set_photo_media(conn, photo_id, self.media_of(changes["url"]))
+
+    def _open(self, conn: Connection, property_id: str, room: str, position: int | None, field: str) -> int:
+        """The place `position` of a list (its end without one, or past it), made free; 422 on `field` when full."""
+        count = photo_count(conn, property_id, room)
+        if count >= MAX_PHOTOS:
+            raise ValidationFailed.one(field, f"a property and each room type may have at most {MAX_PHOTOS} photos")
+        place = count if position is None else min(position, count)
+        shift_photos(conn, property_id, room, place, count - 1, 1)
+        return place
 
     def _remove(self, conn: Connection, current: Row) -> None:
         room = current["room_type_id"] or ""

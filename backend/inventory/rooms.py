@@ -216,8 +216,9 @@ class RoomTypes(Owned):
             if model is not None and not failed(errors.details) & {"occ_adults", "occ_children"}:
                 self._check_capacity(room_id, model.occ_adults + model.occ_children, errors)
             errors.raise_if_any()
-            self._update(room_id, _room_values(model), also=lambda conn, before: self.photos.apply(  # type: ignore[union-attr]
-                conn, before["property_id"], room_id, model.content.photos))
+            photos = model.content.photos  # type: ignore[union-attr]
+            self._update(room_id, _room_values(model),  # type: ignore[arg-type]
+                         also=lambda conn, before: self.photos.apply(conn, before["property_id"], room_id, photos))
             return self.get(actor, room_id)
 
     def _check_capacity(self, room_id: str, capacity: int, errors: Errors) -> None:
@@ -575,8 +576,8 @@ def _room_model(sent: dict[str, Any], stored: dict[str, Any] | None = None) -> t
 def _room_values(model: RoomTypeInput) -> dict[str, Any]:
     """Stored as before (`description` beside the rest: the shopping API reads it there); its photos are rows of the
     photo store (backend/inventory/photos.py)."""
-    details = {**model.content.model_dump(exclude={"photos"}), **model.model_dump(include={"bed_options", "facilities", "room_kind",
-                                                                         "capacity"})}
+    details = {**model.content.model_dump(exclude={"photos"}),
+               **model.model_dump(include={"bed_options", "facilities", "room_kind", "capacity"})}
     return {"property_id": model.property_id, "title": model.title, "count_of_rooms": model.count_of_rooms,
             "occ_adults": model.occ_adults, "occ_children": model.occ_children, "occ_infants": model.occ_infants,
             "default_occupancy": model.default_occupancy or model.occ_adults, "details": json.dumps(details)}

@@ -1,6 +1,6 @@
 """The inventory domain's SQL: every statement on the tables it owns — room_types, rate_plans, hotel_policies,
-availability, restrictions and photos — written in the common dialect of storage/ (both SQLite and PostgreSQL), and its
-reads of the properties and channel mappings they belong to. Services keep the logic and the transactions and pass
+availability, restrictions and photos — written in the common dialect of storage/ (both SQLite and PostgreSQL), and
+its reads of the properties and channel mappings they belong to. Services keep the logic and the transactions and pass
 their connection in (or the Store, for single reads)."""
 
 from __future__ import annotations
@@ -430,7 +430,8 @@ def room_property_in(conn: Connection, room_id: str) -> str | None:
 
 
 def photos_page(store: Store, query: ListQuery, group_ids: list[str]) -> tuple[list[Any], dict[str, Any]]:
-    return page(store, query, PHOTO_COLUMNS, select="ph.*", source="photos ph JOIN properties p ON p.id = ph.property_id",
+    return page(store, query, PHOTO_COLUMNS, select="ph.*",
+                source="photos ph JOIN properties p ON p.id = ph.property_id",
                 scope=f"p.group_id IN ({placeholders(group_ids)})", scope_params=group_ids,
                 default_order="ph.property_id, COALESCE(ph.room_type_id, ''), ph.position")
 

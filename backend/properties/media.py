@@ -66,8 +66,8 @@ class Media:
 
     def id_of(self, url: str) -> str | None:
         """The media a url of ours names (a photo showing an upload), else None."""
-        prefix = self.url("")
-        return url[len(prefix):] if url.startswith(prefix) and len(url) > len(prefix) else None  # type: ignore[arg-type]
+        prefix = f"{self.base_url}/api/v1/media/"
+        return url[len(prefix):] if url.startswith(prefix) and len(url) > len(prefix) else None
 
     def upload(self, data: bytes) -> str:
         """Keep an uploaded image; its url. 413 beyond the size, 422 unless the bytes are an image."""

@@ -1,5 +1,5 @@
-"""The service's Photos collection over real HTTP, in the shapes its reference documents (shared/reference/channex-api.md
-§12, docs.channex.io "Photos Collection"), and the same rows read and written through a property's and a room type's
+"""The service's Photos collection over real HTTP, in the shapes its reference documents
+(shared/reference/channex-api.md §12, docs.channex.io "Photos Collection"), and the same rows read and written through a property's and a room type's
 `content.photos`: one store, two ways in. Positions are dense from 0 (the cover) per property and room type."""
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
+import backend.inventory.photos
 from backend.properties.media import prune_uploads
 from tests.chat.test_chat_api import png
 from tests.conftest import property_body, serve_site
@@ -137,7 +138,7 @@ def test_a_room_type_of_another_property_is_refused(user, hotel):
 
 
 def test_places_stay_dense_and_a_taken_one_pushes_the_others_down(user, hotel):
-    a, b, c = (add(user.client, hotel, f"https://img.example.com/{n}.jpg")["id"] for n in "abc")
+    a, _, c = (add(user.client, hotel, f"https://img.example.com/{n}.jpg")["id"] for n in "abc")
     assert places(user.client, hotel) == [(f"https://img.example.com/{n}.jpg", i) for i, n in enumerate("abc")]
 
     cover = add(user.client, hotel, "https://img.example.com/cover.jpg", position=0)
@@ -153,15 +154,14 @@ def test_places_stay_dense_and_a_taken_one_pushes_the_others_down(user, hotel):
     moved = check(user.client.put(f"/api/v1/photos/{far['id']}", json={"photo": {"position": 0}}))
 
     assert moved["data"]["attributes"]["position"] == 0
-    assert places(user.client, hotel) == [("https://img.example.com/far.jpg", 0), ("https://img.example.com/cover.jpg", 1),
-                                          ("https://img.example.com/b.jpg", 2), ("https://img.example.com/a.jpg", 3)]
-    assert b
+    assert places(user.client, hotel) == [(f"https://img.example.com/{name}.jpg", n)
+                                          for n, name in enumerate(("far", "cover", "b", "a"))]
 
 
 def test_a_photo_moved_to_a_room_type_leaves_a_dense_list_behind(user, hotel):
     room = new_room(user.client, hotel)
-    first, second = add(user.client, hotel, "https://img.example.com/1.jpg"), add(user.client, hotel,
-                                                                                 "https://img.example.com/2.jpg")
+    first = add(user.client, hotel, "https://img.example.com/1.jpg")
+    add(user.client, hotel, "https://img.example.com/2.jpg")
     add(user.client, hotel, "https://img.example.com/r.jpg", room_type_id=room)
 
     moved = check(user.client.put(f"/api/v1/photos/{first['id']}", json={"photo": {"room_type_id": room,
@@ -169,8 +169,24 @@ def test_a_photo_moved_to_a_room_type_leaves_a_dense_list_behind(user, hotel):
 
     assert moved["data"]["attributes"]["room_type_id"] == room
     assert places(user.client, hotel) == [("https://img.example.com/2.jpg", 0)]
-    assert places(user.client, hotel, room) == [("https://img.example.com/1.jpg", 0), ("https://img.example.com/r.jpg", 1)]
-    assert second
+    assert places(user.client, hotel, room) == [("https://img.example.com/1.jpg", 0),
+                                                ("https://img.example.com/r.jpg", 1)]
+
+
+def test_a_property_and_each_room_type_hold_a_bounded_number_of_photos(user, hotel, monkeypatch):
+    monkeypatch.setattr(backend.inventory.photos, "MAX_PHOTOS", 2)
+    room = new_room(user.client, hotel)
+    for n in range(2):
+        add(user.client, hotel, f"https://img.example.com/{n}.jpg")
+        add(user.client, hotel, f"https://img.example.com/r{n}.jpg", room_type_id=room)
+
+    one_more = user.client.post("/api/v1/photos", json={"photo": {"property_id": hotel, "url": URL}})
+    in_a_batch = user.client.put(f"/api/v1/room_types/{room}", json={"room_type": {"content": {"photos": [
+        {"url": URL}]}}})
+
+    assert one_more.status_code == 422 and list(one_more.json()["errors"]["details"]) == ["property_id"]
+    assert in_a_batch.status_code == 422 and list(in_a_batch.json()["errors"]["details"]) == ["content.photos"]
+    assert len(places(user.client, hotel)) == len(places(user.client, hotel, room)) == 2
 
 
 # --- content.photos: the same rows ----------------------------------------------------------------------------------
@@ -187,7 +203,7 @@ def test_a_propertys_content_photos_are_the_photos_collection(user):
                                                              "filter[room_type_id]": room}))["data"]
 
     assert [(p["url"], p["position"]) for p in content["photos"]] == [
-        ("https://img.example.com/a.jpg", 0), ("https://img.example.com/b.jpg", 1), ("https://img.example.com/c.jpg", 2)]
+        (f"https://img.example.com/{name}.jpg", n) for n, name in enumerate("abc")]
     assert content["photos"][2] == check(user.client.get(f"/api/v1/photos/{via_api['id']}"))["data"]["attributes"]
     assert SERVICE_ATTRIBUTES <= content["photos"][0].keys()
     assert [p["attributes"]["url"] for p in listed] == ["https://img.example.com/room.jpg"]

@@ -33,7 +33,8 @@ OLD_ROWS = [
     ("INSERT INTO properties (id, group_id, title, currency, settings, content, inserted_at, updated_at) "
      "VALUES ('p', 'g', 'P', 'EUR', ?, ?, ?, ?)", (SETTINGS, json.dumps(PROPERTY_CONTENT), NOW, NOW)),
     ("INSERT INTO properties (id, group_id, title, currency, settings, content, inserted_at, updated_at) "
-     "VALUES ('bare', 'g', 'Bare', 'EUR', ?, ?, ?, ?)", (SETTINGS, json.dumps({"description": None, "photos": []}), NOW, NOW)),
+     "VALUES ('bare', 'g', 'Bare', 'EUR', ?, ?, ?, ?)",
+     (SETTINGS, json.dumps({"description": None, "photos": []}), NOW, NOW)),
     ("INSERT INTO room_types (id, property_id, title, count_of_rooms, occ_adults, occ_children, occ_infants, "
      "default_occupancy, details, inserted_at, updated_at) VALUES ('r', 'p', 'R', 1, 2, 0, 0, 2, ?, ?, ?)",
      (json.dumps(ROOM_DETAILS), NOW, NOW)),

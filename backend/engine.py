@@ -32,11 +32,13 @@ if TYPE_CHECKING:
     from backend.distribution.service import Distribution
     from backend.properties.facilities import Facilities
     from backend.inventory.service import Inventory
+    from backend.inventory.availability_rules import AvailabilityRules
     from backend.core.keys import Keys
     from backend.properties.media import Media
     from backend.outbox.deliverer import Deliverer, Route, Sweep
     from backend.outbox.lease import ServerAddresses
     from backend.properties.service import Properties
+    from backend.reviews.service import Reviews
     from backend.shopping.service import Shopping
     from backend.vault.capture import Capture, CaptureTarget
     from backend.vault.card_form import CardForm
@@ -122,6 +124,12 @@ class Engine:
         return Inventory(self.store, self.events, self.config.clock, self.media.id_of)
 
     @cached_property
+    def availability_rules(self) -> AvailabilityRules:
+        from backend.inventory.availability_rules import AvailabilityRules
+
+        return AvailabilityRules(self.store, self.events, self.config.clock)
+
+    @cached_property
     def shopping(self) -> Shopping:
         from backend.shopping.service import Shopping
 
@@ -143,6 +151,12 @@ class Engine:
 
         return Chat(self.store, self.events, Attachments(self.store, self.config.base_url,
                                                          self.config.attachment_max_bytes), self.config.clock)
+
+    @cached_property
+    def reviews(self) -> Reviews:
+        from backend.reviews.service import Reviews
+
+        return Reviews(self.store, self.events, self.config.clock)
 
     @cached_property
     def embed(self) -> ChatEmbed:

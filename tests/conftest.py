@@ -18,6 +18,7 @@ import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 
 import httpx
 import pytest
@@ -40,6 +41,19 @@ UNTHROTTLED = 10**9
 # The sites the session's server lets frame its web chat, as an operator names them (nobody by default): the host
 # pages of tests/chat/test_web_chat.py, on loopback ports of their own.
 HOST_PAGES = "http://127.0.0.1:*"
+
+MIDNIGHT_MARGIN = 60  # seconds before midnight (UTC) in which a test waits for the new day to begin
+
+
+@pytest.fixture(autouse=True)
+def _not_across_midnight() -> None:
+    """Tests build their dates from today (UTC, `tests/shopping/shop.day`): one begun just before midnight would
+    check what it wrote for today against tomorrow's window. It waits for the new day instead (once a run, at most
+    a minute)."""
+    now = datetime.now(UTC)
+    left = (datetime.combine(now.date() + timedelta(days=1), datetime.min.time(), UTC) - now).total_seconds()
+    if left < MIDNIGHT_MARGIN:
+        time.sleep(left + 1)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -52,6 +52,7 @@ from backend.identity.models import Actor
 from backend.identity.service import hash_secret
 from backend.inventory import sellable
 from backend.inventory.calendar import Calendar, Scope
+from backend.inventory.channel_rules import ChannelRules
 from backend.inventory.stays import R_RATE, Guests, Nights, NotSellable, Quote, quote
 from backend.inventory.stays import taxes as plan_taxes
 from backend.inventory.store import give_back_rooms, take_room
@@ -170,18 +171,21 @@ class Bookings:
             else:
                 sold = property_rate_plan_ids(self.store, prop["id"]) if crs else self._sold(channel, prop)
                 booking = self._book(model, shown, existing, prop, channel, sold, window, body_hash, key,
-                                     secure=secure, ota=ota)
+                                     secure=secure, ota=ota, ruled=not crs)
         self.events.publish("booking.changed", booking["id"], status=booking["status"], property_id=property_id)
         return booking, model.status == "new"
 
     def _book(self, model: BookingInput, shown: dict[str, Any], existing, prop, channel, sold: set[str],
-              window: Window, body_hash: str, key: str | None, *, secure: bool, ota: bool) -> dict[str, Any]:
+              window: Window, body_hash: str, key: str | None, *, secure: bool, ota: bool,
+              ruled: bool) -> dict[str, Any]:
+        """`ruled`: the channel's availability rules apply (all but a CRS update, the property's own word)."""
         settings = from_json(prop["settings"])
         _check_stay(model, window, self.clock().date(), ota)
         arrival, departure = date.fromisoformat(model.arrival_date), date.fromisoformat(model.departure_date)  # type: ignore[arg-type]
         held = Counter(tuple(u) for u in from_json(existing["taken"])) if existing else Counter()
         rooms, overbooked, unmapped = self._price_rooms(model, shown["rooms"], prop, sold, window, arrival,
-                                                        departure, held, settings["min_stay_type"], ota)
+                                                        departure, held, settings["min_stay_type"], ota,
+                                                        channel["id"] if ruled else None)
         autoupdate = settings["allow_availability_autoupdate_on_" + ("modification" if existing else "confirmation")]
         taken = list(held.elements()) if existing else []
         if autoupdate:
@@ -217,16 +221,21 @@ class Bookings:
 
     def _price_rooms(self, model: BookingInput, shown_rooms: list[dict[str, Any]], prop, mapped: set[str],
                      window: Window, arrival: date, departure: date, held: Counter, min_stay_type: str,
-                     ota: bool) -> tuple[list[dict[str, Any]], bool, bool]:
+                     ota: bool, seen_by: str | None) -> tuple[list[dict[str, Any]], bool, bool]:
         """Each room of the booking with its nightly prices. A shopping push or a booking of the property's own must
         be sellable (422 naming the room otherwise), of the rate plans `mapped` (those its channel sells), at the
         prices it names, if any, for each night, and carries
-        its rate plan's taxes; an OTA booking is taken as sent, flagged overbooked or unmapped."""
+        its rate plan's taxes; an OTA booking is taken as sent, flagged overbooked or unmapped. `seen_by`: the
+        channel whose availability rules apply (backend/inventory/channel_rules.py): the rooms it may sell are those
+        they leave it, read in this transaction under the property's scope, which a rule's change takes too; an OTA
+        booking beyond them is flagged overbooked, as one beyond the rooms there are."""
         plans = self.calendar.plans(r.rate_plan_code for r in model.rooms)
         rooms = self.calendar.rooms(p.room_type_id for p in plans.values())
         first, last = arrival.isoformat(), departure.isoformat()
         restrictions = self.calendar.restrictions(Scope(tuple(plans)), first, last)
         availability = self.calendar.availability(Scope(tuple(rooms)), first, last)
+        if seen_by is not None:
+            ChannelRules.of(self.store, [seen_by], first, last).apply([seen_by], availability)
         for (room_id, day), count in held.items():  # this booking's own units count as free for its change
             availability.setdefault(room_id, {})[day] = availability.get(room_id, {}).get(day, 0) + count
         wanted = Counter(r.room_type_code for r in model.rooms)

@@ -3,8 +3,9 @@ name ranges, so a batch sent late carries today's values, and a later change is 
 
 Ranges of one plan or room type merge (ten events over overlapping weeks read each night once), are cut to the
 property's window and read through the engine's own ARI reads (backend/inventory/calendar.py): a night without values
-of its own reads its weekday's defaults, a derived plan's nights are computed from its parent's. Consecutive days with
-the same values collapse into one range. Nothing before the property's today is sent, nor anything from today +
+of its own reads its weekday's defaults, a derived plan's nights are computed from its parent's; a room type's
+availability is the channel's own, as its availability rules leave it. Consecutive days with the same values collapse
+into one range. Nothing before the property's today is sent, nor anything from today +
 state_length on; the nights the cut-off has closed (today to today + cut_off_days, once cut_off_time has passed)
 are sent closed.
 
@@ -28,6 +29,7 @@ from backend.distribution.collapse import ONE_DAY, Span, collapse
 from backend.distribution.mapped import Closing, Mapped
 from backend.distribution.store import properties_in
 from backend.inventory.calendar import Calendar, Scope
+from backend.inventory.channel_rules import ChannelRules
 from backend.inventory.stays import Plan
 from backend.inventory.window import Window, window_of
 from backend.outbox.deliverer import Event
@@ -178,6 +180,8 @@ class Reader:
         nights = self.calendar.restrictions(Scope(tuple(found)), first, last, found.values()) if found else {}
         existing = self.calendar.rooms(rooms) if rooms else {}
         available = self.calendar.availability(Scope(tuple(existing)), first, last) if existing else {}
+        if available:  # as the channel's availability rules leave it (backend/inventory/channel_rules.py)
+            ChannelRules.of(self.store, [mapped.channel_id], first, last).apply([mapped.channel_id], available)
         return Read([span for room_id in mapped.rooms if room_id in existing
                      for span in collapse(room_id, _each(available.get(room_id, {}), rooms[room_id], 0))],
                     [span for plan_id in mapped.plans if plan_id in found

@@ -12,6 +12,7 @@ from backend.http import errors, openapi
 from backend.http.guard import Gate, Guard
 from backend.http.routes import (
     applications,
+    availability_rules,
     card_form,
     bookings,
     channels,
@@ -24,6 +25,7 @@ from backend.http.routes import (
     pci,
     photos,
     properties,
+    reviews,
     shopping,
     system,
     threads,
@@ -39,7 +41,8 @@ DESCRIPTIONS = {
 }
 API_ROUTERS = [system.api_router, properties.router, channels.router, applications.router, inventory.router,
                bookings.router, shopping.router, chat.router, threads.router, message_templates.router, embed.router,
-               inbound.router, webhooks.router, outbox.router, photos.router]
+               inbound.router, webhooks.router, outbox.router, reviews.router, reviews.inbound_router,
+               availability_rules.router, photos.router]
 
 
 def create_app(engine: Engine, listener: Listener = "main", gate: Gate | None = None) -> FastAPI:

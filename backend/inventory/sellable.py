@@ -17,7 +17,9 @@ shopping channel is connected to: the total of the list's plain pages, which wou
 change's own transaction, under the property's write scope or unscoped (backend/core/scopes.py), so the index is
 never older than what it indexes: ARI writes and their undo, a booking's rooms taken or given back (nights first to
 last: the arrivals whose stays could read them), a room type or rate plan made, changed or deleted, a channel's
-connections and mappings, a property's settings or active flag (every night). `rebuild` makes it whole again (the
+connections and mappings, a property's settings or active flag (every night), an availability rule made, changed or
+deleted (backend/inventory/availability_rules.py). A channel that a rule names reads the room type's nights as the
+rule leaves them for it (backend/inventory/channel_rules.py). `rebuild` makes it whole again (the
 data step of databases from before it, backend/upgrades/).
 """
 
@@ -31,6 +33,7 @@ from pydantic_core import from_json
 
 from backend.core.dates import days
 from backend.inventory.calendar import Calendar, Scope
+from backend.inventory.channel_rules import ChannelRules, nights_seen
 from backend.inventory.stays import R_CTA, R_CTD, R_MAX, R_MSA, R_MST, R_RATE, R_STOP, Plan
 from backend.inventory.store import (
     all_channel_ids,
@@ -108,16 +111,21 @@ def _refresh(store: Store, calendar: Calendar, property_id: str, first: str | No
         availability = calendar.availability(Scope(tuple(rooms)), keys[0], keys[-1])
         count = (arrivals[1] - arrivals[0]).days + 1
         kinds: dict[tuple, list[int]] = {}
-        masks = {plan_id: _masks(plan, [nights[plan_id][k] for k in keys],
-                                 [availability.get(plan.room_type_id, {}).get(k, 0) for k in keys],
+        available = {room_id: [availability.get(room_id, {}).get(k, 0) for k in keys] for room_id in rooms}
+        masks = {plan_id: _masks(plan, [nights[plan_id][k] for k in keys], available[plan.room_type_id],
                                  settings["min_stay_type"], count)
                  for plan_id, plan in plans.items()}
+        rules = ChannelRules.of_property(conn, property_id)
         for channel_id, plan_id in mappings:
             plan, room = plans[plan_id], rooms[plans[plan_id].room_type_id]
             kind = (channel_id, plan.currency, room.occ_adults, room.occ_children, room.occ_infants,
                     max(occupancy for occupancy, _ in plan.options))
             merged = kinds.setdefault(kind, [0] * count)
-            for index, mask in enumerate(masks[plan_id]):
+            own = masks[plan_id]
+            if rules.touch(channel_id, room.id):  # the channel sees fewer rooms than there are
+                seen = nights_seen(rules, channel_id, room.id, keys, available[room.id])
+                own = _masks(plan, [nights[plan_id][k] for k in keys], seen, settings["min_stay_type"], count)
+            for index, mask in enumerate(own):
                 merged[index] |= mask
         for (channel_id, *kind), merged in kinds.items():
             rows += [(channel_id, keys[index], property_id, *kind, mask, *facts)

@@ -413,6 +413,88 @@ def plan_properties(conn: Connection, plan_ids: list[str]) -> list[str]:
     return list(found)
 
 
+# --- availability rules (backend/inventory/channel_rules.py, backend/inventory/availability_rules.py) -----------
+
+RULE_COLUMNS = {"id": Column("r.id", "id"), "property_id": Column("r.property_id", "id"), "title": Column("r.title"),
+                "type": Column("r.type", "enum"), "start_date": Column("r.start_date", "date"),
+                "end_date": Column("r.end_date", "date"), "inserted_at": Column("r.inserted_at")}
+
+
+def rule_page(store: Store, query: ListQuery, group_ids: list[str]) -> tuple[list[Any], dict[str, Any]]:
+    """A page of the rules of the properties of these groups (newest first unless the query orders it)."""
+    return page(store, query, RULE_COLUMNS, select="r.*",
+                source="channel_availability_rules r JOIN properties p ON p.id = r.property_id",
+                scope=f"p.group_id IN ({placeholders(group_ids)})", scope_params=group_ids,
+                default_order="r.inserted_at DESC, r.id DESC")
+
+
+def rule_row(store: Store, rule_id: str) -> Row | None:
+    """The rule with its property's group_id."""
+    return store.one("SELECT r.*, p.group_id FROM channel_availability_rules r "
+                     "JOIN properties p ON p.id = r.property_id WHERE r.id = ?", (rule_id,))
+
+
+def rule_channels(store: Store, rule_ids: list[str]) -> dict[str, list[str]]:
+    """Each rule's channels, in the order they were given."""
+    found: dict[str, list[str]] = {rule_id: [] for rule_id in rule_ids}
+    for rule_id, channel_id in store.query(
+            "SELECT rule_id, channel_id FROM channel_availability_rule_channels "
+            f"WHERE rule_id IN ({placeholders(rule_ids)}) ORDER BY rule_id, ordinal", rule_ids):
+        found[rule_id].append(channel_id)
+    return found
+
+
+def rules_of_channels(store: Store, channel_ids: list[str], first: str, last: str) -> list[Row]:
+    """The rules naming any of these channels that reach into first..last, one row per rule and channel named."""
+    return store.query(
+        "SELECT r.id, r.type, r.value, r.days, r.start_date, r.end_date, r.affected_room_types, c.channel_id "
+        "FROM channel_availability_rule_channels c JOIN channel_availability_rules r ON r.id = c.rule_id "
+        f"WHERE c.channel_id IN ({placeholders(channel_ids)}) AND r.start_date <= ? "
+        "AND (r.end_date IS NULL OR r.end_date >= ?)", (*channel_ids, last, first))
+
+
+def rules_of_property(conn: Connection, property_id: str) -> list[Row]:
+    """Every rule of the property, one row per rule and channel named, as this transaction reads them."""
+    return conn.execute(
+        "SELECT r.id, r.type, r.value, r.days, r.start_date, r.end_date, r.affected_room_types, c.channel_id "
+        "FROM channel_availability_rules r JOIN channel_availability_rule_channels c ON c.rule_id = r.id "
+        "WHERE r.property_id = ?", (property_id,)).fetchall()
+
+
+def connected_channel_ids(conn: Connection, property_id: str, channel_ids: list[str]) -> set[str]:
+    """Those of these channels that the property is connected to."""
+    return {r[0] for r in conn.execute(
+        f"SELECT channel_id FROM channel_properties WHERE property_id = ? AND channel_id IN ({placeholders(channel_ids)})",
+        (property_id, *channel_ids))}
+
+
+def property_room_ids(conn: Connection, property_id: str, room_ids: list[str]) -> set[str]:
+    """Those of these room types that are the property's."""
+    return {r[0] for r in conn.execute(
+        f"SELECT id FROM room_types WHERE property_id = ? AND id IN ({placeholders(room_ids)})",
+        (property_id, *room_ids))}
+
+
+def put_rule(conn: Connection, values: dict[str, Any], channel_ids: list[str], now: str, *, new: bool) -> None:
+    """The rule made (`new`) or replaced, with its channels in their order. `values`: id, property_id, title, type,
+    value, days, start_date, end_date, affected_room_types (the lists as JSON)."""
+    names = ("property_id", "title", "type", "value", "days", "start_date", "end_date", "affected_room_types")
+    if new:
+        conn.execute(f"INSERT INTO channel_availability_rules (id, {', '.join(names)}, inserted_at, updated_at) "
+                     f"VALUES ({', '.join('?' * (len(names) + 3))})",
+                     (values["id"], *(values[n] for n in names), now, now))
+    else:
+        conn.execute(f"UPDATE channel_availability_rules SET {', '.join(f'{n} = ?' for n in names)}, updated_at = ? "
+                     "WHERE id = ?", (*(values[n] for n in names), now, values["id"]))
+        conn.execute("DELETE FROM channel_availability_rule_channels WHERE rule_id = ?", (values["id"],))
+    conn.executemany("INSERT INTO channel_availability_rule_channels (rule_id, channel_id, ordinal) VALUES (?, ?, ?)",
+                     [(values["id"], channel_id, n) for n, channel_id in enumerate(channel_ids)])
+
+
+def delete_rule(conn: Connection, rule_id: str) -> None:
+    conn.execute("DELETE FROM channel_availability_rules WHERE id = ?", (rule_id,))
+
+
 # --- photos (a property's own have no room type; `room` is '' for them in the statements on one's photos) ----------
 
 PHOTO_PLACE = "property_id = ? AND COALESCE(room_type_id, '') = ?"

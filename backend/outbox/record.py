@@ -18,7 +18,7 @@ from storage import Connection, new_id, utc_now
 # What each event is called, as the service's Webhooks API names them where it has one.
 BOOKING_EVENTS = {"new": "booking_new", "modified": "booking_modification", "cancelled": "booking_cancellation"}
 EVENTS = ("ari", *BOOKING_EVENTS.values(), "non_acked_booking", "message", "inquiry", "thread_closed",
-          "thread_reopened", "sync_error")
+          "thread_reopened", "sync_error", "review", "updated_review")
 
 
 def record(conn: Connection, event: str, property_id: str | None, payload: dict[str, Any], *,

@@ -1,7 +1,8 @@
 """The real-time shopping API of meta channels: what a channel may sell, read live, never cached.
 
 A shopping channel is named in the path by its title or code ("OpenShopping"); a name reaches the channels of one
-group (backend/channels/store.py, `named`). Only properties connected to it and rate plans mapped to it are sold. A
+group (backend/channels/store.py, `named`). Only properties connected to it and rate plans mapped to it are sold, and
+only the rooms its availability rules leave it (backend/inventory/channel_rules.py). A
 channel with a provider API key answers only calls that carry it in the header `api-key`; a channel without one is
 public.
 
@@ -44,6 +45,7 @@ from backend.core.errors import (
 from backend.identity.models import Actor
 from backend.identity.service import hash_secret
 from backend.inventory.calendar import Calendar, Scope
+from backend.inventory.channel_rules import ChannelRules
 from backend.inventory.models import MEAL_TYPES
 from backend.inventory.photos import of_properties, of_rooms
 from backend.inventory.rooms import policy_of, with_service_names
@@ -229,7 +231,7 @@ class Shopping:
         first, last = stay.arrival.isoformat(), stay.departure.isoformat()
         restrictions = self.calendar.restrictions(scope, first, last, plans)
         rooms_scope = scope if property_ids is None else Scope(tuple({p.room_type_id for p in plans}))
-        availability = self.calendar.availability(rooms_scope, first, last)
+        availability = self._seen(channel_ids, self.calendar.availability(rooms_scope, first, last), first, last)
         rooms = self.calendar.rooms({p.room_type_id for p in plans})
         contexts = self._contexts({p.property_id for p in plans}, bands=bool(stay.party and stay.party.ages))
         parties = {pid: stay.party and stay.party.guests(context.bands) for pid, context in contexts.items()}
@@ -244,6 +246,11 @@ class Shopping:
                 if current is None or found.price < current[0]:
                     best[plan.property_id] = (found.price, plan.currency)
         return {pid: (format_minor(price, currency), currency) for pid, (price, currency) in best.items()}
+
+    def _seen(self, channel_ids: list[str], availability, first: str, last: str):
+        """The rooms' availability as the channels see it, under their availability rules (read once per call:
+        backend/inventory/channel_rules.py)."""
+        return ChannelRules.of(self.store, channel_ids, first, last).apply(channel_ids, availability)
 
     def _contexts(self, property_ids: Iterable[str], *, bands: bool = False) -> dict[str, Context]:
         """Each property's context; its age bands only with `bands` (children's ages were sent), else the spec's."""
@@ -286,7 +293,8 @@ class Shopping:
         window, min_stay_type = context.window, context.min_stay_type
         first, last = window.today.isoformat(), window.end.isoformat()
         restrictions = self.calendar.restrictions(Scope(tuple(p.id for p in plans)), first, last, plans)
-        availability = self.calendar.availability(Scope(tuple({p.room_type_id for p in plans})), first, last)
+        availability = self._seen([channel_id], self.calendar.availability(
+            Scope(tuple({p.room_type_id for p in plans})), first, last), first, last)
         result: dict[str, Any] = {"closed": [], "closed_to_arrival": [], "closed_to_departure": [],
                                   "min_stay_arrival": {}, "min_stay_through": {}}
         for day in days(window.today, window.end):
@@ -327,7 +335,8 @@ class Shopping:
         plans = [p for p in plans if stay.currency in (None, p.currency)]
         first, last = stay.arrival.isoformat(), stay.departure.isoformat()
         restrictions = self.calendar.restrictions(Scope(tuple(p.id for p in plans)), first, last, plans)
-        availability = self.calendar.availability(Scope(tuple(rooms)), first, last)
+        availability = self._seen([channel_id], self.calendar.availability(Scope(tuple(rooms)), first, last),
+                                  first, last)
         left = {room_id: min(availability.get(room_id, {}).get(night, 0) for night in stay.nights.keys)
                 for room_id in rooms}
         offers: dict[str, list[dict[str, Any]]] = {room_id: [] for room_id in rooms}
@@ -371,7 +380,8 @@ class Shopping:
         first, last = stay.arrival.isoformat(), stay.departure.isoformat()
         restrictions = self.calendar.restrictions(Scope(tuple(p.id for p in plans)), first, last, plans)
         rooms = self.calendar.rooms({p.room_type_id for p in plans})
-        availability = self.calendar.availability(Scope(tuple(rooms)), first, last)
+        availability = self._seen([channel_id], self.calendar.availability(Scope(tuple(rooms)), first, last),
+                                  first, last)
         best: Quote | None = None
         reasons: dict[str, list[str]] = {}  # why → the plans it stops
         for plan in plans:

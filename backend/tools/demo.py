@@ -16,6 +16,7 @@ from datetime import timedelta
 
 from backend.core.dates import local_now
 from backend.tools.demo_chat import load_conversations
+from backend.tools.demo_reviews import load_reviews
 from backend.engine import Engine
 from backend.properties.facilities import facility_id
 from backend.identity.models import Actor, IssuedToken
@@ -146,6 +147,7 @@ def load_demo(engine: Engine) -> IssuedToken:
             "rate_plans": [{"rate_plan_id": plan} for t in titles for plan, _ in plans[t]]})
     _bookings(engine, channels, ids, plans)
     load_conversations(engine, channels, ids, plans)
+    load_reviews(engine, channels, ids)
     return token
 
 

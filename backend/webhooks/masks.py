@@ -10,7 +10,7 @@ The grammar, as the service writes masks:
     plan     = "*" / a rate plan's ID
 
 `*` is every event. `booking` is booking_new, booking_modification and booking_cancellation. An event the
-service lists that Frontdesk never sends (`review`, `reservation_request`, ...) is accepted, so that an
+service lists that Frontdesk never sends (`reservation_request`, `new_channel`, ...) is accepted, so that an
 integrator's mask works unchanged, and matches nothing.
 
 An ARI event is a written range of one rate plan (its rates and restrictions) or one room type (its
@@ -32,8 +32,7 @@ from backend.outbox.record import BOOKING_EVENTS, EVENTS
 GROUPS = {"booking": frozenset(BOOKING_EVENTS.values())}
 # The service's events that nothing in Frontdesk causes: accepted in a mask, never sent.
 SERVICE_ONLY = ("booking_unmapped_room", "booking_unmapped_rate", "sync_warning", "rate_error", "reservation_request",
-                "alteration_request", "accepted_reservation", "declined_reservation", "review", "updated_review",
-                "new_channel")
+                "alteration_request", "accepted_reservation", "declined_reservation", "new_channel")
 NAMES = frozenset((*EVENTS, *GROUPS, *SERVICE_ONLY))
 ROOM_VALUES = ("availability",)
 PLAN_VALUES = tuple(name for name in READS if name not in ROOM_VALUES and name not in NOT_KEPT)

@@ -46,6 +46,8 @@ STEPS: list[str] = [
     "0027_thread_search_text.sql",
     "0028_crs_and_ari_tasks.sql",
     "0031_events_by_property.sql",
+    "0032_reviews.sql",
+    "0036_channel_availability_rules.sql",
     "0035_photos.sql",
 ]
 # PostgreSQL's first step: SQLite's schema as of this many steps, in one file.

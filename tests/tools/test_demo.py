@@ -66,3 +66,22 @@ def test_demo_loads_at_any_hour_of_the_utc_day(new_db, hour):
     engine = new_db("demo").engine(Config(clock=lambda: moment))
     load_demo(engine)
     assert engine.store.scalar("SELECT count(*) FROM bookings") > 0
+
+
+def test_demo_reviews(engine):
+    """Reviews on several properties from both channels, some answered (delivered, or still waiting for the
+    channel), some not, one hidden until the host reviews the guest, one too old to answer; scores kept."""
+    load_demo(engine)
+    operator = engine.identity.operator()
+    reviews, meta = engine.reviews.list(operator, ListQuery(limit=100))
+    assert meta["total"] == len(reviews) >= 10
+    assert len({r["property_id"] for r in reviews}) >= 4 and {r["ota"] for r in reviews} == {"AirBNB", "BookingCom"}
+    assert {r["reply_state"] for r in reviews} == {"delivered", "pending", None}
+    assert any(r["is_hidden"] for r in reviews) and any(r["is_expired"] for r in reviews)
+    assert any(r["guest_review"] and r["guest_review"]["state"] == "delivered" for r in reviews)
+    assert engine.reviews.unanswered(operator) == sum(not r["is_replied"] for r in reviews) > 0
+    assert all(r["overall_score"] is not None and 0 < r["overall_score"] <= 10 for r in reviews)
+    for property_id in {r["property_id"] for r in reviews}:
+        score = engine.reviews.score(operator, property_id, detailed=True)
+        assert score["count"] == sum(r["property_id"] == property_id for r in reviews)
+        assert sum(s["count"] for s in score["ota_scores"]) == score["count"]

@@ -1,0 +1,1 @@
+"""Guests' reviews of their stays, the property's answers and scores (reference §8)."""

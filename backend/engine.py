@@ -91,14 +91,14 @@ class Engine:
         from backend.properties.media import Media
 
         return Media(self.store, self.config.base_url, self.config.fetch_timeout, self.config.logo_max_bytes,
-                     self.config.fetch_private_addresses)
+                     self.config.fetch_private_addresses, self.config.attachment_max_bytes)
 
     @cached_property
     def properties(self) -> Properties:
         from backend.properties.service import Properties
 
         return Properties(self.store, self.events, self.media, self.facilities, self.inventory.hotel_policies,
-                          self.config.clock)
+                          self.inventory.photos, self.config.clock)
 
     @cached_property
     def channels(self) -> Channels:
@@ -121,7 +121,7 @@ class Engine:
     def inventory(self) -> Inventory:
         from backend.inventory.service import Inventory
 
-        return Inventory(self.store, self.events, self.config.clock)
+        return Inventory(self.store, self.events, self.config.clock, self.media.id_of)
 
     @cached_property
     def availability_rules(self) -> AvailabilityRules:
@@ -264,12 +264,13 @@ class Engine:
         return [self.webhooks.route, self.distribution.route]
 
     def sweeps(self) -> tuple[Sweep, ...]:
-        """What the deliverer records of time passing: bookings not acknowledged, and the nights that enter or
-        leave each property's window."""
+        """What the deliverer records of time passing: bookings not acknowledged, the nights that enter or
+        leave each property's window, and photo uploads no photo took."""
         from backend.bookings.non_acked import tell_non_acked
         from backend.distribution.window_moves import sweep
+        from backend.properties.media import prune_uploads
 
-        return (tell_non_acked, sweep)
+        return (tell_non_acked, sweep, prune_uploads)
 
     def outbox_status(self, actor: Actor) -> dict[str, Any]:
         """How far behind the outbox is for what the actor manages: each webhook and ARI channel, and the oldest change

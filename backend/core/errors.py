@@ -46,7 +46,7 @@ class NotFound(FrontdeskError):
 
 
 class ResourceNotFound(NotFound):
-    """The service's 404 on changing or deleting what is not there (its taxes and tax sets, reference §10)."""
+    """The service's other 404, on changing or deleting what is not there (its taxes and tax sets, §10; photos, §12)."""
 
     code, title = "resource_not_found", "Resource Not Found"
 

@@ -24,6 +24,7 @@ CARD_BYTES = 4 * KiB  # one card from the card form: a few hundred bytes
 # A note or a saved reply: at most 10,000 characters, which JSON escapes may make 60,000 bytes; a thread PUT back
 # as read carries its last message.
 TEXT_BYTES = 64 * KiB
+MULTIPART_BYTES = 64 * KiB  # a multipart body's boundaries and part headers around its file, with room to spare
 LARGE_BYTES = MiB
 LARGE_SLOTS = 2  # requests with a body over LARGE_BYTES in progress at once, per process
 SLOT_WAIT = 5.0  # seconds a large body waits for a slot before it is answered 503
@@ -43,6 +44,7 @@ def body_limits(config: Config) -> dict[str, int]:
         "/api/v1/restrictions": ARI_BYTES,
         "/api/v1/attachments": config.max_body_bytes,
         "/api/v1/inbound/{channel_id}/attachments": config.max_body_bytes,
+        "/api/v1/photos/upload": config.attachment_max_bytes + MULTIPART_BYTES,  # a photo as big as an attachment
         "/api/v1/tokenize": config.tokenise_max_bytes,
         "/api/v1/capture_form/cards": CARD_BYTES,
         "/api/v1/message_threads/{thread_id}": TEXT_BYTES,

@@ -38,7 +38,7 @@ from backend.http.routes.inbound import InboundMessageEnvelope
 from backend.identity.models import GroupEnvelope
 from backend.inventory.ari import AriEnvelope
 from backend.inventory.availability_rules import RuleEnvelope
-from backend.inventory.models import HotelPolicyEnvelope, RatePlanEnvelope, RoomTypeEnvelope
+from backend.inventory.models import HotelPolicyEnvelope, PhotoEnvelope, RatePlanEnvelope, RoomTypeEnvelope
 from backend.inventory.taxes import TaxEnvelope, TaxSetEnvelope
 from backend.properties.models import PropertyEnvelope
 from backend.reviews.models import (
@@ -53,7 +53,7 @@ ENVELOPES: dict[str, type[BaseModel]] = {model.__name__: model for model in (
     AriEnvelope, BookingEnvelope, NoShowEnvelope, MessageEnvelope, InboundMessageEnvelope, AttachmentEnvelope,
     InquiryEnvelope, OneTimeTokenEnvelope, ChatSessionEnvelope, ProfileEnvelope, GroupEnvelope, CardFormEnvelope,
     WebhookEnvelope, AckBody, ThreadEnvelope, NoteEnvelope, TemplateEnvelope, ReplyEnvelope, GuestReviewEnvelope,
-    InboundReviewEnvelope, DeliveryFailureEnvelope, RuleEnvelope, TaxEnvelope, TaxSetEnvelope)}
+    InboundReviewEnvelope, DeliveryFailureEnvelope, RuleEnvelope, TaxEnvelope, TaxSetEnvelope, PhotoEnvelope)}
 
 SCHEMES = {
     "bearer": {"type": "http", "scheme": "bearer",

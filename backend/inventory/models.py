@@ -36,8 +36,8 @@ from backend.core.fields import (
     DecimalNumber,
     LongText,
     RequiredText,
-    RequiredUrl,
     Text255,
+    Url,
     decimal_number,
 )
 from backend.core.money import Money, format_minor
@@ -96,21 +96,63 @@ class BedOption(Strict):
     size: Text255 = None
 
 
-class RoomPhoto(Strict):
-    """The service's photo (`url`, `position`, `author`, `kind`, `description`) and our `title`, its caption on the
-    shopping API."""
+# --- photos (reference §12): a property's and a room type's, through /api/v1/photos or their `content.photos` ---
 
-    url: RequiredUrl
-    title: Text255 = None
+PhotoKind = Literal["photo", "ad", "menu"]
+Position = Annotated[StrictInt, Field(ge=0, le=10_000)]
+
+
+def _url_needed(value: str | None, info: ValidationInfo) -> str | None:
+    """A new photo needs its url; one named by `id` keeps its own unless sent."""
+    if value is None and info.data.get("id") is None and not info.data.get("is_removed"):
+        raise ValueError("can't be blank")
+    return value
+
+
+class PhotoInput(Strict):
+    """The body of POST and PUT /api/v1/photos: the service's photo, and our `title`, its caption on the shopping
+    API. `position` 0 is the cover; without one a new photo goes last."""
+
+    property_id: StrictStr
+    room_type_id: StrictStr | None = Field(None, description="null: a photo of the property itself")
+    url: Url = Field(None, validate_default=True, description="http(s), or the url POST /photos/upload answered")
+    kind: PhotoKind = "photo"
+    position: Position | None = None
     author: Text255 = None
     description: LongText = None
-    kind: Literal["photo", "ad", "menu"] = "photo"
-    position: Annotated[StrictInt, Field(ge=0, le=10_000)] | None = None
+    title: Text255 = None
+
+    _url = field_validator("url")(_url_needed)
+
+
+class PhotoEnvelope(BaseModel):
+    photo: PhotoInput
+
+
+class ContentPhoto(Strict):
+    """An item of a property's or room type's `content.photos` (reference §12): without `id` a new photo, with one
+    that photo's change (the fields sent), with `"is_removed": true` its removal. What a read shows besides is taken
+    back and ignored: the parent names the property and room type."""
+
+    id: StrictStr | None = None
+    is_removed: StrictBool = False
+    url: Url = Field(None, validate_default=True)
+    kind: PhotoKind = "photo"
+    position: Position | None = None
+    author: Text255 = None
+    description: LongText = None
+    title: Text255 = None
+    property_id: StrictStr | None = None
+    room_type_id: StrictStr | None = None
+    inserted_at: StrictStr | None = None
+    updated_at: StrictStr | None = None
+
+    _url = field_validator("url")(_url_needed)
 
 
 class RoomContent(Strict):
     description: LongText = None
-    photos: Annotated[list[RoomPhoto], Field(max_length=100)] = []
+    photos: Annotated[list[ContentPhoto], Field(max_length=100)] = []
 
 
 class RoomTypeInput(Strict):
@@ -151,7 +193,7 @@ class RoomTypeBody(RoomTypeInput):
     `content.description` and `content.photos`."""
 
     description: LongText = Field(None, deprecated=True, description="older name of content.description")
-    photos: list[RoomPhoto] | None = Field(None, deprecated=True, description="older name of content.photos")
+    photos: list[ContentPhoto] | None = Field(None, deprecated=True, description="older name of content.photos")
 
 
 class RoomTypeEnvelope(BaseModel):

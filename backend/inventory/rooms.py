@@ -34,6 +34,7 @@ from backend.inventory.models import (
     RoomTypeInput,
     complete,
 )
+from backend.inventory.photos import Photos, of_rooms
 from backend.inventory.stays import Plan
 from backend.inventory.tax_sets import PlanTaxes
 from backend.inventory.taxes import rate_of
@@ -99,7 +100,7 @@ class Owned:
     def list(self, actor: Actor, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         groups = actor.group_list()
         rows, meta = owned_page(self.store, self.table, query, groups)
-        return self._all(rows), meta
+        return self._all_attributes(rows), meta
 
     def options(self, actor: Actor, query: ListQuery) -> list[dict[str, Any]]:
         """Every one the actor may see, short and unpaginated (the service's `/options`): the list's filters and
@@ -114,10 +115,10 @@ class Owned:
     def for_property(self, actor: Actor, property_id: str) -> list[dict[str, Any]]:
         self._property(actor, property_id, "property_id", strict=False)
         rows = owned_of_property(self.store, self.table, property_id)
-        return self._all(rows)
+        return self._all_attributes(rows)
 
     def get(self, actor: Actor, item_id: str) -> dict[str, Any]:
-        return self._attributes(self._row(actor, item_id))
+        return self._all_attributes([self._row(actor, item_id)])[0]
 
     def delete(self, actor: Actor, item_id: str) -> None:
         row = self._row(actor, item_id)
@@ -171,11 +172,12 @@ class Owned:
             raise ValidationFailed.one("property_id", f"can't be changed; create a new {self.noun} instead")
         return current, {**current, **{k: v for k, v in data.items() if k not in READ_ONLY}}
 
-    def _all(self, rows: list[Any]) -> list[dict[str, Any]]:
-        return [self._attributes(row) for row in rows]
-
     def _attributes(self, row) -> dict[str, Any]:
         raise NotImplementedError
+
+    def _all_attributes(self, rows: list) -> list[dict[str, Any]]:
+        """Several rows' attributes, with what they read elsewhere read once for all."""
+        return [self._attributes(r) for r in rows]
 
     def _check_delete(self, row) -> None:
         """Refuses (a 422) when something else still needs the row."""
@@ -196,12 +198,18 @@ class RoomTypes(Owned):
     # Each change reads, checks and writes in one transaction: what it checks against (the room's rate plans, the
     # plans a plan derives from or that derive from it) can't change before it writes.
 
+    def __init__(self, store: Store, events: EventBus, clock: Callable[[], datetime], photos: Photos) -> None:
+        super().__init__(store, events, clock)
+        self.photos = photos  # `content.photos`: the room type's rows of the photo store
+
     def create(self, actor: Actor, data: Any) -> dict[str, Any]:
         model, errors = _room_model(_writable(data, "room type"))
         errors.raise_if_any()
-        with self.store.transaction():
+        with self.store.transaction() as conn:
             self._property(actor, model.property_id, "property_id")  # type: ignore[union-attr]
-            return self.get(actor, self._insert(_room_values(model)))  # type: ignore[arg-type]
+            room_id = self._insert(_room_values(model))  # type: ignore[arg-type]
+            self.photos.apply(conn, model.property_id, room_id, model.content.photos)  # type: ignore[union-attr]
+            return self.get(actor, room_id)
 
     def update(self, actor: Actor, room_id: str, data: Any) -> dict[str, Any]:
         with self.store.transaction():
@@ -211,7 +219,9 @@ class RoomTypes(Owned):
             if model is not None and not failed(errors.details) & {"occ_adults", "occ_children"}:
                 self._check_capacity(room_id, model.occ_adults + model.occ_children, errors)
             errors.raise_if_any()
-            self._update(room_id, _room_values(model))  # type: ignore[arg-type]
+            photos = model.content.photos  # type: ignore[union-attr]
+            self._update(room_id, _room_values(model),  # type: ignore[arg-type]
+                         also=lambda conn, before: self.photos.apply(conn, before["property_id"], room_id, photos))
             return self.get(actor, room_id)
 
     def _check_capacity(self, room_id: str, capacity: int, errors: Errors) -> None:
@@ -232,14 +242,18 @@ class RoomTypes(Owned):
             raise ValidationFailed.one("room_type", f"sells the parent of derived rate plans of other room types "
                                                     f"({_titles(children)}): delete them or make them manual first")
 
-    def _attributes(self, row) -> dict[str, Any]:
+    def _all_attributes(self, rows: list) -> list[dict[str, Any]]:
+        photos = of_rooms(self.store, [r["id"] for r in rows])
+        return [self._attributes(r, photos[r["id"]]) for r in rows]
+
+    def _attributes(self, row, photos: list[dict[str, Any]] | None = None) -> dict[str, Any]:
         details = from_json(row["details"])
         return {"id": row["id"], "property_id": row["property_id"], "title": row["title"],
                 "count_of_rooms": row["count_of_rooms"], "occ_adults": row["occ_adults"],
                 "occ_children": row["occ_children"], "occ_infants": row["occ_infants"],
                 "default_occupancy": row["default_occupancy"], "room_kind": details.get("room_kind", "room"),
                 "capacity": details.get("capacity"),
-                "content": {"description": details["description"], "photos": details["photos"]},
+                "content": {"description": details["description"], "photos": photos or []},
                 "bed_options": details["bed_options"], "facilities": details["facilities"],
                 "inserted_at": row["inserted_at"], "updated_at": row["updated_at"]}
 
@@ -392,7 +406,7 @@ class RatePlans(Owned):
         primary = next(o for o in complete(from_json(row["details"]), row["currency"])["options"] if o["is_primary"])
         return {**super()._option(row), "occupancy": primary["occupancy"], "rate_category_id": primary["rate_category_id"]}
 
-    def _all(self, rows: list[Any]) -> list[dict[str, Any]]:
+    def _all_attributes(self, rows: list) -> list[dict[str, Any]]:
         """Each with its tax set's taxes as `taxes[]`, read for the page at once."""
         taxes = self.taxes.shown([row["tax_set_id"] for row in rows if row["tax_set_id"]])
         return [self._attributes(row, taxes.get(row["tax_set_id"], [])) for row in rows]
@@ -576,6 +590,8 @@ def _room_model(sent: dict[str, Any], stored: dict[str, Any] | None = None) -> t
             value = changes.pop(old)
             if isinstance(content, dict):  # else the error on content says enough
                 changes["content"] = {old: value, **content}
+    if stored:  # its photos are the photo store's: only those sent are changes
+        stored = {**stored, "content": {k: v for k, v in stored["content"].items() if k != "photos"}}
     record = {**(stored or {}), **changes}
     if stored and isinstance(changes.get("content"), dict):
         record["content"] = {**stored["content"], **changes["content"]}
@@ -586,9 +602,10 @@ def _room_model(sent: dict[str, Any], stored: dict[str, Any] | None = None) -> t
 
 
 def _room_values(model: RoomTypeInput) -> dict[str, Any]:
-    """Stored as before (`description` and `photos` beside the rest: the shopping API reads them there)."""
-    details = {**model.content.model_dump(), **model.model_dump(include={"bed_options", "facilities", "room_kind",
-                                                                         "capacity"})}
+    """Stored as before (`description` beside the rest: the shopping API reads it there); its photos are rows of the
+    photo store (backend/inventory/photos.py)."""
+    details = {**model.content.model_dump(exclude={"photos"}),
+               **model.model_dump(include={"bed_options", "facilities", "room_kind", "capacity"})}
     return {"property_id": model.property_id, "title": model.title, "count_of_rooms": model.count_of_rooms,
             "occ_adults": model.occ_adults, "occ_children": model.occ_children, "occ_infants": model.occ_infants,
             "default_occupancy": model.default_occupancy or model.occ_adults, "details": json.dumps(details)}

@@ -1,6 +1,6 @@
 """The inventory domain's SQL: every statement on the tables it owns — room_types, rate_plans, hotel_policies,
-availability and restrictions — written in the common dialect of storage/ (both SQLite and PostgreSQL), and its
-reads of the properties and channel mappings they belong to. Services keep the logic and the transactions and pass
+availability, restrictions and photos — written in the common dialect of storage/ (both SQLite and PostgreSQL), and
+its reads of the properties and channel mappings they belong to. Services keep the logic and the transactions and pass
 their connection in (or the Store, for single reads)."""
 
 from __future__ import annotations
@@ -26,6 +26,10 @@ PLAN_COLUMNS = {"id": Column("r.id", "id"), "property_id": Column("r.property_id
                 "meal_plan": Column("r.meal_type", "enum"), "sell_mode": Column("r.sell_mode", "enum"),
                 "parent_rate_plan_id": Column("r.parent_rate_plan_id", "id")}
 POLICY_COLUMNS = {"id": Column("h.id", "id"), "property_id": Column("h.property_id", "id")}
+PHOTO_COLUMNS = {"id": Column("ph.id", "id"), "property_id": Column("ph.property_id", "id"),
+                 "room_type_id": Column("ph.room_type_id", "id"), "kind": Column("ph.kind", "enum"),
+                 "position": Column("ph.position", "number"), "inserted_at": Column("ph.inserted_at"),
+                 "updated_at": Column("ph.updated_at")}
 OWNED_COLUMNS = {"room_types": ROOM_COLUMNS, "rate_plans": PLAN_COLUMNS}
 # A restrictions row as calendar reads it: its key, then ROW_FIELDS (backend/inventory/stays.py) in their order.
 RESTRICTION_SELECT = ("rate_plan_id, date, rate, min_stay_arrival, min_stay_through, max_stay, closed_to_arrival, "
@@ -628,3 +632,87 @@ def delete_own_taxes(conn: Connection, plan_id: str) -> None:
 
 def tax_set_versions(store: Store, set_ids: list[str]) -> Iterable[tuple[str, str]]:
     return versions(store, "tax_sets", set_ids)
+
+
+# --- photos (a property's own have no room type; `room` is '' for them in the statements on one's photos) ----------
+
+PHOTO_PLACE = "property_id = ? AND COALESCE(room_type_id, '') = ?"
+
+
+def property_group_in(conn: Connection, property_id: str) -> str | None:
+    row = conn.execute("SELECT group_id FROM properties WHERE id = ?", (property_id,)).fetchone()
+    return None if row is None else row[0]
+
+
+def room_property_in(conn: Connection, room_id: str) -> str | None:
+    """The property of the room type, if there is one."""
+    row = conn.execute("SELECT property_id FROM room_types WHERE id = ?", (room_id,)).fetchone()
+    return None if row is None else row[0]
+
+
+def photos_page(store: Store, query: ListQuery, group_ids: list[str]) -> tuple[list[Any], dict[str, Any]]:
+    return page(store, query, PHOTO_COLUMNS, select="ph.*",
+                source="photos ph JOIN properties p ON p.id = ph.property_id",
+                scope=f"p.group_id IN ({placeholders(group_ids)})", scope_params=group_ids,
+                default_order="ph.property_id, COALESCE(ph.room_type_id, ''), ph.position")
+
+
+def photo_row(store: Store, photo_id: str) -> Row | None:
+    """The photo with its property's group_id."""
+    return store.one("SELECT ph.*, p.group_id FROM photos ph JOIN properties p ON p.id = ph.property_id "
+                     "WHERE ph.id = ?", (photo_id,))
+
+
+def photo_row_in(conn: Connection, photo_id: str) -> Row | None:
+    return conn.execute("SELECT * FROM photos WHERE id = ?", (photo_id,)).fetchone()
+
+
+def photos_in(conn: Connection, property_id: str, room: str) -> list[Row]:
+    """One property's or room type's photos, in order, as this transaction reads them."""
+    return conn.execute(f"SELECT * FROM photos WHERE {PHOTO_PLACE} ORDER BY position", (property_id, room)).fetchall()
+
+
+def photo_count(conn: Connection, property_id: str, room: str) -> int:
+    return conn.execute(f"SELECT count(*) FROM photos WHERE {PHOTO_PLACE}", (property_id, room)).fetchone()[0]
+
+
+def property_photos(store: Store, property_ids: list[str]) -> list[Row]:
+    """The own photos of these properties, each one's in order."""
+    return [row for chunk in chunked(property_ids) for row in store.query(
+        f"SELECT * FROM photos WHERE property_id IN ({placeholders(chunk)}) AND room_type_id IS NULL "
+        "ORDER BY property_id, position", chunk)]
+
+
+def room_photos(store: Store, room_ids: list[str]) -> list[Row]:
+    """The photos of these room types, each one's in order."""
+    return [row for chunk in chunked(room_ids) for row in store.query(
+        f"SELECT * FROM photos WHERE room_type_id IN ({placeholders(chunk)}) ORDER BY room_type_id, position", chunk)]
+
+
+def shift_photos(conn: Connection, property_id: str, room: str, low: int, high: int, delta: int) -> None:
+    """Move the photos at places `low` to `high` by `delta`: through negative places first, so that no two rows share
+    a place at any moment (the unique index checks each row as it is written, on PostgreSQL as on SQLite)."""
+    conn.execute(f"UPDATE photos SET position = -position - 1 WHERE {PHOTO_PLACE} AND position BETWEEN ? AND ?",
+                 (property_id, room, low, high))
+    conn.execute(f"UPDATE photos SET position = ? - 1 - position WHERE {PHOTO_PLACE} AND position < 0",
+                 (delta, property_id, room))
+
+
+def insert_photo(conn: Connection, photo_id: str, values: dict[str, Any], media_id: str | None, now: str) -> None:
+    """`media_id`: the upload the photo's url names, kept only when there is one (it may have been pruned)."""
+    conn.execute(f"INSERT INTO photos (id, {', '.join(values)}, media_id, inserted_at, updated_at) "
+                 f"VALUES (?, {', '.join('?' * len(values))}, (SELECT id FROM media WHERE id = ?), ?, ?)",
+                 (photo_id, *values.values(), media_id, now, now))
+
+
+def update_photo(conn: Connection, photo_id: str, values: dict[str, Any], now: str) -> None:
+    conn.execute(f"UPDATE photos SET {', '.join(f'{k} = ?' for k in values)}, updated_at = ? WHERE id = ?",
+                 (*values.values(), now, photo_id))
+
+
+def set_photo_media(conn: Connection, photo_id: str, media_id: str | None) -> None:
+    conn.execute("UPDATE photos SET media_id = (SELECT id FROM media WHERE id = ?) WHERE id = ?", (media_id, photo_id))
+
+
+def delete_photo(conn: Connection, photo_id: str) -> None:
+    conn.execute("DELETE FROM photos WHERE id = ?", (photo_id,))

@@ -1,9 +1,14 @@
-"""The media store: images fetched from the web (property logos) kept in the database, served by URL.
+"""The media store: images fetched from the web (property logos) or uploaded (POST /photos/upload) kept in the
+database, served by URL.
 
 Fetching is bounded on every side: a short connect/read timeout, an overall deadline, a size cap
 while streaming, and a check of the bytes themselves (a PNG must start like a PNG), so a slow,
 huge or lying server gives the caller a 422 rather than a hang. Every hop connects only to an address
 the guard passed (backend/core/addresses.py): no loopback or private network unless the operator allows it.
+
+An upload is an image whose bytes say it is one (PNG, JPEG, GIF or WebP), at most the attachments' size. Its url is
+for a photo (backend/inventory/photos.py): an upload that no photo shows a day after it came (UPLOAD_KEPT), or once
+the last photo showing it is gone after that, is pruned by the housekeeping (`prune_uploads`).
 """
 
 from __future__ import annotations
@@ -11,11 +16,14 @@ from __future__ import annotations
 import hashlib
 import time
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from backend.core.addresses import AddressRefused
-from backend.core.errors import NotFound, ValidationFailed
-from backend.properties.store import insert_media, media_content
+from backend.core.errors import NotFound, PayloadTooLarge, ValidationFailed
+from backend.properties.store import delete_unused_uploads, insert_media, media_content
 from storage import Store, new_id, utc_now
+
+UPLOAD_KEPT = timedelta(days=1)  # how long an upload waits for a photo to show it
 
 SIGNATURES: dict[str, tuple[bytes, ...]] = {
     "image/png": (b"\x89PNG\r\n\x1a\n",),
@@ -38,20 +46,39 @@ def sniff_image(data: bytes) -> str | None:
 class Fetched:
     content_type: str
     data: bytes
-    source_url: str
+    source_url: str | None  # None: uploaded
 
 
 class Media:
+    """`max_bytes`: of a fetched logo; `upload_max_bytes`: of an uploaded photo."""
+
     def __init__(self, store: Store, base_url: str, timeout: float, max_bytes: int,
-                 private_addresses: bool = False) -> None:
+                 private_addresses: bool = False, upload_max_bytes: int = 10 * 1024 * 1024) -> None:
         self.store = store
         self.base_url = base_url.rstrip("/")
         self.timeout = timeout
         self.max_bytes = max_bytes
         self.private_addresses = private_addresses
+        self.upload_max_bytes = upload_max_bytes
 
     def url(self, media_id: str | None) -> str | None:
         return None if media_id is None else f"{self.base_url}/api/v1/media/{media_id}"
+
+    def id_of(self, url: str) -> str | None:
+        """The media a url of ours names (a photo showing an upload), else None."""
+        prefix = f"{self.base_url}/api/v1/media/"
+        return url[len(prefix):] if url.startswith(prefix) and len(url) > len(prefix) else None
+
+    def upload(self, data: bytes) -> str:
+        """Keep an uploaded image; its url. 413 beyond the size, 422 unless the bytes are an image."""
+        if len(data) > self.upload_max_bytes:
+            raise PayloadTooLarge([f"a photo may be at most {self.upload_max_bytes // (1024 * 1024)} MiB"])
+        content_type = sniff_image(data)
+        if content_type is None:
+            raise ValidationFailed.one("photo", "is not a PNG, JPEG, GIF or WebP image")
+        with self.store.transaction() as conn:
+            media_id = self.insert(conn, Fetched(content_type, data, None))
+        return self.url(media_id)  # type: ignore[return-value]
 
     def fetch_image(self, url: str, field: str) -> Fetched:
         """Download an image or raise a 422 on `field` saying why it could not be had."""
@@ -93,3 +120,10 @@ class Media:
         if row is None:
             raise NotFound("no such media")
         return row["content_type"], row["data"]
+
+
+def prune_uploads(store: Store, now: datetime) -> None:
+    """Uploads older than UPLOAD_KEPT that no photo shows (a housekeeping sweep, backend/outbox/deliverer.py)."""
+    before = (now - UPLOAD_KEPT).replace(tzinfo=None).isoformat(timespec="microseconds")
+    with store.transaction() as conn:
+        delete_unused_uploads(conn, before)

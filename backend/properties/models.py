@@ -34,6 +34,7 @@ from backend.core.fields import (
     is_currency,
 )
 from backend.core.money import Money, parse_money
+from backend.inventory.models import ContentPhoto
 
 PROPERTY_TYPES = (
     "apart_hotel", "apartment", "boat", "camping", "capsule_hotel", "chalet", "country_house", "farm_stay",
@@ -93,22 +94,12 @@ class Settings(BaseModel):
         return value
 
 
-class Photo(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    url: RequiredUrl
-    position: Annotated[StrictInt, Field(ge=0, le=10_000)] | None = None
-    author: Text255 = None
-    kind: Literal["photo", "ad", "menu"] = "photo"
-    description: LongText = None
-
-
 class Content(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     description: LongText = None
     important_information: LongText = None
-    photos: Annotated[list[Photo], Field(max_length=100)] = []
+    photos: Annotated[list[ContentPhoto], Field(max_length=100)] = []  # §12's batch (backend/inventory/photos.py)
 
 
 class PropertyInput(BaseModel):

@@ -32,6 +32,7 @@ from backend.inventory.window import window_of
 from backend.core.listing import ListQuery
 from backend.properties.media import Media
 from backend.core.money import format_amount, in_currency
+from backend.inventory.photos import Photos, of_properties
 from backend.inventory.rooms import HotelPolicies
 from backend.properties.models import CONTACT_FIELDS, READ_ONLY_FIELDS, PropertyInput
 from backend.core.validation import as_input, validate
@@ -58,12 +59,13 @@ PLAIN_FIELDS = ("title", "currency", "email", "phone", "zip_code", "country", "s
 
 class Properties:
     def __init__(self, store: Store, events: EventBus, media: Media, facilities: Facilities,
-                 policies: HotelPolicies, clock: Callable[[], datetime] = utc_clock) -> None:
+                 policies: HotelPolicies, photos: Photos, clock: Callable[[], datetime] = utc_clock) -> None:
         self.store = store
         self.events = events
         self.media = media
         self.facilities = facilities
         self.policies = policies  # a property names its hotel policy by hotel_policy_id
+        self.photos = photos  # `content.photos`: the property's own rows of the photo store
         self.clock = clock
 
     # --- reading -----------------------------------------------------------------------------
@@ -92,7 +94,8 @@ class Properties:
 
     def _serialise(self, rows: list) -> list[dict[str, Any]]:
         facilities = self._facilities_of([r["id"] for r in rows])
-        return [self._attributes(r, facilities.get(r["id"], [])) for r in rows]
+        photos = of_properties(self.store, [r["id"] for r in rows])
+        return [self._attributes(r, facilities.get(r["id"], []), photos[r["id"]]) for r in rows]
 
     def _facilities_of(self, ids: list[str]) -> dict[str, list[str]]:
         if not ids:
@@ -102,7 +105,7 @@ class Properties:
             found.setdefault(r[0], []).append(r[1])
         return found
 
-    def _attributes(self, row, facilities: list[str]) -> dict[str, Any]:
+    def _attributes(self, row, facilities: list[str], photos: list[dict[str, Any]]) -> dict[str, Any]:
         settings = from_json(row["settings"])
         for key in ("min_price", "max_price"):
             settings[key] = format_amount(settings[key], row["currency"])
@@ -114,7 +117,7 @@ class Properties:
             "hotel_policy_id": row["hotel_policy_id"],
             "groups": [{"id": row["group_id"], "title": row["group_title"]}],  # relationships.groups on the wire
             "settings": settings,
-            "content": from_json(row["content"]),
+            "content": {**from_json(row["content"]), "photos": photos},
             "logo_url": self.media.url(row["logo_media_id"]),
             "is_active": bool(row["is_active"]),
             "acc_cannels_count": row["acc_cannels_count"],
@@ -134,6 +137,7 @@ class Properties:
             require_group(conn, row["group_id"])
             insert_property(conn, property_id, row, now)
             self._write_facilities(conn, property_id, model.facilities)
+            self.photos.apply(conn, property_id, None, model.content.photos)
             if model.hotel_policy_id is not None:
                 self.policies.link(conn, actor, {"id": property_id, "group_id": row["group_id"]}, model.hotel_policy_id)
             window_moves.keep(conn, property_id, window_of(row, self.clock()))  # where its channels start from
@@ -162,6 +166,7 @@ class Properties:
             update_property(conn, property_id, row, utc_now())
             delete_property_facilities(conn, property_id)
             self._write_facilities(conn, property_id, model.facilities)
+            self.photos.apply(conn, property_id, None, model.content.photos)
             if model.hotel_policy_id != current["hotel_policy_id"]:
                 self.policies.link(conn, actor, {"id": property_id, "group_id": row["group_id"]}, model.hotel_policy_id)
             now = self.clock()
@@ -177,7 +182,9 @@ class Properties:
     def _merged(self, actor: Actor, property_id: str, changes: dict[str, Any]) -> tuple[dict[str, Any], PropertyInput]:
         """The property as it is, and as the changes make it, checked against the channels it is connected to."""
         current = self.get(actor, property_id)
-        model = self._validate(actor, _overlay(as_input(PropertyInput, current), changes))
+        stored = as_input(PropertyInput, current)
+        stored["content"] = {k: v for k, v in stored["content"].items() if k != "photos"}  # only those sent change
+        model = self._validate(actor, _overlay(stored, changes))
         if current["acc_cannels_count"]:
             errors = Errors()
             for name in CONTACT_FIELDS:
@@ -209,11 +216,7 @@ class Properties:
 
     def _row_values(self, model: PropertyInput, group_id: str, logo_id: str | None) -> dict[str, Any]:
         settings = model.settings.model_dump()  # min_price and max_price are decimal strings of the currency
-        content = model.content.model_dump()
-        for position, photo in enumerate(content["photos"]):
-            if photo["position"] is None:
-                photo["position"] = position
-        content["photos"].sort(key=lambda p: p["position"])
+        content = model.content.model_dump(exclude={"photos"})  # they are rows of the photo store
         return {
             **{name: getattr(model, name) for name in PLAIN_FIELDS},
             "group_id": group_id,

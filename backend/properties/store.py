@@ -132,12 +132,21 @@ def facility_list(store: Store) -> list[Row]:
 
 # --- media --------------------------------------------------------------------------------------------------------
 
-def insert_media(conn: Connection, media_id: str, content_type: str, size: int, sha256: str, source_url: str,
+def insert_media(conn: Connection, media_id: str, content_type: str, size: int, sha256: str, source_url: str | None,
                  data: bytes, now: str) -> None:
     conn.execute(
         "INSERT INTO media (id, content_type, size, sha256, source_url, data, inserted_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
         (media_id, content_type, size, sha256, source_url, data, now),
     )
+
+
+def delete_unused_uploads(conn: Connection, before: str) -> int:
+    """Uploads (media without a source) that came before `before` and that no photo shows; how many. A logo is
+    always fetched from its source, never an upload."""
+    return conn.execute(
+        "DELETE FROM media WHERE source_url IS NULL AND inserted_at < ? "
+        "AND NOT EXISTS (SELECT 1 FROM photos ph WHERE ph.media_id = media.id) "
+        "AND NOT EXISTS (SELECT 1 FROM properties p WHERE p.logo_media_id = media.id)", (before,)).rowcount
 
 
 def media_content(store: Store, media_id: str) -> Row | None:

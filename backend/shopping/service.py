@@ -47,6 +47,7 @@ from backend.identity.service import hash_secret
 from backend.inventory.calendar import Calendar, Scope
 from backend.inventory.channel_rules import ChannelRules
 from backend.inventory.models import MEAL_TYPES
+from backend.inventory.photos import of_properties, of_rooms
 from backend.inventory.rooms import policy_of, with_service_names
 from backend.inventory.sellable import MAX_NIGHTS
 from backend.inventory.stays import (
@@ -92,6 +93,7 @@ from storage.reads import ReadStore, on_primary, one_source
 # A facility category's code in the grouped facilities: its name in snake case ("Food & drink" → food_and_drink).
 CATEGORY_CODES = str.maketrans({" ": "_", "&": "and", "-": "_"})
 CATEGORY_OF = {title: category for category, titles in CATALOGUE.items() for title in titles}
+ROOM_PHOTO_FIELDS = ("url", "title", "author", "description", "kind", "position")  # a room's photo, as it always was
 Params = Mapping[str, str] | Iterable[tuple[str, str]]  # a query's parameters, as a dict or as (name, value) pairs
 Method = TypeVar("Method", bound=Callable[..., Any])
 
@@ -194,7 +196,8 @@ class Shopping:
             offers = self.best_offers(channel_ids, stay, None)  # type: ignore[arg-type]
             matching = [r for r in every if (r["id"] in offers) == wanted]
             rows, meta = matching[query.offset:query.offset + query.limit], query.meta(len(matching))
-        return [_list_item(r, offers[r["id"]][0] if r["id"] in offers else None) for r in rows], meta
+        photos = of_properties(self.store, [r["id"] for r in rows])
+        return [_list_item(r, offers[r["id"]][0] if r["id"] in offers else None, photos[r["id"]]) for r in rows], meta
 
     def _sellable(self, channel_ids: list[str], stay: Stay, now: datetime) -> Sellable | None:
         """What to ask the sellable index (backend/inventory/sellable.py), or None where it can't tell and every
@@ -268,7 +271,7 @@ class Shopping:
         settings = ShoppingSettings.model_validate(from_json(channel_settings(self.store, channel_id)))
         row = property_row(self.store, property_id)
         facilities = property_facilities(self.store, property_id)
-        item = _list_item(row, None)
+        item = _list_item(row, None, of_properties(self.store, [property_id])[property_id])
         del item["best_offer"]
         location = {"latitude": item.pop("latitude"), "longitude": item.pop("longitude")}
         policy = policy_of(self.store, property_id)
@@ -320,9 +323,10 @@ class Shopping:
         stay = parse_stay(_pairs(params), length_allowed=True)
         self._require_connected(channel_id, property_id)
         settings = ShoppingSettings.model_validate(from_json(channel_settings(self.store, channel_id)))
-        item = functools.partial(_room_item, grouped=settings.facilities_format == "grouped")
         plans = self.calendar.mapped_plans([channel_id], [property_id])
         rooms = self.calendar.rooms(p.room_type_id for p in plans)
+        item = functools.partial(_room_item, photos=of_rooms(self.store, list(rooms)),
+                                 grouped=settings.facilities_format == "grouped")
         if stay is None:
             return [item(room, [], None) for room in rooms.values()]
         context = self._contexts([property_id], bands=bool(stay.party and stay.party.ages))[property_id]
@@ -462,14 +466,14 @@ def _is_available(filters: list, stay: Stay | None) -> bool | None:
     return bool(value)
 
 
-def _list_item(row, best_offer: str | None) -> dict[str, Any]:
+def _list_item(row, best_offer: str | None, photos: list[dict[str, Any]]) -> dict[str, Any]:
     content = from_json(row["content"])
     return {
         "id": row["id"], "title": row["title"], "address": row["address"], "city": row["city"],
         "state": row["state"], "country": row["country"], "zip_code": row["zip_code"],
         "latitude": row["latitude"], "longitude": row["longitude"], "currency": row["currency"],
         "description": content["description"],
-        "photos": [{"url": p["url"], "description": p["description"], "author": p["author"]} for p in content["photos"]],
+        "photos": [{"url": p["url"], "description": p["description"], "author": p["author"]} for p in photos],
         "best_offer": best_offer,
     }
 
@@ -482,15 +486,17 @@ def _grouped(facilities: list) -> list[dict[str, Any]]:
     return [{"category_code": code, "facilities": titles} for code, titles in groups.items()]
 
 
-def _room_item(room, rate_plans: list[dict[str, Any]], available: int | None, *, grouped: bool) -> dict[str, Any]:
-    """`availability`: the rooms left on every night of the stay (none without one); `grouped`: the facilities by
-    category, as property_info's (a room's facility outside the catalogue is a General one)."""
+def _room_item(room, rate_plans: list[dict[str, Any]], available: int | None, *,
+               photos: dict[str, list[dict[str, Any]]], grouped: bool) -> dict[str, Any]:
+    """`availability`: the rooms left on every night of the stay (none without one); `photos`: each room's; `grouped`:
+    the facilities by category, as property_info's (a room's facility outside the catalogue is a General one)."""
     details = room.details
     facilities = details["facilities"]
     if grouped:
         facilities = _grouped([{"title": title, "category": CATEGORY_OF.get(title, "General")} for title in facilities])
     return {"id": room.id, "title": room.title, "description": details["description"],
-            "bed_options": details["bed_options"], "facilities": facilities, "photos": details["photos"],
+            "bed_options": details["bed_options"], "facilities": facilities,
+            "photos": [{name: p[name] for name in ROOM_PHOTO_FIELDS} for p in photos[room.id]],
             "availability": available, "rate_plans": rate_plans}
 
 

@@ -11,6 +11,7 @@ from textual.containers import Grid
 from textual.widgets import TextArea
 
 from backend.inventory.models import RoomTypeInput
+from backend.inventory.photos import as_batch
 from backend.inventory.rooms import RoomTypes
 from backend.core.validation import as_input
 from console.kit.form_editor import FormEditor
@@ -40,9 +41,7 @@ class RoomTypeEditor(FormEditor):
         values = as_input(RoomTypeInput, room) if room else {"count_of_rooms": 1, "occ_adults": 2, "occ_children": 0,
                                                                "occ_infants": 0}
         content = values.pop("content", {})
-        # What the photo columns don't show (the service's kind, position, description) stays as it was.
-        self.photo_extras = {p["url"]: {k: v for k, v in p.items() if k not in PHOTO_KEYS}
-                             for p in content.get("photos", [])}
+        self.stored_photos = content.get("photos", [])  # what the columns don't show (kind, description) stays
         crumb = f"{prop['title']} › {room['title'] if room else 'New room type'}"
         super().__init__(room["id"] if room else None, {**values, **content}, crumb)
 
@@ -75,8 +74,7 @@ class RoomTypeEditor(FormEditor):
             **{path: int_or_raw(f[path].value) for path in NUMBERS},
             "default_occupancy": int_or_raw(occupancy) if occupancy.strip() else None,
             "content": {"description": blank_to_none(f["description"].value),
-                        "photos": [{**self.photo_extras.get(p.get("url"), {}), **p}
-                                   for p in self.lists["photos"].value]},
+                        "photos": as_batch(self.stored_photos, self.lists["photos"].value, PHOTO_KEYS)},
             "bed_options": self.lists["bed_options"].value,
             "facilities": [line.strip() for line in f["facilities"].value.splitlines() if line.strip()],
         }

@@ -21,6 +21,7 @@ from textual.widgets.selection_list import Selection
 
 from backend.engine import Engine
 from backend.identity.models import Actor
+from backend.inventory.photos import as_batch
 from backend.properties.models import PROPERTY_TYPES, Settings
 from backend.properties.service import Properties
 from console.kit.form_editor import FormEditor
@@ -175,8 +176,8 @@ class PropertyEditor(FormEditor):
             elif path == "facilities":
                 value = keep_order(value, self.values.get("facilities") or [])
             set_path(data, path, value)
-        data["content"]["photos"] = [{**photo, "position": index}
-                                     for index, photo in enumerate(self.lists["photos"].value)]
+        data["content"]["photos"] = as_batch(get_path(self.values, "content.photos") or [], self.lists["photos"].value,
+                                             {column.key for column in PHOTO_COLUMNS})
         return data
 
     def saved_text(self, record: dict[str, Any]) -> str:

@@ -49,6 +49,7 @@ STEPS: list[str] = [
     "0032_reviews.sql",
     "0036_channel_availability_rules.sql",
     "0033_tax_sets.sql",
+    "0035_photos.sql",
 ]
 # PostgreSQL's first step: SQLite's schema as of this many steps, in one file.
 BASELINE = 22

@@ -46,6 +46,13 @@ def build(path: Path) -> tuple[Engine, Actor]:
                          "WHERE id = ?3", copies)
         conn.executemany("INSERT INTO property_facilities SELECT ?1, facility_id, position FROM property_facilities "
                          "WHERE property_id = ?2", [(copy_id, template_id) for copy_id, _, template_id in copies])
+        photos: dict[str, list[tuple]] = {}  # each template's photos, rows of the photo store
+        for row in conn.execute("SELECT property_id, url, kind, position, inserted_at FROM photos"):
+            photos.setdefault(row[0], []).append(tuple(row)[1:])
+        conn.executemany("INSERT INTO photos (id, property_id, url, kind, position, inserted_at, updated_at) "
+                         "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                         [(new_id(), copy_id, url, kind, position, at, at) for copy_id, _, template_id in copies
+                          for url, kind, position, at in photos[template_id]])
     # Steady state of a long-lived database: statistics gathered, the bulk insert moved out of the WAL.
     engine.store.conn.execute("ANALYZE")
     engine.store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")

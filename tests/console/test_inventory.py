@@ -115,7 +115,8 @@ async def test_room_type_editor_keeps_the_content_it_does_not_show(make_app, eng
     fields, set over HTTP) survive a save, and a bad photo shows its message beside the photo."""
     operator, room_id = engine.identity.operator(), ids(engine)["Single Room"]
     photo = {"url": "https://cdn.example/single.jpg", "title": "Garden side", "kind": "ad", "description": "Garden"}
-    engine.inventory.room_types.update(operator, room_id, {"content": {"description": "Cosy.", "photos": [photo]}})
+    [stored] = engine.inventory.room_types.update(operator, room_id, {"content": {"description": "Cosy.", "photos": [
+        photo]}})["content"]["photos"]
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_inventory(pilot)
@@ -127,8 +128,9 @@ async def test_room_type_editor_keeps_the_content_it_does_not_show(make_app, eng
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert isinstance(app.screen, InventoryScreen)
-        assert engine.inventory.room_types.get(operator, room_id)["content"]["photos"][0] == {
-            **photo, "author": None, "position": None}
+        [saved] = engine.inventory.room_types.get(operator, room_id)["content"]["photos"]
+        assert {k: saved[k] for k in (*photo, "author", "position", "id")} == {
+            **photo, "author": None, "position": 0, "id": stored["id"]}  # the same photo, not a new one
         editor = await press_for(pilot, "e", RoomTypeEditor)
         [row] = editor.lists["photos"].query(ItemRow)
         row.fields["url"].value = "ftp://single.jpg"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from textual.widgets import SelectionList
+from textual.widgets import Button, SelectionList
 
 from backend.engine import Engine
 from backend.core.listing import Filter, ListQuery
@@ -223,3 +223,29 @@ async def test_the_editor_lays_itself_out_for_the_window(make_app) -> None:
         assert settings.region.y == content.region.y
         assert facilities.region.width > contact.region.width  # across both columns
         assert len({field.region.y for field in switches}) == 2  # two a line again
+
+
+async def test_a_photo_removed_in_the_form_is_deleted_and_the_others_kept(make_app, engine: Engine) -> None:
+    """The form holds the whole list; saved, it is the batch of content.photos that makes the stored photos that list
+    (backend/inventory/photos.py `as_batch`): the row taken out is removed, the one kept is the same photo."""
+    operator = engine.identity.operator()
+    made = engine.properties.create(operator, {"title": "Two Photo Inn", "currency": "EUR", "content": {"photos": [
+        {"url": "https://photos.example/a.jpg", "author": "Ann"}, {"url": "https://photos.example/b.jpg",
+                                                                   "kind": "menu", "title": "Menu"}]}})
+    kept = made["content"]["photos"][1]
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        select_row(app.screen, "Two Photo Inn")
+        editor = await press_for(pilot, "e", PropertyEditor)
+        editor.query_one("#form").scroll_end(animate=False)  # down to the photos
+        await settle(pilot)
+        photos = editor.lists["photos"]
+        photos.rows[0].query_one(".remove-item", Button).press()
+        await settle(pilot)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, PropertiesScreen)
+    [left] = engine.properties.get(operator, made["id"])["content"]["photos"]
+    assert {k: left[k] for k in ("id", "url", "kind", "title", "position")} == {
+        "id": kept["id"], "url": "https://photos.example/b.jpg", "kind": "menu", "title": "Menu", "position": 0}

@@ -86,6 +86,26 @@ def test_each_operation_documents_its_errors_in_the_error_shape(documents):
                             "$ref": "#/components/schemas/Error"}
 
 
+def test_the_photos_collection_is_documented(documents):
+    """Reference §12: the collection, its bodies, the 201 of create and the multipart upload."""
+    paths, schemas = documents["main"]["paths"], documents["main"]["components"]["schemas"]
+    assert set(paths["/api/v1/photos"]) == {"get", "post"} and set(paths["/api/v1/photos/{photo_id}"]) == {
+        "get", "put", "delete"}
+    create = paths["/api/v1/photos"]["post"]
+    assert "201" in create["responses"] and create["security"] == USER
+    assert create["requestBody"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/PhotoEnvelope"}
+    assert {"property_id", "room_type_id", "url", "kind", "position", "author", "description"} <= set(
+        schemas["PhotoInput"]["properties"])
+    listed = {p["name"] for p in paths["/api/v1/photos"]["get"]["parameters"]}
+    assert {"filter[property_id]", "filter[room_type_id]", "pagination[page]", "pagination[limit]"} <= listed
+    upload = paths["/api/v1/photos/upload"]["post"]
+    form = upload["requestBody"]["content"]["multipart/form-data"]["schema"]
+    assert form["required"] == ["photo"] and form["properties"]["photo"]["format"] == "binary"
+    assert upload["responses"]["200"]["content"]["application/json"]["schema"]["required"] == ["url"]
+    assert {"401", "413", "422"} <= set(upload["responses"]) and upload["security"] == USER
+
+
 def test_a_405_names_every_method_of_its_path(user):
     created = user.client.post("/api/v1/properties", json={"property": {"title": "Allow Inn", "currency": "EUR"}})
     refused = user.client.patch(f"/api/v1/properties/{created.json()['data']['id']}", json={})

@@ -45,6 +45,12 @@ class NotFound(FrontdeskError):
     status, code, title = 404, "not_found", "Not Found"
 
 
+class ResourceNotFound(NotFound):
+    """The service's other 404 (reference §2): its property users and group users answer with it."""
+
+    code, title = "resource_not_found", "Resource Not Found"
+
+
 class RequestTimeout(FrontdeskError):
     status, code, title = 408, "request_timeout", "Request Timeout"
 

@@ -35,7 +35,7 @@ from backend.distribution.pull import AckBody
 from backend.http.deps import get_actor, get_api_key, get_chat_actor
 from backend.http.routes import card_form, embed, inbound, pci
 from backend.http.routes.inbound import InboundMessageEnvelope
-from backend.identity.models import GroupEnvelope
+from backend.identity.models import GroupEnvelope, GroupUserEnvelope, InviteEnvelope, PropertyUserEnvelope
 from backend.inventory.ari import AriEnvelope
 from backend.inventory.models import HotelPolicyEnvelope, RatePlanEnvelope, RoomTypeEnvelope
 from backend.properties.models import PropertyEnvelope
@@ -47,7 +47,8 @@ ENVELOPES: dict[str, type[BaseModel]] = {model.__name__: model for model in (
     PropertyEnvelope, ChannelEnvelope, InstallationEnvelope, RoomTypeEnvelope, RatePlanEnvelope, HotelPolicyEnvelope,
     AriEnvelope, BookingEnvelope, NoShowEnvelope, MessageEnvelope, InboundMessageEnvelope, AttachmentEnvelope,
     InquiryEnvelope, OneTimeTokenEnvelope, ChatSessionEnvelope, ProfileEnvelope, GroupEnvelope, CardFormEnvelope,
-    WebhookEnvelope, AckBody, ThreadEnvelope, NoteEnvelope, TemplateEnvelope)}
+    WebhookEnvelope, AckBody, ThreadEnvelope, NoteEnvelope, TemplateEnvelope, InviteEnvelope, PropertyUserEnvelope,
+    GroupUserEnvelope)}
 
 SCHEMES = {
     "bearer": {"type": "http", "scheme": "bearer",

@@ -46,6 +46,7 @@ STEPS: list[str] = [
     "0027_thread_search_text.sql",
     "0028_crs_and_ari_tasks.sql",
     "0031_events_by_property.sql",
+    "0034_property_and_group_users.sql",
 ]
 # PostgreSQL's first step: SQLite's schema as of this many steps, in one file.
 BASELINE = 22

@@ -103,7 +103,7 @@ class Identity:
         return self._groups(actor, group_rows(self.store, actor.group_list()))
 
     def group(self, actor: Actor, group_id: str) -> dict[str, Any]:
-        return self._groups(actor, [self._group_row(actor, group_id)])[0]
+        return self._groups(actor, [group_of(self.store, actor, group_id)])[0]
 
     def create_group(self, actor: Actor, data: Any) -> dict[str, Any]:
         """A new group whose one user is its creator, its owner."""
@@ -115,7 +115,7 @@ class Identity:
         return self._groups(actor, [{"id": group_id, "title": model.title}])[0]
 
     def update_group(self, actor: Actor, group_id: str, data: Any) -> dict[str, Any]:
-        row = self._group_row(actor, group_id)
+        row = group_of(self.store, actor, group_id)
         if not isinstance(data, dict):
             raise BadRequest(["the group must be a JSON object"])
         read_only = {"id", "is_default"}  # sent back by clients that PUT what they read
@@ -125,7 +125,7 @@ class Identity:
         return self.group(actor, group_id)
 
     def delete_group(self, actor: Actor, group_id: str) -> None:
-        self._group_row(actor, group_id)
+        group_of(self.store, actor, group_id)
         errors = Errors()
         with self.store.transaction() as conn:  # checked in the delete's transaction: nothing joins it meanwhile
             if not (actor.sees_all or group_owner(conn, group_id, actor.user_id)):
@@ -140,9 +140,6 @@ class Identity:
                 errors.add("group", "is a user's default group, where their new properties go")
             errors.raise_if_any()
             delete_group_row(conn, group_id)
-
-    def _group_row(self, actor: Actor, group_id: str):
-        return group_of(self.store, actor, group_id)
 
     def _groups(self, actor: Actor, rows) -> list[dict[str, Any]]:
         ids = [r["id"] for r in rows]

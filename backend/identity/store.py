@@ -35,8 +35,8 @@ def _actor_select(dialect: Dialect, extra: str) -> str:
 def reach_scope(actor: Actor, column: str) -> tuple[str, list[Any]]:
     """The condition (and its parameters) that the property id in `column` is one the actor reaches: a group they
     are a user of holds it (group_properties), or it was given to them alone (property_users); a web chat session's
-    one property only; the operator's every property. Both subqueries are read by their indexes (group_properties'
-    key, property_users_user), so a list costs what the actor's own properties cost."""
+    one property only; the operator's every property. The subquery is read once a statement, by indexes
+    (group_properties_group, property_users_user), and the list's rows are checked against what it found."""
     only, tail = (f" AND {column} = ?", [actor.only_property]) if actor.only_property else ("", [])
     if actor.sees_all:
         return "1 = 1" + only, tail

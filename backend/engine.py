@@ -21,6 +21,7 @@ from storage.reads import ReadStore
 
 if TYPE_CHECKING:
     from backend.identity.models import Actor
+    from backend.identity.users import Users
     from backend.properties.applications import Applications
     from backend.bookings.service import Bookings
     from backend.channels.service import Channels
@@ -79,6 +80,18 @@ class Engine:
         from storage.replicas import read_store
 
         return read_store(self.store, self.config.read_dbs, self.config.replica_lag_bound)  # type: ignore[arg-type]
+
+    @cached_property
+    def property_users(self) -> Users:
+        from backend.identity.users import Users
+
+        return Users(self.store, "property")
+
+    @cached_property
+    def group_users(self) -> Users:
+        from backend.identity.users import Users
+
+        return Users(self.store, "group")
 
     @cached_property
     def facilities(self) -> Facilities:

@@ -1,9 +1,10 @@
-"""Who may act on a booking: whoever may act on its property (its group, and a web chat session's one property)."""
+"""Who may act on a booking: whoever may act on its property (backend/identity/access.py)."""
 
 from __future__ import annotations
 
 from backend.bookings.store import booking_with_property
 from backend.core.errors import NotFound, Unauthorized
+from backend.identity.access import reaches
 from backend.identity.models import Actor
 from storage import Store
 
@@ -14,6 +15,6 @@ def booking_row(store: Store, actor: Actor, booking_id: str):
     row = booking_with_property(store, booking_id)
     if row is None:
         raise NotFound(f"booking {booking_id} does not exist")
-    if not actor.reaches(row["group_id"], row["property_id"]):
+    if not reaches(store, actor, row["property_id"], row["group_id"]):
         raise Unauthorized("you have no access to this booking")
     return row

@@ -48,6 +48,7 @@ from backend.core.card_data import mask_cards_in
 from backend.core.dates import days
 from backend.core.errors import Errors, NotSupported, Unauthorized, ValidationFailed
 from backend.core.events import EventBus
+from backend.identity.access import owned_property, reaches
 from backend.identity.models import Actor
 from backend.identity.service import hash_secret
 from backend.inventory import sellable
@@ -100,7 +101,7 @@ class Bookings:
         data = crs_body(data)
         property_id = data.get("property_id") if isinstance(data, dict) else None
         prop = property_group(self.store, property_id) if isinstance(property_id, str) else None
-        if prop is None or not actor.reaches(prop["group_id"], prop["id"]):
+        if prop is None or not reaches(self.store, actor, prop["id"], prop["group_id"]):
             validate(BookingInput, data)  # report the body's own problems first
             raise ValidationFailed.one("property_id", "is not a property of yours")
         with self.store.transaction() as conn:
@@ -361,8 +362,7 @@ class Bookings:
     def list(self, actor: Actor, query: ListQuery, *, reveal: Reveal | None = None) -> tuple[list[dict[str, Any]], dict]:
         """`reveal`, on every reading method: the cards in clear, for whom (the vault's audit log names them);
         only the secure listener passes it, for the tokenisation service."""
-        groups = actor.group_list()
-        rows, meta = booking_page(self.store, query, groups, stay_view(self.store, self.clock))
+        rows, meta = booking_page(self.store, query, actor, stay_view(self.store, self.clock))
         shown = self._shown(rows, reveal)
         reports = reports_of(self.store, [booking["id"] for booking in shown])
         return [{**booking, "is_acked": bool(r["is_acked"]), "message_thread_id": r["thread_id"],
@@ -370,24 +370,24 @@ class Bookings:
 
     def get(self, actor: Actor, booking_id: str, *, reveal: Reveal | None = None) -> dict[str, Any]:
         row = booking_shown(self.store, booking_id)
-        actor.owned(row, "booking", booking_id)
+        owned_property(self.store, actor, row, "booking", booking_id)
         return {**self._shown([row], reveal)[0], "is_acked": bool(row["is_acked"]), "message_thread_id": row["thread_id"],
                 "reports": reports_of(self.store, [booking_id])[booking_id]}
 
     def revisions(self, actor: Actor, query: ListQuery, *, feed: bool = False,
                   reveal: Reveal | None = None) -> tuple[list[dict[str, Any]], dict]:
         """Revisions newest first; the feed is the revisions not yet acknowledged, oldest first."""
-        groups = actor.group_list()
-        rows, meta = revision_page(self.store, query, groups, feed=feed)
+        rows, meta = revision_page(self.store, query, actor, feed=feed)
         return [_revision(r, booking) for r, booking in zip(rows, self._shown(rows, reveal), strict=True)], meta
 
     def revision(self, actor: Actor, revision_id: str, *, reveal: Reveal | None = None) -> dict[str, Any]:
         row = self._revision_row(revision_id)
-        actor.owned(row, "booking revision", revision_id, unreached="booking")
+        owned_property(self.store, actor, row, "booking revision", revision_id, unreached="booking")
         return _revision(row, self._shown([row], reveal)[0])
 
     def ack(self, actor: Actor, revision_id: str) -> None:
-        actor.owned(self._revision_row(revision_id), "booking revision", revision_id, unreached="booking")
+        owned_property(self.store, actor, self._revision_row(revision_id), "booking revision", revision_id,
+                       unreached="booking")
         with self.store.transaction() as conn:
             ack_revision(conn, revision_id, utc_now())
         self.events.publish("booking.acked", revision_id)

@@ -12,6 +12,8 @@ from typing import Any
 
 from backend.core.listing import Column, ListQuery, View
 from backend.core.store import page
+from backend.identity.models import Actor
+from backend.identity.store import reach_scope
 from storage import Connection, Row, Store, placeholders
 
 # --- bookings and their revisions ------------------------------------------------------------------------------------
@@ -85,46 +87,50 @@ def insert_revision(conn: Connection, revision_id: str, attributes: dict[str, An
                   json.dumps(attributes), card_token, now))
 
 
-def booking_page(store: Store, query: ListQuery, group_ids: list[str], stay: View) -> tuple[list[Row], dict]:
-    """One page of the bookings of these groups, newest first: each with its revision's attributes and card token,
+def booking_page(store: Store, query: ListQuery, actor: Actor, stay: View) -> tuple[list[Row], dict]:
+    """One page of the bookings of the properties the actor reaches, newest first: each with its revision's attributes and card token,
     whether it is acknowledged and its message thread. The bookings are read first (SQLite would otherwise start
     from the few properties and sort every booking they have), along the newest-first index. Unfiltered, or filtered only by what booking_counts holds,
     the total is a sum over those kept counts: the page costs the same at 1,000 bookings as at 100,000."""
+    scope, params = reach_scope(actor, "b.property_id")
     return page(store, query, {**BOOKING_COLUMNS, "stay": stay},
                 select=f"b.revision_id, r.attributes, r.card_token, {ACKED} AS is_acked, {THREAD} AS thread_id",
                 source=f"bookings b {store.dialect.join_in_order} properties p ON p.id = b.property_id "
                        "JOIN booking_revisions r ON r.id = b.revision_id",
-                scope=f"p.group_id IN ({placeholders(group_ids)})", scope_params=group_ids,
-                default_order="b.inserted_at DESC, b.id", count=_kept_count(store, query, group_ids))
+                scope=scope, scope_params=params, default_order="b.inserted_at DESC, b.id",
+                count=_kept_count(store, query, actor))
 
 
-def _kept_count(store: Store, query: ListQuery, group_ids: list[str]) -> Callable[[], int] | None:
+def _kept_count(store: Store, query: ListQuery, actor: Actor) -> Callable[[], int] | None:
     """The list's total from booking_counts (kept by triggers), when every filter is one it holds; else None.
     A filter's values are checked by the page's own conditions first, so they are taken here as given."""
     if any(f.field not in {"property_id", "status"} or f.op != "eq" for f in query.filters):
         return None
-    where, params = [f"p.group_id IN ({placeholders(group_ids)})"], list(group_ids)
+    scope, scoped = reach_scope(actor, "c.property_id")
+    where, params = [scope], list(scoped)
     for f in query.filters:
         values = f.value.split(",")
         where.append(f"c.{f.field} IN ({placeholders(values)})")
         params += values
-    return lambda: store.scalar("SELECT coalesce(sum(c.bookings), 0) FROM booking_counts c JOIN properties p "
-                                f"ON p.id = c.property_id WHERE {' AND '.join(where)}", params)
+    return lambda: store.scalar(f"SELECT coalesce(sum(c.bookings), 0) FROM booking_counts c WHERE "
+                                f"{' AND '.join(where)}", params)
 
 
 def booking_shown(store: Store, booking_id: str) -> Row | None:
-    """The booking as `booking_page` reads it, with its property's group."""
-    return store.one(f"SELECT r.attributes, r.card_token, p.group_id, {ACKED} AS is_acked, {THREAD} AS thread_id "
+    """The booking as `booking_page` reads it, with its property and that property's group."""
+    return store.one(f"SELECT r.attributes, r.card_token, b.property_id, p.group_id, {ACKED} AS is_acked, {THREAD} AS thread_id "
                      "FROM bookings b JOIN properties p ON p.id = b.property_id "
                      "JOIN booking_revisions r ON r.id = b.revision_id WHERE b.id = ?", (booking_id,))
 
 
-def revision_page(store: Store, query: ListQuery, group_ids: list[str], *, feed: bool) -> tuple[list[Row], dict]:
-    """Revisions of these groups newest first; the feed (`feed`) is those not yet acknowledged, oldest first."""
-    scope = f"p.group_id IN ({placeholders(group_ids)})" + (" AND r.acked_at IS NULL" if feed else "")
+def revision_page(store: Store, query: ListQuery, actor: Actor, *, feed: bool) -> tuple[list[Row], dict]:
+    """Revisions of the properties the actor reaches newest first; the feed (`feed`) is those not yet acknowledged,
+    oldest first."""
+    scope, params = reach_scope(actor, "r.property_id")
+    scope += " AND r.acked_at IS NULL" if feed else ""
     return page(store, query, REVISION_COLUMNS, select="r.*",
                 source="booking_revisions r JOIN properties p ON p.id = r.property_id", scope=scope,
-                scope_params=group_ids, default_order="r.inserted_at, r.id" if feed else "r.inserted_at DESC, r.id")
+                scope_params=params, default_order="r.inserted_at, r.id" if feed else "r.inserted_at DESC, r.id")
 
 
 def revision_row(store: Store, revision_id: str) -> Row | None:

@@ -39,7 +39,8 @@ from backend.core.errors import (
 from backend.core.events import EventBus
 from backend.core.scopes import property_scope
 from backend.identity.models import Actor
-from backend.identity.store import emails_by_id, group_users, is_group_member
+from backend.identity.access import reaches
+from backend.identity.store import emails_by_id, property_people, sees_property
 from backend.core.listing import Filter, ListQuery, parse_bool
 from backend.core.money import in_currency
 from backend.outbox import record as outbox
@@ -119,7 +120,7 @@ class Chat:
 
     def properties(self, actor: Actor) -> list[dict[str, Any]]:
         """The actor's properties that have the chat app (id and title), by title: the inbox's scope."""
-        return [dict(r) for r in chat_properties(self.store, actor.group_list(), actor.only_property)]
+        return [dict(r) for r in chat_properties(self.store, actor)]
 
     def _counter(self, query: ListQuery, allowed: list[str], unread: bool | None):
         """The total from the trigger-kept thread_counts, when the filters are ones it holds; else None."""
@@ -216,7 +217,7 @@ class Chat:
             raise BadRequest(["the message_thread must be a JSON object"])
         model = validate(ThreadInput, {k: v for k, v in data.items() if k not in THREAD_READ_ONLY})
         if "assignee_id" in model.model_fields_set:
-            if model.assignee_id is not None and not is_group_member(self.store, thread["group_id"], model.assignee_id):
+            if model.assignee_id is not None and not sees_property(self.store, thread["property_id"], model.assignee_id):
                 raise ValidationFailed.one("assignee_id", "is not a user of the property's group")
             with self.store.transaction(property_scope(thread["property_id"])) as conn:
                 set_assignee(conn, thread_id, model.assignee_id, self.now())
@@ -226,7 +227,7 @@ class Chat:
     def assignees(self, actor: Actor, thread_id: str) -> list[dict[str, Any]]:
         """Whom the thread may be assigned to: the users of its property's group, by email."""
         thread = self.reach(actor, thread_id)
-        return [dict(r) for r in group_users(self.store, thread["group_id"])]
+        return [dict(r) for r in property_people(self.store, thread["property_id"])]
 
     def _set_closed(self, actor: Actor, thread_id: str, closed: bool) -> dict[str, Any]:
         row = self._thread_row(actor, thread_id)
@@ -403,7 +404,7 @@ class Chat:
         row = thread_row(self.store, thread_id)
         if row is None:
             raise NotFound(f"message thread {thread_id} does not exist")
-        if not actor.reaches(row["group_id"], row["property_id"]):
+        if not reaches(self.store, actor, row["property_id"], row["group_id"]):
             raise Unauthorized("you have no access to this thread")
         if not row["chat"]:
             raise Forbidden(NO_CHAT)
@@ -411,7 +412,7 @@ class Chat:
 
     def check_property(self, actor: Actor, property_id: str) -> None:
         row = property_group(self.store, property_id)
-        if row is None or not actor.reaches(row["group_id"], property_id):
+        if row is None or not reaches(self.store, actor, property_id, row["group_id"]):
             raise Unauthorized("you have no access to this property")
         self._require_chat(property_id)
 

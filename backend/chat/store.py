@@ -13,6 +13,8 @@ from typing import Any
 
 from backend.core.listing import Column, ListQuery, Search
 from backend.core.store import page
+from backend.identity.models import Actor
+from backend.identity.store import reach_scope
 from storage import Connection, Row, Store, placeholders
 
 # --- threads -----------------------------------------------------------------------------------
@@ -73,13 +75,13 @@ def unread_thread_count(store: Store, property_ids: list[str]) -> int:
                         f"property_id IN ({placeholders(property_ids)})", property_ids)
 
 
-def chat_properties(store: Store, group_ids: list[str], only_property: str | None) -> list[Row]:
-    """The properties of these groups (or the one of them given) that have the chat app, by title."""
-    only = " AND id = ?" if only_property else ""
+def chat_properties(store: Store, actor: Actor) -> list[Row]:
+    """The properties the actor reaches that have the chat app, by title."""
+    scope, params = reach_scope(actor, "id")
     return store.query(
-        f"SELECT id, title FROM properties WHERE group_id IN ({placeholders(group_ids)}){only} AND id IN "
+        f"SELECT id, title FROM properties WHERE {scope} AND id IN "
         "(SELECT property_id FROM application_installations WHERE application_code = 'chat') ORDER BY title, id",
-        [*group_ids, *([only_property] if only else [])])
+        params)
 
 
 def has_chat_app(store: Store, property_id: str) -> bool:
@@ -300,11 +302,13 @@ TEMPLATE_COLUMNS = {"id": Column("m.id", "id"), "property_id": Column("m.propert
                     "group_id": Column("coalesce(m.group_id, p.group_id)", "id"), "title": Column("m.title")}
 
 
-def templates_page(store: Store, query: ListQuery, group_ids: list[str]) -> tuple[list[Row], dict[str, Any]]:
-    """A page of the templates of these groups and of their properties, by title."""
+def templates_page(store: Store, query: ListQuery, actor: Actor) -> tuple[list[Row], dict[str, Any]]:
+    """A page of the templates of the actor's groups and of the properties they reach, by title."""
+    groups = actor.group_list()
+    reached, params = reach_scope(actor, "m.property_id")
     return page(store, query, TEMPLATE_COLUMNS, select="m.*",
                 source="message_templates m LEFT JOIN properties p ON p.id = m.property_id",
-                scope=f"coalesce(m.group_id, p.group_id) IN ({placeholders(group_ids)})", scope_params=group_ids,
+                scope=f"(m.group_id IN ({placeholders(groups)}) OR {reached})", scope_params=[*groups, *params],
                 default_order="m.title, m.id")
 
 

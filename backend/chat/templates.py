@@ -20,6 +20,7 @@ from backend.chat.store import (
 )
 from backend.core.errors import BadRequest, Errors, NotFound, Unauthorized, ValidationFailed
 from backend.core.fields import RequiredText
+from backend.identity.access import reaches
 from backend.identity.models import Actor
 from backend.identity.service import require_group
 from backend.core.listing import ListQuery
@@ -69,7 +70,7 @@ class MessageTemplates:
 
     def list(self, actor: Actor, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         """The actor's templates, by title: those of their groups and of their groups' properties."""
-        rows, meta = templates_page(self.store, query, actor.group_list())
+        rows, meta = templates_page(self.store, query, actor)
         return [_template(r) for r in rows], meta
 
     def get(self, actor: Actor, template_id: str) -> dict[str, Any]:
@@ -135,7 +136,7 @@ class MessageTemplates:
                                       "not both")
         elif model.property_id is not None:
             row = property_group(self.store, model.property_id)
-            if row is None or not actor.reaches(row["group_id"], model.property_id):
+            if row is None or not reaches(self.store, actor, model.property_id, row["group_id"]):
                 errors.add("property_id", "is not a property of yours")
         else:
             model.group_id = model.group_id or actor.default_group_id
@@ -160,7 +161,11 @@ class MessageTemplates:
         row = template_row(self.store, template_id)
         if row is None:
             raise NotFound(f"message template {template_id} does not exist")
-        if not actor.reaches(row["owner"], row["property_id"]):
+        if row["property_id"] is not None:
+            reached = reaches(self.store, actor, row["property_id"], row["owner"])
+        else:  # a group's: its users, and no web chat session (which reaches one property only)
+            reached = row["owner"] in actor.group_ids and actor.only_property is None
+        if not reached:
             raise Unauthorized("you have no access to this message template")
         return row
 

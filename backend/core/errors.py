@@ -46,7 +46,8 @@ class NotFound(FrontdeskError):
 
 
 class ResourceNotFound(NotFound):
-    """The service's other 404, on changing or deleting what is not there (its taxes and tax sets, §10; photos, §12)."""
+    """The service's other 404, on changing or deleting what is not there (taxes and tax sets, §10; property and group
+    users, §11; photos, §12)."""
 
     code, title = "resource_not_found", "Resource Not Found"
 

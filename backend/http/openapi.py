@@ -35,7 +35,7 @@ from backend.distribution.pull import AckBody
 from backend.http.deps import get_actor, get_api_key, get_chat_actor
 from backend.http.routes import card_form, embed, inbound, pci
 from backend.http.routes.inbound import InboundMessageEnvelope
-from backend.identity.models import GroupEnvelope
+from backend.identity.models import GroupEnvelope, GroupUserEnvelope, InviteEnvelope, PropertyUserEnvelope
 from backend.inventory.ari import AriEnvelope
 from backend.inventory.availability_rules import RuleEnvelope
 from backend.inventory.models import HotelPolicyEnvelope, PhotoEnvelope, RatePlanEnvelope, RoomTypeEnvelope
@@ -53,7 +53,8 @@ ENVELOPES: dict[str, type[BaseModel]] = {model.__name__: model for model in (
     AriEnvelope, BookingEnvelope, NoShowEnvelope, MessageEnvelope, InboundMessageEnvelope, AttachmentEnvelope,
     InquiryEnvelope, OneTimeTokenEnvelope, ChatSessionEnvelope, ProfileEnvelope, GroupEnvelope, CardFormEnvelope,
     WebhookEnvelope, AckBody, ThreadEnvelope, NoteEnvelope, TemplateEnvelope, ReplyEnvelope, GuestReviewEnvelope,
-    InboundReviewEnvelope, DeliveryFailureEnvelope, RuleEnvelope, TaxEnvelope, TaxSetEnvelope, PhotoEnvelope)}
+    InboundReviewEnvelope, DeliveryFailureEnvelope, RuleEnvelope, TaxEnvelope, TaxSetEnvelope, PhotoEnvelope,
+    InviteEnvelope, PropertyUserEnvelope, GroupUserEnvelope)}
 
 SCHEMES = {
     "bearer": {"type": "http", "scheme": "bearer",

@@ -1,12 +1,15 @@
 """Users, groups and API tokens.
 
-A user belongs to groups; every property and channel belongs to one group. Tokens are random,
-shown once, and stored only as a SHA-256 hash.
+A user is a user of groups (group users, each an `owner` or a `user`) and of properties given them alone (property
+users: backend/identity/users.py); a property is in one group or more (group_properties), a channel in one. Tokens
+are random, shown once, and stored only as a SHA-256 hash.
 
 Groups over HTTP take the service's shape (https://docs.channex.io/api-v.1-documentation/groups-collection):
-a group with its properties as relationships. Only its members see or change a group (someone else's is a 401,
-as for every object); its creator is its first member. A group is not deleted while properties or channels
-are in it, nor while it is someone's default group (where their new properties go): a 422 names them.
+a group with its properties as relationships. Only its users see or change a group (someone else's is a 401,
+as for every object); its creator is its first owner, and only an owner deletes it (403). A group is not deleted
+while properties are in it (400, as the service answers), nor while channels are in it or it is someone's default
+group (where their new properties go): a 422 names them. A property joins and leaves groups through the
+properties domain (backend/properties/service.py).
 """
 
 from __future__ import annotations
@@ -16,16 +19,17 @@ import hashlib
 import secrets
 from typing import Any
 
-from backend.core.errors import BadRequest, Errors, NotFound, Unauthorized, ValidationFailed
+from backend.core.errors import BadRequest, Errors, Forbidden, NotFound, Unauthorized, ValidationFailed
 from backend.core.fields import email_error
 from backend.core.validation import validate
 from backend.identity.models import Actor, GroupInput, IssuedToken
 from backend.identity.store import (
-    actor_by_chat_session, actor_by_email, actor_by_token, all_group_ids, delete_group_row, email_taken, group_exists,
-    group_properties, group_row, group_rows, insert_group, insert_member, insert_members, insert_token, insert_user,
-    is_default_group, revoke_active_token, set_group_title, titles_in_group, token_rows, user_emails, user_id_of,
+    actor_by_chat_session, actor_by_email, actor_by_token, all_group_ids, channel_titles_in_group, delete_group_row,
+    email_taken, group_exists, group_owner, group_properties, group_row, group_rows, insert_group, insert_members,
+    insert_token, insert_user, is_default_group, property_titles_in_group, revoke_active_token, set_group_title,
+    token_rows, user_emails, user_id_of,
 )
-from storage import Connection, Store, new_id, utc_now
+from storage import Connection, Row, Store, new_id, utc_now
 
 TOKEN_PREFIX = "fd_"
 CHAT_SESSION_PREFIX = "fdc_"  # web chat session tokens (backend/chat/embed.py)
@@ -57,15 +61,10 @@ class Identity:
         problem = email_error(email)
         if problem:
             raise ValidationFailed.one("email", problem)
-        now = utc_now()
         with self.store.transaction() as conn:
             if email_taken(conn, email):
                 raise ValidationFailed.one("email", "has already been taken")
-            user_id, group_id = new_id(), new_id()
-            insert_group(conn, group_id, f"{email} (default)", now)
-            insert_user(conn, user_id, email, group_id, now)
-            insert_member(conn, group_id, user_id)
-            token = self._issue(conn, user_id)
+            token = self._issue(conn, new_user(conn, email))
         return self.actor_for(email), token
 
     def operator(self) -> Actor:
@@ -75,7 +74,7 @@ class Identity:
                 self.add_user(OPERATOR_EMAIL)
         actor = self.actor_for(OPERATOR_EMAIL)
         everything = frozenset(all_group_ids(self.store))
-        return Actor(actor.user_id, actor.email, actor.default_group_id, everything)
+        return Actor(actor.user_id, actor.email, actor.default_group_id, everything, sees_all=True)
 
     def actor_for(self, email: str) -> Actor:
         row = actor_by_email(self.store, email.strip().lower())
@@ -96,7 +95,7 @@ class Identity:
         group_id = new_id()
         with self.store.transaction() as conn:
             insert_group(conn, group_id, title, utc_now())
-            insert_members(conn, group_id, [m.user_id for m in members])
+            insert_members(conn, group_id, [(new_id(), m.user_id) for m in members], "owner")
         return group_id
 
     def groups(self, actor: Actor) -> list[dict[str, Any]]:
@@ -104,19 +103,19 @@ class Identity:
         return self._groups(actor, group_rows(self.store, actor.group_list()))
 
     def group(self, actor: Actor, group_id: str) -> dict[str, Any]:
-        return self._groups(actor, [self._group_row(actor, group_id)])[0]
+        return self._groups(actor, [group_of(self.store, actor, group_id)])[0]
 
     def create_group(self, actor: Actor, data: Any) -> dict[str, Any]:
-        """A new group whose one member is its creator."""
+        """A new group whose one user is its creator, its owner."""
         model = validate(GroupInput, data)
         group_id = new_id()
         with self.store.transaction() as conn:
             insert_group(conn, group_id, model.title, utc_now())
-            insert_member(conn, group_id, actor.user_id)
+            insert_members(conn, group_id, [(new_id(), actor.user_id)], "owner")
         return self._groups(actor, [{"id": group_id, "title": model.title}])[0]
 
     def update_group(self, actor: Actor, group_id: str, data: Any) -> dict[str, Any]:
-        row = self._group_row(actor, group_id)
+        row = group_of(self.store, actor, group_id)
         if not isinstance(data, dict):
             raise BadRequest(["the group must be a JSON object"])
         read_only = {"id", "is_default"}  # sent back by clients that PUT what they read
@@ -126,27 +125,21 @@ class Identity:
         return self.group(actor, group_id)
 
     def delete_group(self, actor: Actor, group_id: str) -> None:
-        self._group_row(actor, group_id)
+        group_of(self.store, actor, group_id)
         errors = Errors()
         with self.store.transaction() as conn:  # checked in the delete's transaction: nothing joins it meanwhile
-            for table, field in (("properties", "properties"), ("channels", "channels")):
-                titles = titles_in_group(conn, table, group_id)
-                if titles:
-                    names = ", ".join(repr(t) for t in titles)
-                    errors.add(field, f"{names} {'are' if len(titles) > 1 else 'is'} in this group: move or "
-                                      f"delete {'them' if len(titles) > 1 else 'it'} first")
+            if not (actor.sees_all or group_owner(conn, group_id, actor.user_id)):
+                raise Forbidden("only an owner of the group may delete it")
+            properties = property_titles_in_group(conn, group_id)
+            if properties:
+                raise BadRequest([_still_in(properties)])
+            channels = channel_titles_in_group(conn, group_id)
+            if channels:
+                errors.add("channels", _still_in(channels))
             if is_default_group(conn, group_id):
                 errors.add("group", "is a user's default group, where their new properties go")
             errors.raise_if_any()
             delete_group_row(conn, group_id)
-
-    def _group_row(self, actor: Actor, group_id: str):
-        row = group_row(self.store, group_id)
-        if row is None:
-            raise NotFound(f"group {group_id} does not exist")
-        if group_id not in actor.group_ids:
-            raise Unauthorized("you are not a member of this group")
-        return row
 
     def _groups(self, actor: Actor, rows) -> list[dict[str, Any]]:
         ids = [r["id"] for r in rows]
@@ -197,6 +190,32 @@ class Identity:
         if row is None:
             raise Unauthorized("the web chat session has expired; open the chat again")
         return _actor(row)
+
+
+def group_of(store: Store, actor: Actor, group_id: str) -> Row:
+    """The group (id, title) if the actor is a user of it: 404 when there is none, 401 when it is not theirs."""
+    row = group_row(store, group_id)
+    if row is None:
+        raise NotFound(f"group {group_id} does not exist")
+    if group_id not in actor.group_ids:
+        raise Unauthorized("you are not a member of this group")
+    return row
+
+
+def new_user(conn: Connection, email: str) -> str:
+    """A new user (their address valid, lower-cased and free) with a default group of their own; their id."""
+    now = utc_now()
+    user_id, group_id = new_id(), new_id()
+    insert_group(conn, group_id, f"{email} (default)", now)
+    insert_user(conn, user_id, email, group_id, now)
+    insert_members(conn, group_id, [(new_id(), user_id)], "owner")
+    return user_id
+
+
+def _still_in(titles: list[str]) -> str:
+    names = ", ".join(repr(t) for t in titles)
+    many = len(titles) > 1
+    return f"{names} {'are' if many else 'is'} in this group: move or delete {'them' if many else 'it'} first"
 
 
 def _actor(row) -> Actor:

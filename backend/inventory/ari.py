@@ -38,6 +38,7 @@ from pydantic_core import from_json
 from backend.core.dates import WEEKDAYS, days, parse_date
 from backend.core.errors import Errors, Unauthorized, ValidationFailed
 from backend.core.events import EventBus
+from backend.identity.access import owned_property, reaches
 from backend.identity.models import Actor
 from backend.inventory import sellable
 from backend.inventory.calendar import Calendar, Scope
@@ -239,7 +240,7 @@ class Ari:
         props = {}
         for property_id in undo.property_ids:
             row = property_row(self.store, property_id)
-            if row is None or row["group_id"] not in actor.group_ids:
+            if row is None or not reaches(self.store, actor, property_id, row["group_id"]):
                 raise Unauthorized("you have no access to this property")
             props[property_id] = window_of(row, self.clock()).today
         written = Written()
@@ -338,7 +339,7 @@ class Ari:
         """The property a value names, read once per write; None when it is not one of the actor's."""
         if property_id not in props:
             row = property_row(self.store, property_id)
-            if row is None or row["group_id"] not in actor.group_ids:
+            if row is None or not reaches(self.store, actor, property_id, row["group_id"]):
                 return None
             props[property_id] = Holder(row, from_json(row["settings"]), window_of(row, now))
         return props[property_id]
@@ -459,7 +460,8 @@ class Ari:
         if len(bounds) == 2 and not 0 <= (bounds["lte"] - bounds["gte"]).days < MAX_RANGE_DAYS:
             errors.add("filter[date][lte]", f"must be on or after filter[date][gte] and within {MAX_RANGE_DAYS} days")
         errors.raise_if_any()
-        actor.owned(property_group(self.store, property_id), "property", property_id)
+        owned_property(self.store, actor, property_group(self.store, property_id), "property", property_id,
+                       property_id=property_id)
         return property_id, bounds["gte"], bounds["lte"] + timedelta(days=1)  # type: ignore[return-value]
 
     def _fields(self, query: ListQuery) -> tuple[str, ...]:

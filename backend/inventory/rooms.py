@@ -23,6 +23,7 @@ from backend.core.dates import utc_clock
 from backend.distribution import remap
 from backend.core.errors import BadRequest, Errors, NotFound, Unauthorized, ValidationFailed
 from backend.core.events import EventBus
+from backend.identity.access import owned_property, reaches
 from backend.identity.models import Actor
 from backend.inventory import sellable
 from backend.inventory.models import (
@@ -95,18 +96,16 @@ class Owned:
         self.clock = clock
 
     def _row(self, actor: Actor, item_id: str):
-        return actor.owned(owned_row(self.store, self.table, item_id), self.noun, item_id)
+        return owned_property(self.store, actor, owned_row(self.store, self.table, item_id), self.noun, item_id)
 
     def list(self, actor: Actor, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-        groups = actor.group_list()
-        rows, meta = owned_page(self.store, self.table, query, groups)
+        rows, meta = owned_page(self.store, self.table, query, actor)
         return self._all_attributes(rows), meta
 
     def options(self, actor: Actor, query: ListQuery) -> list[dict[str, Any]]:
         """Every one the actor may see, short and unpaginated (the service's `/options`): the list's filters and
         order apply, its pagination does not."""
-        groups = actor.group_list()
-        rows = owned_options(self.store, self.table, query, groups)
+        rows = owned_options(self.store, self.table, query, actor)
         return [self._option(r) for r in rows]
 
     def _option(self, row) -> dict[str, Any]:
@@ -133,7 +132,7 @@ class Owned:
     def _property(self, actor: Actor, property_id: str, field: str, strict: bool = True):
         """The property a body names (422 naming the field) or a path names (404/401)."""
         row = property_access(self.store, property_id)
-        if row is None or row["group_id"] not in actor.group_ids:
+        if row is None or not reaches(self.store, actor, property_id, row["group_id"]):
             if strict:
                 raise ValidationFailed.one(field, "is not a property of yours")
             if row is None:
@@ -334,8 +333,7 @@ class RatePlans(Owned):
         """Amounts are read in the plan's currency: its own, else its property's (when the actor's)."""
         currency = data.get("currency")
         if currency is None and isinstance(data.get("property_id"), str):
-            groups = actor.group_list()
-            currency = property_currency(self.store, data["property_id"], groups)
+            currency = property_currency(self.store, data["property_id"], actor)
         return validate_partly(RatePlanInput, data, in_currency(currency), PLAN_STAND_INS)
 
     def _check(self, actor: Actor, model: RatePlanInput, plan_id: str | None, errors: Errors) -> str:

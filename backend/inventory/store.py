@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 from backend.core.listing import Column, ListQuery, order_by, where
 from backend.core.store import page
+from backend.identity.models import Actor
+from backend.identity.store import reach_scope
 from backend.inventory.ranges import Table
 from storage import Connection, Row, Store, chunked, placeholders
 
@@ -55,10 +57,10 @@ def property_group(store: Store, property_id: str) -> Row | None:
     return store.one("SELECT group_id FROM properties WHERE id = ?", (property_id,))
 
 
-def property_currency(store: Store, property_id: str, group_ids: list[str]) -> str | None:
-    """The property's currency when it is of one of these groups."""
-    return store.scalar(f"SELECT currency FROM properties WHERE id = ? AND group_id IN ({placeholders(group_ids)})",
-                        (property_id, *group_ids))
+def property_currency(store: Store, property_id: str, actor: Actor) -> str | None:
+    """The property's currency when the actor reaches it."""
+    scope, params = reach_scope(actor, "id")
+    return store.scalar(f"SELECT currency FROM properties WHERE id = ? AND {scope}", (property_id, *params))
 
 
 def property_settings(store: Store, property_id: str) -> str:
@@ -73,21 +75,22 @@ def owned_row(store: Store, table: str, item_id: str) -> Row | None:
                      "WHERE r.id = ?", (item_id,))
 
 
-def owned_page(store: Store, table: str, query: ListQuery, group_ids: list[str]) -> tuple[list[Any], dict[str, Any]]:
+def owned_page(store: Store, table: str, query: ListQuery, actor: Actor) -> tuple[list[Any], dict[str, Any]]:
+    scope, params = reach_scope(actor, "r.property_id")
     return page(store, query, OWNED_COLUMNS[table], select="r.*",
                 source=f"{table} r JOIN properties p ON p.id = r.property_id",
-                scope=f"p.group_id IN ({placeholders(group_ids)})", scope_params=group_ids,
-                default_order="r.title, r.id")
+                scope=scope, scope_params=params, default_order="r.title, r.id")
 
 
-def owned_options(store: Store, table: str, query: ListQuery, group_ids: list[str]) -> list[Row]:
-    """Every one of these groups, the list's filters and order applied, unpaginated."""
+def owned_options(store: Store, table: str, query: ListQuery, actor: Actor) -> list[Row]:
+    """Every one of the properties the actor reaches, the list's filters and order applied, unpaginated."""
     columns = OWNED_COLUMNS[table]
     conditions, params = where(query, columns, store.dialect)
     ordered = order_by(query, columns, "r.title, r.id", store.dialect)
+    scope, scoped = reach_scope(actor, "r.property_id")
     return store.query(
         f"SELECT r.* FROM {table} r JOIN properties p ON p.id = r.property_id "
-        f"WHERE p.group_id IN ({placeholders(group_ids)}){conditions} ORDER BY {ordered}", [*group_ids, *params])
+        f"WHERE {scope}{conditions} ORDER BY {ordered}", [*scoped, *params])
 
 
 def owned_of_property(store: Store, table: str, property_id: str) -> list[Row]:

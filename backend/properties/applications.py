@@ -60,8 +60,7 @@ class Applications:
         return self._get(installation_id)
 
     def installed(self, actor: Actor, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-        groups = actor.group_list()
-        rows, meta = installations_page(self.store, query, groups)
+        rows, meta = installations_page(self.store, query, actor)
         return [dict(r) for r in rows], meta
 
     def uninstall(self, actor: Actor, installation_id: str) -> None:

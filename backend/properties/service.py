@@ -22,11 +22,13 @@ from pydantic_core import (
 
 from backend.core.dates import utc_clock
 from backend.distribution import remap, window_moves
-from backend.core.errors import BadRequest, Errors
+from backend.core.errors import BadRequest, Errors, Forbidden, NotFound, ValidationFailed
 from backend.core.events import EventBus
 from backend.properties.facilities import Facilities
+from backend.identity.access import owned_property
 from backend.identity.models import Actor
-from backend.identity.service import require_group
+from backend.identity.service import group_of, require_group
+from backend.identity.store import property_owner
 from backend.inventory import sellable
 from backend.inventory.window import window_of
 from backend.core.listing import ListQuery
@@ -37,10 +39,14 @@ from backend.inventory.rooms import HotelPolicies
 from backend.properties.models import CONTACT_FIELDS, READ_ONLY_FIELDS, PropertyInput
 from backend.core.validation import as_input, validate
 from backend.properties.store import (
+    add_to_group,
+    in_group,
+    move_to_group,
     channels_elsewhere,
     delete_property,
     delete_property_facilities,
     facilities_of,
+    groups_of,
     insert_property,
     insert_property_facilities,
     logo_media_id,
@@ -48,6 +54,7 @@ from backend.properties.store import (
     property_options,
     property_plan_ids,
     property_row,
+    remove_from_group,
     shown_property,
     update_property,
 )
@@ -71,16 +78,15 @@ class Properties:
     # --- reading -----------------------------------------------------------------------------
 
     def list(self, actor: Actor, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-        groups = actor.group_list()
-        rows, meta = properties_page(self.store, query, groups)
+        rows, meta = properties_page(self.store, query, actor)
         return self._serialise(rows), meta
 
     def options(self, actor: Actor) -> list[dict[str, Any]]:
         """Every property of the account, without details or pagination."""
-        groups = actor.group_list()
-        rows = property_options(self.store, groups)
+        rows = property_options(self.store, actor)
+        groups = self._groups_of(rows)
         return [{"id": r["id"], "title": r["title"], "currency": r["currency"], "is_active": bool(r["is_active"]),
-                 "group_ids": [r["group_id"]]} for r in rows]
+                 "group_ids": [g["id"] for g in groups[r["id"]]]} for r in rows]
 
     def get(self, actor: Actor, property_id: str) -> dict[str, Any]:
         return self._serialise([self._row(actor, property_id)])[0]
@@ -90,12 +96,22 @@ class Properties:
         self._row(actor, property_id)
 
     def _row(self, actor: Actor, property_id: str):
-        return actor.owned(shown_property(self.store, property_id), "property", property_id)
+        return owned_property(self.store, actor, shown_property(self.store, property_id), "property", property_id,
+                              property_id=property_id)
 
     def _serialise(self, rows: list) -> list[dict[str, Any]]:
         facilities = self._facilities_of([r["id"] for r in rows])
         photos = of_properties(self.store, [r["id"] for r in rows])
-        return [self._attributes(r, facilities.get(r["id"], []), photos[r["id"]]) for r in rows]
+        groups = self._groups_of(rows)
+        return [self._attributes(r, facilities.get(r["id"], []), groups[r["id"]], photos[r["id"]]) for r in rows]
+
+    def _groups_of(self, rows: list) -> dict[str, list[dict[str, str]]]:
+        """Each property's groups (`{id, title}`), its own group first: `relationships.groups`."""
+        found: dict[str, list[dict[str, str]]] = {r["id"]: [] for r in rows}
+        for i in range(0, len(rows), 10_000):
+            for g in groups_of(self.store, [r["id"] for r in rows[i:i + 10_000]]):
+                found[g["property_id"]].append({"id": g["id"], "title": g["title"]})
+        return found
 
     def _facilities_of(self, ids: list[str]) -> dict[str, list[str]]:
         if not ids:
@@ -105,7 +121,8 @@ class Properties:
             found.setdefault(r[0], []).append(r[1])
         return found
 
-    def _attributes(self, row, facilities: list[str], photos: list[dict[str, Any]]) -> dict[str, Any]:
+    def _attributes(self, row, facilities: list[str], groups: list[dict[str, str]],
+                    photos: list[dict[str, Any]]) -> dict[str, Any]:
         settings = from_json(row["settings"])
         for key in ("min_price", "max_price"):
             settings[key] = format_amount(settings[key], row["currency"])
@@ -115,7 +132,7 @@ class Properties:
             "facilities": facilities,
             "group_id": row["group_id"],
             "hotel_policy_id": row["hotel_policy_id"],
-            "groups": [{"id": row["group_id"], "title": row["group_title"]}],  # relationships.groups on the wire
+            "groups": groups,  # relationships.groups on the wire
             "settings": settings,
             "content": {**from_json(row["content"]), "photos": photos},
             "logo_url": self.media.url(row["logo_media_id"]),
@@ -136,6 +153,7 @@ class Properties:
             row = self._row_values(model, model.group_id or actor.default_group_id, logo_id)
             require_group(conn, row["group_id"])
             insert_property(conn, property_id, row, now)
+            add_to_group(conn, row["group_id"], property_id)
             self._write_facilities(conn, property_id, model.facilities)
             self.photos.apply(conn, property_id, None, model.content.photos)
             if model.hotel_policy_id is not None:
@@ -164,6 +182,8 @@ class Properties:
                 require_group(conn, row["group_id"])
             before = property_row(conn, property_id)
             update_property(conn, property_id, row, utc_now())
+            if row["group_id"] != before["group_id"]:
+                move_to_group(conn, property_id, before["group_id"], row["group_id"])
             delete_property_facilities(conn, property_id)
             self._write_facilities(conn, property_id, model.facilities)
             self.photos.apply(conn, property_id, None, model.content.photos)
@@ -184,7 +204,7 @@ class Properties:
         current = self.get(actor, property_id)
         stored = as_input(PropertyInput, current)
         stored["content"] = {k: v for k, v in stored["content"].items() if k != "photos"}  # only those sent change
-        model = self._validate(actor, _overlay(stored, changes))
+        model = self._validate(actor, _overlay(stored, changes), current["group_id"])
         if current["acc_cannels_count"]:
             errors = Errors()
             for name in CONTACT_FIELDS:
@@ -200,8 +220,11 @@ class Properties:
         return current, model
 
     def delete(self, actor: Actor, property_id: str) -> None:
+        """An owner's call (backend/identity/users.py): 403 for a `user`."""
         self._row(actor, property_id)
         with self.store.transaction() as conn:
+            if not (actor.sees_all or property_owner(conn, property_id, actor.user_id)):
+                raise Forbidden("only an owner of the property may delete it")
             plans = property_plan_ids(conn, property_id)
             selling = remap.watching(conn, plans, self.clock())
             connected = sellable.channels_of(self.store, property_id)
@@ -210,8 +233,36 @@ class Properties:
             remap.told(conn, selling, self.clock())  # the channels that sold it close what they sold
         self.events.publish("property.changed", property_id, action="deleted")
 
-    def _validate(self, actor: Actor, data: dict[str, Any]) -> PropertyInput:
-        context = {"group_ids": actor.group_ids, "facility_ids": self.facilities.ids(), **in_currency(data.get("currency"))}
+    # --- its groups (reference §11.1) --------------------------------------------------------------
+
+    def join_group(self, actor: Actor, group_id: str, property_id: str) -> None:
+        """The property joins the group as well, whose users reach it then: 422 when it is in it already. The
+        actor must be a user of the group and reach the property, in either role."""
+        group_of(self.store, actor, group_id)
+        self._row(actor, property_id)
+        with self.store.transaction() as conn:
+            require_group(conn, group_id)
+            if in_group(conn, group_id, property_id):
+                raise ValidationFailed.one("hotel_id", "Only one GroupHotel entity per Group and Hotel pair allowed!")
+            add_to_group(conn, group_id, property_id)
+        self.events.publish("property.changed", property_id, action="updated")
+
+    def leave_group(self, actor: Actor, group_id: str, property_id: str) -> None:
+        """The property leaves the group, unless it is in no other (400: a property is always in a group); when it
+        was its own group (`group_id`), the one it stays in that comes first by id becomes it."""
+        group_of(self.store, actor, group_id)
+        self._row(actor, property_id)
+        with self.store.transaction() as conn:  # the write lock first: two leaving at once count one another
+            if not in_group(conn, group_id, property_id):
+                raise NotFound(f"property {property_id} is not in group {group_id}")
+            if not remove_from_group(conn, group_id, property_id):
+                raise BadRequest(["the property is in no other group: add it to another group first"])
+        self.events.publish("property.changed", property_id, action="updated")
+
+    def _validate(self, actor: Actor, data: dict[str, Any], kept_group: str | None = None) -> PropertyInput:
+        """`kept_group`: the property's group as it is, which a user given the property alone may leave as it is."""
+        groups = actor.group_ids | {kept_group} if kept_group else actor.group_ids
+        context = {"group_ids": groups, "facility_ids": self.facilities.ids(), **in_currency(data.get("currency"))}
         return validate(PropertyInput, data, context)
 
     def _row_values(self, model: PropertyInput, group_id: str, logo_id: str | None) -> dict[str, Any]:

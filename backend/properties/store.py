@@ -1,6 +1,6 @@
-"""The properties domain's SQL: every statement on the tables it owns — properties, property_facilities, media,
-facilities and application_installations — written in the common dialect of storage/ (both SQLite and
-PostgreSQL), and its reads of the channels and rate plans of a property. Services keep the logic and the
+"""The properties domain's SQL: every statement on the tables it owns — properties, group_properties (a property's
+groups), property_facilities, media, facilities and application_installations — written in the common dialect of
+storage/ (both SQLite and PostgreSQL), and its reads of the channels and rate plans of a property. Services keep the logic and the
 transactions and pass their connection in (or the Store, for single reads)."""
 
 from __future__ import annotations
@@ -9,6 +9,8 @@ from typing import Any
 
 from backend.core.listing import Column, ListQuery
 from backend.core.store import page
+from backend.identity.models import Actor
+from backend.identity.store import reach_scope
 from storage import Connection, Row, Store, placeholders
 
 # The list's filters and orders, on the alias p of the properties table in the statements below.
@@ -24,9 +26,9 @@ COLUMNS: dict[str, Column] = {
     "inserted_at": Column("p.inserted_at"),
     "updated_at": Column("p.updated_at"),
 }
-# A property as it is shown: its row, how many channels it is connected to, and its group's title.
+# A property as it is shown: its row, how many channels it is connected to, and its hotel policy (its groups are
+# read a page at a time: `groups_of`).
 SELECT_COLUMNS = ("p.*, (SELECT count(*) FROM channel_properties cp WHERE cp.property_id = p.id) AS acc_cannels_count, "
-                  "(SELECT title FROM groups g WHERE g.id = p.group_id) AS group_title, "
                   "(SELECT id FROM hotel_policies h WHERE h.property_id = p.id) AS hotel_policy_id")
 INSTALLATION_COLUMNS = {"property_id": Column("a.property_id", "id"),
                         "application_code": Column("a.application_code", "enum")}
@@ -34,18 +36,57 @@ INSTALLATION_COLUMNS = {"property_id": Column("a.property_id", "id"),
 
 # --- properties ---------------------------------------------------------------------------------------------------
 
-def properties_page(store: Store, query: ListQuery, group_ids: list[str]) -> tuple[list[Any], dict[str, Any]]:
-    """A page of the properties of these groups, as shown (SELECT_COLUMNS)."""
-    return page(store, query, COLUMNS, select=SELECT_COLUMNS, source="properties p",
-                scope=f"p.group_id IN ({placeholders(group_ids)})", scope_params=group_ids,
-                default_order="p.title, p.id")
+def properties_page(store: Store, query: ListQuery, actor: Actor) -> tuple[list[Any], dict[str, Any]]:
+    """A page of the properties the actor reaches, as shown (SELECT_COLUMNS)."""
+    scope, params = reach_scope(actor, "p.id")
+    return page(store, query, COLUMNS, select=SELECT_COLUMNS, source="properties p", scope=scope,
+                scope_params=params, default_order="p.title, p.id")
 
 
-def property_options(store: Store, group_ids: list[str]) -> list[Row]:
-    return store.query(
-        f"SELECT id, title, currency, is_active, group_id FROM properties WHERE group_id IN ({placeholders(group_ids)}) "
-        "ORDER BY title, id", group_ids,
-    )
+def property_options(store: Store, actor: Actor) -> list[Row]:
+    scope, params = reach_scope(actor, "p.id")
+    return store.query(f"SELECT id, title, currency, is_active, group_id FROM properties p WHERE {scope} "
+                       "ORDER BY title, id", params)
+
+
+# --- a property's groups (group_properties) -----------------------------------------------------------------------
+
+def in_group(conn: Connection, group_id: str, property_id: str) -> bool:
+    return conn.execute("SELECT 1 FROM group_properties WHERE group_id = ? AND property_id = ?",
+                        (group_id, property_id)).fetchone() is not None
+
+
+def add_to_group(conn: Connection, group_id: str, property_id: str) -> None:
+    conn.execute("INSERT INTO group_properties (group_id, property_id) VALUES (?, ?)", (group_id, property_id))
+
+
+def remove_from_group(conn: Connection, group_id: str, property_id: str) -> bool:
+    """The property out of the group unless it is its last (whether it left). Run under the write lock, the count
+    it guards on is the one it deletes against; `relationships.group` (properties.group_id) moves to a group it is
+    still in when it named this one."""
+    left = conn.execute("DELETE FROM group_properties WHERE group_id = ? AND property_id = ? AND EXISTS (SELECT 1 "
+                        "FROM group_properties o WHERE o.property_id = ? AND o.group_id != ?)",
+                        (group_id, property_id, property_id, group_id)).rowcount
+    if left:
+        conn.execute("UPDATE properties SET group_id = (SELECT min(group_id) FROM group_properties WHERE "
+                     "property_id = ?) WHERE id = ? AND group_id = ?", (property_id, property_id, group_id))
+    return bool(left)
+
+
+def move_to_group(conn: Connection, property_id: str, old: str, new: str) -> None:
+    """A property moved from one group to another (its `group_id` changed): it leaves the old, joins the new."""
+    conn.execute("DELETE FROM group_properties WHERE group_id = ? AND property_id = ?", (old, property_id))
+    if not in_group(conn, new, property_id):
+        add_to_group(conn, new, property_id)
+
+
+def groups_of(store: Store, property_ids: list[str]) -> list[Row]:
+    """The groups (property_id, id, title) of these properties: each one's own group (`group_id`) first, then by
+    title."""
+    return store.query("SELECT gp.property_id, g.id, g.title FROM group_properties gp JOIN groups g ON "
+                       "g.id = gp.group_id JOIN properties p ON p.id = gp.property_id WHERE gp.property_id IN "
+                       f"({placeholders(property_ids)}) ORDER BY gp.property_id, CASE WHEN g.id = p.group_id THEN 0 "
+                       "ELSE 1 END, g.title, g.id", property_ids)
 
 
 def shown_property(store: Store, property_id: str) -> Row | None:
@@ -161,11 +202,10 @@ def insert_installation(conn: Connection, installation_id: str, property_id: str
                  "VALUES (?, ?, ?, ?)", (installation_id, property_id, code, now))
 
 
-def installations_page(store: Store, query: ListQuery, group_ids: list[str]) -> tuple[list[Any], dict[str, Any]]:
-    return page(store, query, INSTALLATION_COLUMNS, select="a.*",
-                source="application_installations a JOIN properties p ON p.id = a.property_id",
-                scope=f"p.group_id IN ({placeholders(group_ids)})", scope_params=group_ids,
-                default_order="a.inserted_at, a.id")
+def installations_page(store: Store, query: ListQuery, actor: Actor) -> tuple[list[Any], dict[str, Any]]:
+    scope, params = reach_scope(actor, "a.property_id")
+    return page(store, query, INSTALLATION_COLUMNS, select="a.*", source="application_installations a",
+                scope=scope, scope_params=params, default_order="a.inserted_at, a.id")
 
 
 def delete_installation(conn: Connection, installation_id: str) -> None:

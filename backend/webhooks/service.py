@@ -71,13 +71,12 @@ class Webhooks:
     # --- reading -----------------------------------------------------------------------------
 
     def list(self, actor: Actor, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-        groups = actor.group_list()
-        rows, meta = webhook_page(self.store, query, groups)
+        rows, meta = webhook_page(self.store, query, actor)
         return [self._attributes(row) for row in rows], meta
 
     def statuses(self, actor: Actor) -> list[dict[str, Any]]:
         """Each webhook of the actor's properties as the outbox's status shows it (backend/outbox/status.py)."""
-        rows = every_page(lambda query: webhook_page(self.store, query, actor.group_list()))
+        rows = every_page(lambda query: webhook_page(self.store, query, actor))
         return [destination_status("webhook", row["id"], f"to {urlsplit(row['callback_url']).hostname}",
                                    bool(row["is_active"]), self._state(row)) for row in rows]
 

@@ -9,6 +9,8 @@ from typing import Any
 
 from backend.core.listing import Column, ListQuery
 from backend.core.store import page
+from backend.identity.models import Actor
+from backend.identity.store import reach_scope
 from storage import Connection, Row, Store, placeholders
 
 # The fields a list filters and orders by, and their columns.
@@ -18,10 +20,10 @@ DELIVERY_COLUMNS = {"status": Column("d.status", "enum"), "event": Column("e.eve
                     "updated_at": Column("d.updated_at")}
 
 
-def webhook_page(store: Store, query: ListQuery, group_ids: list[str]) -> tuple[list[Row], dict[str, Any]]:
-    """A page of the webhooks of the properties of these groups, and its meta."""
-    return page(store, query, COLUMNS, select="w.*", source="webhooks w JOIN properties p ON p.id = w.property_id",
-                scope=f"p.group_id IN ({placeholders(group_ids)})", scope_params=group_ids,
+def webhook_page(store: Store, query: ListQuery, actor: Actor) -> tuple[list[Row], dict[str, Any]]:
+    """A page of the webhooks of the properties the actor reaches, and its meta."""
+    scope, params = reach_scope(actor, "w.property_id")
+    return page(store, query, COLUMNS, select="w.*", source="webhooks w", scope=scope, scope_params=params,
                 default_order="w.inserted_at, w.id")
 
 

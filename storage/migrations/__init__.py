@@ -50,6 +50,7 @@ STEPS: list[str] = [
     "0036_channel_availability_rules.sql",
     "0033_tax_sets.sql",
     "0035_photos.sql",
+    "0034_property_and_group_users.sql",
 ]
 # PostgreSQL's first step: SQLite's schema as of this many steps, in one file.
 BASELINE = 22

@@ -1,6 +1,7 @@
 """Groups in the service's shape (https://docs.channex.io/api-v.1-documentation/groups-collection): list, get,
 create, update and delete, each group with its properties as relationships. Only members see or change a group;
-a group that still holds properties or channels, or is someone's default group, is not deleted."""
+a group that still holds properties (400, as the service answers: reference §11.1) or channels, or is someone's
+default group (422), is not deleted."""
 
 from __future__ import annotations
 
@@ -63,9 +64,9 @@ def test_a_group_holding_properties_or_channels_or_someones_default_is_not_delet
     channels = user.client.delete(f"/api/v1/groups/{selling}")
     default = user.client.delete(f"/api/v1/groups/{user.actor.default_group_id}")
 
-    assert properties.status_code == 422
-    assert properties.json()["errors"]["details"] == {
-        "properties": ["'Inn One', 'Inn Two' are in this group: move or delete them first"]}
+    assert properties.status_code == 400 and properties.json()["errors"]["code"] == "bad_request"
+    assert properties.json()["errors"]["details"] == [
+        "'Inn One', 'Inn Two' are in this group: move or delete them first"]
     assert channels.status_code == 422
     assert channels.json()["errors"]["details"] == {"channels": [f"'{meta}' is in this group: move or delete it first"]}
     assert default.status_code == 422 and list(default.json()["errors"]["details"]) == ["group"]

@@ -49,8 +49,23 @@ def update_group(group_id: str, engine: EngineDep, actor: ActorDep, data: Any = 
 
 @api_router.delete("/groups/{group_id}")
 def delete_group(group_id: str, engine: EngineDep, actor: ActorDep):
-    """Refused (422, naming them) while properties or channels are in the group, or it is someone's default."""
+    """An owner's call (403 for a `user`). Refused while properties are in the group (400), or channels, or it is
+    someone's default (422, naming them)."""
     engine.identity.delete_group(actor, group_id)
+    return success()
+
+
+@api_router.post("/groups/{group_id}/properties/{property_id}")
+def add_group_property(group_id: str, property_id: str, engine: EngineDep, actor: ActorDep):
+    """The property joins the group too: the group's users reach it. 422 when it is in the group already."""
+    engine.properties.join_group(actor, group_id, property_id)
+    return success()
+
+
+@api_router.delete("/groups/{group_id}/properties/{property_id}")
+def remove_group_property(group_id: str, property_id: str, engine: EngineDep, actor: ActorDep):
+    """The property leaves the group; 400 when it is in no other (a property is always in a group)."""
+    engine.properties.leave_group(actor, group_id, property_id)
     return success()
 
 

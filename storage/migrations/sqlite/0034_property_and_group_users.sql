@@ -1,0 +1,40 @@
+-- Properties in several groups (reference §11.1) and users of a property or of a group with a role (§11.2).
+
+-- A property's groups: the one of `properties.group_id` (the property's `relationships.group`, where it was made) and
+-- any it was added to. Access follows every one of them. An existing property is in its one group.
+CREATE TABLE group_properties (
+    group_id TEXT NOT NULL REFERENCES groups(id),
+    property_id TEXT NOT NULL REFERENCES properties(id) ON DELETE CASCADE,
+    PRIMARY KEY (property_id, group_id)
+);
+CREATE INDEX group_properties_group ON group_properties(group_id, property_id);  -- a user's properties, by group
+INSERT INTO group_properties (group_id, property_id) SELECT group_id, id FROM properties;
+
+-- A user given one property alone: `owner` manages its users and may delete it, `user` does the rest.
+CREATE TABLE property_users (
+    id TEXT PRIMARY KEY,
+    property_id TEXT NOT NULL REFERENCES properties(id) ON DELETE CASCADE,
+    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    role TEXT NOT NULL,        -- owner | user
+    overrides TEXT,            -- a JSON object, kept and shown back; it grants nothing
+    UNIQUE (property_id, user_id)
+);
+CREATE INDEX property_users_user ON property_users(user_id, property_id);
+
+-- Group users are the group's members, each now with an id and a role. A member of before is an owner: they could
+-- do everything in the group, managing it included. A row written without id or role (as older code wrote them)
+-- gets a new UUID v4 and `owner`.
+CREATE TABLE group_users (
+    id TEXT NOT NULL UNIQUE DEFAULT (lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' ||
+        substr(lower(hex(randomblob(2))), 2) || '-' || substr('89ab', 1 + (abs(random()) % 4), 1) ||
+        substr(lower(hex(randomblob(2))), 2) || '-' || lower(hex(randomblob(6)))),
+    group_id TEXT NOT NULL REFERENCES groups(id) ON DELETE CASCADE,
+    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    role TEXT NOT NULL DEFAULT 'owner',  -- owner | user
+    overrides TEXT,
+    PRIMARY KEY (group_id, user_id)
+);
+INSERT INTO group_users (group_id, user_id) SELECT group_id, user_id FROM group_members;
+DROP TABLE group_members;
+ALTER TABLE group_users RENAME TO group_members;
+CREATE INDEX group_members_user ON group_members(user_id, group_id);

@@ -25,6 +25,7 @@ from backend.core.events import EventBus
 from backend.core.listing import ListQuery
 from backend.core.scopes import property_scope
 from backend.core.validation import validate
+from backend.identity.access import reaches
 from backend.identity.models import Actor
 from backend.inventory import sellable
 from backend.inventory.channel_rules import TYPES, WEEKDAYS
@@ -104,9 +105,9 @@ class AvailabilityRules:
             if wanted.field == "property_id":
                 for property_id in wanted.value.split(","):
                     row = property_access(self.store, property_id)
-                    if row is not None and not actor.reaches(row["group_id"], row["id"]):
+                    if row is not None and not reaches(self.store, actor, row["id"], row["group_id"]):
                         raise Unauthorized("you have no access to this property")
-        rows, meta = rule_page(self.store, query, actor.group_list())
+        rows, meta = rule_page(self.store, query, actor)
         channels = rule_channels(self.store, [r["id"] for r in rows]) if rows else {}
         return [_attributes(row, channels[row["id"]]) for row in rows], {**meta, **NEWEST_FIRST}
 
@@ -114,7 +115,7 @@ class AvailabilityRules:
         row = rule_row(self.store, rule_id)
         if row is None:
             raise missing(f"availability rule {rule_id} does not exist")
-        if not actor.reaches(row["group_id"], row["property_id"]):
+        if not reaches(self.store, actor, row["property_id"], row["group_id"]):
             raise Unauthorized("you have no access to this availability rule")
         return _attributes(row, rule_channels(self.store, [rule_id])[rule_id])
 
@@ -125,7 +126,7 @@ class AvailabilityRules:
         property_id = model.property_id
         if isinstance(property_id, str):
             prop = property_access(self.store, property_id)
-            if prop is not None and not actor.reaches(prop["group_id"], prop["id"]):
+            if prop is not None and not reaches(self.store, actor, prop["id"], prop["group_id"]):
                 raise Unauthorized("you have no access to this property")
         rule_id = new_id()
         with self.store.transaction(property_scope(property_id)) as conn:

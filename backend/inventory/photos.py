@@ -21,6 +21,7 @@ from backend.core.events import EventBus
 from backend.core.listing import ListQuery
 from backend.core.scopes import property_scope
 from backend.core.validation import as_input, validate
+from backend.identity.access import owned_property, reaches
 from backend.identity.models import Actor
 from backend.inventory.models import ContentPhoto, PhotoInput
 from backend.inventory.store import (
@@ -98,7 +99,7 @@ class Photos:
     # --- /api/v1/photos ------------------------------------------------------------------------
 
     def list(self, actor: Actor, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-        rows, meta = photos_page(self.store, query, actor.group_list())
+        rows, meta = photos_page(self.store, query, actor)
         return [describe(r) for r in rows], meta
 
     def get(self, actor: Actor, photo_id: str) -> dict[str, Any]:
@@ -108,7 +109,7 @@ class Photos:
         row = photo_row(self.store, photo_id)
         if row is None:
             raise missing(f"photo {photo_id} does not exist")
-        return actor.owned(row, "photo", photo_id)
+        return owned_property(self.store, actor, row, "photo", photo_id)
 
     def create(self, actor: Actor, data: Any) -> dict[str, Any]:
         model = validate(PhotoInput, _writable(data))
@@ -148,7 +149,7 @@ class Photos:
     def _check_place(self, conn: Connection, actor: Actor, property_id: str, room_type_id: str | None) -> None:
         """The property must be the actor's, and the room type (when one) the property's."""
         group = property_group_in(conn, property_id)
-        if group is None or group not in actor.group_ids:
+        if group is None or not reaches(self.store, actor, property_id, group):
             raise ValidationFailed.one("property_id", "is not a property of yours")
         if room_type_id is not None and room_property_in(conn, room_type_id) != property_id:
             raise ValidationFailed.one("room_type_id", "is not a room type of this property")

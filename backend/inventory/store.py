@@ -423,11 +423,11 @@ RULE_COLUMNS = {"id": Column("r.id", "id"), "property_id": Column("r.property_id
                 "end_date": Column("r.end_date", "date"), "inserted_at": Column("r.inserted_at")}
 
 
-def rule_page(store: Store, query: ListQuery, group_ids: list[str]) -> tuple[list[Any], dict[str, Any]]:
-    """A page of the rules of the properties of these groups (newest first unless the query orders it)."""
-    return page(store, query, RULE_COLUMNS, select="r.*",
-                source="channel_availability_rules r JOIN properties p ON p.id = r.property_id",
-                scope=f"p.group_id IN ({placeholders(group_ids)})", scope_params=group_ids,
+def rule_page(store: Store, query: ListQuery, actor: Actor) -> tuple[list[Any], dict[str, Any]]:
+    """A page of the rules of the properties the actor reaches (newest first unless the query orders it)."""
+    scope, params = reach_scope(actor, "r.property_id")
+    return page(store, query, RULE_COLUMNS, select="r.*", source="channel_availability_rules r",
+                scope=scope, scope_params=params,
                 default_order="r.inserted_at DESC, r.id DESC")
 
 
@@ -516,10 +516,10 @@ def tax_or_set_row(store: Store, table: str, item_id: str) -> Row | None:
                      "WHERE t.id = ?", (item_id,))
 
 
-def tax_or_set_page(store: Store, table: str, query: ListQuery, group_ids: list[str]) -> tuple[list[Any], dict[str, Any]]:
+def tax_or_set_page(store: Store, table: str, query: ListQuery, actor: Actor) -> tuple[list[Any], dict[str, Any]]:
+    scope, params = reach_scope(actor, "t.property_id")
     return page(store, query, TAX_COLUMNS if table == "taxes" else TAX_SET_COLUMNS, select="t.*",
-                source=f"{table} t JOIN properties p ON p.id = t.property_id",
-                scope=f"p.group_id IN ({placeholders(group_ids)})", scope_params=group_ids,
+                source=f"{table} t", scope=scope, scope_params=params,
                 default_order="t.title, t.id")
 
 
@@ -653,10 +653,9 @@ def room_property_in(conn: Connection, room_id: str) -> str | None:
     return None if row is None else row[0]
 
 
-def photos_page(store: Store, query: ListQuery, group_ids: list[str]) -> tuple[list[Any], dict[str, Any]]:
-    return page(store, query, PHOTO_COLUMNS, select="ph.*",
-                source="photos ph JOIN properties p ON p.id = ph.property_id",
-                scope=f"p.group_id IN ({placeholders(group_ids)})", scope_params=group_ids,
+def photos_page(store: Store, query: ListQuery, actor: Actor) -> tuple[list[Any], dict[str, Any]]:
+    scope, params = reach_scope(actor, "ph.property_id")
+    return page(store, query, PHOTO_COLUMNS, select="ph.*", source="photos ph", scope=scope, scope_params=params,
                 default_order="ph.property_id, COALESCE(ph.room_type_id, ''), ph.position")
 
 

@@ -26,6 +26,7 @@ from backend.core.errors import BadRequest, Errors, NotFound, ResourceNotFound, 
 from backend.core.events import EventBus
 from backend.core.listing import ListQuery
 from backend.core.validation import failed, validate_partly
+from backend.identity.access import reaches
 from backend.identity.models import Actor
 from backend.inventory.store import (
     claim_default,
@@ -70,7 +71,7 @@ class _Property:
 
     def _property(self, actor: Actor, property_id: Any) -> Any:
         row = property_access(self.store, property_id) if isinstance(property_id, str) else None
-        if row is None or row["group_id"] not in actor.group_ids:
+        if row is None or not reaches(self.store, actor, row["id"], row["group_id"]):
             raise ValidationFailed.one("property_id", "is not a property of yours")
         return row
 
@@ -79,12 +80,12 @@ class _Property:
         row = tax_or_set_row(self.store, self.table, item_id)
         if row is None:
             raise missing(f"{self.noun} {item_id} does not exist")
-        if row["group_id"] not in actor.group_ids:
+        if not reaches(self.store, actor, row["property_id"], row["group_id"]):
             raise Unauthorized(f"you have no access to this {self.noun}")
         return row
 
     def list(self, actor: Actor, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-        rows, meta = tax_or_set_page(self.store, self.table, query, actor.group_list())
+        rows, meta = tax_or_set_page(self.store, self.table, query, actor)
         return self._all(rows), meta
 
     def get(self, actor: Actor, item_id: str) -> dict[str, Any]:

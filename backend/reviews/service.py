@@ -26,6 +26,7 @@ from backend.core.events import EventBus
 from backend.core.listing import ListQuery
 from backend.core.scopes import property_scope
 from backend.core.validation import validate
+from backend.identity.access import reaches
 from backend.identity.models import Actor
 from backend.outbox import record as outbox
 from backend.reviews import store as sql
@@ -59,7 +60,7 @@ class Reviews:
                 for property_id in f.value.split(","):
                     self._property(actor, property_id, Unauthorized)
         order = "r.received_at DESC, r.id"
-        rows, meta = sql.review_page(self.store, query, actor.group_list(), actor.only_property, order)
+        rows, meta = sql.review_page(self.store, query, actor, order)
         shown = ({"order_by": query.order[0][0], "order_direction": query.order[0][1]} if query.order
                  else NEWEST_FIRST)
         now = self.now()
@@ -70,7 +71,7 @@ class Reviews:
 
     def unanswered(self, actor: Actor) -> int:
         """How many of the actor's reviews have no reply (nor one waiting): a sum over the kept counts."""
-        return sql.unreplied_total(self.store, actor.group_list(), actor.only_property)
+        return sql.unreplied_total(self.store, actor)
 
     def score(self, actor: Actor, property_id: str, detailed: bool = False) -> dict[str, Any]:
         prop = self._property(actor, property_id, ResourceNotFound)
@@ -219,7 +220,7 @@ class Reviews:
         row = sql.review_row(self.store, review_id)
         if row is None:
             raise missing(f"review {review_id} does not exist")
-        if not actor.reaches(row["group_id"], row["property_id"]):
+        if not reaches(self.store, actor, row["property_id"], row["group_id"]):
             raise Unauthorized("you have no access to this review")
         return row
 
@@ -227,7 +228,7 @@ class Reviews:
         row = sql.property_row(self.store, property_id)
         if row is None:
             raise missing(f"property {property_id} does not exist")
-        if not actor.reaches(row["group_id"], property_id):
+        if not reaches(self.store, actor, property_id, row["group_id"]):
             raise Unauthorized("you have no access to this property")
         return row
 

@@ -9,6 +9,8 @@ from typing import Any
 
 from backend.core.listing import Column, ListQuery
 from backend.core.store import page
+from backend.identity.models import Actor
+from backend.identity.store import reach_scope
 from storage import Connection, Row, Store, placeholders
 
 REVIEW_COLUMNS = {
@@ -25,31 +27,25 @@ COUNTED = {"property_id", "channel_id", "ota", "is_replied"}
 REVIEW = "r.*, p.title AS property_title"
 
 
-def review_page(store: Store, query: ListQuery, group_ids: list[str], only_property: str | None,
+def review_page(store: Store, query: ListQuery, actor: Actor,
                 order: str) -> tuple[list[Row], dict[str, Any]]:
-    """One page of the reviews of these groups' properties. The reviews are read first, along the newest-first
-    index, each tested for its property's group (SQLite would otherwise start from the properties and sort every
+    """One page of the reviews of the properties the actor reaches. The reviews are read first, along the
+    newest-first index, each tested against those properties (backend/identity/store.py `reach_scope`; SQLite would otherwise start from the properties and sort every
     review they have): a page of 50 reads some 50 rows at 100,000 reviews. Filtered only by what review_counts holds,
     the total is a sum over those counts."""
-    scope, params = _scope("p", group_ids, only_property)
+    scope, params = reach_scope(actor, "p.id")
     return page(store, query, REVIEW_COLUMNS, select=REVIEW,
                 source=f"reviews r {store.dialect.join_in_order} properties p ON p.id = r.property_id",
                 scope=scope, scope_params=params, default_order=order,
-                count=_kept_count(store, query, group_ids, only_property))
+                count=_kept_count(store, query, actor))
 
 
-def _scope(alias: str, group_ids: list[str], only_property: str | None) -> tuple[str, list[Any]]:
-    scope = f"{alias}.group_id IN ({placeholders(group_ids)})" + (f" AND {alias}.id = ?" if only_property else "")
-    return scope, [*group_ids, *([only_property] if only_property else [])]
-
-
-def _kept_count(store: Store, query: ListQuery, group_ids: list[str],
-                only_property: str | None) -> Callable[[], int] | None:
+def _kept_count(store: Store, query: ListQuery, actor: Actor) -> Callable[[], int] | None:
     """The list's total from review_counts when every filter is one it holds (checked by the page's own conditions
     first, so taken here as given); else None."""
     if any(f.field not in COUNTED or f.op != "eq" for f in query.filters):
         return None
-    scope, params = _scope("p", group_ids, only_property)
+    scope, params = reach_scope(actor, "p.id")
     where, replied = [scope], {True, False}
     for f in query.filters:
         values = f.value.split(",")
@@ -196,8 +192,8 @@ def property_scores(store: Store, property_id: str) -> list[Row]:
                        "AND count > 0 ORDER BY category", (property_id,))
 
 
-def unreplied_total(store: Store, group_ids: list[str], only_property: str | None) -> int:
-    scope, params = _scope("p", group_ids, only_property)
+def unreplied_total(store: Store, actor: Actor) -> int:
+    scope, params = reach_scope(actor, "p.id")
     return store.scalar("SELECT coalesce(sum(c.unreplied), 0) FROM review_counts c JOIN properties p "
                         f"ON p.id = c.property_id WHERE {scope}", params)
 

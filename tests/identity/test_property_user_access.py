@@ -1,5 +1,5 @@
-"""A property user sees that property's bookings and conversations and nothing else of the owner's, is among the
-thread's assignees, and loses all of it at their next request once withdrawn."""
+"""A property user sees that property's bookings, conversations, reviews, photos, taxes and availability rules and
+nothing else of the owner's, is among the thread's assignees, and loses all of it at their next request once withdrawn."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ import pytest
 
 from tests.chat.test_chat_api import Desk
 from tests.identity.users import invite
+from tests.reviews.test_reviews_api import Stays
+from tests.shopping.shop import check, day
 
 
 @pytest.fixture
@@ -59,3 +61,48 @@ def test_a_property_user_sees_its_bookings_and_threads_only_and_loses_them_at_on
     refused = user.client.put(f"/api/v1/message_threads/{thread}", json={"message_thread": {
         "assignee_id": colleague.actor.user_id}})
     assert refused.status_code == 422 and list(refused.json()["errors"]["details"]) == ["assignee_id"]
+
+
+@pytest.fixture
+def stays(user, live):
+    """Two properties of one owner on Booking.com, each with a guest's review."""
+    made = [Stays(user, live), Stays(user, live)]
+    for place in made:
+        place.send()
+    yield made
+    for place in made:
+        place.close()
+
+
+def _kept_of(client, prop: str) -> dict[str, str]:
+    """A photo, a tax, a tax set and an availability rule of the property, by the owner's client: path → id."""
+    photo = check(client.post("/api/v1/photos", json={"photo": {
+        "property_id": prop, "url": "https://img.example.com/front.jpg"}}), 201)["data"]["id"]
+    tax = check(client.post("/api/v1/taxes", json={"tax": {
+        "property_id": prop, "title": "VAT", "logic": "percent", "type": "tax", "rate": "20.00",
+        "is_inclusive": True}}), 201)["data"]["id"]
+    tax_set = check(client.post("/api/v1/tax_sets", json={"tax_set": {
+        "property_id": prop, "title": "Standard", "currency": "GBP", "taxes": [{"id": tax, "level": 0}]}}),
+        201)["data"]["id"]
+    return {"photos": photo, "taxes": tax, "tax_sets": tax_set}
+
+
+def test_a_property_user_reaches_its_reviews_photos_taxes_and_rules_and_nothing_of_the_other(stays, user, make_user):
+    given, kept = stays
+    colleague = make_user()
+    invite(user.client, "property", given.shop.property_id, colleague.actor.email)
+    mine, theirs = (_kept_of(user.client, place.shop.property_id) for place in stays)
+    rule = {"title": "Christmas", "type": "close_out", "start_date": day(20), "end_date": day(22)}
+    rules = [check(user.client.post("/api/v1/channel_availability_rules", json={"channel_availability_rule": {
+        **rule, "property_id": place.shop.property_id, "affected_channels": [place.shop.channel_id],
+        "affected_room_types": [place.shop.room_id]}}), 201)["data"]["id"] for place in stays]
+    mine["channel_availability_rules"], theirs["channel_availability_rules"] = rules
+
+    review = _ids(colleague.client, "/api/v1/reviews")
+    assert len(review) == 1 and colleague.client.get(f"/api/v1/reviews/{review[0]}").status_code == 200
+    assert colleague.client.get(f"/api/v1/scores/{given.shop.property_id}").status_code == 200
+    assert colleague.client.get(f"/api/v1/scores/{kept.shop.property_id}").status_code == 401
+    for collection, item in mine.items():
+        assert _ids(colleague.client, f"/api/v1/{collection}") == [item], collection
+        assert colleague.client.get(f"/api/v1/{collection}/{item}").status_code == 200, collection
+        assert colleague.client.get(f"/api/v1/{collection}/{theirs[collection]}").status_code == 401, collection

@@ -136,3 +136,25 @@ def test_the_card_listener_has_docs_only_when_asked_for(pci, tmp_path):
     engine = Engine.open(tmp_path / "docs.db", Config(pci_docs=True))
     with LiveServer(engine, "pci", free_port()) as asked:
         assert httpx.get(f"{asked.url}/docs").status_code == 200
+
+
+# The service's collections added in "4 of 5" (reference §8–§12): each operation says which credential it takes and
+# every status it answers, beside its success.
+SERVICE_COLLECTIONS = ("/api/v1/reviews", "/api/v1/scores/", "/api/v1/taxes", "/api/v1/tax_sets", "/api/v1/photos",
+                       "/api/v1/property_users", "/api/v1/group_users", "/api/v1/channel_availability_rules",
+                       "/api/v1/groups/{group_id}/properties/")
+
+
+def test_the_service_collections_document_their_credential_and_statuses(documents):
+    paths = documents["main"]["paths"]
+    for prefix in SERVICE_COLLECTIONS:
+        found = {path: operations for path, operations in paths.items() if path.startswith(prefix)}
+        assert found, prefix
+        for path, operations in found.items():
+            for method, operation in operations.items():
+                responses = set(operation["responses"])
+                assert operation["security"] == USER, (method, path)
+                assert {"400", "401", "405", "429"} <= responses, (method, path)
+                assert any(status.startswith("2") for status in responses), (method, path)
+                assert "404" in responses or "{" not in path, (method, path)
+                assert "422" in responses or method not in ("post", "put"), (method, path)

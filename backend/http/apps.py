@@ -23,6 +23,7 @@ from backend.http.routes import (
     outbox,
     pci,
     properties,
+    reviews,
     shopping,
     system,
     threads,
@@ -38,7 +39,7 @@ DESCRIPTIONS = {
 }
 API_ROUTERS = [system.api_router, properties.router, channels.router, applications.router, inventory.router,
                bookings.router, shopping.router, chat.router, threads.router, message_templates.router, embed.router,
-               inbound.router, webhooks.router, outbox.router]
+               inbound.router, webhooks.router, outbox.router, reviews.router, reviews.inbound_router]
 
 
 def create_app(engine: Engine, listener: Listener = "main", gate: Gate | None = None) -> FastAPI:

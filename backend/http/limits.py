@@ -49,6 +49,13 @@ def body_limits(config: Config) -> dict[str, int]:
         "/api/v1/message_threads/{thread_id}/notes": TEXT_BYTES,
         "/api/v1/message_templates": TEXT_BYTES,
         "/api/v1/message_templates/{template_id}": TEXT_BYTES,
+        # A reply or a host's review of a guest: at most 5,000 characters a text; a review from a channel, three
+        # texts of at most 10,000 and its scores.
+        "/api/v1/reviews/{review_id}/reply": TEXT_BYTES,
+        "/api/v1/reviews/{review_id}/guest_review": TEXT_BYTES,
+        "/api/v1/inbound/{channel_id}/reviews": BOOKING_BYTES,
+        "/api/v1/inbound/{channel_id}/reviews/{review_id}/{kind}/ack": EMPTY_BYTES,
+        "/api/v1/inbound/{channel_id}/reviews/{review_id}/{kind}/fail": TEXT_BYTES,
     }
 
 

@@ -39,6 +39,9 @@ from backend.identity.models import GroupEnvelope
 from backend.inventory.ari import AriEnvelope
 from backend.inventory.models import HotelPolicyEnvelope, RatePlanEnvelope, RoomTypeEnvelope
 from backend.properties.models import PropertyEnvelope
+from backend.reviews.models import (
+    DeliveryFailureEnvelope, GuestReviewEnvelope, InboundReviewEnvelope, ReplyEnvelope,
+)
 from backend.vault.card_form import CardFormEnvelope
 from backend.vault.profiles import ProfileEnvelope
 from backend.webhooks.models import WebhookEnvelope
@@ -47,7 +50,8 @@ ENVELOPES: dict[str, type[BaseModel]] = {model.__name__: model for model in (
     PropertyEnvelope, ChannelEnvelope, InstallationEnvelope, RoomTypeEnvelope, RatePlanEnvelope, HotelPolicyEnvelope,
     AriEnvelope, BookingEnvelope, NoShowEnvelope, MessageEnvelope, InboundMessageEnvelope, AttachmentEnvelope,
     InquiryEnvelope, OneTimeTokenEnvelope, ChatSessionEnvelope, ProfileEnvelope, GroupEnvelope, CardFormEnvelope,
-    WebhookEnvelope, AckBody, ThreadEnvelope, NoteEnvelope, TemplateEnvelope)}
+    WebhookEnvelope, AckBody, ThreadEnvelope, NoteEnvelope, TemplateEnvelope, ReplyEnvelope, GuestReviewEnvelope,
+    InboundReviewEnvelope, DeliveryFailureEnvelope)}
 
 SCHEMES = {
     "bearer": {"type": "http", "scheme": "bearer",

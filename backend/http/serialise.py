@@ -143,3 +143,39 @@ def template_entity(t: dict[str, Any]) -> dict[str, Any]:
     if t["group_id"]:
         relationships["group"] = {"data": {"id": t["group_id"], "type": "group"}}
     return entity("message_template", t, relationships)
+
+
+REVIEW_LINKS = ("property_id", "property_title", "channel_id", "booking_id")
+
+
+def review_entity(r: dict[str, Any], titled: bool = False) -> dict[str, Any]:
+    """The service's review (reference §8): `reply` the text; `public_review` and `private_feedback` as its clients
+    read them; the property's `title` in its relationship when one review is read (`titled`)."""
+    attributes = {k: v for k, v in r.items() if k not in REVIEW_LINKS}
+    attributes["public_review"] = r["content"]
+    attributes["private_feedback"] = r["raw_content"].get("private_feedback")
+    prop: dict[str, Any] = {"id": r["property_id"], "type": "property"}
+    if titled:
+        prop["title"] = r["property_title"]
+    return entity("review", attributes, {
+        "booking": {"data": {"id": r["booking_id"], "type": "booking"} if r["booking_id"] else None},
+        "channel": {"data": {"id": r["channel_id"], "type": "channel"} if r["channel_id"] else None},
+        "property": {"data": prop}})
+
+
+def review_feed_entity(item: dict[str, Any]) -> dict[str, Any]:
+    """A reply (`review_reply`) or a host's review of a guest (`guest_review`) waiting for a channel."""
+    return entity("review_reply" if item["kind"] == "reply" else "guest_review", item,
+                  {"review": {"data": {"id": item["review_id"], "type": "review"}}})
+
+
+def score_entity(s: dict[str, Any]) -> dict[str, Any]:
+    """The service's score: `scores` a map of category to `{count, score}`; `/detailed` adds `ota_scores`, one
+    `{"data": ota_score}` per channel."""
+    attributes = {k: s[k] for k in ("id", "count", "overall_score", "scores", "inserted_at", "updated_at")}
+    relationships: dict[str, Any] = {
+        "property": {"data": {"id": s["property_id"], "title": s["property_title"], "type": "property"}}}
+    if "ota_scores" in s:
+        relationships["ota_scores"] = [{"data": {"type": "ota_score", "id": o["id"], "attributes": o}}
+                                       for o in s["ota_scores"]]
+    return entity("score", attributes, relationships)

@@ -62,10 +62,11 @@ class Reviews:
         rows, meta = sql.review_page(self.store, query, actor.group_list(), actor.only_property, order)
         shown = ({"order_by": query.order[0][0], "order_direction": query.order[0][1]} if query.order
                  else NEWEST_FIRST)
-        return [self._review(r) for r in rows], {**meta, **shown}
+        now = self.now()
+        return [_review(r, now) for r in rows], {**meta, **shown}
 
     def get(self, actor: Actor, review_id: str) -> dict[str, Any]:
-        return self._review(self._row(actor, review_id, NotFound))
+        return _review(self._row(actor, review_id, NotFound), self.now())
 
     def unanswered(self, actor: Actor) -> int:
         """How many of the actor's reviews have no reply (nor one waiting): a sum over the kept counts."""
@@ -85,7 +86,7 @@ class Reviews:
         now = self.now()
         with self.store.transaction(property_scope(row["property_id"])) as conn:
             if not sql.set_reply(conn, review_id, text, actor.user_id, now):
-                raise ValidationFailed.one("reply", _why_no_reply(sql.review_in(conn, review_id), now))
+                raise ValidationFailed.one("reply", _why_no_reply(sql.review_in(conn, review_id)))
             sql.add_counts(conn, row["property_id"], row["channel_id"], row["ota"], (0, -1, 0, 0), now)
             self._told(conn, "updated_review", review_id)
         self.events.publish("review.changed", review_id, action="replied")
@@ -104,7 +105,7 @@ class Reviews:
         now = self.now()
         with self.store.transaction(property_scope(row["property_id"])) as conn:
             if not sql.set_guest_review(conn, review_id, json.dumps(body), now):
-                raise ValidationFailed.one("review", _why_no_guest_review(sql.review_in(conn, review_id), now))
+                raise ValidationFailed.one("review", _why_no_guest_review(sql.review_in(conn, review_id)))
             self._told(conn, "updated_review", review_id)
         self.events.publish("review.changed", review_id, action="guest_reviewed")
         return self.get(actor, review_id)
@@ -144,7 +145,7 @@ class Reviews:
                     tally(conn, sql.review_in(conn, review_id), 1, now)
                     self._told(conn, "updated_review", review_id)
         self.events.publish("review.received" if created else "review.changed", review_id, action="received")
-        return self._review(sql.review_row(self.store, review_id)), created
+        return _review(sql.review_row(self.store, review_id), now), created
 
     def outbox(self, channel, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         """Replies and guest reviews waiting for the channel, oldest first; ack each once the channel has it."""
@@ -236,22 +237,23 @@ class Reviews:
         review = sql.review_in(conn, review_id)
         outbox.record(conn, event, review["property_id"], payload(review, self.now()))
 
-    def _review(self, r: Row) -> dict[str, Any]:
-        now = self.now()
-        guest_review = from_json(r["guest_review"]) if r["guest_review"] else None
-        if guest_review is not None:
-            guest_review.update(state=r["guest_review_state"], sent_at=r["guest_review_sent_at"],
-                                error=r["guest_review_error"])
-        return {"id": r["id"], "property_id": r["property_id"], "property_title": r["property_title"],
-                "channel_id": r["channel_id"], "ota": r["ota"], "ota_review_id": r["ota_review_id"],
-                "ota_reservation_id": r["ota_reservation_id"], "booking_id": r["booking_id"],
-                "guest_name": r["guest_name"], "content": r["content"], "raw_content": from_json(r["raw_content"]),
-                "overall_score": r["overall_score"], "scores": from_json(r["scores"]), "tags": from_json(r["tags"]),
-                "received_at": r["received_at"], "inserted_at": r["inserted_at"], "updated_at": r["updated_at"],
-                "is_hidden": bool(r["is_hidden"]), "is_expired": _expired(r["expired_at"], now),
-                "expired_at": r["expired_at"], "is_replied": bool(r["is_replied"]), "reply": r["reply"],
-                "reply_state": r["reply_state"], "reply_sent_at": r["reply_sent_at"], "reply_error": r["reply_error"],
-                "guest_review": guest_review, "listing_id": r["listing_id"]}
+def _review(row: Row, now: str) -> dict[str, Any]:
+    """The review as the engine hands it out, `now` telling whether it has expired."""
+    r = dict(zip(row.keys(), row))  # by position: a row's lookup by name walks its columns
+    guest_review = from_json(r["guest_review"]) if r["guest_review"] else None
+    if guest_review is not None:
+        guest_review.update(state=r["guest_review_state"], sent_at=r["guest_review_sent_at"],
+                            error=r["guest_review_error"])
+    return {"id": r["id"], "property_id": r["property_id"], "property_title": r["property_title"],
+            "channel_id": r["channel_id"], "ota": r["ota"], "ota_review_id": r["ota_review_id"],
+            "ota_reservation_id": r["ota_reservation_id"], "booking_id": r["booking_id"],
+            "guest_name": r["guest_name"], "content": r["content"], "raw_content": from_json(r["raw_content"]),
+            "overall_score": r["overall_score"], "scores": from_json(r["scores"]), "tags": from_json(r["tags"]),
+            "received_at": r["received_at"], "inserted_at": r["inserted_at"], "updated_at": r["updated_at"],
+            "is_hidden": bool(r["is_hidden"]), "is_expired": _expired(r["expired_at"], now),
+            "expired_at": r["expired_at"], "is_replied": bool(r["is_replied"]), "reply": r["reply"],
+            "reply_state": r["reply_state"], "reply_sent_at": r["reply_sent_at"], "reply_error": r["reply_error"],
+            "guest_review": guest_review, "listing_id": r["listing_id"]}
 
 
 def payload(r: Row, now: str) -> dict[str, Any]:
@@ -279,7 +281,7 @@ def _expired(expired_at: str | None, now: str) -> bool:
     return expired_at is not None and expired_at <= now
 
 
-def _why_no_reply(review: Row, now: str) -> str:
+def _why_no_reply(review: Row) -> str:
     if review["is_replied"]:
         return "the review has a reply already: a review takes one"
     if review["channel_id"] is None:
@@ -289,7 +291,7 @@ def _why_no_reply(review: Row, now: str) -> str:
     return "the review has expired: the channel takes no reply now"
 
 
-def _why_no_guest_review(review: Row, now: str) -> str:
+def _why_no_guest_review(review: Row) -> str:
     if review["guest_review_state"] in ("pending", "delivered"):
         return "the guest has been reviewed already"
     if review["channel_id"] is None:

@@ -12,7 +12,8 @@ from backend.core.store import page
 from storage import Connection, Row, Store, placeholders
 
 REVIEW_COLUMNS = {
-    "id": Column("r.id", "id"), "property_id": Column("r.property_id", "id"), "channel_id": Column("r.channel_id", "id"),
+    "id": Column("r.id", "id"), "property_id": Column("r.property_id", "id"),
+    "channel_id": Column("r.channel_id", "id"),
     "ota": Column("r.ota", "enum"), "booking_id": Column("r.booking_id", "id"),
     "ota_review_id": Column("r.ota_review_id", "id"), "ota_reservation_id": Column("r.ota_reservation_id", "id"),
     "is_replied": Column("r.is_replied", "bool"), "is_hidden": Column("r.is_hidden", "bool"),
@@ -88,7 +89,8 @@ def insert_review(conn: Connection, values: dict[str, Any]) -> bool:
     """The review, unless the channel's review of that id is there already; whether it was new."""
     columns = list(values)
     return conn.execute(f"INSERT INTO reviews ({', '.join(columns)}) VALUES ({placeholders(columns)}) "
-                        "ON CONFLICT (channel_id, ota_review_id) DO NOTHING", [values[c] for c in columns]).rowcount == 1
+                        "ON CONFLICT (channel_id, ota_review_id) DO NOTHING",
+                        [values[c] for c in columns]).rowcount == 1
 
 
 def update_from_channel(conn: Connection, review_id: str, values: dict[str, Any], old_hash: str) -> bool:
@@ -168,11 +170,12 @@ def reveal(conn: Connection, review_id: str, now: str) -> bool:
 def add_counts(conn: Connection, property_id: str, channel_id: str, ota: str, deltas: tuple[int, int, int, int],
                now: str) -> None:
     """Add (reviews, unreplied, scored, score_total) to the property's counts for the channel."""
-    conn.execute("INSERT INTO review_counts AS c (property_id, channel_id, ota, reviews, unreplied, scored, score_total, "
-                 "inserted_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (property_id, channel_id) "
-                 "DO UPDATE SET reviews = c.reviews + excluded.reviews, unreplied = c.unreplied + excluded.unreplied, "
-                 "scored = c.scored + excluded.scored, score_total = c.score_total + excluded.score_total, "
-                 "updated_at = excluded.updated_at", (property_id, channel_id, ota, *deltas, now, now))
+    conn.execute("INSERT INTO review_counts AS c (property_id, channel_id, ota, reviews, unreplied, scored, "
+                 "score_total, inserted_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                 "ON CONFLICT (property_id, channel_id) DO UPDATE SET reviews = c.reviews + excluded.reviews, "
+                 "unreplied = c.unreplied + excluded.unreplied, scored = c.scored + excluded.scored, "
+                 "score_total = c.score_total + excluded.score_total, updated_at = excluded.updated_at",
+                 (property_id, channel_id, ota, *deltas, now, now))
 
 
 def add_scores(conn: Connection, property_id: str, channel_id: str, deltas: list[tuple[str, int, int]]) -> None:

@@ -1,6 +1,7 @@
-"""Realistic guest traffic for a live inbox: OTA bookings whose guests write, follow-ups, files, and
-Airbnb inquiries, at a chosen pace, into a database (through the engine) or a running server
-(through the channels' inbound API, as a real adapter would).
+"""Realistic guest traffic for a live inbox: OTA bookings whose guests write, follow-ups, files, Airbnb
+inquiries, and guests' reviews of their stays (scored out of 10 on Booking.com, in stars on Airbnb), at a chosen
+pace, into a database (through the engine) or a running server (through the channels' inbound API, as a real
+adapter would).
 
 The traffic is a seeded random walk over what the channels sell, so a run can be repeated.
 """
@@ -30,6 +31,15 @@ INQUIRIES = ["Is the place free for these dates?", "Do you accept dogs?", "Is th
              "Could we arrive a day earlier?"]
 NAMES = [("Ava", "Hall"), ("Felix", "Koch"), ("Inès", "Laurent"), ("Mateo", "Díaz"), ("Leonor", "Pereira"),
          ("Riccardo", "Conti"), ("Ren", "Takahashi"), ("Grace", "Wood"), ("Elias", "Lang"), ("Zoé", "Moreau")]
+# Guests' reviews: (words, how pleased, from 0 to 1), in several languages.
+REVIEWS = [("Wonderful stay, spotless room and the kindest staff.", 0.95),
+           ("Très bon séjour, emplacement idéal. Le petit-déjeuner pourrait être plus varié.", 0.75),
+           ("Sehr sauber und ruhig, aber das WLAN war langsam.", 0.7), ("¡Todo perfecto, volveremos seguro!", 1.0),
+           ("Casa linda, mas o check-in demorou muito.", 0.55), ("Posizione ottima, camera un po' rumorosa.", 0.6),
+           ("部屋が清潔で、スタッフがとても親切でした。", 0.9),
+           ("The photos were out of date and the heating did not work.", 0.25)]
+REVIEW_CATEGORIES = {"BookingCom": ("clean", "comfort", "facilities", "location", "services", "staff", "value"),
+                     "AirBNB": ("cleanliness", "accuracy", "checkin", "communication", "location", "value")}
 # The smallest real PNG and a short menu: files a guest might send.
 FILES = [("photo.png", "image/png", base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==")),
@@ -43,18 +53,21 @@ class Sink(Protocol):
     def message(self, channel: dict[str, Any], body: dict[str, Any]) -> str: ...
     def inquiry(self, channel: dict[str, Any], body: dict[str, Any]) -> str: ...
     def attachment(self, channel: dict[str, Any], body: dict[str, Any]) -> str: ...
+    def review(self, channel: dict[str, Any], body: dict[str, Any]) -> str: ...
 
 
 @dataclass
 class Traffic:
     """Chooses the next event: a new booking with its first message, a follow-up on a known booking
-    (with a file now and then), or an inquiry when an Airbnb channel is there."""
+    (with a file now and then), a guest's review of a known booking's stay, or an inquiry when an Airbnb channel is
+    there."""
 
     channels: list[dict[str, Any]]  # adapter views: id, channel_code, property_ids, rate_plans
     sink: Sink
     today: date
     rng: random.Random = field(default_factory=random.Random)
     bookings: list[tuple[dict[str, Any], str]] = field(default_factory=list)
+    reviewed: set[str] = field(default_factory=set)
     count: int = 0
 
     def step(self) -> str:
@@ -66,6 +79,9 @@ class Traffic:
             return self._inquiry(self.rng.choice(airbnb))
         if self.bookings and roll < 0.6:
             return self._follow_up(*self.rng.choice(self.bookings))
+        unreviewed = [b for b in self.bookings if b[1] not in self.reviewed]
+        if unreviewed and roll < 0.75:
+            return self._review(*self.rng.choice(unreviewed))
         return self._new_booking(self.rng.choice([c for c in self.channels if c["rate_plans"]]))
 
     def _new_booking(self, channel: dict[str, Any]) -> str:
@@ -90,6 +106,27 @@ class Traffic:
                 "file": base64.b64encode(content).decode(), "file_name": file_name, "file_type": file_type})]
         self.sink.message(channel, body)
         return f"{channel['channel_code']}: a guest writes again" + (" with a file" if "attachments" in body else "")
+
+    def _review(self, channel: dict[str, Any], booking_id: str) -> str:
+        """The guest's review of the stay: each category near how pleased the guest is, on the channel's scale
+        (Airbnb's stars, Booking.com's 10); an Airbnb review hidden now and then, until the host reviews the guest."""
+        code = channel["channel_code"]
+        words, pleased = self.rng.choice(REVIEWS)
+        top, low = (5, 1) if code == "AirBNB" else (10, 1)
+
+        def rated() -> float:
+            value = low + (top - low) * min(1.0, max(0.0, pleased + self.rng.uniform(-0.15, 0.15)))
+            return round(value) if code == "AirBNB" else round(value * 2) / 2
+
+        name, surname = self.rng.choice(NAMES)
+        self.reviewed.add(booking_id)
+        self.sink.review(channel, {
+            "ota_review_id": f"SIMR{self.rng.randrange(10**9):09d}", "booking_id": booking_id,
+            "guest_name": f"{name} {surname}", "content": words, "overall_score": rated(),
+            "scores": [{"category": c, "score": rated()} for c in REVIEW_CATEGORIES[code]],
+            "is_hidden": code == "AirBNB" and self.rng.random() < 0.3,
+            "expired_at": f"{(self.today + timedelta(days=30)).isoformat()}T00:00:00Z"})
+        return f"{code}: {name} {surname} reviews their stay"
 
     def _inquiry(self, channel: dict[str, Any]) -> str:
         name, surname = self.rng.choice(NAMES)
@@ -133,6 +170,9 @@ class EngineSink:
     def attachment(self, channel: dict[str, Any], body: dict[str, Any]) -> str:
         return self.engine.chat.attachments.upload(body, channel_id=channel["id"])["id"]
 
+    def review(self, channel: dict[str, Any], body: dict[str, Any]) -> str:
+        return self.engine.reviews.receive(self._row(channel), body)[0]["id"]
+
     def _row(self, channel: dict[str, Any]):
         return channel_row(self.engine.store, channel["id"])
 
@@ -163,6 +203,9 @@ class HttpSink:
 
     def attachment(self, channel: dict[str, Any], body: dict[str, Any]) -> str:
         return self._post(channel, "attachments", {"attachment": body})
+
+    def review(self, channel: dict[str, Any], body: dict[str, Any]) -> str:
+        return self._post(channel, "reviews", {"review": body})
 
     def channels(self) -> list[dict[str, Any]]:
         return [self._get(channel_id)["data"]["attributes"] for channel_id in self.keys]

@@ -103,6 +103,7 @@ def _demo_ids(engine: Engine) -> dict[str, list[str]]:
             "rate_plan_id": ids("SELECT id FROM rate_plans ORDER BY title, id"),
             "booking_id": ids("SELECT id FROM bookings ORDER BY unique_id"),
             "revision_id": ids("SELECT id FROM booking_revisions ORDER BY inserted_at, id"),
+            "review_id": ids("SELECT id FROM reviews ORDER BY received_at, id"),
             "channel_name": ["OpenShopping"]}
 
 

@@ -25,10 +25,30 @@ def test_traffic_into_a_database_fills_the_inbox(engine):
     assert len(said) == 40
     threads, meta = engine.chat.threads(operator, ListQuery(limit=100))
     assert meta["total"] > before
-    assert engine.store.scalar("SELECT count(*) FROM messages") >= messages + 40
+    reviews = sum("reviews their stay" in line for line in said)  # a review is no message
+    assert engine.store.scalar("SELECT count(*) FROM messages") >= messages + 40 - reviews
     assert any(t["unread_count"] for t in threads)
     assert any("inquiry" in line for line in said) and any("file" in line for line in said)
     assert engine.store.scalar("SELECT count(*) FROM attachments WHERE message_id IS NOT NULL") > 0
+
+
+def test_traffic_brings_reviews_in_several_languages_with_scores(engine):
+    """Guests review their stays on both channels: scores out of 10 (Airbnb's stars doubled), some Airbnb reviews
+    hidden until the host reviews the guest, linked to the bookings they are about."""
+    load_demo(engine)
+    operator = engine.identity.operator()
+    before = engine.reviews.list(operator, ListQuery())[1]["total"]
+    sink = EngineSink(engine)
+    said: list[str] = []
+    run(Traffic(sink.channels(), sink, engine.config.clock().date(), random.Random(11)), 120, 0, said.append)
+    reviews, meta = engine.reviews.list(operator, ListQuery(limit=100))
+    made = [r for r in reviews if r["ota_review_id"].startswith("SIMR")]
+    assert meta["total"] - before == len(made) == sum("reviews their stay" in line for line in said) >= 6
+    assert {r["ota"] for r in made} == {"AirBNB", "BookingCom"}
+    assert all(r["booking_id"] and 0 < r["overall_score"] <= 10 and len(r["scores"]) == 6 + (r["ota"] == "BookingCom")
+               for r in made)
+    assert len({r["content"] for r in made}) >= 4 and any(r["is_hidden"] for r in made)
+    assert len({r["overall_score"] for r in made}) > 3
 
 
 def test_the_same_seed_plays_the_same_traffic(engine):
@@ -49,6 +69,8 @@ def test_traffic_into_a_running_server_goes_through_the_inbound_api(user, live):
         sink = HttpSink(client, keys)
         run(Traffic(sink.channels(), sink, datetime.now(UTC).date(), random.Random(5)), 25, 0, lambda _: None)
     threads = user.client.get("/api/v1/message_threads", params={"pagination[limit]": "100"}).json()
+    reviews = user.client.get("/api/v1/reviews", params={"pagination[limit]": "100"}).json()
+    assert reviews["meta"]["total"] >= 1
     assert threads["meta"]["total"] >= 5
     assert {t["attributes"]["provider"] for t in threads["data"]} == {"BookingCom", "AirBNB"}
     booking_com.adapter.close()

@@ -122,7 +122,7 @@ class ReviewsScreen(FilteredArea, AreaScreen):
         elif (review := self.pane.review) is not None and review["id"] in self.rows:
             self.pane.show(self.rows[review["id"]])  # as the list read it now: a reply's state may have moved on
         elif (row := self.current_row()) is not None:
-            self.load(row["id"])
+            self.load_review(row["id"])
         self.update_footer()
 
     def where(self) -> str:
@@ -222,7 +222,7 @@ class ReviewsScreen(FilteredArea, AreaScreen):
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         if event.row_key.value:
-            self.load(event.row_key.value)
+            self.load_review(event.row_key.value)
 
     def on_data_table_row_selected(self, _: DataTable.RowSelected) -> None:
         self.action_open()
@@ -232,16 +232,13 @@ class ReviewsScreen(FilteredArea, AreaScreen):
         row = self.current_row()
         if row is None:
             return
-        self.load(row["id"])
+        self.load_review(row["id"])
         box = self.pane.reply_box
         if answerable(row):
             box.disabled = False
             box.focus()
         else:
             self.pane.query_one("#rv-review").focus()
-
-    def load(self, review_id: str) -> None:
-        self.load_review(review_id)
 
     @engine_work(exclusive=True, group="review")
     def load_review(self, review_id: str) -> None:

@@ -79,18 +79,19 @@ class FrontdeskApp(ConsoleApp):
     # The kit's rules first, then each area's own (every area's, so that a mode switch loads no stylesheet).
     # Whole paths: Textual reads relative ones from the folder of whichever subclass is run.
     CSS_PATH = [HERE / "kit" / "kit.tcss", *(HERE / area / f"{area}.tcss" for area in (
-        "properties", "shopping", "bookings", "inventory", "inbox", "tokenisation", "channels"))]
+        "properties", "shopping", "bookings", "inventory", "inbox", "tokenisation", "channels", "reviews"))]
     TITLE = "Frontdesk"
     AREAS: ClassVar[tuple[Area, ...]] = (Area("inbox", "0", "Inbox"), Area("properties", "1", "Properties"),
                                          Area("channels", "2", "Channels"), Area("inventory", "3", "Inventory"),
                                          Area("shopping", "4", "Shopping"), Area("bookings", "5", "Bookings"),
-                                         Area("tokenisation", "6", "Tokenisation"))
+                                         Area("tokenisation", "6", "Tokenisation"), Area("reviews", "7", "Reviews"))
     MODES = {"inbox": later("console.inbox.screen", "InboxScreen"), "properties": later("console.properties.screen", "PropertiesScreen"),
              "channels": later("console.channels.screen", "ChannelsScreen"),
              "inventory": later("console.inventory.screen", "InventoryScreen"),
              "shopping": later("console.shopping.screen", "ShoppingScreen"),
              "bookings": later("console.bookings.screen", "BookingsScreen"),
-             "tokenisation": later("console.tokenisation.screen", "TokenisationScreen")}
+             "tokenisation": later("console.tokenisation.screen", "TokenisationScreen"),
+             "reviews": later("console.reviews.screen", "ReviewsScreen")}
     DEFAULT_MODE = "inbox"
     COMMANDS = ConsoleApp.COMMANDS | {FrontdeskCommands}
 
@@ -102,7 +103,7 @@ class FrontdeskApp(ConsoleApp):
         *(Binding(f"alt+{a.key}", f"switch_mode('{a.mode}')", show=False) for a in AREAS),
         Binding("ctrl+t", "change_theme", "Theme", show=False),
     ]
-    HELP_BINDINGS = [*BINDINGS, Binding("alt+0", "", "An area from a form or dialog", key_display="alt+0…6"),
+    HELP_BINDINGS = [*BINDINGS, Binding("alt+0", "", "An area from a form or dialog", key_display="alt+0…7"),
                      Binding("ctrl+p", "command_palette", "Command palette"),
                      Binding("ctrl+q", "quit", "Quit")]
 

@@ -46,6 +46,8 @@ class FrontdeskCommands(Provider):
             ("Bookings", "Show the bookings and acknowledge new revisions", partial(app.switch_mode, "bookings")),
             ("Tokenisation", "Card vault profiles, the profile tester and the vault's masked cards",
              partial(app.switch_mode, "tokenisation")),
+            ("Reviews", "Guests' reviews: read, reply, review Airbnb guests, see the scores",
+             partial(app.switch_mode, "reviews")),
             ("New property", "Open an empty property editor", partial(app.start_in, "properties")),
             ("New channel", "Create a channel and get its inbound key", partial(app.start_in, "channels")),
             ("Webhooks", "The integrators' webhooks: pause, resume, test, read their deliveries",

@@ -22,19 +22,20 @@ from console.channels.keys import (
 from console.inbox.keys import (
     FILE_DIALOG,
     INBOX,
-    REPLY_PICKER,
     SAVED_REPLIES,
     TEMPLATE_DIALOG,
 )
 from console.inventory.keys import INVENTORY, RANGE_EDIT, RATE_PLAN_CHANNELS
-from console.kit.keys import RECORD_EDITOR
+from console.kit.keys import RECORD_EDITOR, REPLY_PICKER
 from console.kit.screens import ModalScreen
 from console.properties.keys import PROPERTIES, PROPERTY_CHANNELS
+from console.reviews.keys import GUEST_REVIEW, REVIEWS, SCORES
 from console.shopping.keys import BOOK_STAY, SHOPPING, SHOPPING_PROPERTY
 from console.tokenisation.keys import PROFILE_EDITOR, TOKENISATION
 
 INTRO = ("Frontdesk answers your guests and keeps your properties, their rooms, rates and availability, the "
-         "channels they are sold on, the bookings those channels send and, tokenised in a vault, their cards. Every change goes straight to the database, and lists refresh "
+         "channels they are sold on, the bookings those channels send, the reviews guests write there and, tokenised in "
+         "a vault, their cards. Every change goes straight to the database, and lists refresh "
          "by themselves when anything changes it, another frontdesk process included.")
 
 SECTIONS: tuple[tuple[str, list[Binding]], ...] = (
@@ -65,6 +66,9 @@ SECTIONS: tuple[tuple[str, list[Binding]], ...] = (
     ("Tokenisation", [*TOKENISATION, Binding("enter", "", "Edit"),
                       Binding("escape", "", "Leave a text box")]),
     ("Tokenisation profile editor", PROFILE_EDITOR),
+    ("Reviews", [*REVIEWS, Binding("enter", "", "Open and reply")]),
+    ("Scores of a property (s in Reviews)", SCORES),
+    ("Review of an Airbnb guest (g in Reviews)", [*GUEST_REVIEW, Binding("tab", "", "Next field")]),
 )
 
 

@@ -24,6 +24,7 @@ from backend.engine import Engine
 from tests.console.helpers import SteadyApp, add_hostel_channel, frozen_clock, select_row, settle, type_text
 from tests.console.bookings_scene import OVERBOOKED, stage_today
 from tests.console.outbox_scene import stage_events_out
+from tests.console.test_reviews import chart_of_edelweiss, reading_emma, reviewing_lea
 
 SIZE = (120, 40)
 OUT = ROOT / "screenshots"
@@ -286,6 +287,26 @@ async def tokenisation_tester(pilot: Pilot) -> None:
         area.move_cursor((next(n for n, line in enumerate(lines) if "<PaymentCard" in line), 0), center=True)
 
 
+async def reviews(pilot: Pilot, then: Steps | None = None) -> None:
+    """The Reviews area; then `then` there (one of the reviews tests' scenes)."""
+    await pilot.press("7")
+    await settle(pilot)
+    if then is not None:
+        await then(pilot)
+
+
+async def reviews_reply(pilot: Pilot) -> None:
+    await reviews(pilot, reading_emma)
+
+
+async def reviews_guest_review(pilot: Pilot) -> None:
+    await reviews(pilot, reviewing_lea)
+
+
+async def reviews_scores(pilot: Pilot) -> None:
+    await reviews(pilot, chart_of_edelweiss)
+
+
 # Scenes in the inbox, where the console opens; every other scene starts on the properties list.
 INBOX_SHOTS = {"inbox", "inbox-80x24", "inbox-200x60", "inbox-inquiry", "inbox-reply"}
 SIZES = {"inbox-80x24": (80, 24), "inbox-200x60": (200, 60)}  # the others at SIZE
@@ -325,6 +346,10 @@ SHOTS: dict[str, Steps] = {
     "inventory-range-confirmation": inventory_range_confirmation,
     "tokenisation-editor": tokenisation_editor,
     "tokenisation-tester": tokenisation_tester,
+    "reviews": reviews,
+    "reviews-reply": reviews_reply,
+    "reviews-guest-review": reviews_guest_review,
+    "reviews-scores": reviews_scores,
 }
 
 

@@ -57,24 +57,31 @@ def fill(text: str, values: dict[str, str | None]) -> str:
 def thread_values(store: Store, thread: Any) -> dict[str, str | None]:
     """What fills the placeholders for a thread (a message_threads row): its booking's latest revision, or for an
     inquiry the details the guest asked with; its property's title and hotel policy."""
-    values: dict[str, str | None] = {"guest_name": thread["title"], "property": _property_title(store, thread)}
-    stay: dict[str, Any] = {}
     if thread["booking_id"]:
-        stay = _booking_stay(store, thread["booking_id"])
+        stay = _booking_stay(store, thread["booking_id"], thread["property_id"])
     else:
         stay = _inquiry_stay(store, thread["id"])
+    return _values(store, thread["property_id"], thread["title"], stay)
+
+
+def guest_values(store: Store, property_id: str, guest_name: str | None,
+                 booking_id: str | None) -> dict[str, str | None]:
+    """What fills them for a guest outside a thread (a review's writer): the name they gave, their booking at the
+    property when there is one, the property's title and hotel policy."""
+    return _values(store, property_id, guest_name, _booking_stay(store, booking_id, property_id) if booking_id else {})
+
+
+def _values(store: Store, property_id: str, guest_name: str | None, stay: dict[str, Any]) -> dict[str, str | None]:
+    values: dict[str, str | None] = {"guest_name": guest_name or None,
+                                     "property": property_title(store.conn, property_id)}
     values |= {k: v for k, v in stay.items() if v}
     values["guest_first_name"] = stay.get("guest_first_name") or (values["guest_name"] or "").split(" ")[0] or None
-    values |= _policy_times(store, thread["property_id"])
+    values |= _policy_times(store, property_id)
     return values
 
 
-def _property_title(store: Store, thread: Any) -> str | None:
-    return property_title(store.conn, thread["property_id"])
-
-
-def _booking_stay(store: Store, booking_id: str) -> dict[str, Any]:
-    row = booking_stay(store, booking_id)
+def _booking_stay(store: Store, booking_id: str, property_id: str) -> dict[str, Any]:
+    row = booking_stay(store, booking_id, property_id)
     if row is None:
         return {}
     attributes = from_json(row["attributes"])

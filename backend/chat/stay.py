@@ -33,13 +33,14 @@ class ThreadStays:
         """The thread's booking (`kind` "booking") or inquiry (`kind` "inquiry"); None for a thread with neither."""
         thread = self.chat.thread(actor, thread_id)
         if thread["booking_id"]:
-            return self._booking(actor, thread["booking_id"])
+            return self.booking(actor, thread["booking_id"])
         details = self.chat.inquiry_details(actor, thread_id)
         if details is None or thread["channel_id"] is None:
             return None
         return self._inquiry(thread, details)
 
-    def _booking(self, actor: Actor, booking_id: str) -> dict[str, Any]:
+    def booking(self, actor: Actor, booking_id: str) -> dict[str, Any]:
+        """A booking's stay as a thread of it shows it (`kind` "booking"); also beside a review of it."""
         booking = self.bookings.get(actor, booking_id)
         rooms = booking["rooms"]
         titles = self._titles("room_types", [r["room_type_id"] for r in rooms if r["room_type_id"]])

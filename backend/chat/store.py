@@ -397,10 +397,11 @@ def is_property_room_type(store: Store, room_type_id: str, property_id: str) -> 
     return bool(store.scalar("SELECT 1 FROM room_types WHERE id = ? AND property_id = ?", (room_type_id, property_id)))
 
 
-def booking_stay(store: Store, booking_id: str) -> Row | None:
-    """The booking's unique_id and dates, and its latest revision's attributes (JSON)."""
+def booking_stay(store: Store, booking_id: str, property_id: str) -> Row | None:
+    """The booking's unique_id and dates, and its latest revision's attributes (JSON), if it is the property's."""
     return store.one("SELECT b.unique_id, b.arrival_date, b.departure_date, r.attributes FROM bookings b "
-                     "JOIN booking_revisions r ON r.id = b.revision_id WHERE b.id = ?", (booking_id,))
+                     "JOIN booking_revisions r ON r.id = b.revision_id WHERE b.id = ? AND b.property_id = ?",
+                     (booking_id, property_id))
 
 
 def hotel_policy(store: Store, property_id: str) -> str | None:

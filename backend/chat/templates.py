@@ -12,7 +12,9 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictStr
 
 from backend.core.card_data import mask_text
-from backend.chat.placeholders import fill, placeholders_in, thread_values, unknown_placeholders, unknown_text
+from backend.chat.placeholders import (
+    fill, guest_values, placeholders_in, thread_values, unknown_placeholders, unknown_text,
+)
 from backend.chat.service import MAX_TEXT, Chat
 from backend.chat.store import (
     delete_template, insert_template, property_group, property_group_id, template_row, templates_in_group,
@@ -114,15 +116,20 @@ class MessageTemplates:
         """The templates that apply to a thread (its property's and its group's), by title, each with
         `filled_message`: its text with the thread's values, and `unfilled`, the placeholders left as written."""
         thread = self.chat.reach(actor, thread_id)
-        rows = thread_templates(self.store, thread["property_id"], thread["group_id"])
-        values = thread_values(self.store, thread)
-        templates = []
-        for row in rows:
-            template = _template(row)
-            template["filled_message"] = fill(template["message"], values)
-            template["unfilled"] = [name for name in template["placeholders"] if not values.get(name)]
-            templates.append(template)
-        return templates
+        return _filled(thread_templates(self.store, thread["property_id"], thread["group_id"]),
+                       thread_values(self.store, thread))
+
+    def for_guest(self, actor: Actor, property_id: str, guest_name: str | None,
+                  booking_id: str | None = None) -> list[dict[str, Any]]:
+        """The templates of a property (its own and its group's), filled as `for_thread` fills them, for a guest
+        outside a thread: a review's writer, with the booking the review is of (ignored unless the property's)."""
+        row = property_group(self.store, property_id)
+        if row is None:
+            raise NotFound(f"property {property_id} does not exist")
+        if not actor.reaches(row["group_id"], property_id):
+            raise Unauthorized("you have no access to this property")
+        return _filled(thread_templates(self.store, property_id, row["group_id"]),
+                       guest_values(self.store, property_id, guest_name, booking_id))
 
     # --- the pieces ----------------------------------------------------------------------------
 
@@ -168,6 +175,18 @@ class MessageTemplates:
         if not reached:
             raise Unauthorized("you have no access to this message template")
         return row
+
+
+def _filled(rows: list, values: dict[str, str | None]) -> list[dict[str, Any]]:
+    """Each template with `filled_message`, its text with these values, and `unfilled`, the placeholders left as
+    written."""
+    templates = []
+    for row in rows:
+        template = _template(row)
+        template["filled_message"] = fill(template["message"], values)
+        template["unfilled"] = [name for name in template["placeholders"] if not values.get(name)]
+        templates.append(template)
+    return templates
 
 
 def _template(row) -> dict[str, Any]:

@@ -25,8 +25,8 @@ from console.inbox.text import (
     inquiry_card,
     inquiry_title,
     pending_text,
-    provider,
 )
+from console.kit.words import channel
 
 REPLY_PLACEHOLDER = "Write a reply… (ctrl+s sends, ctrl+o attaches a file)"
 
@@ -238,7 +238,7 @@ class Conversation(Vertical):
         text.append("  ✕ closed · c reopens" if thread["is_closed"] else "  ○ open · c closes",
                     style="italic" if thread["is_closed"] else "dim")
         kind = "booking" if thread["booking_id"] else "inquiry"
-        text.append(f"\n{provider(thread['provider'])} {kind} · {thread['property_title']}", style="dim")
+        text.append(f"\n{channel(thread['provider'])} {kind} · {thread['property_title']}", style="dim")
         if thread["assignee_email"]:
             text.append(f" · → {thread['assignee_email']}", style="dim")
         return text

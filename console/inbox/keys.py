@@ -43,13 +43,6 @@ INBOX: list[BindingType] = [
 # FileDialog
 FILE_DIALOG: list[BindingType] = [Binding("escape", "cancel", "Cancel")]
 
-# ReplyPicker
-REPLY_PICKER: list[BindingType] = [
-    Binding("escape", "dismiss(None)", "Cancel"),
-    Binding("down", "move(1)", "Next", show=False, priority=True),
-    Binding("up", "move(-1)", "Previous", show=False, priority=True),
-]
-
 # SavedRepliesScreen
 SAVED_REPLIES: list[BindingType] = [
     *PAGE_BINDINGS,

@@ -15,13 +15,13 @@ from textual.widgets import Button, DataTable, Input, Label, Static, TextArea
 from backend.chat.placeholders import PLACEHOLDERS
 from backend.core.listing import ListQuery
 from console.inbox.keys import SAVED_REPLIES, TEMPLATE_DIALOG
-from console.inbox.text import one_line
 from console.kit.area import PAGE_SIZE, AreaScreen
 from console.kit.choice import Choice
 from console.kit.field import Field
 from console.kit.labels import label_for
 from console.kit.messages import ActionDone, ActionFailed
 from console.kit.screens import ModalScreen
+from console.kit.words import one_line
 from console.kit.workers import engine_work
 
 if TYPE_CHECKING:

@@ -34,16 +34,16 @@ from console.inbox.files import (
 )
 from console.inbox.keys import INBOX
 from console.inbox.notes import as_item, with_notes
-from console.inbox.reply_picker import ReplyPicker
 from console.inbox.saved_replies import SavedRepliesScreen
 from console.inbox.stay_panel import StayLoaded, StayPanel
-from console.inbox.text import PROVIDERS, thread_cells, whose_message
+from console.inbox.text import thread_cells, whose_message
 from console.inbox.thread_list import ThreadList
 from console.kit.area import PAGE_SIZE, AreaScreen, FilteredArea, PropertiesFound
 from console.kit.choice import Choice
 from console.kit.messages import ActionDone
+from console.kit.reply_picker import ReplyPicker
 from console.kit.toggles import Checkbox
-from console.kit.words import counted, when
+from console.kit.words import CHANNELS, channel, counted, when
 from console.kit.workers import engine_work, post_fresh
 
 MESSAGE_PAGE = 100  # the engine's largest page
@@ -140,7 +140,7 @@ class InboxScreen(FilteredArea, AreaScreen):
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="ib-toolbar", classes="filters"):
             yield Choice([("open", "false"), ("closed", "true")], prompt="open & closed", id="ib-status")
-            yield Choice([(title, code) for code, title in PROVIDERS.items()], prompt="any channel", id="ib-provider")
+            yield Choice([(title, code) for code, title in CHANNELS.items()], prompt="any channel", id="ib-provider")
             yield self.make_property_filter("ib-property")
             yield Checkbox("Unread", id="ib-unread", compact=True)
             yield Input(placeholder="guest or text (/)", id="ib-search", compact=True)
@@ -255,7 +255,7 @@ class InboxScreen(FilteredArea, AreaScreen):
             if f.field == "is_closed":
                 shown.append("closed" if f.value == "true" else "open")
             elif f.field == "provider":
-                shown.append(PROVIDERS.get(f.value, f.value))
+                shown.append(channel(f.value))
             elif f.field == "property_id":
                 shown.append(self.property_titles.get(f.value, "one property"))
         if self.search:

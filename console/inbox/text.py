@@ -3,16 +3,15 @@ one-line previews, message labels and the Airbnb inquiry card. Pure functions, e
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import datetime
 from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from console.kit.words import counted, size, stamp, when
+from console.kit.words import channel, counted, day, one_line, size, stamp, when
 
-PROVIDERS = {"BookingCom": "Booking.com", "AirBNB": "Airbnb"}
 UNREAD, READ = "●", " "
 SENDERS = {"guest": "Guest", "property": "You", "system": "System"}
 
@@ -26,14 +25,6 @@ def age(value: str | None, now: datetime) -> str:
         if seconds >= span and (unit != "w" or seconds >= 14 * 86400):
             return f"{seconds // span}{unit}"
     return "now"
-
-
-def provider(code: str) -> str:
-    return PROVIDERS.get(code, code)
-
-
-def one_line(text: str) -> str:
-    return " ".join(text.split())
 
 
 def preview(thread: dict[str, Any]) -> str:
@@ -51,7 +42,7 @@ def thread_cells(thread: dict[str, Any], now: datetime) -> tuple[Text, Text, Tex
     unread = thread["unread_count"] > 0
     mark = Text(UNREAD if unread else READ, style="bold")
     who = Text(thread["title"], style="bold" if unread else "", overflow="ellipsis", no_wrap=True)
-    where = f"  {provider(thread['provider'])} · {thread['property_title']}"
+    where = f"  {channel(thread['provider'])} · {thread['property_title']}"
     who.append(where, style="dim")
     who.append("\n")
     if thread["is_closed"]:
@@ -100,10 +91,6 @@ def bubble(message: dict[str, Any], guest: str) -> Text:
         body.append("\n" + message["message"])
     body.append_text(attachment_lines(message))
     return body
-
-
-def day(value: str) -> str:
-    return date.fromisoformat(value).strftime("%-d %b %Y")
 
 
 PARTY = (("number_of_adults", "adult", "adults"), ("number_of_children", "child", "children"),

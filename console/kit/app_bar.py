@@ -4,10 +4,11 @@ One widget drawing one line: every screen has the bar, and each widget costs a s
 widgets it was a sixth of an editor's). A tab is a span that runs `app.area(mode)` when clicked, so hovering
 lights it as a link.
 
-When the full bar does not fit the terminal (80 columns), the product keeps only its mark and the tabs other
-than the current one shorten their titles, so that every area still shows. The crumb comes next; the database
-takes what room is left, losing the start of its path first. The Inbox tab carries the count of conversations
-with unread guest messages, which the app keeps live.
+When the full bar leaves no room for the database (120 columns), the product keeps only its mark; when the tabs
+still do not fit (80 columns), those other than the current one shorten their titles (to four letters, three if
+that is still too wide, then two), so that every area still shows. The crumb comes next; the database takes what
+room is left, losing the start of its path first. The Inbox tab carries the count of conversations with unread
+guest messages, which the app keeps live.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ BRAND = "◆ Frontdesk"
 BADGED = "inbox"  # the area whose tab counts unread conversations
 MOST = 999  # above this a badge reads "999+"
 LEAST_CRUMB = 6  # columns below which the crumb is left out (the status line names the screen too)
+CUTS = (4, 3, 2)  # letters the other tabs' titles keep, tried in turn until the bar fits
 LEAST_PATH = 10  # columns below which the database is left out rather than shown as "…" and a few letters
 
 
@@ -62,26 +64,33 @@ class AppBar(Widget):
     def render(self) -> Content:
         width = self.size.width or self.app.size.width  # before its first layout, as wide as the app
         tabs = [(area.mode, area.key, area.title) for area in self.app.AREAS]  # type: ignore[attr-defined]
-        line = self._line(tabs, short=False)
-        if line.cell_length > width:
-            line = self._line(tabs, short=True)
+        label = self.app.db_label
+        least = min(len(label), LEAST_PATH)
+        line = self._line(tabs, True, None)
+        if line.cell_length + 2 + least > width:  # the product's name gives way to the database's
+            line = self._line(tabs, False, None)
+            for cut in CUTS:
+                if line.cell_length <= width:
+                    break
+                line = self._line(tabs, False, cut)
         room = width - line.cell_length - 4  # for the crumb, within " › " and a space
         if self.crumb and room >= LEAST_CRUMB:
             line += Content(" › ") + Content(self.crumb).truncate(room, ellipsis=True) + " "
         room = width - line.cell_length - 2  # for the database, within a space each side
-        label = self.app.db_label
-        if room >= min(len(label), LEAST_PATH):
+        if room >= least:
             line += Content.styled(fit_label(label, room).rjust(room + 1) + " ", "$text-muted")
         return line
 
-    def _line(self, tabs: list[tuple[str, str, str]], short: bool) -> Content:
-        """The product and the tabs, full or short."""
-        parts = [f" [bold $primary]{BRAND[0] if short else BRAND}[/]  "]
+    def _line(self, tabs: list[tuple[str, str, str]], brand: bool, cut: int | None) -> Content:
+        """The product (its name, or only its mark) and the tabs, full (`cut` None) or with the other tabs' titles
+        cut to `cut` letters."""
+        short = cut is not None
+        parts = [f" [bold $primary]{BRAND if brand else BRAND[0]}[/]  "]
         for mode, key, title in tabs:
             count = badge(self.app.unread_threads, short) if mode == BADGED else ""
             if mode == self.area:
                 parts.append(f"[bold $text on $primary 30%] {key} {escape(title)}{count} [/]")
                 continue
-            shown = f"{title[:4]}…" if short and len(title) > 5 else title
+            shown = f"{title[:cut]}…" if cut is not None and len(title) > cut + 1 else title
             parts.append(f"[@click=app.area('{mode}')] {key} {escape(shown)}[b]{count}[/b] [/]")
         return Content.from_markup("".join(parts))

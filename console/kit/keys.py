@@ -11,6 +11,13 @@ PAGE_BINDINGS = [
     Binding("pagedown", "page(1)", "Next page", key_display="PgDn", priority=True),
 ]
 
+# ReplyPicker (console/kit/reply_picker.py)
+REPLY_PICKER: list[BindingType] = [
+    Binding("escape", "dismiss(None)", "Cancel"),
+    Binding("down", "move(1)", "Next", show=False, priority=True),
+    Binding("up", "move(-1)", "Previous", show=False, priority=True),
+]
+
 # RecordEditor
 RECORD_EDITOR: list[BindingType] = [
     Binding("ctrl+s", "save", "Save", priority=True),

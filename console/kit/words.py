@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
+CHANNELS = {"BookingCom": "Booking.com", "AirBNB": "Airbnb"}  # the channels guests write from, as staff name them
 PARTY = (("adults", "adult", "adults"), ("children", "child", "children"), ("infants", "infant", "infants"))
+
+
+def channel(code: str) -> str:
+    """"Booking.com" for BookingCom; a channel of another code as it is."""
+    return CHANNELS.get(code, code)
 
 
 def counted(count: int | str, noun: str, plural: str | None = None) -> str:
@@ -26,6 +32,16 @@ def stamp(value: str) -> datetime:
     """The engine's timestamps are UTC without a zone."""
     moment = datetime.fromisoformat(value)
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def day(value: str) -> str:
+    """A date as staff read it: "5 Feb 2027"."""
+    return date.fromisoformat(value).strftime("%-d %b %Y")
+
+
+def one_line(text: str) -> str:
+    """A text's words on one line, for a preview."""
+    return " ".join(text.split())
 
 
 def when(value: str) -> str:

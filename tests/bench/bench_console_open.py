@@ -184,6 +184,12 @@ SESSIONS: dict[str, Session] = {
         Opening("tester tab", "t", close=("p",)),
         Opening("vault browser tab", "v", close=("p",)),
     ]),
+    "reviews": Session([
+        Opening("Reviews (area)", "7", close=("0",), stays=True),
+        Opening("property scores", "s", before=on_row("Marco Rossi", "guest_name")),
+        Opening("review saved reply picker", "ctrl+r", before=press("r")),
+        Opening("guest review form", "g", before=then(press("escape"), on_row("Léa Dubois", "guest_name"))),
+    ], stage=save_replies),
 }
 
 

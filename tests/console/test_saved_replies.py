@@ -13,7 +13,7 @@ from textual.widgets import OptionList
 from backend.engine import Engine
 from backend.core.listing import ListQuery
 from console.kit.choice import Choice
-from console.inbox.reply_picker import ReplyPicker, ranked
+from console.kit.reply_picker import ReplyPicker, ranked
 from console.inbox.saved_replies import SavedRepliesScreen, TemplateDialog
 from console.kit.confirm import ConfirmDialog
 from tests.console.helpers import SIZE, frozen_clock, press_for, settle, type_text

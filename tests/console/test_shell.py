@@ -64,7 +64,7 @@ async def test_at_80_columns_the_bar_shows_every_area_and_the_current_one_whole(
         await pilot.press("1")
         await settle(pilot)
         shown = str(pilot.app.screen.query_one(AppBar).render())
-        assert "1 Properties" in shown and "2 Chan…" in shown and "6 Toke…" in shown and len(shown) <= 80
+        assert "1 Properties" in shown and "2 Cha…" in shown and "7 Rev…" in shown and len(shown) <= 80
 
 
 async def test_the_palette_goes_to_properties_and_areas(make_app) -> None:

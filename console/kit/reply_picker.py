@@ -1,5 +1,6 @@
-"""The saved-reply picker (ctrl+r in the reply box): the thread's saved replies, found by a fuzzy match on their
-titles and words as in the command palette, each shown filled in for this guest. Enter puts the chosen one into
+"""The saved-reply picker (ctrl+r in a reply box: a conversation's in the Inbox, a review's in Reviews): the saved
+replies that apply, found by a fuzzy match on their titles and words as in the command palette, each shown filled
+in for this guest. Enter puts the chosen one into
 the reply at the cursor; a placeholder with nothing to fill it stays in braces, for staff to fill before sending."""
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ from textual.fuzzy import Matcher
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from console.inbox.keys import REPLY_PICKER
-from console.inbox.text import one_line
+from console.kit.keys import REPLY_PICKER
 from console.kit.screens import ModalScreen
+from console.kit.words import one_line
 
 
 def ranked(templates: list[dict[str, Any]], query: str) -> list[tuple[dict[str, Any], Content]]:

@@ -126,7 +126,7 @@ class MessageTemplates:
         row = property_group(self.store, property_id)
         if row is None:
             raise NotFound(f"property {property_id} does not exist")
-        if not actor.reaches(row["group_id"], property_id):
+        if not reaches(self.store, actor, property_id, row["group_id"]):
             raise Unauthorized("you have no access to this property")
         return _filled(thread_templates(self.store, property_id, row["group_id"]),
                        guest_values(self.store, property_id, guest_name, booking_id))

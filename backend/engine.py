@@ -85,13 +85,19 @@ class Engine:
     def property_users(self) -> Users:
         from backend.identity.users import Users
 
-        return Users(self.store, "property")
+        return Users(self.store, "property", self._unassign)
 
     @cached_property
     def group_users(self) -> Users:
         from backend.identity.users import Users
 
-        return Users(self.store, "group")
+        return Users(self.store, "group", self._unassign)
+
+    def _unassign(self, conn, user_id: str) -> None:
+        """A withdrawn user's threads on the properties they no longer reach are nobody's (in the same transaction)."""
+        from backend.chat.store import unassign_unreached
+
+        unassign_unreached(conn, user_id, self.chat.now())
 
     @cached_property
     def facilities(self) -> Facilities:

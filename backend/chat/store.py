@@ -149,6 +149,15 @@ def set_unread_count(conn: Connection, thread_id: str, unread: int) -> None:
     conn.execute("UPDATE message_threads SET unread_count = ? WHERE id = ?", (unread, thread_id))
 
 
+def unassign_unreached(conn: Connection, user_id: str, now: str) -> None:
+    """The user's threads on properties they no longer reach (no group of theirs holds it, nor were they given it
+    alone) become nobody's: a colleague withdrawn leaves no conversation waiting on them."""
+    conn.execute("UPDATE message_threads SET assignee_id = NULL, updated_at = ? WHERE assignee_id = ? AND property_id "
+                 "NOT IN (SELECT gp.property_id FROM group_properties gp JOIN group_members m ON m.group_id = "
+                 "gp.group_id WHERE m.user_id = ? UNION ALL SELECT property_id FROM property_users WHERE user_id = ?)",
+                 (now, user_id, user_id, user_id))
+
+
 def set_assignee(conn: Connection, thread_id: str, assignee_id: str | None, now: str) -> None:
     conn.execute("UPDATE message_threads SET assignee_id = ?, updated_at = ? WHERE id = ?",
                  (assignee_id, now, thread_id))

@@ -17,6 +17,7 @@ over HTTP. `overrides` is an object kept and shown back as sent; Frontdesk grant
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from backend.core.errors import BadRequest, Forbidden, ResourceNotFound, Unauthorized, ValidationFailed
@@ -38,9 +39,11 @@ LAST_OWNER = "is the last owner: make another user an owner first"
 class Users:
     """One of the two collections: `kind` is `property` (property users) or `group` (group users)."""
 
-    def __init__(self, store: Store, kind: str) -> None:
+    def __init__(self, store: Store, kind: str,
+                 withdrawn: Callable[[Connection, str], None] = lambda conn, user_id: None) -> None:
         self.store = store
         self.kind = kind
+        self.withdrawn = withdrawn  # in the withdrawal's transaction: what the user leaves (their assigned threads)
         self.holder = f"{kind}_id"
 
     def list(self, actor: Actor, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
@@ -97,6 +100,7 @@ class Users:
                 raise BadRequest({"user_id": ["User can not withdraw themself"]})
             if not delete_member(conn, self.kind, current):
                 raise BadRequest({"role": [LAST_OWNER]})
+            self.withdrawn(conn, current["user_id"])
 
     def _row(self, actor: Actor, member_id: str) -> Row:
         row = member_row(self.store.conn, self.kind, member_id)

@@ -1,5 +1,6 @@
 """A property user sees that property's bookings, conversations, reviews, photos, taxes and availability rules and
-nothing else of the owner's, is among the thread's assignees, and loses all of it at their next request once withdrawn."""
+nothing else of the owner's, is among the thread's assignees, and loses all of it at their next request once
+withdrawn (the threads assigned to them become nobody's)."""
 
 from __future__ import annotations
 
@@ -58,6 +59,7 @@ def test_a_property_user_sees_its_bookings_and_threads_only_and_loses_them_at_on
         assert colleague.client.get(path).status_code == 401, path
     people = user.client.get(f"/api/v1/message_threads/{thread}/assignees").json()["data"]
     assert colleague.actor.email not in {p["attributes"]["email"] for p in people}
+    assert user.client.get(f"/api/v1/message_threads/{thread}").json()["data"]["attributes"]["assignee_id"] is None
     refused = user.client.put(f"/api/v1/message_threads/{thread}", json={"message_thread": {
         "assignee_id": colleague.actor.user_id}})
     assert refused.status_code == 422 and list(refused.json()["errors"]["details"]) == ["assignee_id"]

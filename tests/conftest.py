@@ -85,8 +85,12 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """`store_kind` is every store of the run; a module's STORE_KINDS keeps it to those (a long module split in
+    two by store, so that the run's workers take one each)."""
     if "store_kind" in metafunc.fixturenames:
-        metafunc.parametrize("store_kind", metafunc.config.stash[STORES], scope="session")
+        kept = getattr(metafunc.module, "STORE_KINDS", None)
+        kinds = [kind for kind in metafunc.config.stash[STORES] if kept is None or kind in kept]
+        metafunc.parametrize("store_kind", kinds, scope="session")
 
 
 CLUSTER = pytest.StashKey[Cluster]()

@@ -31,7 +31,7 @@ from backend.identity.service import hash_secret
 from tests.chat.test_chat_api import png
 from tests.conftest import UNTHROTTLED, LiveServer, free_port
 from tests.loopback import LoopbackSite
-from tests.stores import Database
+from tests.stores import SQLITE, Database
 
 # The coverage phase alone reaches every validation path, in ~5,500 cases over main's ~70 operations (about
 # 40 s on 2 cores); max_examples bounds the random phase after it. The secure listener runs the same routes,
@@ -45,6 +45,8 @@ ANONYMOUS = settings(FUZZ, max_examples=5, phases=[Phase.generate])  # auth come
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance,
           response_headers_conformance]
 INBOUND_KEY = "schemathesis-inbound-key"
+# This module runs on SQLite; test_schemathesis_postgresql.py runs it on PostgreSQL, on another worker.
+STORE_KINDS = (SQLITE,)
 
 
 class Target:

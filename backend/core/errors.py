@@ -52,6 +52,13 @@ class ResourceNotFound(NotFound):
     code, title = "resource_not_found", "Resource Not Found"
 
 
+class NotFoundAsSpelt(NotFound):
+    """The service's `not_found` with its title as it spells it on some reads (reviews' reply and scores, §8;
+    availability rules, §9)."""
+
+    title = "Resouce Not Found"
+
+
 class RequestTimeout(FrontdeskError):
     status, code, title = 408, "request_timeout", "Request Timeout"
 

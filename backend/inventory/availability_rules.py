@@ -20,7 +20,9 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 from pydantic_core import from_json
 
 from backend.core.dates import parse_date
-from backend.core.errors import BadRequest, Errors, NotFound, Unauthorized, ValidationFailed
+from backend.core.errors import (
+    BadRequest, Errors, NotFound, NotFoundAsSpelt, ResourceNotFound, Unauthorized, ValidationFailed,
+)
 from backend.core.events import EventBus
 from backend.core.listing import ListQuery
 from backend.core.scopes import property_scope
@@ -53,18 +55,6 @@ NEWEST_FIRST = {"order_by": "inserted_at", "order_direction": "desc"}
 READ_ONLY = frozenset({"id", "inserted_at", "updated_at"})  # sent back by clients that PUT what they read
 BLANK = "can't be blank"
 Id = Annotated[StrictStr, Field(max_length=64)]  # an ID is a UUID; anything longer names nothing
-
-
-class RuleNotFound(NotFound):
-    """A rule read that is not there: the service's title, typo and all (reference §2)."""
-
-    title = "Resouce Not Found"
-
-
-class RuleGone(NotFound):
-    """A rule changed or deleted that is not there: the service's other code."""
-
-    code, title = "resource_not_found", "Resource Not Found"
 
 
 class RuleInput(BaseModel):
@@ -111,7 +101,7 @@ class AvailabilityRules:
         channels = rule_channels(self.store, [r["id"] for r in rows]) if rows else {}
         return [_attributes(row, channels[row["id"]]) for row in rows], {**meta, **NEWEST_FIRST}
 
-    def get(self, actor: Actor, rule_id: str, missing: type[NotFound] = RuleNotFound) -> dict[str, Any]:
+    def get(self, actor: Actor, rule_id: str, missing: type[NotFound] = NotFoundAsSpelt) -> dict[str, Any]:
         row = rule_row(self.store, rule_id)
         if row is None:
             raise missing(f"availability rule {rule_id} does not exist")
@@ -140,13 +130,13 @@ class AvailabilityRules:
     def update(self, actor: Actor, rule_id: str, data: Any) -> dict[str, Any]:
         """Only the fields sent change; the property can't."""
         given = _writable(data)
-        current = self.get(actor, rule_id, RuleGone)
+        current = self.get(actor, rule_id, ResourceNotFound)
         property_id = current["property_id"]
         if given.get("property_id", property_id) != property_id:
             raise ValidationFailed.one("property_id", "can't be changed; create a rule for the other property")
         validate(RuleInput, given)  # the body's own problems first
         with self.store.transaction(property_scope(property_id)) as conn:
-            current = self.get(actor, rule_id, RuleGone)  # as it is now, under the scope: a change meanwhile is kept
+            current = self.get(actor, rule_id, ResourceNotFound)  # as it is now, under the scope: a change meanwhile is kept
             values = self._checked(conn, validate(RuleInput, {**_as_input(current), **given}))
             values["id"] = rule_id
             put_rule(conn, _columns(values), values["affected_channels"], utc_now(), new=False)
@@ -155,9 +145,9 @@ class AvailabilityRules:
         return self.get(actor, rule_id)
 
     def delete(self, actor: Actor, rule_id: str) -> None:
-        property_id = self.get(actor, rule_id, RuleGone)["property_id"]
+        property_id = self.get(actor, rule_id, ResourceNotFound)["property_id"]
         with self.store.transaction(property_scope(property_id)) as conn:
-            current = self.get(actor, rule_id, RuleGone)
+            current = self.get(actor, rule_id, ResourceNotFound)
             delete_rule(conn, rule_id)
             self._tell(conn, property_id, [current])
         self.events.publish("inventory.changed", property_id, item="availability rule", action="deleted")

@@ -13,7 +13,6 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictStr, field_validator
 
-from backend.core.errors import NotFound
 from backend.core.fields import NOT_IN_A_LINE, NOT_IN_A_TEXT
 
 OTAS = ("AirBNB", "BookingCom")
@@ -30,12 +29,6 @@ SCALE = {"BookingCom": 10, "AirBNB": 5}
 ALIASES = {"cleanliness": "clean", "check_in": "checkin", "value_for_money": "value", "service": "services",
            **{f"hotel_{name}": name for name in CATEGORIES["BookingCom"]}}
 GUEST_CATEGORIES = ("respect_house_rules", "communication", "cleanliness")
-
-
-class ResourceNotFound(NotFound):
-    """The service's 404 on reply, guest_review and scores, spelled as it spells it (reference §2, §8)."""
-
-    title = "Resouce Not Found"
 
 
 def _line(limit: int):

@@ -21,7 +21,9 @@ from pydantic_core import from_json
 
 from backend.channels.store import is_connected
 from backend.core.card_data import mask_text
-from backend.core.errors import BadRequest, Errors, NotFound, NotSupported, Unauthorized, ValidationFailed
+from backend.core.errors import (
+    BadRequest, Errors, NotFound, NotFoundAsSpelt, NotSupported, Unauthorized, ValidationFailed,
+)
 from backend.core.events import EventBus
 from backend.core.listing import ListQuery
 from backend.core.scopes import property_scope
@@ -31,7 +33,7 @@ from backend.identity.models import Actor
 from backend.outbox import record as outbox
 from backend.reviews import store as sql
 from backend.reviews.models import (
-    CATEGORIES, OTAS, DeliveryFailure, GuestReviewInput, InboundReviewInput, ReplyInput, ResourceNotFound, category,
+    CATEGORIES, OTAS, DeliveryFailure, GuestReviewInput, InboundReviewInput, ReplyInput, category,
     in_range, scaled,
 )
 from backend.reviews.scores import score, tally
@@ -74,13 +76,13 @@ class Reviews:
         return sql.unreplied_total(self.store, actor)
 
     def score(self, actor: Actor, property_id: str, detailed: bool = False) -> dict[str, Any]:
-        prop = self._property(actor, property_id, ResourceNotFound)
+        prop = self._property(actor, property_id, NotFoundAsSpelt)
         return score(prop, sql.property_counts(self.store, property_id), sql.property_scores(self.store, property_id),
                      detailed)
 
     def reply(self, actor: Actor, review_id: str, data: Any) -> dict[str, Any]:
         """`{"reply": TEXT}`: the property's answer, sent to the channel once. 422 when the review takes none now."""
-        row = self._row(actor, review_id, ResourceNotFound)
+        row = self._row(actor, review_id, NotFoundAsSpelt)
         text = mask_text(_input(ReplyInput, data, "reply").reply)
         if not text.strip():
             raise ValidationFailed.one("reply", "can't be blank")
@@ -96,7 +98,7 @@ class Reviews:
     def guest_review(self, actor: Actor, review_id: str, data: Any) -> dict[str, Any]:
         """The host's review of an Airbnb guest (reference §8's body), sent to Airbnb once; once it is there, Airbnb
         shows the guest's review (`is_hidden` false). Booking.com has none: 422."""
-        row = self._row(actor, review_id, ResourceNotFound)
+        row = self._row(actor, review_id, NotFoundAsSpelt)
         if row["ota"] != "AirBNB":
             raise NotSupported("only Airbnb hosts review their guests; a Booking.com review takes a reply")
         model = _input(GuestReviewInput, data, "review")

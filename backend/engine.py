@@ -99,6 +99,12 @@ class Engine:
 
         unassign_unreached(conn, user_id, self.chat.now())
 
+    def _unassign_property(self, conn, property_id: str) -> None:
+        """A property a group let go: its threads assigned to users who no longer reach it are nobody's."""
+        from backend.chat.store import unassign_unreaching
+
+        unassign_unreaching(conn, property_id, self.chat.now())
+
     @cached_property
     def facilities(self) -> Facilities:
         from backend.properties.facilities import Facilities
@@ -117,7 +123,7 @@ class Engine:
         from backend.properties.service import Properties
 
         return Properties(self.store, self.events, self.media, self.facilities, self.inventory.hotel_policies,
-                          self.inventory.photos, self.config.clock)
+                          self.inventory.photos, self.config.clock, self._unassign_property)
 
     @cached_property
     def channels(self) -> Channels:

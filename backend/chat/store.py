@@ -158,6 +158,14 @@ def unassign_unreached(conn: Connection, user_id: str, now: str) -> None:
                  (now, user_id, user_id, user_id))
 
 
+def unassign_unreaching(conn: Connection, property_id: str, now: str) -> None:
+    """The property's threads assigned to users who no longer reach it (a group let it go) become nobody's."""
+    conn.execute("UPDATE message_threads SET assignee_id = NULL, updated_at = ? WHERE property_id = ? AND assignee_id "
+                 "IS NOT NULL AND assignee_id NOT IN (SELECT m.user_id FROM group_properties gp JOIN group_members m "
+                 "ON m.group_id = gp.group_id WHERE gp.property_id = ? UNION ALL SELECT user_id FROM property_users "
+                 "WHERE property_id = ?)", (now, property_id, property_id, property_id))
+
+
 def set_assignee(conn: Connection, thread_id: str, assignee_id: str | None, now: str) -> None:
     conn.execute("UPDATE message_threads SET assignee_id = ?, updated_at = ? WHERE id = ?",
                  (assignee_id, now, thread_id))

@@ -55,6 +55,7 @@ from backend.inventory.store import (
     hotel_policy_row,
     insert_free_hotel_policy,
     link_hotel_policy,
+    move_hotel_policy,
     set_hotel_policy,
     insert_owned,
     owned_of_property,
@@ -442,8 +443,7 @@ class HotelPolicies:
         return policy_of(self.store, property_id)
 
     def list(self, actor: Actor, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-        groups = actor.group_list()
-        rows, meta = hotel_policies_page(self.store, query, groups)
+        rows, meta = hotel_policies_page(self.store, query, actor)
         return [_policy(r) for r in rows], meta
 
     def by_id(self, actor: Actor, policy_id: str) -> dict[str, Any]:
@@ -501,8 +501,16 @@ class HotelPolicies:
         if row["property_id"] is not None:
             self.events.publish("inventory.changed", row["property_id"], item="hotel policy", action="deleted")
 
+    def moved(self, conn: Connection, property_id: str) -> None:
+        """The property changed its own group (`relationships.group`): its policy goes with it."""
+        move_hotel_policy(conn, property_id)
+
     def _row(self, actor: Actor, policy_id: str):
-        return actor.owned(hotel_policy_row(self.store, policy_id), "hotel policy", policy_id)
+        """A property's policy is reached as the property is, a policy of no property by its group's users."""
+        row = hotel_policy_row(self.store, policy_id)
+        if row is not None and row["property_id"] is not None:
+            return owned_property(self.store, actor, row, "hotel policy", policy_id)
+        return actor.owned(row, "hotel policy", policy_id)
 
     def put(self, actor: Actor, property_id: str, data: Any) -> dict[str, Any]:
         """The policy as sent over what it is, read and written in one transaction: two partial PUTs at once each

@@ -282,11 +282,14 @@ def hotel_policy_row(store: Store, policy_id: str) -> Row | None:
     return store.one("SELECT * FROM hotel_policies WHERE id = ?", (policy_id,))
 
 
-def hotel_policies_page(store: Store, query: ListQuery, group_ids: list[str]) -> tuple[list[Any], dict[str, Any]]:
+def hotel_policies_page(store: Store, query: ListQuery, actor: Actor) -> tuple[list[Any], dict[str, Any]]:
+    """A page of the policies of the properties the actor reaches, and of their groups' policies of no property."""
+    groups = actor.group_list()
+    reached, params = reach_scope(actor, "h.property_id")
     return page(store, query, POLICY_COLUMNS, select="h.*",
                 source="hotel_policies h LEFT JOIN properties p ON p.id = h.property_id",
-                scope=f"h.group_id IN ({placeholders(group_ids)})", scope_params=group_ids,
-                default_order="p.title, h.id")
+                scope=f"(h.property_id IS NULL AND h.group_id IN ({placeholders(groups)}) OR {reached})",
+                scope_params=[*groups, *params], default_order="p.title, h.id")
 
 
 def policies_of(store: Store, property_ids: list[str]) -> list[Row]:
@@ -323,6 +326,12 @@ def link_hotel_policy(conn: Connection, property_id: str, policy_id: str | None,
     return bool(conn.execute("UPDATE hotel_policies SET property_id = ? WHERE id = ? AND group_id = ? AND "
                              "(property_id IS NULL OR property_id = ?)",
                              (property_id, policy_id, group_id, property_id)).rowcount)
+
+
+def move_hotel_policy(conn: Connection, property_id: str) -> None:
+    """The property's policy is of the property's group (`properties.group_id`) once that changed."""
+    conn.execute("UPDATE hotel_policies SET group_id = (SELECT group_id FROM properties WHERE id = ?) "
+                 "WHERE property_id = ?", (property_id, property_id))
 
 
 def delete_hotel_policy(conn: Connection, policy_id: str) -> None:

@@ -58,7 +58,7 @@ from backend.properties.store import (
     shown_property,
     update_property,
 )
-from storage import Store, new_id, utc_now
+from storage import Connection, Store, new_id, utc_now
 
 PLAIN_FIELDS = ("title", "currency", "email", "phone", "zip_code", "country", "state", "city", "address",
                 "longitude", "latitude", "timezone", "property_type", "website")
@@ -66,7 +66,8 @@ PLAIN_FIELDS = ("title", "currency", "email", "phone", "zip_code", "country", "s
 
 class Properties:
     def __init__(self, store: Store, events: EventBus, media: Media, facilities: Facilities,
-                 policies: HotelPolicies, photos: Photos, clock: Callable[[], datetime] = utc_clock) -> None:
+                 policies: HotelPolicies, photos: Photos, clock: Callable[[], datetime] = utc_clock,
+                 unreached: Callable[[Connection, str], None] = lambda conn, property_id: None) -> None:
         self.store = store
         self.events = events
         self.media = media
@@ -74,6 +75,7 @@ class Properties:
         self.policies = policies  # a property names its hotel policy by hotel_policy_id
         self.photos = photos  # `content.photos`: the property's own rows of the photo store
         self.clock = clock
+        self.unreached = unreached  # in a regrouping's transaction: the property's threads of users it left
 
     # --- reading -----------------------------------------------------------------------------
 
@@ -184,6 +186,7 @@ class Properties:
             update_property(conn, property_id, row, utc_now())
             if row["group_id"] != before["group_id"]:
                 move_to_group(conn, property_id, before["group_id"], row["group_id"])
+                self._regrouped(conn, property_id)
             delete_property_facilities(conn, property_id)
             self._write_facilities(conn, property_id, model.facilities)
             self.photos.apply(conn, property_id, None, model.content.photos)
@@ -257,7 +260,14 @@ class Properties:
                 raise NotFound(f"property {property_id} is not in group {group_id}")
             if not remove_from_group(conn, group_id, property_id):
                 raise BadRequest(["the property is in no other group: add it to another group first"])
+            self._regrouped(conn, property_id)
         self.events.publish("property.changed", property_id, action="updated")
+
+    def _regrouped(self, conn: Connection, property_id: str) -> None:
+        """A group let the property go: its policy follows its own group, and whoever no longer reaches it leaves
+        its conversations (`unreached`)."""
+        self.policies.moved(conn, property_id)
+        self.unreached(conn, property_id)
 
     def _validate(self, actor: Actor, data: dict[str, Any], kept_group: str | None = None) -> PropertyInput:
         """`kept_group`: the property's group as it is, which a user given the property alone may leave as it is."""

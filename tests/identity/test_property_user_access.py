@@ -108,3 +108,22 @@ def test_a_property_user_reaches_its_reviews_photos_taxes_and_rules_and_nothing_
         assert _ids(colleague.client, f"/api/v1/{collection}") == [item], collection
         assert colleague.client.get(f"/api/v1/{collection}/{item}").status_code == 200, collection
         assert colleague.client.get(f"/api/v1/{collection}/{theirs[collection]}").status_code == 401, collection
+
+
+def test_a_property_leaving_the_group_of_its_assignee_leaves_the_thread_nobodys(desks, user, make_user):
+    given, kept = desks
+    second = check(user.client.post("/api/v1/groups", json={"group": {"title": "Front desk"}}), 201)["data"]["id"]
+    colleague = make_user()
+    invite(user.client, "group", second, colleague.actor.email)
+    for desk in desks:
+        check(user.client.post(f"/api/v1/groups/{second}/properties/{desk.shop.property_id}"))
+        check(user.client.put(f"/api/v1/message_threads/{desk.thread_id()}", json={"message_thread": {
+            "assignee_id": colleague.actor.user_id}}))
+
+    check(user.client.delete(f"/api/v1/groups/{second}/properties/{given.shop.property_id}"))
+
+    def assignee(desk) -> str | None:
+        return user.client.get(f"/api/v1/message_threads/{desk.thread_id()}").json()["data"]["attributes"][
+            "assignee_id"]
+    assert assignee(given) is None
+    assert assignee(kept) == colleague.actor.user_id  # still in the colleague's group

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import property_body
+from tests.identity.users import invite
 
 UNKNOWN = "00000000-0000-4000-8000-000000000000"
 # The documentation's create body, word for word.
@@ -160,3 +161,38 @@ def test_a_property_names_only_a_free_policy_of_its_group(user, make_user, live_
     no_currency = user.client.post("/api/v1/hotel_policies", json={"hotel_policy": {
         k: v for k, v in DOCUMENTED.items() if k != "currency"}})
     assert no_currency.status_code == 422 and "currency" in no_currency.json()["errors"]["details"]
+
+
+def test_a_property_user_reaches_its_propertys_policy_and_no_other(user, make_user):
+    given, kept = _property(user), _property(user)
+    given_policy = _policy(user, given).json()["data"]["id"]
+    kept_policy = _policy(user, kept).json()["data"]["id"]
+    colleague = make_user()
+    invite(user.client, "property", given, colleague.actor.email)
+
+    listed = colleague.client.get("/api/v1/hotel_policies").json()["data"]
+
+    assert [p["id"] for p in listed] == [given_policy]
+    assert colleague.client.get(f"/api/v1/hotel_policies/{given_policy}").status_code == 200
+    assert colleague.client.get(f"/api/v1/hotel_policies/{kept_policy}").status_code == 401
+    changed = colleague.client.put(f"/api/v1/hotel_policies/{given_policy}", json={"hotel_policy": {
+        "max_count_of_guests": 4}})
+    assert changed.status_code == 200 and changed.json()["data"]["attributes"]["max_count_of_guests"] == 4
+
+
+def test_a_property_moved_to_another_group_takes_its_policy_along(user, make_user):
+    property_id = _property(user)
+    policy_id = _policy(user, property_id).json()["data"]["id"]
+    second = user.client.post("/api/v1/groups", json={"group": {"title": "Second"}}).json()["data"]["id"]
+    colleague = make_user()
+    invite(user.client, "group", second, colleague.actor.email)
+
+    moved = user.client.put(f"/api/v1/properties/{property_id}", json={"property": {"group_id": second}})
+    assert moved.status_code == 200, moved.text
+
+    assert [p["id"] for p in colleague.client.get("/api/v1/hotel_policies").json()["data"]] == [policy_id]
+    free = user.client.post("/api/v1/hotel_policies", json={"hotel_policy": DOCUMENTED}).json()["data"]["id"]
+    relinked = user.client.put(f"/api/v1/properties/{property_id}", json={"property": {"hotel_policy_id": free}})
+    assert relinked.status_code == 422  # a policy of its old group is no longer one it may name
+    back = user.client.put(f"/api/v1/properties/{property_id}", json={"property": {"hotel_policy_id": policy_id}})
+    assert back.status_code == 200, back.text  # its own policy moved with it

@@ -306,7 +306,8 @@ def serve(host: str, port: int, secure_port: int, pci_port: int, ssl_certfile: s
               help="With --server: a channel to play as (repeatable).")
 def simulate(count: int, every: float, seed: int | None, server: str | None, channel_keys: tuple[str, ...]) -> None:
     """Play guest traffic into the inbox: OTA bookings whose guests write, follow-ups with files, Airbnb
-    inquiries. Into the database by default, or into a running server through its channels' inbound API."""
+    inquiries. Into the database by default, or into a running server through its channels' inbound API. It plays
+    the channels' side of staff's replies too: each takes the replies waiting in its outbox and acknowledges them."""
     import random
 
     import httpx

@@ -174,7 +174,8 @@ class Chat:
         with self.store.transaction(property_scope(booking["property_id"])) as conn:
             thread_id = self._thread_of_booking(conn, booking)
             message = self._add(conn, thread_id, "property", model.message or "", attachment_id=model.attachment_id,
-                                user_id=actor.user_id, session_id=actor.session_id, at=at)
+                                user_id=actor.user_id, session_id=actor.session_id, api_token_id=actor.token_id,
+                                at=at)
         self.events.publish("message.sent", message["id"], thread_id=thread_id)
         return message
 
@@ -183,7 +184,7 @@ class Chat:
         model = _message_input(data)
         with self.store.transaction(property_scope(thread["property_id"])) as conn:
             message = self._add(conn, thread_id, "property", model.message or "", attachment_id=model.attachment_id,
-                                user_id=actor.user_id, session_id=actor.session_id)
+                                user_id=actor.user_id, session_id=actor.session_id, api_token_id=actor.token_id)
         self.events.publish("message.sent", message["id"], thread_id=thread_id)
         return message
 
@@ -349,14 +350,15 @@ class Chat:
 
     def _add(self, conn: Connection, thread_id: str, sender: str, text: str, *, attachment_id: str | None = None,
              attachment_ids: list[str] | None = None, user_id: str | None = None, channel_id: str | None = None,
-             session_id: str | None = None, meta: dict[str, Any] | None = None,
+             session_id: str | None = None, api_token_id: str | None = None, meta: dict[str, Any] | None = None,
              at: str | None = None) -> dict[str, Any]:
         """One message and its thread's counters, in the caller's transaction. Card numbers in it are masked
         before it is stored, as an OTA's own messaging does: a guest who types one never has it kept."""
         message_id, now = new_id(), at or self.now()
         text, meta = mask_text(text), mask_cards_in(meta)
         insert_message(conn, message_id, thread_id, sender, text, json.dumps(meta) if meta else None,
-                       "pending" if sender == "property" else None, now)
+                       "pending" if sender == "property" else None, now,
+                       user_id if sender == "property" else None, api_token_id)
         for attachment in ([attachment_id] if attachment_id else []) + (attachment_ids or []):
             self.attachments.claim(conn, attachment, message_id, user_id=user_id, channel_id=channel_id,
                                    session_id=session_id)
@@ -437,6 +439,8 @@ class Chat:
         flagged = bool(rows) and "has_files" in rows[0].keys()  # read WITH_FILES: only those need a look
         with_files = [r["id"] for r in rows if not flagged or r["has_files"]]
         attachments = self.attachments.of_messages(with_files)
+        writers = sorted({r["user_id"] for r in rows if r["user_id"]})
+        emails = emails_by_id(self.store, writers) if writers else {}
         messages = []
         for r in rows:
             message = {"id": r["id"], "message": r["message"], "sender": r["sender"],
@@ -444,8 +448,9 @@ class Chat:
                        "updated_at": r["updated_at"], "thread_id": r["thread_id"]}
             if r["meta"]:
                 message["meta"] = from_json(r["meta"])
-            if r["sender"] == "property":
-                message["delivery"] = r["delivery"]
+            if r["sender"] == "property":  # who wrote it: authors.py names them
+                message.update(delivery=r["delivery"], user_id=r["user_id"], author_email=emails.get(r["user_id"]),
+                               via_api=r["api_token_id"] is not None)
             messages.append(message)
         return messages
 

@@ -220,9 +220,12 @@ def inquiry_meta(store: Store, thread_id: str) -> str | None:
 
 
 def insert_message(conn: Connection, message_id: str, thread_id: str, sender: str, text: str, meta: str | None,
-                   delivery: str | None, now: str) -> None:
-    conn.execute("INSERT INTO messages (id, thread_id, sender, message, meta, delivery, inserted_at, updated_at) "
-                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (message_id, thread_id, sender, text, meta, delivery, now, now))
+                   delivery: str | None, now: str, user_id: str | None = None,
+                   api_token_id: str | None = None) -> None:
+    """`user_id` and `api_token_id`: who wrote a property reply, and the API token it came with, if any."""
+    conn.execute("INSERT INTO messages (id, thread_id, sender, message, meta, delivery, inserted_at, updated_at, "
+                 "user_id, api_token_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                 (message_id, thread_id, sender, text, meta, delivery, now, now, user_id, api_token_id))
 
 
 def channel_reply(store: Store, message_id: str, channel_id: str) -> Row | None:

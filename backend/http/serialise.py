@@ -99,11 +99,18 @@ def report_entity(r: dict[str, Any]) -> dict[str, Any]:
     return entity("booking_report", r, {"booking": {"data": {"id": r["booking_id"], "type": "booking"}}})
 
 
+MESSAGE_WRITER = ("thread_id", "user_id", "author_email", "via_api")  # relationships, or the console's alone
+
+
 def message_entity(m: dict[str, Any]) -> dict[str, Any]:
-    """The spec's message: attachments are links."""
-    attributes = {k: v for k, v in m.items() if k != "thread_id"}
+    """The spec's message: attachments are links; a property reply's writer is its `user` relationship (reference
+    §5: "appears only on messages sent by the property"; null when the writer was not recorded)."""
+    attributes = {k: v for k, v in m.items() if k not in MESSAGE_WRITER}
     attributes["attachments"] = [a["url"] for a in m["attachments"]]
-    return entity("message", attributes, {"message_thread": {"data": {"id": m["thread_id"], "type": "message_thread"}}})
+    relationships: dict[str, Any] = {"message_thread": {"data": {"id": m["thread_id"], "type": "message_thread"}}}
+    if m["sender"] == "property":
+        relationships["user"] = {"data": {"id": m["user_id"], "type": "user"} if m.get("user_id") else None}
+    return entity("message", attributes, relationships)
 
 
 def last_message(m: dict[str, Any] | None) -> dict[str, Any] | None:

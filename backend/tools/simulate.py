@@ -1,7 +1,8 @@
 """Realistic guest traffic for a live inbox: OTA bookings whose guests write, follow-ups, files, Airbnb
 inquiries, and guests' reviews of their stays (scored out of 10 on Booking.com, in stars on Airbnb), at a chosen
 pace, into a database (through the engine) or a running server (through the channels' inbound API, as a real
-adapter would).
+adapter would). It plays the channels' side of staff's replies too: before each event, each channel takes the
+replies waiting in its outbox (the feed real adapters pull) and acknowledges them, so that they show delivered.
 
 The traffic is a seeded random walk over what the channels sell, so a run can be repeated.
 """
@@ -17,6 +18,7 @@ from datetime import date, timedelta
 from typing import Any, Protocol
 
 from backend.channels.store import channel_row, chatting_ota_channels
+from backend.core.listing import ListQuery
 from backend.properties.store import properties_with_app
 
 OPENERS = [
@@ -54,6 +56,11 @@ class Sink(Protocol):
     def inquiry(self, channel: dict[str, Any], body: dict[str, Any]) -> str: ...
     def attachment(self, channel: dict[str, Any], body: dict[str, Any]) -> str: ...
     def review(self, channel: dict[str, Any], body: dict[str, Any]) -> str: ...
+    def outbox(self, channel: dict[str, Any]) -> list[str]: ...
+    def ack(self, channel: dict[str, Any], message_id: str) -> None: ...
+
+
+OUTBOX_PAGE = 100  # replies a channel takes at a time (the feed's largest page)
 
 
 @dataclass
@@ -69,6 +76,19 @@ class Traffic:
     bookings: list[tuple[dict[str, Any], str]] = field(default_factory=list)
     reviewed: set[str] = field(default_factory=set)
     count: int = 0
+
+    def deliver(self) -> list[str]:
+        """Each channel takes the replies waiting for it and acknowledges them, as its adapter would once the OTA
+        has them; a line for each channel that had some."""
+        lines = []
+        for channel in self.channels:
+            taken = self.sink.outbox(channel)
+            for message_id in taken:
+                self.sink.ack(channel, message_id)
+            if taken:
+                replies = "a reply" if len(taken) == 1 else f"{len(taken)} replies"
+                lines.append(f"{channel['channel_code']}: {replies} from staff delivered")
+        return lines
 
     def step(self) -> str:
         """Plays one event and says what it was, in a line fit for a log."""
@@ -145,8 +165,11 @@ class Traffic:
 
 def run(traffic: Traffic, count: int, every: float, say: Callable[[str], None],
         sleep: Callable[[float], None] = time.sleep) -> None:
-    """`count` events (0: until interrupted), `every` seconds apart."""
+    """`count` events (0: until interrupted), `every` seconds apart; before each, the replies waiting are
+    delivered."""
     while count == 0 or traffic.count < count:
+        for line in traffic.deliver():
+            say(line)
         say(traffic.step())
         if every and (count == 0 or traffic.count < count):
             sleep(every)
@@ -172,6 +195,12 @@ class EngineSink:
 
     def review(self, channel: dict[str, Any], body: dict[str, Any]) -> str:
         return self.engine.reviews.receive(self._row(channel), body)[0]["id"]
+
+    def outbox(self, channel: dict[str, Any]) -> list[str]:
+        return [m["id"] for m in self.engine.chat.outbox(self._row(channel), ListQuery(limit=OUTBOX_PAGE))[0]]
+
+    def ack(self, channel: dict[str, Any], message_id: str) -> None:
+        self.engine.chat.delivered(self._row(channel), message_id)
 
     def _row(self, channel: dict[str, Any]):
         return channel_row(self.engine.store, channel["id"])
@@ -206,6 +235,18 @@ class HttpSink:
 
     def review(self, channel: dict[str, Any], body: dict[str, Any]) -> str:
         return self._post(channel, "reviews", {"review": body})
+
+    def outbox(self, channel: dict[str, Any]) -> list[str]:
+        response = self.client.get(f"/api/v1/inbound/{channel['id']}/outbox",
+                                   params={"pagination[limit]": str(OUTBOX_PAGE)},
+                                   headers={"api-key": self.keys[channel["id"]]})
+        response.raise_for_status()
+        return [m["id"] for m in response.json()["data"]]
+
+    def ack(self, channel: dict[str, Any], message_id: str) -> None:
+        response = self.client.post(f"/api/v1/inbound/{channel['id']}/outbox/{message_id}/ack",
+                                    headers={"api-key": self.keys[channel["id"]]})
+        response.raise_for_status()
 
     def channels(self) -> list[dict[str, Any]]:
         return [self._get(channel_id)["data"]["attributes"] for channel_id in self.keys]

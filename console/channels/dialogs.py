@@ -42,6 +42,10 @@ def channel_settings(stored: dict[str, Any], shown: dict[str, Any], code: str) -
     return kept | {name: value for name, value in shown.items() if name in applies}
 
 
+def id_line(channel_id: str, copied: bool = False) -> str:
+    return f"ID {channel_id} · " + ("copied to the clipboard" if copied else "ctrl+y copies it")
+
+
 class ChannelSaved(Message):
     def __init__(self, channel: dict[str, Any]) -> None:
         super().__init__()
@@ -117,6 +121,8 @@ class ChannelDialog(ModalScreen[dict[str, Any] | None]):
         with Vertical(classes="dialog -fits-short", id="channel-dialog"):
             yield Label("New channel" if self.channel is None else f"Edit “{self.channel['title']}”",
                         classes="dialog-title", markup=False)
+            if self.channel is not None:  # what its adapter and the API name it by
+                yield Static(id_line(self.channel["id"]), id="channel-id", markup=False)
             with VerticalScroll(id="channel-fields", can_focus=False):  # a shopping channel's scroll at 80×24
                 yield from self.fields.values()
                 yield Static("", id="channel-problems", markup=False)
@@ -132,6 +138,13 @@ class ChannelDialog(ModalScreen[dict[str, Any] | None]):
 
     def on_choice_changed(self) -> None:
         self.show_fields()
+
+    def action_copy_id(self) -> None:
+        if self.channel is None:
+            self.app.bell()
+            return
+        self.app.copy_to_clipboard(self.channel["id"])
+        self.query_one("#channel-id", Static).update(id_line(self.channel["id"], copied=True))
 
     def show_fields(self) -> None:
         """Only the fields that apply: a shopping channel's keys and booking engine, a push channel's address."""

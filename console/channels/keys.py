@@ -17,11 +17,13 @@ CHANNELS: list[BindingType] = [
     Binding("r", "resume", "Resume"),
     Binding("l", "log", "Log"),
     Binding("w", "webhooks", "Webhooks"),
+    Binding("y", "copy_id", "Copy id"),
 ]
 
 # ChannelDialog
 CHANNEL_DIALOG: list[BindingType] = [
     Binding("ctrl+s", "save", "Save", priority=True),
+    Binding("ctrl+y", "copy_id", "Copy id", priority=True),
     Binding("escape", "dismiss", "Cancel"),
 ]
 

@@ -44,7 +44,7 @@ class ChannelsScreen(DestinationsArea):
     def compose_body(self) -> ComposeResult:
         yield Static("Properties are connected in the Properties area (c); a shopping channel without a provider key "
                      "answers anyone. Sync: whether the channel has your latest ARI (l what was sent, f send "
-                     "everything again). w: the integrators' webhooks.", id="channels-hint", markup=False)
+                     "everything again). w: the integrators' webhooks; y copies a channel's id.", id="channels-hint", markup=False)
         yield Static("", id="channels-outbox", markup=False)
         yield self.make_table()
 
@@ -138,6 +138,12 @@ class ChannelsScreen(DestinationsArea):
     def action_log(self) -> None:
         if row := self.current_row():
             self.show_log(f"Sync of “{row['title']}”", channel_log, row["id"])
+
+    def action_copy_id(self) -> None:
+        """The channel's id, which its adapter and the API name it by, to the clipboard (the terminal's, over SSH too)."""
+        if row := self.current_row():
+            self.app.copy_to_clipboard(row["id"])
+            self.status.news(f"Copied the id of “{row['title']}” to the clipboard: {row['id']}")
 
     def action_webhooks(self) -> None:
         self.app.push_screen(WebhooksScreen())

@@ -233,12 +233,13 @@ class Conversation(Vertical):
 
     @staticmethod
     def header(thread: dict[str, Any]) -> Text:
-        """Two lines: the guest and whether the thread is open, then where the conversation comes from."""
+        """The guest and whether the thread is open, then where the conversation comes from, then (on a line of its own,
+        so that a narrow pane never parts the arrow from the name) who answers it."""
         text = Text(thread["title"], style="bold")
         text.append("  ✕ closed · c reopens" if thread["is_closed"] else "  ○ open · c closes",
                     style="italic" if thread["is_closed"] else "dim")
         kind = "booking" if thread["booking_id"] else "inquiry"
         text.append(f"\n{channel(thread['provider'])} {kind} · {thread['property_title']}", style="dim")
         if thread["assignee_email"]:
-            text.append(f" · → {thread['assignee_email']}", style="dim")
+            text.append(f"\n→ {thread['assignee_email']}", style="dim")
         return text

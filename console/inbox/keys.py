@@ -31,7 +31,7 @@ INBOX: list[BindingType] = [
     Binding("o", "older", "Older"),
     # The list's keys beyond the footer's room: help (f1) lists them.
     Binding("a", "assign", "Assign", show=False),
-    Binding("m", "assigned", "Mine, unassigned, all", show=False),
+    Binding("m", "assigned", "Mine, nobody's, everyone's", show=False),
     Binding("U", "mark_unread", "Mark unread", key_display="shift+u", show=False),
     Binding("t", "saved_replies", "Saved replies", show=False),
     # The list takes these itself while it has the focus (thread_list.py); elsewhere they scroll the conversation.

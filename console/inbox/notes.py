@@ -8,6 +8,7 @@ from typing import Any
 
 from rich.text import Text
 
+from backend.chat.authors import staff_name
 from console.kit.words import when
 
 NOTE = "note"  # a conversation item's `sender` for a note: its view takes the class `-note`
@@ -17,7 +18,7 @@ NOTE_PLACEHOLDER = "Write an internal note for your colleagues… (ctrl+s saves 
 
 def as_item(note: dict[str, Any], my_id: str) -> dict[str, Any]:
     """A note as the conversation shows its messages; "You" for your own."""
-    author = "You" if note["user_id"] == my_id else note["author_email"] or "A former colleague"
+    author = staff_name(note["user_id"], note["author_email"], my_id)
     return {"id": note["id"], "sender": NOTE, "message": note["message"], "author": author, "attachments": [],
             "inserted_at": note["inserted_at"]}
 

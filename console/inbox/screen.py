@@ -36,7 +36,7 @@ from console.inbox.keys import INBOX
 from console.inbox.notes import as_item, with_notes
 from console.inbox.saved_replies import SavedRepliesScreen
 from console.inbox.stay_panel import StayLoaded, StayPanel
-from console.inbox.text import thread_cells, whose_message
+from console.inbox.text import named, queued_text, thread_cells, whose_message
 from console.inbox.thread_list import ThreadList
 from console.kit.area import PAGE_SIZE, AreaScreen, FilteredArea, PropertiesFound
 from console.kit.choice import Choice
@@ -49,10 +49,12 @@ from console.kit.workers import engine_work, post_fresh
 MESSAGE_PAGE = 100  # the engine's largest page
 MESSAGE_PAGES = 5  # a thread shows its newest 500 messages, and `o` 500 older ones at a time
 RECEIVED = "last_message_received_at"
-AGE_COLUMN = 2
+AGE_COLUMN = 3
 AGE_TICK = 30.0  # seconds between updates of the list's ages
-# `m` goes round these: whose threads the list shows, as the engine's filter, and in the status line.
+# The filter bar's "whose" choice, which `m` goes round: the engine's filter, and what the choice and status line say.
 ASSIGNED = {None: None, "mine": Filter("assignee_id", "eq", "me"), "unassigned": Filter("is_assigned", "eq", "false")}
+WHOSE = (("mine", "mine"), ("nobody's", "unassigned"))
+OPEN = Filter("is_closed", "eq", "false")  # what staff want first: the conversations still to answer
 
 
 class ConversationLoaded(Message):
@@ -117,7 +119,8 @@ class ThreadLocated(Message):
 class InboxScreen(FilteredArea, AreaScreen):
     AREA = "inbox"
     NOUNS = ("conversation", "conversations")
-    COLUMNS = (("", 1), ("Conversation", 40), ("Age", 6))
+    COLUMNS = (("", 1), ("Conversation", 31), ("Assignee", 8), ("Age", 5))
+    DROP = ("Assignee",)  # hidden only where nothing else is left to give way (under 60 columns)
     FLEX = "Conversation"
     ROW_HEIGHT = 2
 
@@ -125,7 +128,7 @@ class InboxScreen(FilteredArea, AreaScreen):
 
     def __init__(self) -> None:
         super().__init__()
-        self.filters: list[Filter] = []
+        self.filters: list[Filter] = [OPEN]
         self.search = ""
         self.unread_only = False
         self.assigned: str | None = None  # a key of ASSIGNED
@@ -136,10 +139,12 @@ class InboxScreen(FilteredArea, AreaScreen):
         self.open_target: str | None = None  # the thread to open once the cursor is on it (from a booking's page)
         self.reply_waits = False  # opened before the reply box could take the focus
         self.filled: tuple[int, str] | None = None  # the page and filters the list last showed
+        self.reader = ""  # the user the console acts as: "You" in the list and the conversation
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="ib-toolbar", classes="filters"):
-            yield Choice([("open", "false"), ("closed", "true")], prompt="open & closed", id="ib-status")
+            yield Choice([("open", "false"), ("closed", "true")], "false", prompt="open & closed", id="ib-status")
+            yield Choice(WHOSE, prompt="everyone's", id="ib-assigned")
             yield Choice([(title, code) for code, title in CHANNELS.items()], prompt="any channel", id="ib-provider")
             yield self.make_property_filter("ib-property")
             yield Checkbox("Unread", id="ib-unread", compact=True)
@@ -190,13 +195,14 @@ class InboxScreen(FilteredArea, AreaScreen):
 
     def fetch(self, number: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         engine, actor = self.app.engine, self.app.actor()
+        self.reader = actor.user_id
         # The property filter's choices: the properties that have the chat application.
         titles = {p["id"]: p["title"] for p in engine.chat.properties(actor)}
         self.post_message(PropertiesFound(titles))
         return engine.chat.threads(actor, ListQuery(page=number, limit=PAGE_SIZE, filters=self.list_filters()))
 
     def cells(self, row: dict[str, Any]) -> tuple[Any, ...]:
-        return thread_cells(row, self.app.engine.config.clock())
+        return thread_cells(row, self.app.engine.config.clock(), self.reader)
 
     def on_mount(self) -> None:
         # AreaScreen's own on_mount runs too (Textual calls each class's handler): calling it here loaded the
@@ -207,7 +213,7 @@ class InboxScreen(FilteredArea, AreaScreen):
         """Ages follow the clock while nothing changes: an hour later, "now" reads "1h"."""
         now, table = self.app.engine.config.clock(), self.table
         for index, row in enumerate(self.rows.values()):  # fill_table added them in this order
-            table.update_cell_at(Coordinate(index, AGE_COLUMN), thread_cells(row, now)[AGE_COLUMN])
+            table.update_cell_at(Coordinate(index, AGE_COLUMN), thread_cells(row, now, self.reader)[AGE_COLUMN])
 
     def fill_table(self) -> None:
         """A refresh of the same page and filters holds the list still; anything else starts it afresh."""
@@ -250,7 +256,7 @@ class InboxScreen(FilteredArea, AreaScreen):
         if self.unread_only:
             shown.append("unread")
         if self.assigned:
-            shown.append(self.assigned)
+            shown.append(next(label for label, value in WHOSE if value == self.assigned))
         for f in self.filters:
             if f.field == "is_closed":
                 shown.append("closed" if f.value == "true" else "open")
@@ -275,6 +281,7 @@ class InboxScreen(FilteredArea, AreaScreen):
         self.filters = filters
         self.search = self.query_one("#ib-search", Input).value.strip()
         self.unread_only = self.query_one("#ib-unread", Checkbox).value
+        self.assigned = self.query_one("#ib-assigned", Choice).value
         self.restart()
 
     def action_toggle_unread(self) -> None:
@@ -374,7 +381,7 @@ class InboxScreen(FilteredArea, AreaScreen):
         with unread.prevent(Checkbox.Changed):
             unread.value = False
         self.query_one("#ib-search", Input).value = ""
-        self.filters, self.search, self.unread_only = [], "", False
+        self.filters, self.search, self.unread_only, self.assigned = [], "", False, None
 
     def action_next_unread(self) -> None:
         """The next unread thread below the cursor; past this page, the engine finds it and its page,
@@ -457,7 +464,7 @@ class InboxScreen(FilteredArea, AreaScreen):
                 break
         # Oldest at the top, staff's notes among them; an inquiry's card comes before the guest's words sent with it.
         notes, _ = self.app.engine.notes.list(actor, thread_id, ListQuery(limit=MESSAGE_PAGE))
-        messages = with_notes(newest_first, [as_item(note, actor.user_id) for note in reversed(notes)],
+        messages = with_notes(named(newest_first, actor.user_id), [as_item(note, actor.user_id) for note in reversed(notes)],
                               older=len(newest_first) < meta["total"])
         post_fresh(self, ConversationLoaded(thread, messages, meta["total"], opened))
 
@@ -503,9 +510,10 @@ class InboxScreen(FilteredArea, AreaScreen):
     @engine_work(group="action")
     def send_reply(self, thread_id: str, guest: str, text: str, attachment_id: str | None) -> None:
         body = {"message": text, **({"attachment_id": attachment_id} if attachment_id else {})}
-        self.app.engine.chat.reply(self.app.actor(), thread_id, body)
+        chat, actor = self.app.engine.chat, self.app.actor()
+        chat.reply(actor, thread_id, body)
         self.post_message(ReplySent(thread_id))
-        self.post_message(ActionDone(f"Reply sent to {guest}"))
+        self.post_message(ActionDone(queued_text(guest, chat.thread(actor, thread_id)["provider"])))
 
     def on_reply_sent(self, message: ReplySent) -> None:
         self.conversation.sent(message.thread_id)
@@ -549,10 +557,9 @@ class InboxScreen(FilteredArea, AreaScreen):
         self.app.push_screen(SavedRepliesScreen(thread["property_id"] if thread else None))
 
     def action_assigned(self) -> None:
-        """Whose threads the list shows: everyone's, then yours, then nobody's."""
+        """Whose threads the list shows: everyone's, then yours, then nobody's (the filter bar's choice)."""
         order = list(ASSIGNED)
-        self.assigned = order[(order.index(self.assigned) + 1) % len(order)]
-        self.restart()
+        self.query_one("#ib-assigned", Choice).value = order[(order.index(self.assigned) + 1) % len(order)]
 
     def action_assign(self) -> None:
         if thread := self.conversation.thread:

@@ -10,10 +10,14 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from backend.chat.authors import YOU, reply_author, reply_short, short_name
 from console.kit.words import channel, counted, day, one_line, size, stamp, when
 
 UNREAD, READ = "●", " "
-SENDERS = {"guest": "Guest", "property": "You", "system": "System"}
+SENDERS = {"guest": "Guest", "property": "Staff", "system": "System"}
+# A reply the channel's adapter has not taken yet: it is in Frontdesk's outbox, not yet with the guest.
+WAITING = "◷ waiting for the channel"
+DELIVERED = "✓ delivered"
 
 
 def age(value: str | None, now: datetime) -> str:
@@ -27,18 +31,27 @@ def age(value: str | None, now: datetime) -> str:
     return "now"
 
 
-def preview(thread: dict[str, Any]) -> str:
+def preview(thread: dict[str, Any], reader_id: str) -> str:
     last = thread.get("last_message")
     if not last:
         return "no messages yet"
     text = one_line(last["message"]) if last["sender"] != "system" else "Inquiry"
     if not text and last["attachments"]:
         text = counted(len(last["attachments"]), "attachment")
-    return f"You: {text}" if last["sender"] == "property" else text
+    if last["sender"] != "property":
+        return text
+    return f"{reply_short(last, reader_id)}: {text}"
 
 
-def thread_cells(thread: dict[str, Any], now: datetime) -> tuple[Text, Text, Text]:
-    """Two lines a thread: guest (bold when unread) with channel and property, then the last message."""
+def assignee_cell(thread: dict[str, Any], reader_id: str) -> Text:
+    """Whose thread it is: "you", a colleague's name, or a dim "nobody"."""
+    name = short_name(thread["assignee_id"], thread["assignee_email"], reader_id)
+    return Text(name, overflow="ellipsis", no_wrap=True) if name else Text("nobody", style="dim italic")
+
+
+def thread_cells(thread: dict[str, Any], now: datetime, reader_id: str) -> tuple[Text, Text, Text, Text]:
+    """Two lines a thread: guest (bold when unread) with channel and property, then the last message; whose it is;
+    its age."""
     unread = thread["unread_count"] > 0
     mark = Text(UNREAD if unread else READ, style="bold")
     who = Text(thread["title"], style="bold" if unread else "", overflow="ellipsis", no_wrap=True)
@@ -47,11 +60,16 @@ def thread_cells(thread: dict[str, Any], now: datetime) -> tuple[Text, Text, Tex
     who.append("\n")
     if thread["is_closed"]:
         who.append("[closed] ", style="italic")
-    who.append(preview(thread), style="" if unread else "dim")
+    who.append(preview(thread, reader_id), style="" if unread else "dim")
     ago = Text(age(thread["last_message_received_at"], now), justify="right", style="bold" if unread else "dim")
     if unread:
         ago.append(f"\n{thread['unread_count']} new", style="bold")
-    return mark, who, ago
+    return mark, who, assignee_cell(thread, reader_id), ago
+
+
+def queued_text(guest: str, provider: str) -> str:
+    """After a reply: it is in the outbox, not with the guest, until the channel's adapter takes it."""
+    return f"Reply to {guest} queued for {channel(provider)}: {DELIVERED} once its adapter takes it"
 
 
 def pending_text(attachment: dict[str, Any]) -> str:
@@ -67,13 +85,20 @@ def attachment_lines(message: dict[str, Any]) -> Text:
     return lines
 
 
+def named(messages: list[dict[str, Any]], reader_id: str) -> list[dict[str, Any]]:
+    """The replies among `messages` with their `author` as `reader_id` reads it (backend/chat/authors.py)."""
+    return [{**m, "author": reply_author(m, reader_id)} if m["sender"] == "property" else m for m in messages]
+
+
 def author(message: dict[str, Any], guest: str) -> str:
-    return guest if message["sender"] == "guest" else SENDERS.get(message["sender"], message["sender"])
+    if message["sender"] == "guest":
+        return guest
+    return message.get("author") or SENDERS.get(message["sender"], message["sender"])
 
 
 def whose_message(message: dict[str, Any], guest: str) -> str:
     """"Emma Clarke's message", "your message": a message named in a sentence."""
-    return "your message" if message["sender"] == "property" else f"{author(message, guest)}'s message"
+    return "your message" if author(message, guest) == YOU else f"{author(message, guest)}'s message"
 
 
 def label(message: dict[str, Any], guest: str) -> Text:
@@ -81,7 +106,7 @@ def label(message: dict[str, Any], guest: str) -> Text:
     text = Text(author(message, guest), style="bold")
     text.append(f" · {when(message['inserted_at'])}", style="dim")
     if message.get("delivery"):
-        text.append(" · ✓ delivered" if message["delivery"] == "delivered" else " · ◷ pending", style="dim")
+        text.append(f" · {DELIVERED if message['delivery'] == 'delivered' else WAITING}", style="dim")
     return text
 
 

@@ -21,12 +21,13 @@ from console.kit.fit_table import FitTable
 
 @dataclass(frozen=True)
 class Place:
-    """Where the cursor was before a refresh: on which thread, how far below the top of the view, and which
-    threads were above it."""
+    """Where the cursor was before a refresh: on which thread, how far below the top of the view, which
+    threads were above it, and which of those were news (kept here: emptying the table forgets them)."""
 
     row_id: str | None
     offset: int
     above: frozenset[str]
+    unseen: frozenset[str] = frozenset()
 
 
 class ThreadList(FitTable):
@@ -77,7 +78,7 @@ class ThreadList(FitTable):
         row = self.cursor_row
         row_id = self.coordinate_to_cell_key(self.cursor_coordinate).row_key.value
         above = frozenset(key.value for key in list(self.rows)[:row] if key.value)
-        return Place(row_id, row * self.row_height - round(self.scroll_y), above)
+        return Place(row_id, row * self.row_height - round(self.scroll_y), above, frozenset(self.unseen))
 
     def hold(self, before: Place) -> None:
         """After the rows were replaced: the cursor's row back where it was on screen, and the threads that came
@@ -85,7 +86,8 @@ class ThreadList(FitTable):
         if before.row_id is None or before.row_id not in self.rows:
             return
         index = self.get_row_index(before.row_id)
-        self.unseen |= {key.value for key in list(self.rows)[:index] if key.value and key.value not in before.above}
+        # The refill scrolled to the top of an empty table on its way, which counted every earlier arrival as seen.
+        self.unseen = set(before.unseen) | {key.value for key in list(self.rows)[:index] if key.value and key.value not in before.above}
         self.scroll_to(y=index * self.row_height - before.offset, animate=False, force=True)
         self.call_after_refresh(self.count_unseen)
 

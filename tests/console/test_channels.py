@@ -7,7 +7,9 @@ import pytest
 from backend.engine import Engine
 from backend.core.errors import ValidationFailed
 from backend.identity.service import hash_secret
-from console.channels.dialogs import ChannelDialog, InboundKeyDialog
+from textual.widgets import Static
+
+from console.channels.dialogs import ChannelDialog, InboundKeyDialog, id_line
 from console.channels.screen import ChannelsScreen
 from console.kit.confirm import ConfirmDialog
 from console.properties.channels_dialog import PropertyChannelsDialog
@@ -24,6 +26,7 @@ from tests.console.helpers import (
 )
 
 pytestmark = pytest.mark.anyio
+FIXED_ID = "5f0c2a9e-3b1d-4c7a-9e21-8d4f6b0a7c13"
 
 
 def connected(engine: Engine, property_id: str) -> list[str]:
@@ -286,6 +289,7 @@ async def open_shopping_channel(pilot) -> None:
     select_row(screen, "OpenShopping")
     dialog = await press_for(pilot, "e", ChannelDialog)
     dialog.fields["settings.request_credit_card"].control.focus()
+    dialog.query_one("#channel-id", Static).update(id_line(FIXED_ID))  # the engine's ids are random
     await settle(pilot)
 
 
@@ -310,3 +314,29 @@ def test_snapshot_inbound_key(snap_compare, make_app) -> None:
 
 def test_snapshot_inbound_key_80x24(snap_compare, make_app) -> None:
     assert snap_compare(make_app(), terminal_size=(80, 24), run_before=open_inbound_key)
+
+
+@pytest.mark.parametrize("size", [(80, 24), SIZE])
+async def test_a_channels_id_is_shown_and_copied(make_app, monkeypatch, size) -> None:
+    """y in the list copies the id of the channel under the cursor and the status line says so; its dialog shows the
+    id, and ctrl+y copies it there."""
+    app = make_app()
+    copied: list[str] = []
+    monkeypatch.setattr(app, "copy_to_clipboard", copied.append)
+    async with app.run_test(size=size) as pilot:
+        screen = await open_channels(pilot)
+        row = select_row(screen, "Airbnb")
+        await settle(pilot)
+        await pilot.press("y")
+        await settle(pilot)
+        assert copied == [row["id"]]
+        assert str(screen.status.query_one("#status-news").render()).startswith(
+            "Copied the id of “Airbnb” to the clipboard")
+        dialog = await press_for(pilot, "e", ChannelDialog)
+        line = dialog.query_one("#channel-id", Static)
+        assert str(line.render()) == f"ID {row['id']} · ctrl+y copies it" and line.region.height
+        await pilot.press("ctrl+y")
+        await settle(pilot)
+        assert copied == [row["id"], row["id"]]
+        assert str(line.render()) == f"ID {row['id']} · copied to the clipboard"
+        assert dialog.fields["title"].value == "Airbnb"  # typed nowhere: the title keeps what it had

@@ -28,6 +28,7 @@ from tests.console.helpers import (
 pytestmark = pytest.mark.anyio
 
 THREADS = 27  # the demo's: 24 booking conversations and 3 Airbnb inquiries
+OPEN_THREADS = 23  # of them still open: what the inbox shows first
 UNREAD = 18
 
 
@@ -116,8 +117,13 @@ def test_ages_and_party() -> None:
                                           "2026-11-20T09:00:00", "2026-10-01T09:00:00", None)] == \
         ["now", "5m", "3h", "2d", "7w", ""]
     assert guests({"number_of_guests": 3, "number_of_adults": 2, "number_of_children": 1}) == "3 (2 adults, 1 child)"
-    assert preview({"last_message": {"message": "Hi\nthere", "sender": "property", "attachments": []}}) == "You: Hi there"
-    assert [preview({"last_message": {"message": "", "sender": "guest", "attachments": [{}] * count}})
+    reply = {"message": "Hi\nthere", "sender": "property", "attachments": [], "user_id": "u1",
+             "author_email": "anna@example.com", "via_api": False}
+    assert preview({"last_message": reply}, "u1") == "You: Hi there"
+    assert preview({"last_message": reply}, "u2") == "anna: Hi there"
+    assert preview({"last_message": {**reply, "via_api": True}}, "u1") == "API: Hi there"
+    assert preview({"last_message": {**reply, "user_id": None, "author_email": None}}, "u1") == "Staff: Hi there"
+    assert [preview({"last_message": {"message": "", "sender": "guest", "attachments": [{}] * count}}, "u1")
             for count in (1, 2)] == ["1 attachment", "2 attachments"]
 
 
@@ -137,7 +143,10 @@ async def test_opens_on_the_inbox_newest_first(engine: Engine, make_app) -> None
     app = make_app(mode=None)  # the console's own start
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_inbox(pilot)
-        assert screen.page.total == THREADS
+        # Open conversations first: the ones still to answer.
+        assert screen.page.total == OPEN_THREADS and not any(row["is_closed"] for row in screen.rows.values())
+        assert str(screen.query_one("#ib-status").render()).startswith("open ")
+        assert "open" in str(screen.status.query_one("#status-where").render())
         assert guests_listed(screen)[:3] == ["Maya Lin", "Emma Clarke", "Sofía López"]
         # Moving through the list previews a thread without marking it read.
         assert screen.conversation.thread["title"] == "Maya Lin"
@@ -148,6 +157,9 @@ async def test_filters(make_app) -> None:
     app = make_app(mode="inbox")
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_inbox(pilot)
+        screen.query_one("#ib-status").clear()  # open and closed
+        await settle(pilot)
+        assert screen.page.total == THREADS
         await pilot.press("u")
         await settle(pilot)
         assert screen.page.total == UNREAD and all(row["unread_count"] for row in screen.rows.values())
@@ -221,7 +233,10 @@ async def test_reply(engine: Engine, make_app) -> None:
         assert (newest["sender"], newest["message"]) == ("property", "A cot is ready.")
         assert screen.conversation.compose_box.text == ""
         assert screen.conversation.shown[-1][0] == newest["id"]
-        assert "Reply sent to Emma Clarke" in str(screen.status.query_one("#status-news").render())
+        assert "Reply to Emma Clarke queued for Booking.com: ✓ delivered once its adapter takes it" in str(
+            screen.status.query_one("#status-news").render())
+        assert str(screen.conversation.views[newest["id"]].render()).splitlines()[0].endswith(
+            "· ◷ waiting for the channel")
 
 
 async def test_blank_reply_is_refused(engine: Engine, make_app) -> None:
@@ -239,6 +254,7 @@ async def test_blank_reply_is_refused(engine: Engine, make_app) -> None:
 async def test_close_and_reopen(engine: Engine, make_app) -> None:
     app = make_app(mode="inbox")
     async with app.run_test(size=SIZE) as pilot:
+        (await open_inbox(pilot)).query_one("#ib-status").clear()  # closed ones too: the one closed stays listed
         screen = await open_thread(pilot)
         thread_id = screen.conversation.thread["id"]
         await pilot.press("escape", "c")

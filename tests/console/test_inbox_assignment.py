@@ -18,7 +18,7 @@ from console.inbox.assign import AssignDialog
 from console.inbox.screen import InboxScreen
 from console.kit.app_bar import AppBar
 from tests.console.helpers import SIZE, SteadyApp, frozen_clock, press_for, select_row, settle
-from tests.console.test_inbox import THREADS, guests_listed, open_inbox
+from tests.console.test_inbox import OPEN_THREADS, guests_listed, open_inbox
 
 pytestmark = pytest.mark.anyio
 SMALL = (80, 24)
@@ -84,7 +84,7 @@ async def test_assign_to_a_colleague_then_to_yourself_then_nobody(engine: Engine
         screen = app.screen
         assert "Emma Clarke's conversation is assigned to anna@example.com" in str(
             screen.status.query_one("#status-news").render())
-        assert f"→ {ANNA}" in str(screen.conversation.query_one("#conv-header").render())
+        assert str(screen.conversation.query_one("#conv-header").render()).splitlines()[-1] == f"→ {ANNA}"
 
         picker = await press_for(pilot, "a", AssignDialog)
         options = picker.query_one("#assign-options", OptionList)
@@ -125,13 +125,16 @@ async def test_m_shows_mine_then_unassigned_then_everyone(engine: Engine, make_a
         await pilot.press("m")
         await settle(pilot)
         assert guests_listed(screen) == ["Emma Clarke"] and "mine" in str(where.render())
+        assert str(screen.query_one("#ib-assigned").render()).startswith("mine")
         await pilot.press("m")
         await settle(pilot)
-        assert screen.page.total == THREADS - 2 and "unassigned" in str(where.render())
+        assert screen.page.total == OPEN_THREADS - 2 and "nobody's" in str(where.render())
+        assert str(screen.query_one("#ib-assigned").render()).startswith("nobody's")
         assert not {"Emma Clarke", "Maya Lin"} & set(guests_listed(screen))
         await pilot.press("m")
         await settle(pilot)
-        assert screen.page.total == THREADS and "mine" not in str(where.render())
+        assert screen.page.total == OPEN_THREADS and "mine" not in str(where.render())
+        assert str(screen.query_one("#ib-assigned").render()).startswith("everyone's")
 
 
 async def test_as_a_named_user_the_bar_names_them_and_mine_is_theirs(engine: Engine, anna: str) -> None:
@@ -172,3 +175,70 @@ def test_an_unknown_user_is_a_clear_error_and_exit_1(tmp_path) -> None:
     assert result.returncode == 1
     assert result.stderr.strip() == "error: there is no user nobody@example.com; `frontdesk users list` shows them"
     assert "Traceback" not in result.stderr
+
+
+LONG = "reception.desk@hotel-edelweiss.example"
+
+
+def assign_some(engine: Engine) -> None:
+    """Emma Clarke's thread to a colleague with a long address, Maya Lin's to the operator; the rest nobody's."""
+    actor, _ = engine.identity.add_user(LONG)
+    portfolio = engine.store.scalar("SELECT group_id FROM properties WHERE title = 'Hotel Edelweiss'")
+    with engine.store.transaction() as conn:
+        conn.execute("INSERT INTO group_members (group_id, user_id) VALUES (?, ?)", (portfolio, actor.user_id))
+    operator = engine.identity.operator()
+    for guest, user_id in (("Emma Clarke", actor.user_id), ("Maya Lin", operator.user_id)):
+        thread_id = engine.store.scalar("SELECT id FROM message_threads WHERE title = ?", (guest,))
+        engine.chat.update_thread(operator, thread_id, {"assignee_id": user_id})
+
+
+async def assigned_and_opened(pilot: Pilot) -> None:
+    assign_some(pilot.app.engine)
+    screen = await open_inbox(pilot)
+    screen.reload()
+    await settle(pilot)
+    select_row(screen, "Emma Clarke")
+    await settle(pilot)
+
+
+def test_snapshot_assignees_listed(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(mode="inbox"), terminal_size=SIZE, run_before=assigned_and_opened)
+
+
+def test_snapshot_assignees_listed_80x24(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(mode="inbox"), terminal_size=SMALL, run_before=assigned_and_opened)
+
+
+def assignee_cells(screen: InboxScreen) -> dict[str, str]:
+    table = screen.table
+    return {row["title"]: str(table.get_cell(row_id, "Assignee")) for row_id, row in screen.rows.items()}
+
+
+@pytest.mark.parametrize("size", [SMALL, SIZE])
+async def test_every_row_says_whose_it_is_and_the_filter_bar_whose_are_shown(engine: Engine, make_app, size) -> None:
+    assign_some(engine)
+    app = make_app(mode="inbox")
+    async with app.run_test(size=size) as pilot:
+        screen = await open_inbox(pilot)
+        cells = assignee_cells(screen)
+        assert cells["Emma Clarke"] == "reception.desk" and cells["Maya Lin"] == "you"
+        assert cells["Sofía López"] == "nobody"
+        assert "Assignee" not in screen.table.hidden  # kept at 80 columns
+        assert str(screen.query_one("#ib-assigned").render()).startswith("everyone's")
+        await pilot.press("m")
+        await settle(pilot)
+        assert str(screen.query_one("#ib-assigned").render()).startswith("mine")
+        assert set(assignee_cells(screen).values()) == {"you"}
+
+
+async def test_the_header_keeps_the_assignee_whole_at_120_columns(engine: Engine, make_app) -> None:
+    assign_some(engine)
+    app = make_app(mode="inbox")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_inbox(pilot)
+        select_row(screen, "Emma Clarke")
+        await settle(pilot)
+        header = screen.conversation.query_one("#conv-header")
+        lines = ["".join(segment.text for segment in header.render_line(y)).rstrip()
+                 for y in range(header.size.height)]
+        assert lines[-1] == f"→ {LONG}" and not lines[1].endswith("→")

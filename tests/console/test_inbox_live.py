@@ -19,7 +19,7 @@ from backend.tools.demo import load_demo
 from console.inbox.screen import InboxScreen
 from console.kit.app_bar import AppBar
 from tests.console.helpers import SIZE, SteadyApp, frozen_clock, select_row, settle, until
-from tests.console.test_inbox import UNREAD, add_inquiries, guest_writes
+from tests.console.test_inbox import OPEN_THREADS, UNREAD, add_inquiries, guest_writes
 
 pytestmark = pytest.mark.anyio
 
@@ -70,7 +70,7 @@ async def scrolled_down(pilot: Pilot, rows: int = 20) -> InboxScreen:
 async def two_arrive_while_scrolled_down(pilot: Pilot) -> None:
     screen = await scrolled_down(pilot)
     add_inquiries(pilot.app.engine, 2)
-    await until(pilot, lambda: screen.page.total == 29)
+    await until(pilot, lambda: screen.page.total == OPEN_THREADS + 2)
     await settle(pilot)
 
 
@@ -85,7 +85,7 @@ async def test_arrivals_above_keep_the_row_in_place_and_are_announced(engine: En
         row, where = screen.current_id(), on_screen(screen)
         assert screen.table.scroll_y > 0 and not marker(screen)
         add_inquiries(engine, 2)
-        await until(pilot, lambda: screen.page.total == 29)
+        await until(pilot, lambda: screen.page.total == OPEN_THREADS + 2)
         await settle(pilot)
         assert screen.current_id() == row and on_screen(screen) == where
         assert screen.table.scroll_y % screen.ROW_HEIGHT == 0
@@ -135,7 +135,8 @@ async def test_home_end_g_and_G(make_app) -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_inbox(pilot)
         table = screen.table
-        for key, row in (("end", 26), ("home", 0), ("G", 26), ("g", 0)):
+        last = OPEN_THREADS - 1
+        for key, row in (("end", last), ("home", 0), ("G", last), ("g", 0)):
             await pilot.press(key)
             await settle(pilot)
             assert table.cursor_row == row
@@ -203,3 +204,32 @@ async def test_the_console_follows_another_process_on_each_store(new_db, clock) 
         await until(pilot, lambda: inbox_tab(pilot).endswith(f"({UNREAD - 1})"))
         guest_writes(other, emma, "Hello again")
         await until(pilot, lambda: inbox_tab(pilot).endswith(f"({UNREAD})"))
+
+
+def arrives(engine: Engine, n: int) -> None:
+    """One more Airbnb inquiry, newer than any before it (add_inquiries' guests are a second apart from :00)."""
+    channel = engine.store.one("SELECT * FROM channels WHERE channel_code = 'AirBNB'")
+    casa = engine.store.scalar("SELECT id FROM properties WHERE title = 'Casa do Mar'")
+    engine.chat.inquiry(channel, {"guest_name": f"Newcomer {n}", "message": "Is it free?",
+                                  "sent_at": f"2026-11-22T08:59:{30 + n:02d}Z", "booking_details": {
+        "property_id": casa, "listing_id": "1", "listing_name": "Casa do Mar", "guest_name": f"Newcomer {n}",
+        "checkin_date": "2027-01-10", "checkout_date": "2027-01-12", "nights": 2, "currency": "EUR",
+        "expected_payout_amount_accurate": "300.00", "non_response_at": "2026-11-23T09:00:00Z",
+        "number_of_adults": 2}})
+
+
+@pytest.mark.parametrize("size", [(80, 24), SIZE])
+async def test_arrivals_one_after_another_are_all_counted(engine: Engine, make_app, size) -> None:
+    """Each arrival is its own refresh: the earlier ones stay counted (the refill once forgot them all)."""
+    app = make_app(mode="inbox")
+    async with app.run_test(size=size) as pilot:
+        screen = await scrolled_down(pilot, rows=6)
+        total = screen.page.total
+        for n in range(1, 5):
+            arrives(engine, n)
+            await until(pilot, lambda n=n: screen.page.total == total + n)
+            await settle(pilot)
+            assert marker(screen) == f"↑ {n} new conversation{'s' if n > 1 else ''} above · Home"
+        await pilot.press("home")
+        await settle(pilot)
+        assert screen.current_row()["title"] == "Newcomer 4" and not marker(screen)

@@ -1,4 +1,5 @@
-"""`frontdesk simulate`: guest traffic into a database, and into a running server as a channel adapter."""
+"""`frontdesk simulate`: guest traffic into a database, and into a running server as a channel adapter; and the
+channels' side of staff's replies, taken from each channel's outbox and acknowledged, so that they show delivered."""
 
 from __future__ import annotations
 
@@ -11,7 +12,12 @@ from backend.tools.demo import load_demo
 from backend.core.listing import ListQuery
 from backend.tools.simulate import EngineSink, HttpSink, Traffic, run
 from tests.chat.test_chat_api import Desk
+from tests.shopping.shop import check
 from tests.test_cli import frontdesk
+
+
+def delivery(line: str) -> bool:
+    return line.endswith("from staff delivered")
 
 
 def test_traffic_into_a_database_fills_the_inbox(engine):
@@ -22,6 +28,7 @@ def test_traffic_into_a_database_fills_the_inbox(engine):
     said: list[str] = []
     sink = EngineSink(engine)
     run(Traffic(sink.channels(), sink, engine.config.clock().date(), random.Random(7)), 40, 0, said.append)
+    said = [line for line in said if not delivery(line)]
     assert len(said) == 40
     threads, meta = engine.chat.threads(operator, ListQuery(limit=100))
     assert meta["total"] > before
@@ -59,7 +66,8 @@ def test_the_same_seed_plays_the_same_traffic(engine):
     today = engine.config.clock().date()
     run(Traffic(sink.channels(), sink, today, random.Random(3)), 10, 0, first.append)
     run(Traffic(sink.channels(), sink, today, random.Random(3)), 10, 0, second.append)
-    assert first == second
+    # The first run's channels also took the demo's waiting replies.
+    assert [line for line in first if not delivery(line)] == second
 
 
 def test_traffic_into_a_running_server_goes_through_the_inbound_api(user, live):
@@ -81,6 +89,48 @@ def test_the_command(new_db):
     db = new_db("sim")
     frontdesk("demo", db=db)
     result = frontdesk("simulate", "--count", "3", "--every", "0", "--seed", "1", db=db)
-    assert len(result.stdout.strip().splitlines()) == 3
+    lines = result.stdout.strip().splitlines()
+    # The demo's replies wait for their channels: the first event's turn delivers them.
+    assert len([line for line in lines if not delivery(line)]) == 3 and delivery(lines[0])
     refused = frontdesk("simulate", "--server", "http://127.0.0.1:9", "--count", "1", db=db, ok=False)
     assert "--channel" in refused.stderr
+
+
+def pending(engine) -> int:
+    return engine.store.scalar("SELECT count(*) FROM messages WHERE delivery = 'pending'")
+
+
+def test_the_demos_replies_are_delivered_by_the_channels(engine):
+    """Before its first event each channel takes its waiting replies; then there are none until staff write again."""
+    load_demo(engine)
+    assert pending(engine) > 0
+    sink = EngineSink(engine)
+    said: list[str] = []
+    traffic = Traffic(sink.channels(), sink, engine.config.clock().date(), random.Random(2))
+    run(traffic, 1, 0, said.append)
+    assert pending(engine) == 0 and any(delivery(line) for line in said)
+    assert engine.store.scalar("SELECT count(*) FROM messages WHERE delivery = 'delivered' AND delivered_at IS NULL") \
+        == 0
+    assert traffic.deliver() == []
+
+
+def test_a_running_servers_replies_are_delivered_through_the_outbox_feed(user, live):
+    """Against `serve` on loopback: a reply sent through the API waits for the channel; one turn of the simulator,
+    as that channel's adapter, takes it from the outbox feed and acks it, and the API then shows it delivered."""
+    desk = Desk(user, live)
+    desk.guest_says("Is breakfast included?")
+    thread = desk.thread_id()
+    sent = check(user.client.post(f"/api/v1/message_threads/{thread}/messages",
+                                  json={"message": {"message": "Yes, from 7:00."}}))["data"]
+    assert sent["attributes"]["delivery"] == "pending"
+    with httpx.Client(base_url=live[1].url, timeout=10) as client:
+        sink = HttpSink(client, {desk.shop.channel_id: desk.shop.inbound_key})
+        traffic = Traffic(sink.channels(), sink, datetime.now(UTC).date(), random.Random(4))
+        said: list[str] = []
+        run(traffic, 1, 0, said.append)
+        assert said[0] == "BookingCom: a reply from staff delivered"
+        assert traffic.deliver() == []
+    messages = check(user.client.get(f"/api/v1/message_threads/{thread}/messages"))["data"]
+    assert {m["id"]: m["attributes"].get("delivery") for m in messages}[sent["id"]] == "delivered"
+    assert check(desk.adapter.get(f"{desk.inbound}/outbox"))["data"] == []
+    desk.adapter.close()

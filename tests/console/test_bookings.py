@@ -270,8 +270,25 @@ async def test_a_date_that_is_not_one_says_so_instead_of_showing_nothing(make_ap
         await pilot.press("enter")
         await settle(pilot)
         said = str(screen.query_one("#status-news").render())
-        assert "must be a date YYYY-MM-DD" in said and "gte" not in said and "arrival_date" not in said
+        assert said == "“next week” is not a date: type 2026-12-24, 24 Dec, 24/12 or +7"
         assert numbers(screen) == shown  # the list as it was, not an empty one
+        assert app.focused is screen.query_one("#bk-from")  # the focus stays on the field with the error
+        await pilot.press(*"2026-12-01")  # digits are text here, not a switch to another area
+        await settle(pilot)
+        assert app.screen is screen and screen.query_one("#bk-from").value.endswith("2026-12-01")
+
+
+async def test_the_arrival_filter_takes_dates_as_staff_type_them(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_bookings(pilot)
+        screen.query_one("#bk-from").value = "1 Dec"
+        screen.query_one("#bk-to").value = "7 dec"
+        screen.query_one("#bk-from").focus()
+        await pilot.press("enter")
+        await settle(pilot)
+        assert numbers(screen) == ["BDC-40051187", "BDC-40041187", "OSH-MS-7302"]
+        assert "arriving from 2026-12-01 · arriving until 2026-12-07" in status_where(screen).replace(", ", " · ")
 
 
 # --- today, guests' names, flags; 80 columns -------------------------------------------------------------------

@@ -123,6 +123,15 @@ def _as_report(row) -> dict[str, Any]:
             "inserted_at": row["inserted_at"], "delivered_at": row["delivered_at"]}
 
 
+class NotYet(ValidationFailed):
+    """A report refused for its date: the same 422 for HTTP clients; staff read `sentence`, a plain line, not a
+    form's "some fields need fixing" (nothing they typed is wrong)."""
+
+    def __init__(self, field: str, message: str, sentence: str) -> None:
+        super().__init__({field: [message]})
+        self.sentence = sentence
+
+
 class Rules:
     """Whether a report may be made now: Booking.com's rules, in the property's time."""
 
@@ -144,8 +153,10 @@ class Rules:
         if self.row["is_overbooked"]:
             raise ValidationFailed.one("is_overbooked", "bookings can't be reported as a no-show")
         if not self.arrival <= self.now < self.arrival + timedelta(hours=48):
-            raise ValidationFailed.one("arrival_date", f"({self.row['arrival_date']}) allows a no-show from its 00:00 "
-                                                       "for 48 hours")
+            early = self.now < self.arrival
+            raise NotYet("arrival_date", f"({self.row['arrival_date']}) allows a no-show from its 00:00 for 48 hours",
+                         "A no-show can be marked from the arrival day on" if early else
+                         "A no-show can be marked for 48 hours from the arrival day's start: that time has passed")
 
     def _invalid_card(self) -> None:
         if not self.booking.get("guarantee"):

@@ -20,6 +20,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.widgets import Static
 
+from backend.bookings.reports import NotYet
 from backend.core.card_data import mask_number
 from backend.core.listing import MAX_LIMIT, Filter, ListQuery
 from console.bookings.flags import explained
@@ -281,6 +282,10 @@ class BookingDetailScreen(Screen):
 
     def on_action_failed(self, message: ActionFailed) -> None:
         message.stop()
+        if isinstance(message.error, NotYet):  # refused for its date: a plain sentence, no form's heading
+            self.query_one(StatusLine).news(message.error.sentence, error=True)
+            self.notify(message.error.sentence, title="Not reported", severity="error")
+            return
         text = describe(message.error)
         self.query_one(StatusLine).news(text, error=True)
         self.notify(text, title=title_for(message.error), severity="error")

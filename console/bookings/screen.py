@@ -13,6 +13,7 @@ from textual.containers import Horizontal
 from textual.widgets import DataTable, Input, Label
 
 from backend.core.listing import Filter, ListQuery
+from backend.core.typed_dates import NotADate, typed_date
 from console.bookings.detail import BookingDetailScreen, full_name
 from console.bookings.flags import FLAGS, marks
 from console.bookings.keys import BOOKINGS, TODAY
@@ -117,7 +118,14 @@ class BookingsScreen(FilteredArea, AreaScreen):
             filters.append(Filter("property_id", "eq", str(prop)))
             said.append(f"at {self.property_titles.get(str(prop), '?')}")
         for widget_id, op, words in (("#bk-from", "gte", "arriving from"), ("#bk-to", "lte", "arriving until")):
-            if value := self.query_one(widget_id, Input).value.strip():
+            field = self.query_one(widget_id, Input)
+            if field.value.strip():
+                try:
+                    value = typed_date(field.value, self.app.engine.config.clock().date()).isoformat()
+                except NotADate as problem:  # refused: the list stays as it was, the focus on the field
+                    self.status.news(str(problem), error=True)
+                    field.focus()
+                    return
                 filters.append(Filter("arrival_date", op, value))
                 said.append(f"{words} {value}")
         if self.query_one("#bk-unacked", Checkbox).value:

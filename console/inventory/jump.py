@@ -1,5 +1,5 @@
 """A small prompt for the night the calendar should start on, in any of the ways staff type a date
-(console/kit/typed_dates.py); what is not a date is refused there and then, and the prompt stays open."""
+(backend.core.typed_dates.py); what is not a date is refused there and then, and the prompt stays open."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from textual.widgets import Input, Label, Static
 from console.inventory.summary import day_text
 from console.kit.field import Field
 from console.kit.screens import ModalScreen
-from console.kit.typed_dates import EXAMPLES, NotADate, typed_date
+from backend.core.typed_dates import EXAMPLES, NotADate, typed_date
 
 
 class JumpDialog(ModalScreen[date | None]):

@@ -25,7 +25,7 @@ INVENTORY: list[BindingType] = [
 # RangeEditDialog
 RANGE_EDIT: list[BindingType] = [
     Binding("ctrl+s", "save", "Save", priority=True),
-    Binding("escape", "dismiss", "Cancel"),
+    Binding("escape", "close", "Cancel"),
 ]
 
 # RatePlanChannelsDialog

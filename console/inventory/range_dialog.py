@@ -19,6 +19,7 @@ from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Button, Input, Label, Static
 
+from backend.core.typed_dates import EXAMPLES, typed_iso
 from backend.inventory.ari import Edit
 from backend.inventory.review import Review
 from console.inventory.ari_grid import RowKind, Selection
@@ -26,7 +27,7 @@ from console.inventory.data import inherits
 from console.inventory.keys import RANGE_EDIT
 from console.inventory.summary import FIELD_LABELS, summary
 from console.kit.choice import Choice
-from console.kit.confirm import ConfirmDialog
+from console.kit.confirm import ConfirmDialog, close_editor
 from console.kit.field import Field
 from console.kit.forms import int_or_raw
 from console.kit.labels import label_for
@@ -44,7 +45,9 @@ FLAGS = (("stop_sell", "stopped", "selling"), ("closed_to_arrival", "closed", "o
 DATED = ("date_from", "date_to", "days")
 
 # The field a row of the calendar is about, where the cursor starts.
-FIRST_FIELD = {"availability": "availability", "rate": "rate", "closed": "stop_sell", "stay": "min_stay_arrival"}
+# A text field always, so that what staff type lands somewhere: the stop-sell row opens on the rate (its flags are
+# dropdowns, where typed digits would go nowhere).
+FIRST_FIELD = {"availability": "availability", "rate": "rate", "closed": "rate", "stay": "min_stay_arrival"}
 
 Lists = tuple[list[dict[str, Any]], list[dict[str, Any]]]  # availability values, restriction values
 
@@ -93,9 +96,9 @@ class RangeEditDialog(ModalScreen[Edit | None]):
         self.focus_kind = focus
         first, last = selection.first.isoformat(), selection.last.isoformat()
         self.fields = {
-            "date_from": Field("From", Input(first, placeholder="YYYY-MM-DD", id="range-from", compact=True),
+            "date_from": Field("From", Input(first, placeholder=EXAMPLES, id="range-from", compact=True),
                                path="date_from", required=True),
-            "date_to": Field("To (included)", Input(last, placeholder="YYYY-MM-DD", id="range-to", compact=True),
+            "date_to": Field("To (included)", Input(last, placeholder=EXAMPLES, id="range-to", compact=True),
                              path="date_to", required=True),
             "days": Field("Only on", Input(placeholder="every day · e.g. fr sa", id="range-days", compact=True),
                           path="days"),
@@ -153,14 +156,26 @@ class RangeEditDialog(ModalScreen[Edit | None]):
 
     def on_mount(self) -> None:
         wanted = self.fields.get(FIRST_FIELD[self.focus_kind])
-        first = wanted.control if wanted is not None and not wanted.control.disabled else None
-        (first or self.fields["date_from"].control).focus()
+        typable = [field.control for name, field in self.fields.items() if name not in DATED
+                   and isinstance(field.control, Input) and not field.control.disabled]
+        if wanted is not None and wanted.control in typable:
+            typable.insert(0, wanted.control)
+        (typable[0] if typable else self.fields["date_from"].control).focus()
+
+    def has_changes(self) -> bool:
+        """Something typed beyond the dates the calendar chose: esc asks before throwing it away."""
+        return bool(self.typed()) or bool(self.fields["days"].value.strip()) or (
+            self.fields["date_from"].value, self.fields["date_to"].value) != (
+            self.selection.first.isoformat(), self.selection.last.isoformat())
+
+    def action_close(self) -> None:
+        close_editor(self, "calendar")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "save":
             self.action_save()
         elif event.button.id == "cancel":
-            self.dismiss(None)
+            self.action_close()
 
     def on_input_submitted(self) -> None:
         self.action_save()
@@ -186,8 +201,10 @@ class RangeEditDialog(ModalScreen[Edit | None]):
     def lists(self) -> Lists:
         """One value per room type and rate plan chosen, with the same dates. A side with nothing typed is left out,
         unless nothing at all is typed: then the engine says what is missing."""
-        dated: dict[str, Any] = {"property_id": self.property_id, "date_from": self.fields["date_from"].value.strip(),
-                                 "date_to": self.fields["date_to"].value.strip()}
+        today = self.app.engine.config.clock().date()
+        dated: dict[str, Any] = {"property_id": self.property_id,
+                                 "date_from": typed_iso(self.fields["date_from"].value, today),
+                                 "date_to": typed_iso(self.fields["date_to"].value, today)}
         if days := weekdays(self.fields["days"].value):
             dated["days"] = days
         typed = self.typed()

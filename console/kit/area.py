@@ -96,8 +96,8 @@ class FilteredArea:
         self.apply_filters()
 
     def on_input_submitted(self, _: Input.Submitted) -> None:
-        self.apply_filters()
         self.table.focus()
+        self.apply_filters()  # after: a filter that refuses what was typed keeps the focus on its field
 
 
 class AreaScreen(Screen):

@@ -149,7 +149,9 @@ async def test_staff_report_to_the_channel_and_hear_why_not(make_app, engine: En
         assert isinstance(app.screen, NoShowDialog)
         await pilot.press("w")
         await settle(pilot)
-        assert "allows a no-show from its 00:00 for 48 hours" in str(detail.query_one("#status-news").render())
+        news = str(detail.query_one("#status-news").render())
+        assert news == "A no-show can be marked from the arrival day on"  # a sentence, not a form's heading
+        assert list(app._notifications)[-1].title == "Not reported"
         await pilot.press("escape")
         await settle(pilot)
         other = await open_booking(pilot, "BDC-40051187")  # no card: nothing to report, said in plain words
@@ -268,8 +270,25 @@ async def test_a_date_that_is_not_one_says_so_instead_of_showing_nothing(make_ap
         await pilot.press("enter")
         await settle(pilot)
         said = str(screen.query_one("#status-news").render())
-        assert "must be a date YYYY-MM-DD" in said and "gte" not in said and "arrival_date" not in said
+        assert said == "“next week” is not a date: type 2026-12-24, 24 Dec, 24/12 or +7"
         assert numbers(screen) == shown  # the list as it was, not an empty one
+        assert app.focused is screen.query_one("#bk-from")  # the focus stays on the field with the error
+        await pilot.press(*"2026-12-01")  # digits are text here, not a switch to another area
+        await settle(pilot)
+        assert app.screen is screen and screen.query_one("#bk-from").value.endswith("2026-12-01")
+
+
+async def test_the_arrival_filter_takes_dates_as_staff_type_them(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_bookings(pilot)
+        screen.query_one("#bk-from").value = "1 Dec"
+        screen.query_one("#bk-to").value = "7 dec"
+        screen.query_one("#bk-from").focus()
+        await pilot.press("enter")
+        await settle(pilot)
+        assert numbers(screen) == ["BDC-40051187", "BDC-40041187", "OSH-MS-7302"]
+        assert "arriving from 2026-12-01 · arriving until 2026-12-07" in status_where(screen).replace(", ", " · ")
 
 
 # --- today, guests' names, flags; 80 columns -------------------------------------------------------------------

@@ -423,7 +423,7 @@ async def test_shift_arrows_choose_nights_and_rows_and_e_sets_them(make_app, eng
         assert (dialog.fields["date_from"].value, dialog.fields["date_to"].value) == ("2026-11-23", "2026-11-26")
         assert [r["id"] for r in dialog.rooms] == [room] and [p["id"] for p in dialog.plans] == [plan]
         assert {"availability", "rate", "stop_sell"} <= dialog.fields.keys()
-        assert app.focused is dialog.fields["stop_sell"].control  # the cursor's row is about closing
+        assert app.focused is dialog.fields["rate"].control  # the cursor is on the closing row: typing goes to the rate
         fill(dialog, {"availability": "3", "closed_to_departure": True})
         await press_for(pilot, "ctrl+s", InventoryScreen)
         assert "Saved 4 nights of Double Room Matterhorn View, Best Available Rate · u undoes" in str(
@@ -708,3 +708,39 @@ async def test_a_range_edit_names_the_fields_as_the_dialog_labels_them(make_app,
         fill(dialog, {"date_from": "2026-11-25", "date_to": "2026-11-23", "availability": "0"})
         await save_refused(pilot, dialog)
         assert error_text(dialog, "date_to") == "must be on or after “From”"
+
+
+# --- typing never vanishes in the range editor -------------------------------------------------------------------
+
+async def test_the_range_editor_opens_on_a_text_field_and_esc_asks_once_something_is_typed(make_app,
+                                                                                         engine: Engine) -> None:
+    app = make_app()
+    plan = ids(engine)[f"{DOUBLE} / Best Available Rate"]
+    async with app.run_test(size=SIZE) as pilot:
+        dialog = await open_range(pilot, f"closed:{plan}", "2026-11-24")  # the stop-sell row
+        assert dialog.focused is dialog.fields["rate"].control  # not the Stop-sell dropdown
+        await pilot.press("escape")  # nothing typed: closes at once
+        await settle(pilot)
+        assert not isinstance(app.screen, RangeEditDialog)
+        dialog = await press_for(pilot, "e", RangeEditDialog)
+        await pilot.press(*"310")
+        assert dialog.fields["rate"].value == "310"
+        await press_for(pilot, "escape", ConfirmDialog)  # typed: asks first
+        assert await press_for(pilot, "n", RangeEditDialog) is dialog
+        assert dialog.fields["rate"].value == "310"
+
+
+async def test_the_range_editor_takes_dates_as_staff_type_them(make_app, engine: Engine) -> None:
+    app = make_app()
+    plan = ids(engine)[f"{DOUBLE} / Best Available Rate"]
+    async with app.run_test(size=SIZE) as pilot:
+        dialog = await open_range(pilot, f"rate:{plan}", "2026-11-24")
+        fill(dialog, {"date_from": "24 Nov", "date_to": "+4", "rate": "301"})
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert not isinstance(app.screen, RangeEditDialog)
+    _, restrictions = ari(engine, "2026-11-22", "2026-11-28")
+    today = engine.config.clock().date().isoformat()
+    assert today == "2026-11-22"  # the suite's frozen today: +4 is the 26th
+    assert [restrictions[plan][f"2026-11-{d}"]["rate"] == "301.00" for d in range(23, 28)] == [
+        False, True, True, True, False]

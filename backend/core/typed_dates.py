@@ -1,8 +1,9 @@
 """A date as staff type it: 2026-12-24, 24 Dec, Dec 24, 24/12, 24.12.2026, +7, -3, today, tomorrow.
 
 Day before month where it is all numbers (24/12, as Europe writes it); a month by its name or its first three
-letters, in English. Without a year, the date nearest today (24 Dec in November is this December, 5 Jan is next
-January, 20 Nov two days ago is this November's). A sign counts days from today. No widgets here.
+letters, in English. Without a year, always forward in time: the next such day from today on (24 Dec in November
+is this December, 5 Jan is next January, 20 Nov two days ago is next year's: staff plan ahead). A sign counts days
+from today. The one parser of every date field of the console; no widgets here.
 """
 
 from __future__ import annotations
@@ -62,11 +63,11 @@ def _year(text: str | None) -> int | None:
 def _dated(day: int, month: int, year: int | None, today: date, text: str) -> date:
     if year is not None:
         return _near(_real(year, month, day, text), today, text)
-    # The nearest of last year's, this year's and next year's (a 29 February only where there is one).
-    candidates = [found for found in (_maybe(today.year + step, month, day) for step in (-1, 0, 1)) if found]
+    # The first from today on of this year's and the next few (a 29 February only where there is one).
+    candidates = [found for found in (_maybe(today.year + step, month, day) for step in range(5)) if found]
     if not candidates:
         return _real(today.year, month, day, text)  # not a real date in any year: this raises, saying why
-    return min(candidates, key=lambda found: abs((found - today).days))
+    return next(found for found in candidates if found >= today)
 
 
 def _maybe(year: int, month: int, day: int) -> date | None:
@@ -89,3 +90,14 @@ def _near(found: date | None, today: date, text: str) -> date:
     if found is None or abs((found - today).days) > FURTHEST:
         raise NotADate(f"“{text.strip()}” is more than five years away")
     return found
+
+
+def typed_iso(text: str, today: date) -> str:
+    """A form's date field as the engine takes it (`YYYY-MM-DD`); blank stays blank, and what is not a date goes
+    as typed, for the engine to refuse beside the field."""
+    if not text.strip():
+        return ""
+    try:
+        return typed_date(text, today).isoformat()
+    except NotADate:
+        return text.strip()

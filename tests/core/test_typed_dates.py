@@ -1,4 +1,4 @@
-"""Dates as staff type them into the calendar's jump prompt (console/kit/typed_dates.py)."""
+"""Dates as staff type them into the calendar's jump prompt (backend.core.typed_dates.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from console.kit.typed_dates import NotADate, typed_date
+from backend.core.typed_dates import NotADate, typed_date, typed_iso
 
 TODAY = date(2026, 11, 22)
 
@@ -21,7 +21,10 @@ TODAY = date(2026, 11, 22)
     ("24.12.2026", date(2026, 12, 24)),
     ("1/1/27", date(2027, 1, 1)),
     ("5 jan", date(2027, 1, 5)),  # the nearest 5 January is next year's
-    ("20 nov", date(2026, 11, 20)),  # and the nearest 20 November two days ago
+    ("20 nov", date(2027, 11, 20)),  # always forward: 20 November two days ago means next year's
+    ("Jul 14", date(2027, 7, 14)),  # not July of this year, in the past
+    ("22 Nov", TODAY),  # today is not the past
+    ("29 feb", date(2028, 2, 29)),  # the next one there is
     ("+7", date(2026, 11, 29)),
     ("-3", date(2026, 11, 19)),
     ("  Today ", TODAY),
@@ -45,3 +48,10 @@ def test_nonsense_is_refused_saying_why(typed: str, why: str) -> None:
     with pytest.raises(NotADate) as refused:
         typed_date(typed, TODAY)
     assert str(refused.value) == why
+
+
+def test_a_form_field_goes_to_the_engine_as_an_iso_date_or_as_typed() -> None:
+    assert typed_iso("24 Dec", TODAY) == "2026-12-24"
+    assert typed_iso(" +3 ", TODAY) == "2026-11-25"
+    assert typed_iso("", TODAY) == ""
+    assert typed_iso("someday", TODAY) == "someday"  # refused by the engine, beside its field

@@ -76,15 +76,20 @@ def guest_writes(engine: Engine, thread: dict, text: str) -> dict:
 
 def add_inquiries(engine: Engine, count: int) -> None:
     """Airbnb inquiries from `count` guests, a second apart, newer than any of the demo's threads."""
+    for n in range(count):
+        add_inquiry(engine, f"Guest {n:02d}", f"2026-11-22T08:59:{n:02d}Z")
+
+
+def add_inquiry(engine: Engine, guest: str, sent_at: str) -> None:
+    """An Airbnb inquiry from a guest for Casa do Mar, sent at `sent_at`."""
     channel = engine.store.one("SELECT * FROM channels WHERE channel_code = 'AirBNB'")
     casa = engine.store.scalar("SELECT id FROM properties WHERE title = 'Casa do Mar'")
-    for n in range(count):
-        engine.chat.inquiry(channel, {"guest_name": f"Guest {n:02d}", "message": "Is it free?",
-                                      "sent_at": f"2026-11-22T08:59:{n:02d}Z", "booking_details": {
-            "property_id": casa, "listing_id": "1", "listing_name": "Casa do Mar", "guest_name": f"Guest {n:02d}",
-            "checkin_date": "2027-01-10", "checkout_date": "2027-01-12", "nights": 2, "currency": "EUR",
-            "expected_payout_amount_accurate": "300.00", "non_response_at": "2026-11-23T09:00:00Z",
-            "number_of_adults": 2}})
+    engine.chat.inquiry(channel, {"guest_name": guest, "message": "Is it free?", "sent_at": sent_at,
+                                  "booking_details": {
+        "property_id": casa, "listing_id": "1", "listing_name": "Casa do Mar", "guest_name": guest,
+        "checkin_date": "2027-01-10", "checkout_date": "2027-01-12", "nights": 2, "currency": "EUR",
+        "expected_payout_amount_accurate": "300.00", "non_response_at": "2026-11-23T09:00:00Z",
+        "number_of_adults": 2}})
 
 
 def active_actions(screen: InboxScreen) -> set[str]:

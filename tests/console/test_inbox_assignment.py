@@ -192,13 +192,18 @@ def assign_some(engine: Engine) -> None:
         engine.chat.update_thread(operator, thread_id, {"assignee_id": user_id})
 
 
-async def assigned_and_opened(pilot: Pilot) -> None:
-    assign_some(pilot.app.engine)
+async def reloaded_on(pilot: Pilot, guest: str = "Emma Clarke") -> None:
+    """The inbox read again after the test wrote to the engine behind it, the cursor on a guest's thread."""
     screen = await open_inbox(pilot)
     screen.reload()
     await settle(pilot)
-    select_row(screen, "Emma Clarke")
+    select_row(screen, guest)
     await settle(pilot)
+
+
+async def assigned_and_opened(pilot: Pilot) -> None:
+    assign_some(pilot.app.engine)
+    await reloaded_on(pilot)
 
 
 def test_snapshot_assignees_listed(snap_compare, make_app) -> None:

@@ -13,7 +13,7 @@ from backend.engine import Engine
 from console.inbox.conversation import MessageView
 from tests.console.helpers import SIZE, frozen_clock, select_row, settle
 from tests.console.test_inbox import open_inbox
-from tests.console.test_inbox_assignment import ANNA, SMALL
+from tests.console.test_inbox_assignment import ANNA, SMALL, reloaded_on
 
 pytestmark = pytest.mark.anyio
 
@@ -82,10 +82,6 @@ async def test_as_anna_her_own_reply_is_yours_and_the_operators_is_not(engine: E
 def test_snapshot_replies_by_name(snap_compare, make_app) -> None:
     async def shown(pilot) -> None:
         replies_from_three(pilot.app.engine)
-        screen = await open_inbox(pilot)
-        screen.reload()
-        await settle(pilot)
-        select_row(screen, "Emma Clarke")
-        await settle(pilot)
+        await reloaded_on(pilot)
 
     assert snap_compare(make_app(mode="inbox"), terminal_size=SIZE, run_before=shown)

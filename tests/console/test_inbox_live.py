@@ -19,7 +19,7 @@ from backend.tools.demo import load_demo
 from console.inbox.screen import InboxScreen
 from console.kit.app_bar import AppBar
 from tests.console.helpers import SIZE, SteadyApp, frozen_clock, select_row, settle, until
-from tests.console.test_inbox import OPEN_THREADS, UNREAD, add_inquiries, guest_writes
+from tests.console.test_inbox import OPEN_THREADS, UNREAD, add_inquiries, add_inquiry, guest_writes
 
 pytestmark = pytest.mark.anyio
 
@@ -208,14 +208,7 @@ async def test_the_console_follows_another_process_on_each_store(new_db, clock) 
 
 def arrives(engine: Engine, n: int) -> None:
     """One more Airbnb inquiry, newer than any before it (add_inquiries' guests are a second apart from :00)."""
-    channel = engine.store.one("SELECT * FROM channels WHERE channel_code = 'AirBNB'")
-    casa = engine.store.scalar("SELECT id FROM properties WHERE title = 'Casa do Mar'")
-    engine.chat.inquiry(channel, {"guest_name": f"Newcomer {n}", "message": "Is it free?",
-                                  "sent_at": f"2026-11-22T08:59:{30 + n:02d}Z", "booking_details": {
-        "property_id": casa, "listing_id": "1", "listing_name": "Casa do Mar", "guest_name": f"Newcomer {n}",
-        "checkin_date": "2027-01-10", "checkout_date": "2027-01-12", "nights": 2, "currency": "EUR",
-        "expected_payout_amount_accurate": "300.00", "non_response_at": "2026-11-23T09:00:00Z",
-        "number_of_adults": 2}})
+    add_inquiry(engine, f"Newcomer {n}", f"2026-11-22T08:59:{30 + n:02d}Z")
 
 
 @pytest.mark.parametrize("size", [(80, 24), SIZE])

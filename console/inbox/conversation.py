@@ -26,6 +26,7 @@ from console.inbox.text import (
     inquiry_title,
     pending_text,
 )
+from console.kit.text_box import TextBox
 from console.kit.words import channel
 
 REPLY_PLACEHOLDER = "Write a reply… (ctrl+s sends, ctrl+o attaches a file)"
@@ -70,7 +71,7 @@ class Conversation(Vertical):
         yield Static("Pick a conversation on the left.", id="conv-header")
         with VerticalScroll(id="conv-messages"):
             yield Static("", id="conv-older", markup=False)
-        yield TextArea(id="compose", placeholder=REPLY_PLACEHOLDER, disabled=True)
+        yield TextBox(id="compose", placeholder=REPLY_PLACEHOLDER, disabled=True)
         yield Static("", id="conv-pending", markup=False)
 
     @property
@@ -209,13 +210,25 @@ class Conversation(Vertical):
         if attachment:
             line.update(f"{pending_text(attachment)} · ctrl+o changes or drops it")
 
-    def sent(self, thread_id: str) -> None:
-        """The reply went out: its draft and file are done with."""
-        self.drafts.pop(thread_id, None)
-        self.pending.pop(thread_id, None)
-        if self.thread and self.thread["id"] == thread_id:
-            self.compose_box.load_text("")
-            self.show_pending()
+    def take(self, thread_id: str) -> tuple[str, dict[str, Any] | None]:
+        """The reply as it is sent, text and file, out of the box: what is typed next is the next reply."""
+        text = self.compose_box.text
+        self.compose_box.load_text("")
+        attachment = self.pending.pop(thread_id, None)
+        self.show_pending()
+        return text, attachment
+
+    def give_back(self, thread_id: str, text: str, attachment: dict[str, Any] | None) -> None:
+        """A reply the engine refused, back where it was written, ahead of anything typed since."""
+        shown = self.thread is not None and self.thread["id"] == thread_id
+        since = self.compose_box.text if shown else self.drafts.get(thread_id, "")
+        whole = "\n".join(part for part in (text, since) if part)
+        if shown:
+            self.compose_box.load_text(whole)
+        elif whole:
+            self.drafts[thread_id] = whole
+        if attachment is not None and thread_id not in self.pending:
+            self.set_pending(thread_id, attachment)
 
     def noted(self, thread_id: str) -> None:
         """The note is saved: the box is empty and writes replies again; the file waiting for the reply stays."""

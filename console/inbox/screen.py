@@ -23,6 +23,7 @@ from textual.coordinate import Coordinate
 from textual.message import Message
 from textual.widgets import DataTable, Input, Static
 
+from backend.core.errors import FrontdeskError
 from backend.core.listing import Filter, ListQuery
 from console.inbox.assign import AssignDialog, Assignment
 from console.inbox.conversation import Conversation
@@ -79,6 +80,16 @@ class ReplySent(Message):
     def __init__(self, thread_id: str) -> None:
         super().__init__()
         self.thread_id = thread_id
+
+
+class ReplyRefused(Message):
+    """The engine refused a reply: its text goes back to the thread's box."""
+
+    def __init__(self, thread_id: str, text: str, attachment: dict[str, Any] | None) -> None:
+        super().__init__()
+        self.thread_id = thread_id
+        self.text = text
+        self.attachment = attachment
 
 
 class NoteSaved(Message):
@@ -140,6 +151,9 @@ class InboxScreen(FilteredArea, AreaScreen):
         self.reply_waits = False  # opened before the reply box could take the focus
         self.filled: tuple[int, str] | None = None  # the page and filters the list last showed
         self.reader = ""  # the user the console acts as: "You" in the list and the conversation
+        # Replies taken from the box, sent one at a time in the order written: (thread id, guest, text, file id).
+        self.outgoing: list[tuple[str, str, str, dict[str, Any] | None]] = []
+        self.sending = False
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="ib-toolbar", classes="filters"):
@@ -503,20 +517,36 @@ class InboxScreen(FilteredArea, AreaScreen):
         if self.conversation.writing_note:
             self.save_note(thread["id"], thread["title"], self.conversation.compose_box.text)
             return
-        attachment = self.conversation.pending.get(thread["id"])
-        self.send_reply(thread["id"], thread["title"], self.conversation.compose_box.text,
-                        attachment["id"] if attachment else None)
+        # The text leaves the box at once, so that what is typed next is the next reply; on refusal it comes back.
+        text, attachment = self.conversation.take(thread["id"])
+        self.outgoing.append((thread["id"], thread["title"], text, attachment))
+        self.send_next()
+
+    def send_next(self) -> None:
+        if self.outgoing and not self.sending:
+            self.sending = True
+            self.send_reply(*self.outgoing.pop(0))
 
     @engine_work(group="action")
-    def send_reply(self, thread_id: str, guest: str, text: str, attachment_id: str | None) -> None:
-        body = {"message": text, **({"attachment_id": attachment_id} if attachment_id else {})}
+    def send_reply(self, thread_id: str, guest: str, text: str, attachment: dict[str, Any] | None) -> None:
+        body = {"message": text, **({"attachment_id": attachment["id"]} if attachment else {})}
         chat, actor = self.app.engine.chat, self.app.actor()
-        chat.reply(actor, thread_id, body)
+        try:
+            chat.reply(actor, thread_id, body)
+        except FrontdeskError:
+            self.post_message(ReplyRefused(thread_id, text, attachment))
+            raise
         self.post_message(ReplySent(thread_id))
         self.post_message(ActionDone(queued_text(guest, chat.thread(actor, thread_id)["provider"])))
 
     def on_reply_sent(self, message: ReplySent) -> None:
-        self.conversation.sent(message.thread_id)
+        self.sending = False
+        self.send_next()
+
+    def on_reply_refused(self, message: ReplyRefused) -> None:
+        self.sending = False
+        self.conversation.give_back(message.thread_id, message.text, message.attachment)
+        self.send_next()
 
     def on_note_saved(self, message: NoteSaved) -> None:
         self.conversation.noted(message.thread_id)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
+from textual import events
 from textual.app import App
 from textual.dom import DOMNode
 from textual.reactive import reactive
@@ -37,6 +38,20 @@ class ConsoleApp(App[None]):
         # A widget not yet in the DOM is left to be styled once, as it mounts.
         if isinstance(node, App) or node.is_attached:
             super().update_styles(node, animate)
+
+    async def on_event(self, event: events.Event) -> None:
+        # A key with a priority binding (ctrl+s, ctrl+r…) runs as the app takes it, while the keys typed before it
+        # may still wait in the focused widget's queue: a fast burst then ctrl+s sent part of the burst. Such a key
+        # waits its turn in that queue, behind them.
+        if isinstance(event, events.Key) and not event.is_forwarded and self.screen_stack:
+            focused = self.focused
+            if focused is not None and self.priority_key(event.key) and focused.call_later(super().on_event, event):
+                return
+        await super().on_event(event)
+
+    def priority_key(self, key: str) -> bool:
+        return any(binding.priority for _, bindings in self.screen._binding_chain
+                   for binding in bindings.key_to_bindings.get(key, ()))
 
     def push_screen(self, screen: Screen | str, *args: Any, **kwargs: Any) -> Any:
         if isinstance(screen, Screen) and not screen.is_running:

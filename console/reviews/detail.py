@@ -18,6 +18,7 @@ from textual.message import Message
 from textual.widgets import Static, TextArea
 
 from console.kit.stay import booking_view
+from console.kit.text_box import TextBox
 from console.kit.words import channel, when
 from console.kit.workers import engine_work, post_fresh
 from console.reviews.chart import chart, review_rows
@@ -89,7 +90,7 @@ class ReviewPane(Vertical):
         yield Static("", id="rv-stay", markup=False)
         with VerticalScroll(id="rv-review"):
             yield Static("Pick a review on the left.", id="rv-text", markup=False)
-        yield TextArea(id="rv-reply", placeholder=REPLY_PLACEHOLDER, disabled=True)
+        yield TextBox(id="rv-reply", placeholder=REPLY_PLACEHOLDER, disabled=True)
 
     @property
     def reply_box(self) -> TextArea:

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from typing import Any, Protocol, TypeVar
 
 from textual import events
+from textual.keys import _character_to_key
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.worker import WorkerCancelled
@@ -71,6 +72,17 @@ async def until(pilot: Pilot, condition: Callable[[], bool], timeout: float = 5.
 
 async def type_text(pilot: Pilot, text: str) -> None:
     await pilot.press(*("space" if char == " " else char for char in text))
+
+
+async def burst(pilot: Pilot, text: str, *keys: str) -> None:
+    """Type `text`, then press `keys`, as fast as a terminal delivers a paste, a text expander or a laggy SSH
+    session: every key reaches the app before it handles the first (pilot.press waits for the app after each)."""
+    events_ = [events.Key(_character_to_key(char) if not char.isalnum() else char, char) for char in text]
+    events_ += [events.Key(key, None) for key in keys]
+    for event in events_:
+        event.set_sender(pilot.app)
+        pilot.app.post_message(event)
+    await settle(pilot)
 
 
 async def run_command(pilot: Pilot, text: str) -> None:

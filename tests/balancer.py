@@ -1,4 +1,4 @@
-"""haproxy in front of `frontdesk serve` hosts, as the recipe in README's "Many hosts" runs it (Debian's package,
+"""haproxy in front of `frontdesk serve` hosts, as the recipe in docs/operations.md's "Many hosts" runs it (Debian's package,
 scripts/install-test-servers): each host's main listener behind one port, round robin, a host taken out once its
 health route stops answering, and a request whose connection a dead host refuses sent to the other. A host busy
 under load stays in: its health check may take up to `timeout check` (without it, the check's timeout is `inter`,

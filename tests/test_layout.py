@@ -1,4 +1,4 @@
-"""README's Layout is true: every table of the schema is listed once, under the domain whose store writes it, and
+"""The Layout guide (docs/layout.md) is true: every table of the schema is listed once, under the domain whose store writes it, and
 each domain has its package, its `store.py` and its tests' folder."""
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ TRIGGERS = {"thread_counts", "booking_counts", "thread_search"}
 
 
 def _documented() -> dict[str, str]:
-    """table -> domain, from README's table of tables."""
-    readme = (ROOT / "README.md").read_text()
+    """table -> domain, from the Layout guide's table of tables."""
+    readme = (ROOT / "docs" / "layout.md").read_text()
     header = "| domain | tables |\n|---|---|\n"
     section = readme[readme.index(header) + len(header):].split("\n\n")[0]
     rows = re.findall(r"^\| (\w+) \| ([\w, ]+) \|$", section, re.M)

@@ -1,7 +1,7 @@
 """Taxes and tax sets: create, read, update, list and delete, access checked (a property's, as its room types are),
 and how a rate plan names its set.
 
-Decisions where the service's page is silent (README, "Coming from Channex"):
+Decisions where the service's page is silent (docs/coming-from-channex.md):
 - The property's default set is the tax set whose `is_default` is true: the first set a property gets becomes it,
   unless it says `is_default: false`; `is_default: true` moves it. A new rate plan that names no set (and embeds no
   taxes) is priced with the default, when that is in its currency.

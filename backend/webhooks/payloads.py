@@ -2,7 +2,7 @@
 
 `payload` is the event's own, as it was recorded (`booking_*` and `non_acked_booking`: `{booking_id, property_id,
 revision_id}`; `message`: the service's message payload; `inquiry`, `thread_closed`, `thread_reopened`,
-`sync_error`: see the README), except ARI's, which is read when it is sent: the written range's values as they
+`sync_error`: see docs/http.md), except ARI's, which is read when it is sent: the written range's values as they
 are now, consecutive days with equal values as one range, in the shape of an ARI write's `values`. `timestamp`
 is when the event happened, as the service writes it (`2021-12-24T00:00:00.000000Z`); `user_id` is null, since
 Frontdesk does not record who made a change. Without `send_data`, `payload` is left out.

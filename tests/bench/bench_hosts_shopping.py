@@ -3,7 +3,7 @@ PostgreSQL primary (durable commits), loaded by wrk over real HTTP, in the same 
 
 Setups, each `serve` process standing for a host:
 - 1 host: one `serve --workers 1`, wrk straight at it; and one `serve --workers 2` (the CPU of the two hosts below);
-- 2 hosts: two `serve --workers 1` behind haproxy (tests/balancer.py, round robin, as README's "Many hosts" runs it);
+- 2 hosts: two `serve --workers 1` behind haproxy (tests/balancer.py, round robin, as docs/operations.md's "Many hosts" runs it);
 - 2 hosts + replica: the same, each with `--read-db` a hot standby of the primary (tests/postgres_cluster.py), and
   the share of the statements the standby served.
 

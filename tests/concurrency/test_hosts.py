@@ -1,4 +1,4 @@
-"""Two hosts behind a load balancer, as README's "Many hosts" runs them: two `frontdesk serve` processes on ports
+"""Two hosts behind a load balancer, as docs/operations.md's "Many hosts" runs them: two `frontdesk serve` processes on ports
 of their own over one PostgreSQL database stand for two machines, haproxy (tests/balancer.py) in front of both.
 A whole host is killed (`kill -9`) while both take bookings and ARI writes: nothing is sold twice, every answered
 write is there, and the other host delivers every committed event, the dead host's undelivered ones too, within

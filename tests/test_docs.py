@@ -1,7 +1,7 @@
 """Everything staff and integrators can call is documented (after sqlite-utils' tests/test_docs.py): every command
 and option of the `frontdesk` command line in README's "command line at a glance", every key of the console in
-docs/console.md (a row per table of the console's help), every HTTP route of the three listeners in docs/http.md.
-Each failure names what is missing and where it goes."""
+docs/console.md (a row per table of the console's help), every HTTP route of the three listeners in docs/http.md; and every link and image of README.md and docs/ leads
+somewhere. Each failure names what is missing and where it goes."""
 
 from __future__ import annotations
 
@@ -193,3 +193,26 @@ def test_the_http_guide_names_no_route_that_is_not_there(routes) -> None:
     served = {(method, shape(path)) for _, method, path in routes}
     stale = sorted(f"{method} {path}" for method, path in documented_routes() - served)
     assert not stale, f"docs/http.md names routes no listener serves: {stale}"
+
+
+# --- links -----------------------------------------------------------------------------------------------------
+
+def anchors(text: str) -> set[str]:
+    """The anchors GitHub gives a document's headings: lower case, punctuation dropped, spaces as hyphens."""
+    headings = re.findall(r"^#+ (.*)$", re.sub(r"^```.*?^```", "", text, flags=re.M | re.S), re.M)
+    return {re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-") for heading in headings}
+
+
+def test_every_link_and_image_of_the_documents_resolves() -> None:
+    documents = [README, *sorted((ROOT / "docs").glob("*.md"))]
+    broken = []
+    for document in documents:
+        for target in re.findall(r"\]\(([^)\s]+)\)", document.read_text(encoding="utf-8")):
+            if re.match(r"\w+:", target):
+                continue
+            path, _, anchor = target.partition("#")
+            linked = (document.parent / path).resolve() if path else document
+            if not linked.exists() or (anchor and linked.is_file()
+                                       and anchor not in anchors(linked.read_text(encoding="utf-8"))):
+                broken.append(f"{document.relative_to(ROOT)}: {target}")
+    assert not broken, f"links that lead nowhere: {broken}"

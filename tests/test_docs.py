@@ -1,7 +1,8 @@
 """Everything staff and integrators can call is documented (after sqlite-utils' tests/test_docs.py): every command
 and option of the `frontdesk` command line in README's "command line at a glance", every key of the console in
-docs/console.md (a row per table of the console's help), every HTTP route of the three listeners in docs/http.md; and every link and image of README.md and docs/ leads
-somewhere. Each failure names what is missing and where it goes."""
+docs/console.md (a row per table of the console's help), every HTTP route of the three listeners in docs/http.md;
+and every link and image of README.md and docs/ leads somewhere. Each failure names what is missing and where it
+goes."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ README = ROOT / "README.md"
 CONSOLE_GUIDE = ROOT / "docs" / "console.md"
 HTTP_GUIDE = ROOT / "docs" / "http.md"
 CLI_HEADING = "## The command line at a glance"
+SHARED = ("--db", "--keys")  # every command takes them: the section's first lines say so, not each row
 METHODS = "GET|POST|PUT|PATCH|DELETE"
 ROUTE = re.compile(rf"`((?:{METHODS})(?:/(?:{METHODS}))*) (/[^`\s?]*)[^`]*`")
 # How docs/console.md spells the keys Textual names otherwise.
@@ -39,7 +41,8 @@ SPELLED = {"escape": "esc", "question_mark": "?", "slash": "/", "left_square_bra
 
 # --- the command line ------------------------------------------------------------------------------------------
 
-def commands(group: click.Command = main, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], click.Command]]:
+def commands(group: click.Command = main,
+             path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], click.Command]]:
     """(path, command) of every command a user runs, the console itself (path ()) first; groups are only paths."""
     if not isinstance(group, click.Group) or not path:
         yield path, group
@@ -93,9 +96,8 @@ def test_every_command_has_its_row(path: tuple[str, ...]) -> None:
 def test_every_option_is_in_its_command_row(path: tuple[str, ...]) -> None:
     command = dict(commands())[path]
     row, section = command_row(path) or "", cli_section()
-    shared = set(options(main))  # every command takes the console's --db and --keys: the section's first lines say so
     missing = [opt for opt in options(command)
-               if not named(opt, row) and not (opt in shared and named(opt, section))]
+               if not named(opt, row) and not (opt in SHARED and named(opt, section))]
     assert not missing, (f"`{' '.join(('frontdesk', *path))}` options {missing} are not in its row of README.md's "
                          f"{CLI_HEADING!r} table")
 

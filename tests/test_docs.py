@@ -218,3 +218,17 @@ def test_every_link_and_image_of_the_documents_resolves() -> None:
                                        and anchor not in anchors(linked.read_text(encoding="utf-8"))):
                 broken.append(f"{document.relative_to(ROOT)}: {target}")
     assert not broken, f"links that lead nowhere: {broken}"
+
+
+# --- the two commands ------------------------------------------------------------------------------------------
+
+def test_readme_gives_the_test_command_ci_runs() -> None:
+    """.ci/run installs and tests as README says: its command is one of README's two, word for word."""
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    command = next(line for line in ci.splitlines() if "pytest" in line and not line.startswith("#"))
+    section = README.read_text(encoding="utf-8").split("## Two commands", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"^```sh\n(.*?)^```", section, re.M | re.S)
+    assert command in [line for block in blocks for line in block.splitlines()], (
+        f"README.md's Two commands no longer hold what .ci/run runs: {command}")
+    assert any("pip install -e . && .venv/bin/frontdesk" in block for block in blocks), (
+        "README.md's Two commands no longer open the console")

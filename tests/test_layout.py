@@ -1,5 +1,5 @@
-"""The Layout guide (docs/layout.md) is true: every table of the schema is listed once, under the domain whose store writes it, and
-each domain has its package, its `store.py` and its tests' folder."""
+"""The Layout guide (docs/layout.md) is true: every table of the schema is listed once, under the domain whose
+store writes it, and each domain has its package, its `store.py` and its tests' folder."""
 
 from __future__ import annotations
 
@@ -17,9 +17,9 @@ TRIGGERS = {"thread_counts", "booking_counts", "thread_search"}
 
 def _documented() -> dict[str, str]:
     """table -> domain, from the Layout guide's table of tables."""
-    readme = (ROOT / "docs" / "layout.md").read_text()
+    guide = (ROOT / "docs" / "layout.md").read_text()
     header = "| domain | tables |\n|---|---|\n"
-    section = readme[readme.index(header) + len(header):].split("\n\n")[0]
+    section = guide[guide.index(header) + len(header):].split("\n\n")[0]
     rows = re.findall(r"^\| (\w+) \| ([\w, ]+) \|$", section, re.M)
     listed = [(table.strip(), domain) for domain, tables in rows for table in tables.split(",")]
     assert len(listed) == len(dict(listed)), "a table listed twice"

@@ -12,7 +12,9 @@ from typing import TYPE_CHECKING, Any
 from backend.core.config import Config
 from backend.core.errors import CannotStart
 from backend.upgrades.steps import run_pending
+from backend.core.changes import noter
 from backend.core.events import EventBus
+from backend.outbox import changes
 from backend.identity.service import Identity
 from backend.bookings.store import has_legacy_cards, has_unnamed_bookings
 from backend.properties.store import property_count
@@ -58,6 +60,7 @@ class Engine:
         self.store = store
         self.config = config or Config()
         self.events = EventBus()
+        self.events.subscribe(noter(store))  # other processes' consoles learn the kind
         self.keys.check(store)  # before anything is written: a database of other keys is refused as it is
         self.identity = Identity(store)
         self.facilities.seed()
@@ -354,6 +357,14 @@ class Engine:
     def change_stamp(self) -> int:
         """Changes when another process commits: how a console notices writes by other processes."""
         return self.store.change_stamp()
+
+    def changes_mark(self) -> changes.Mark:
+        """Where `changes_since` starts: now."""
+        return changes.newest(self.store)
+
+    def changes_since(self, mark: changes.Mark) -> tuple[changes.Mark, frozenset[str]]:
+        """The kinds of what was written since `mark` (by any process; backend/outbox/changes.py), and the next mark."""
+        return changes.since(self.store, mark)
 
     def close(self) -> None:
         """Give the database's connections back (a PostgreSQL pool's are closed; SQLite's this thread's), and the

@@ -1,8 +1,10 @@
 """The Frontdesk console: one mode per area, a footer of keys, help, the command palette and themes.
 
-The app owns the engine and the link to its changes: in-process change events, and a poll of
-the store's change stamp (about once a second: SQLite's data_version, PostgreSQL's WAL position) for commits by other processes. Either one bumps
-`generation` and tells the screens on the stack; screens of other modes catch up when shown.
+The app owns the engine and the link to its changes: in-process change events, and a poll of the store's change stamp
+(about once a second: SQLite's data_version, PostgreSQL's WAL position) for commits by other processes, whose kinds it
+then reads (backend/outbox/changes.py). Each change of a kind bumps `generation`, notes it as that kind's, and tells the
+screens on the stack, which reload only for the kinds they show (console/kit/messages.py `DataChanged.concerns`);
+screens of other modes catch up when shown, for what changed of their kinds meanwhile.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from console.stylesheet import Stylesheet
 from console.themes import THEMES
 
 HERE = Path(__file__).parent
+UNREAD_KINDS = ("message.", "thread.")  # what moves the inbox tab's badge
 
 
 class UnreadCounted(Message):
@@ -125,7 +128,9 @@ class FrontdeskApp(ConsoleApp):
         self.db_label = f"{user} · {where}" if user else where
         engine.identity.operator()  # made on first use: before the workers, which only read it
         self.generation = 0  # counts data changes, so screens can tell whether they are behind
+        self.kind_generations = {}
         self.change_stamp = engine.change_stamp()
+        self.changes_mark = engine.changes_mark()
         self.unsubscribe = lambda: None
         self.quit_question: ConfirmDialog | None = None
         for theme in THEMES:
@@ -166,13 +171,22 @@ class FrontdeskApp(ConsoleApp):
         stamp = self.engine.change_stamp()
         if stamp != self.change_stamp:
             self.change_stamp = stamp
-            self.post_message(DataChanged("database"))
+            self.read_changes()
+
+    @engine_work(exclusive=True, group="changes")
+    def read_changes(self) -> None:
+        """What kinds the commits that moved the stamp were (ours included: the bus told those already)."""
+        self.changes_mark, kinds = self.engine.changes_since(self.changes_mark)
+        for kind in sorted(kinds):
+            self.post_message(DataChanged(kind))
 
     def on_data_changed(self, message: DataChanged) -> None:
         self.generation += 1
+        self.kind_generations[message.kind] = self.generation
         for screen in self.screen_stack:
             screen.post_message(DataChanged(message.kind))
-        self.count_unread()
+        if message.concerns(UNREAD_KINDS):
+            self.count_unread()
 
     @engine_work(exclusive=True, group="unread")
     def count_unread(self) -> None:

@@ -173,7 +173,8 @@ class Bookings:
                 sold = property_rate_plan_ids(self.store, prop["id"]) if crs else self._sold(channel, prop)
                 booking = self._book(model, shown, existing, prop, channel, sold, window, body_hash, key,
                                      secure=secure, ota=ota, ruled=not crs)
-        self.events.publish("booking.changed", booking["id"], status=booking["status"], property_id=property_id)
+        self.events.publish("booking.changed", booking["id"], outboxed=True, status=booking["status"],
+                            property_id=property_id)
         return booking, model.status == "new"
 
     def _book(self, model: BookingInput, shown: dict[str, Any], existing, prop, channel, sold: set[str],

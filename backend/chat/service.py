@@ -264,7 +264,7 @@ class Chat:
             thread_id = self._thread_of_booking(conn, booking) if booking is not None else model.thread_id
             message = self._add(conn, thread_id, "guest", model.message or "", attachment_ids=model.attachments,
                                 channel_id=channel["id"], at=_sent_at(model.sent_at, self.now()))
-        self.events.publish("message.received", message["id"], thread_id=thread_id)
+        self.events.publish("message.received", message["id"], outboxed=True, thread_id=thread_id)
         return message
 
     def inquiry(self, channel, data: Any) -> dict[str, Any]:
@@ -297,7 +297,7 @@ class Chat:
             if model.message:
                 # A microsecond after the inquiry: same-stamp messages would list in the random order of their ids.
                 self._add(conn, thread_id, "guest", model.message, at=_microsecond_after(now))
-        self.events.publish("message.received", thread_id, thread_id=thread_id)
+        self.events.publish("message.received", thread_id, outboxed=True, thread_id=thread_id)
         return self._threads([thread_with_property(self.store, thread_id)])[0]
 
     def outbox(self, channel, query: ListQuery) -> tuple[list[dict[str, Any]], dict]:

@@ -20,6 +20,7 @@ from backend.chat.store import (
     delete_template, insert_template, property_group, property_group_id, template_row, templates_in_group,
     templates_page, thread_templates, update_template,
 )
+from backend.core.changes import note
 from backend.core.errors import BadRequest, Errors, NotFound, Unauthorized, ValidationFailed
 from backend.core.fields import RequiredText
 from backend.identity.access import reaches
@@ -82,6 +83,7 @@ class MessageTemplates:
         model = self._validate(actor, data)
         template_id, now = new_id(), utc_now()
         with self.store.transaction() as conn:
+            note(conn, "saved_reply.changed")  # for consoles of other processes
             if templates_in_group(conn, self._group_of(conn, model)) >= MAX_PER_GROUP:
                 raise ValidationFailed.one("message_template", f"a group keeps at most {MAX_PER_GROUP} saved replies")
             insert_template(conn, template_id, model.group_id, model.property_id, mask_text(model.title),
@@ -95,6 +97,7 @@ class MessageTemplates:
             raise BadRequest(["the message_template must be a JSON object"])
         sent = {k: v for k, v in data.items() if k not in READ_ONLY}
         with self.store.transaction() as conn:
+            note(conn, "saved_reply.changed")  # for consoles of other processes
             current = self._row(actor, template_id)
             scope = {"property_id": current["property_id"], "group_id": current["group_id"]}
             if sent.get("property_id") is not None or sent.get("group_id") is not None:
@@ -110,6 +113,7 @@ class MessageTemplates:
     def delete(self, actor: Actor, template_id: str) -> None:
         self._row(actor, template_id)
         with self.store.transaction() as conn:
+            note(conn, "saved_reply.changed")  # for consoles of other processes
             delete_template(conn, template_id)
 
     def for_thread(self, actor: Actor, thread_id: str) -> list[dict[str, Any]]:

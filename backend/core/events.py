@@ -13,6 +13,7 @@ class Event:
     kind: str  # e.g. "property.changed", "channel.changed"
     id: str
     data: dict[str, Any] = field(default_factory=dict)
+    outboxed: bool = False  # the change also wrote an outbox event, which tells other processes its kind
 
 
 Subscriber = Callable[[Event], None]
@@ -34,8 +35,8 @@ class EventBus:
 
         return unsubscribe
 
-    def publish(self, kind: str, id: str, **data: Any) -> None:
-        event = Event(kind, id, data)
+    def publish(self, kind: str, id: str, *, outboxed: bool = False, **data: Any) -> None:
+        event = Event(kind, id, data, outboxed)
         with self._lock:
             subscribers = list(self._subscribers)
         for subscriber in subscribers:

@@ -1,6 +1,7 @@
 """The kernel's SQL: a page of any collection, built from the list conventions of backend/core/listing.py (every
-domain's store lists through it), and the kernel's one table, `keys_fingerprint`, the fingerprint of the keys a
-database was made with (backend/core/keys.py). In the common dialect of storage/."""
+domain's store lists through it), and the kernel's tables: `keys_fingerprint`, the fingerprint of the keys a
+database was made with (backend/core/keys.py), and `changes`, the changes feed (backend/core/changes.py). In the
+common dialect of storage/."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from backend.core.listing import SEARCH_COUNTED, SEARCH_MAX, TRIGRAM, Columns, ListQuery, Search, order_by, where
-from storage import Store, utc_now
+from storage import Connection, Store, utc_now
 
 
 def keys_fingerprint(store: Store) -> str | None:
@@ -21,6 +22,24 @@ def keep_keys_fingerprint(store: Store, fingerprint: str) -> str:
         conn.execute("INSERT INTO keys_fingerprint (id, fingerprint, inserted_at) VALUES (1, ?, ?) "
                      "ON CONFLICT (id) DO NOTHING", (fingerprint, utc_now()))
         return conn.execute("SELECT fingerprint FROM keys_fingerprint WHERE id = 1").fetchone()[0]
+
+
+def insert_change(conn: Connection, kind: str, inserted_at: str) -> None:
+    """One row of the changes feed (backend/core/changes.py)."""
+    conn.execute("INSERT INTO changes (kind, inserted_at) VALUES (?, ?)", (kind, inserted_at))
+
+
+def changes_after(store: Store, seq: int, limit: int) -> list[Any]:
+    """(seq, kind) of up to `limit` changes after `seq`, in order."""
+    return store.query("SELECT seq, kind FROM changes WHERE seq > ? ORDER BY seq LIMIT ?", (seq, limit))
+
+
+def newest_change(store: Store) -> int:
+    return store.scalar("SELECT max(seq) FROM changes") or 0
+
+
+def prune_changes(conn: Connection, before: str) -> None:
+    conn.execute("DELETE FROM changes WHERE inserted_at < ?", (before,))
 
 
 def page(store: Store, query: ListQuery, columns: Columns, *, select: str, source: str,

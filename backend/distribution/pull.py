@@ -20,6 +20,7 @@ from backend.distribution import json_format
 from backend.distribution.mapped import Mapped
 from backend.distribution.reading import Changes, Reader
 from backend.distribution.settings import KIND
+from backend.core.changes import DELIVERED, note_after
 from backend.core.errors import ValidationFailed
 from backend.core.scopes import destination_scope
 from backend.outbox.deliverer import Event
@@ -67,7 +68,9 @@ def ack(store: Store, channel_id: str, cursor: Any) -> int:
     now. The destination's scope: acks of other channels, and the deliverers' writes, go beside it."""
     with store.transaction(destination_scope(channel_id)) as conn:
         wanted = checked(store, cursor)
-        return ack_cursor(conn, channel_id, KIND, wanted, utc_now())
+        now_at = ack_cursor(conn, channel_id, KIND, wanted, utc_now())
+    note_after(store, DELIVERED)
+    return now_at
 
 
 class AckBody(BaseModel):

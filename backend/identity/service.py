@@ -19,6 +19,7 @@ import hashlib
 import secrets
 from typing import Any
 
+from backend.core.changes import note
 from backend.core.errors import BadRequest, Errors, Forbidden, NotFound, Unauthorized, ValidationFailed
 from backend.core.fields import email_error
 from backend.core.validation import validate
@@ -62,6 +63,7 @@ class Identity:
         if problem:
             raise ValidationFailed.one("email", problem)
         with self.store.transaction() as conn:
+            note(conn, "user.changed")  # for consoles of other processes
             if email_taken(conn, email):
                 raise ValidationFailed.one("email", "has already been taken")
             token = self._issue(conn, new_user(conn, email))
@@ -94,6 +96,7 @@ class Identity:
         members = [self.actor_for(email) for email in member_emails]
         group_id = new_id()
         with self.store.transaction() as conn:
+            note(conn, "user.changed")  # for consoles of other processes
             insert_group(conn, group_id, title, utc_now())
             insert_members(conn, group_id, [(new_id(), m.user_id) for m in members], "owner")
         return group_id
@@ -110,6 +113,7 @@ class Identity:
         model = validate(GroupInput, data)
         group_id = new_id()
         with self.store.transaction() as conn:
+            note(conn, "user.changed")  # for consoles of other processes
             insert_group(conn, group_id, model.title, utc_now())
             insert_members(conn, group_id, [(new_id(), actor.user_id)], "owner")
         return self._groups(actor, [{"id": group_id, "title": model.title}])[0]
@@ -121,6 +125,7 @@ class Identity:
         read_only = {"id", "is_default"}  # sent back by clients that PUT what they read
         model = validate(GroupInput, {"title": row["title"], **{k: v for k, v in data.items() if k not in read_only}})
         with self.store.transaction() as conn:
+            note(conn, "user.changed")  # for consoles of other processes
             set_group_title(conn, group_id, model.title)
         return self.group(actor, group_id)
 
@@ -128,6 +133,7 @@ class Identity:
         group_of(self.store, actor, group_id)
         errors = Errors()
         with self.store.transaction() as conn:  # checked in the delete's transaction: nothing joins it meanwhile
+            note(conn, "user.changed")  # for consoles of other processes
             if not (actor.sees_all or group_owner(conn, group_id, actor.user_id)):
                 raise Forbidden("only an owner of the group may delete it")
             properties = property_titles_in_group(conn, group_id)
@@ -154,6 +160,7 @@ class Identity:
     def add_token(self, email: str) -> IssuedToken:
         actor = self.actor_for(email)
         with self.store.transaction() as conn:
+            note(conn, "user.changed")  # for consoles of other processes
             return self._issue(conn, actor.user_id)
 
     def _issue(self, conn: Connection, user_id: str) -> IssuedToken:
@@ -169,6 +176,7 @@ class Identity:
     def revoke_token(self, token_or_id: str) -> None:
         """Revoke by the token's id or by the token itself."""
         with self.store.transaction() as conn:
+            note(conn, "user.changed")  # for consoles of other processes
             if revoke_active_token(conn, token_or_id, hash_secret(token_or_id), utc_now()) == 0:
                 raise NotFound("no active token with that id")
 

@@ -20,6 +20,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from backend.core.changes import note
 from backend.core.errors import BadRequest, Forbidden, ResourceNotFound, Unauthorized, ValidationFailed
 from backend.core.fields import email_error
 from backend.core.listing import ListQuery
@@ -68,6 +69,7 @@ class Users:
         self._reach(actor, holder_id)
         member_id = new_id()
         with self.store.transaction() as conn:
+            note(conn, "user.changed")  # for consoles of other processes
             self._owner(conn, actor, holder_id)
             user_id = user_id_of(self.store, email) or new_user(conn, email)
             if member_taken(conn, self.kind, holder_id, user_id):
@@ -79,6 +81,7 @@ class Users:
         model = validate(RoleInput, data)
         self._row(actor, member_id)
         with self.store.transaction() as conn:
+            note(conn, "user.changed")  # for consoles of other processes
             current = member_row(conn, self.kind, member_id)
             if current is None:
                 raise ResourceNotFound(f"{self.kind} user {member_id} does not exist")
@@ -92,6 +95,7 @@ class Users:
     def withdraw(self, actor: Actor, member_id: str) -> None:
         self._row(actor, member_id)
         with self.store.transaction() as conn:  # the write lock first: two owners withdrawing each other count
+            note(conn, "user.changed")  # for consoles of other processes
             current = member_row(conn, self.kind, member_id)
             if current is None:
                 raise ResourceNotFound(f"{self.kind} user {member_id} does not exist")

@@ -405,7 +405,7 @@ class Ari:
 
     def _changed(self, props: dict[str, Any]) -> None:
         for property_id in props:
-            self.events.publish("ari.changed", property_id)
+            self.events.publish("ari.changed", property_id, outboxed=True)
 
     # --- reading -----------------------------------------------------------------------------
 

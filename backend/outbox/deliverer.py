@@ -37,6 +37,7 @@ from typing import Any, NamedTuple, Protocol
 
 from pydantic_core import from_json
 
+from backend.core import changes
 from backend.core.scopes import destination_scope
 from backend.outbox.lease import Lease
 from backend.outbox.sending import SendFailed
@@ -301,11 +302,14 @@ class Deliverer:
                 for number, (events, answer) in enumerate(sent):
                     self._log(conn, destination_id, events, "delivered", attempt if number == 0 else 1, answer.status,
                               None, None, answer.warnings)
+        if moved:
+            changes.note_after(self.store, changes.DELIVERED)
         return bool(moved)
 
     def _advance(self, destination_id: str, cursor: int, to: int) -> None:
         with self.store.transaction(destination_scope(destination_id)) as conn:
             advance_cursor(conn, destination_id, cursor, to)
+        changes.note_after(self.store, changes.DELIVERED)
 
     def _failed(self, route: Route, destination_id: str, events: list, cursor: int, attempts: int,
                 failed: SendFailed) -> None:
@@ -322,6 +326,7 @@ class Deliverer:
             self._log(conn, destination_id, events, "failed" if gives_up else "retrying", attempt, failed.status,
                       failed.message, retry_at)
             route.failed(conn, destination_id, failed.message, events)
+        changes.note_after(self.store, changes.DELIVERED)
 
     def _redeliver(self, route: Route, destination_id: str) -> None:
         """Events asked for again, one call each, outside the cursor's order; a failure is logged, not retried."""
@@ -340,6 +345,7 @@ class Deliverer:
                     attempts = delivery_attempts(conn, destination_id, seq)
                     self._log(conn, destination_id, events, "failed" if error else "delivered",
                               (attempts if attempts is not None else 0) + 1, status, error, None, warnings)
+            changes.note_after(self.store, changes.DELIVERED)
 
     @staticmethod
     def _log(conn, destination_id: str, events: list, status: str, attempts: int, response: int | None,
@@ -413,3 +419,4 @@ def prune(store: Store, now: datetime) -> None:
     with store.transaction() as conn:
         prune_events(conn, passed_position(conn), stamp(RETENTION), stamp(KEEP_OWED))
         prune_deliveries(conn, stamp(RETENTION))
+        changes.prune(conn, now)

@@ -242,3 +242,13 @@ def prune_events(conn: Connection, passed: int, retained_since: str, owed_since:
 
 def prune_deliveries(conn: Connection, since: str) -> None:
     conn.execute("DELETE FROM deliveries WHERE updated_at < ?", (since,))
+
+
+
+# --- the changes feed (backend/outbox/changes.py; written by backend/core/changes.py) ----------------
+
+
+def event_names_after(store: Store, position: int, limit: int) -> list[Row]:
+    """(position, event name) of up to `limit` events after `position`, in order."""
+    at = store.dialect.position
+    return store.query(f"SELECT {at}, event FROM events WHERE {at} > ? ORDER BY {at} LIMIT ?", (position, limit))

@@ -36,6 +36,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, StrictStr
 
+from backend.core.changes import note
 from backend.core.clients import client_of
 from backend.core.errors import TooManyRequests, Unauthorized, ValidationFailed
 from backend.identity.service import hash_secret
@@ -113,6 +114,7 @@ class CardForm:
         card = CardData(**{name: getattr(model, name).strip() or None for name in FIELDS})
         _check(card)
         with self.store.transaction() as conn:
+            note(conn, "vault.changed")  # for consoles of other processes
             session = open_session(conn, hash_secret(session_token or ""), _stamp(datetime.now(UTC)))
             if session is None:
                 raise Unauthorized(SESSION_GONE)

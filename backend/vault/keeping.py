@@ -19,6 +19,7 @@ from typing import Any
 
 from pydantic_core import from_json, to_json
 
+from backend.core.changes import note
 from backend.core.errors import NotFound
 from backend.core.keys import Keys
 from backend.vault.cards import CardData, masked_number
@@ -205,6 +206,7 @@ class Vault:
 
     def delete(self, token: str, actor: str) -> None:
         with self.store.transaction() as conn:
+            note(conn, "vault.changed")  # for consoles of other processes
             self._row(conn, token)
             delete_card(conn, token)
             self._audit(conn, "delete", token, actor)
@@ -212,6 +214,7 @@ class Vault:
     def wipe_cvv(self, token: str, actor: str) -> dict[str, Any]:
         """Forget the card's CVV (once it has been used to charge); the card stays."""
         with self.store.transaction() as conn:
+            note(conn, "vault.changed")  # for consoles of other processes
             self._row(conn, token)
             wiped = delete_cvv(conn, token)
             self._audit(conn, "wipe_cvv", token, actor, "wiped" if wiped else "no cvv held")
@@ -224,6 +227,7 @@ class Vault:
         days = self.purge_days if days is None else days
         last_kept = (now.date() - timedelta(days=days)).isoformat()
         with self.store.transaction() as conn:
+            note(conn, "vault.changed")  # for consoles of other processes
             cvvs = purge_cvvs(conn, _stamp(now))
             cards = purge_cards(conn, last_kept)
             self._audit(conn, "purge", None, actor, f"{cards} cards, {cvvs} cvvs, {days} days after departure")

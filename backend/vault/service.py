@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic_core import from_json, to_json
 
+from backend.core.changes import note
 from backend.core.errors import Forbidden, NotFound, ValidationFailed
 from backend.vault.builtin import DEFINITIONS, builtin_profile
 from backend.vault.cards import CardData
@@ -68,6 +69,7 @@ class Tokenisation:
         compiled = compile_profile(data)
         now = utc_now()
         with self.store.transaction() as conn:
+            note(conn, "vault.changed")  # for consoles of other processes
             self._unique(conn, compiled.name, None)
             profile_id = new_id()
             insert_profile(conn, profile_id, compiled.name, to_json(compiled.stored()).decode(), now)
@@ -77,6 +79,7 @@ class Tokenisation:
         self._writable(profile_id)
         compiled = compile_profile(data)
         with self.store.transaction() as conn:
+            note(conn, "vault.changed")  # for consoles of other processes
             self._row(profile_id, conn)
             self._unique(conn, compiled.name, profile_id)
             update_profile(conn, profile_id, compiled.name, to_json(compiled.stored()).decode(), utc_now())
@@ -85,6 +88,7 @@ class Tokenisation:
     def delete(self, profile_id: str) -> None:
         self._writable(profile_id)
         with self.store.transaction() as conn:
+            note(conn, "vault.changed")  # for consoles of other processes
             self._row(profile_id, conn)
             delete_profile(conn, profile_id)
 

@@ -189,8 +189,9 @@ class BookingDetailScreen(Screen):
         self.query_one("#booking-detail").focus()
         self.load()
 
-    def on_data_changed(self, _: DataChanged) -> None:
-        self.load()
+    def on_data_changed(self, message: DataChanged) -> None:
+        if message.concerns(("booking.", "vault.", "property.", "channel.", "inventory.")):
+            self.load()
 
     @engine_work(exclusive=True, group="booking")
     def load(self) -> None:

@@ -44,6 +44,7 @@ def guest_cell(row: dict[str, Any]) -> Fitted:
 
 
 class BookingsScreen(FilteredArea, AreaScreen):
+    WATCHES = ("booking.", "property.", "channel.", "vault.")
     AREA = "bookings"
     NOUNS = ("booking", "bookings")
     # What the desk needs first: which booking, whose, when; the rest gives way in a narrow window.

@@ -97,8 +97,9 @@ class DeliveryLogDialog(ModalScreen[None]):
         self.table.focus()
         self.load()
 
-    def on_data_changed(self, _: DataChanged) -> None:
-        self.load()
+    def on_data_changed(self, message: DataChanged) -> None:
+        if message.concerns(("delivery.", "webhook.", "channel.")):
+            self.load()
 
     @engine_work(exclusive=True, group="log")
     def load(self) -> None:

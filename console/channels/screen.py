@@ -32,6 +32,8 @@ def access(channel: dict[str, Any]) -> Text:
 
 
 class ChannelsScreen(DestinationsArea):
+    # The kinds of change it shows: what waits to go moves with every ARI change and booking.
+    WATCHES = ("channel.", "property.", "inventory.", "delivery.", "ari.", "booking.")
     AREA = "channels"
     NOUNS = ("channel", "channels")
     # What matters first: which channel, and whether it has the latest ARI.

@@ -44,6 +44,7 @@ def webhook_log(engine: Engine, actor: Actor, webhook_id: str) -> Log:
 
 
 class WebhooksScreen(DestinationsArea):
+    WATCHES = ("webhook.", "delivery.", "property.")
     AREA = "channels"
     CRUMB = "Webhooks"
     NOUNS = ("webhook", "webhooks")

@@ -50,6 +50,7 @@ def scope_fields(scope: str) -> dict[str, str]:
 
 class SavedRepliesScreen(AreaScreen):
     """Every saved reply the user reaches; n, e and d to write, change and delete them."""
+    WATCHES = ("saved_reply.", "property.", "user.")
 
     AREA = "inbox"
     CRUMB = "Saved replies"

@@ -128,6 +128,8 @@ class ThreadLocated(Message):
 
 
 class InboxScreen(FilteredArea, AreaScreen):
+    # The kinds of change it shows: threads, their stays, properties, assignees, saved replies.
+    WATCHES = ("message.", "thread.", "booking.", "property.", "user.", "saved_reply.")
     AREA = "inbox"
     NOUNS = ("conversation", "conversations")
     COLUMNS = (("", 1), ("Conversation", 31), ("Assignee", 8), ("Age", 5))

@@ -88,6 +88,7 @@ def short_span(selection: Selection) -> str:
 
 
 class InventoryScreen(TabbedArea):
+    WATCHES = ("inventory.", "ari.", "booking.", "property.", "channel.")  # availability moves with bookings
     AREA = "inventory"
     NOUNS = ("room type", "room types")
     COLUMNS = (("Room type", 24), ("Rooms", 5), ("Adults", 6), ("Children", 8), ("Infants", 7), ("Default", 7),

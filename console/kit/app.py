@@ -13,6 +13,7 @@ from textual.screen import Screen
 
 from backend.engine import Engine
 from backend.identity.models import Actor
+from console.kit.messages import concerns
 
 S = TypeVar("S", bound=Screen)
 
@@ -28,6 +29,7 @@ class ConsoleApp(App[None]):
 
     engine: Engine
     generation: int  # counts data changes, so a screen can tell that it is behind
+    kind_generations: dict[str, int]  # the generation of each kind's last change
     db_label: str  # the database, as the bar shows it
     unread_threads: reactive[int] = reactive(0)  # threads with unread guest messages: the inbox tab's badge
     secure_url: str | None  # the secure API the tester captures from, when given (`frontdesk --secure-url`)
@@ -71,6 +73,10 @@ class ConsoleApp(App[None]):
                 screen.add_class(max(fits)[1], update=False)
         screen._css_update_count = self._css_update_count  # Textual's own mark of a screen styled with today's CSS
         return screen
+
+    def changed_since(self, generation: int, watches: tuple[str, ...]) -> bool:
+        """Whether a change of a kind in `watches` came after `generation` (a screen shown again catches up)."""
+        return any(at > generation and concerns(kind, watches) for kind, at in self.kind_generations.items())
 
     def actor(self) -> Actor:
         """Whom the console acts as, read afresh so that groups added meanwhile are seen."""

@@ -108,6 +108,9 @@ class AreaScreen(Screen):
     DROP: ClassVar[tuple[str, ...]] = ()  # columns hidden when the width can't hold them all, least needed first
     CRUMB: ClassVar[str] = ""  # after the area's name in the bar: a screen opened from the area's own
     ROW_HEIGHT: ClassVar[int] = 1  # lines a row takes
+    # The kinds of change the area shows (or their starts, "booking." for every booking change): it reloads for
+    # these alone (backend/outbox/changes.py; "database", a change of no known kind, reloads every area).
+    WATCHES: ClassVar[tuple[str, ...]]
     # The list has the focus from the first frame: focused once mounted, the footer's keys changed with it and the
     # screen was laid out again, on every area's first visit.
     AUTO_FOCUS = "#list"
@@ -151,11 +154,12 @@ class AreaScreen(Screen):
 
     def on_screen_resume(self) -> None:
         # Changes that happened while another area was shown.
-        if self.seen_generation != self.app.generation:
+        if self.seen_generation == -1 or self.app.changed_since(self.seen_generation, self.WATCHES):
             self.reload()
 
-    def on_data_changed(self, _: DataChanged) -> None:
-        self.reload()
+    def on_data_changed(self, message: DataChanged) -> None:
+        if message.concerns(self.WATCHES):
+            self.reload()
 
     def on_fit_table_columns_hidden(self, message: FitTable.ColumnsHidden) -> None:
         if message.control is self.table:  # another table of the screen says so itself

@@ -52,8 +52,9 @@ class ChannelTogglesDialog(ModalScreen[None]):
         self.query_one(DataTable).focus()
         self.load()
 
-    def on_data_changed(self, _: DataChanged) -> None:
-        self.load()
+    def on_data_changed(self, message: DataChanged) -> None:
+        if message.concerns(("channel.", "property.")):
+            self.load()
 
     @engine_work(exclusive=True, group="channels")
     def load(self) -> None:

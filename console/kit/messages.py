@@ -5,15 +5,26 @@ from __future__ import annotations
 from textual.message import Message
 
 from backend.core.errors import FrontdeskError
+from backend.outbox.changes import EVERYTHING
 from console.kit.labels import problems_of
 
 
 class DataChanged(Message, bubble=False):
-    """The engine's data changed (an event in this process, or a commit by another one)."""
+    """The engine's data changed (an event in this process, or a commit by another one), of a kind such as
+    "message.received" or "property.changed"; "database" for a change of no known kind."""
 
     def __init__(self, kind: str) -> None:
         super().__init__()
         self.kind = kind
+
+    def concerns(self, watches: tuple[str, ...]) -> bool:
+        return concerns(self.kind, watches)
+
+
+def concerns(kind: str, watches: tuple[str, ...]) -> bool:
+    """Whether what shows `watches` (kinds or their starts: "booking." is every booking change) must reload for a
+    change of `kind`."""
+    return kind == EVERYTHING or kind.startswith(watches)
 
 
 class ActionDone(Message):

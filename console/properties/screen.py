@@ -20,6 +20,7 @@ SEARCH_DELAY = 0.3  # seconds of quiet typing before the list is searched
 
 
 class PropertiesScreen(AreaScreen):
+    WATCHES = ("property.", "channel.", "inventory.", "user.")
     AREA = "properties"
     NOUNS = ("property", "properties")
     COLUMNS = (("Title", 26), ("Type", 13), ("City", 20), ("Country", 7), ("Currency", 8), ("Channels", 8),

@@ -63,6 +63,7 @@ class RepliesFound(Message):
 
 
 class ReviewsScreen(FilteredArea, AreaScreen):
+    WATCHES = ("review.", "property.", "booking.", "saved_reply.")
     AREA = "reviews"
     NOUNS = ("review", "reviews")
     COLUMNS = (("", 1), ("Review", 34), ("Score", 11))

@@ -117,8 +117,9 @@ class ShoppingPropertyScreen(Screen):
         self.query_one("#shop-rooms", DataTable).focus()
         self.load()
 
-    def on_data_changed(self, _: DataChanged) -> None:
-        self.load()  # a booking or an ARI change moves prices and closed dates
+    def on_data_changed(self, message: DataChanged) -> None:
+        if message.concerns(("ari.", "booking.", "inventory.", "property.")):
+            self.load()  # a booking or an ARI change moves prices and closed dates
 
     @engine_work(exclusive=True, group="property")
     def load(self) -> None:

@@ -42,6 +42,7 @@ def offer(row: dict[str, Any]) -> Text:
 
 
 class ShoppingScreen(AreaScreen):
+    WATCHES = ("ari.", "booking.", "inventory.", "property.", "channel.")  # prices and closed dates
     AREA = "shopping"
     NOUNS = ("property", "properties")
     COLUMNS = (("Property", 24), ("City", 18), ("Country", 7), ("Best offer", 16), ("Available", 9))

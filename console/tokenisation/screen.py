@@ -58,6 +58,7 @@ def placement(profile: dict[str, Any]) -> Text:
 
 
 class TokenisationScreen(TabbedArea):
+    WATCHES = ("vault.", "booking.")  # cards come with bookings
     AREA = "tokenisation"
     NOUNS = ("profile", "profiles")
     COLUMNS = (("Profile", 20), ("Type", 4), ("Token goes to", 28), ("Kind", 19), ("Updated", 16))

@@ -52,6 +52,7 @@ STEPS: list[str] = [
     "0035_photos.sql",
     "0034_property_and_group_users.sql",
     "0040_message_authors.sql",
+    "0042_changes.sql",
 ]
 # PostgreSQL's first step: SQLite's schema as of this many steps, in one file.
 BASELINE = 22

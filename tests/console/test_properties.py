@@ -124,3 +124,25 @@ async def test_refreshes_when_another_connection_commits(make_app) -> None:
         other.properties.create(other.identity.operator(), {"title": "Apex Lodge", "currency": "NZD"})
         await until(pilot, lambda: "Apex Lodge" in titles(app.screen))
         other.store.close()
+
+
+async def test_reloads_for_the_kinds_it_shows_alone(make_app, engine: Engine) -> None:
+    """Another process's saved reply is nothing the properties list shows: it stays as it was, unread again; its
+    property renamed there is shown at once."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen, fetched = app.screen, []
+        read = screen.fetch
+        screen.fetch = lambda number: fetched.append(number) or read(number)
+        other = Engine.open("frontdesk.db")  # its own connection and its own event bus, like another process
+        operator, hotel = other.identity.operator(), other.properties.options(other.identity.operator())[0]
+        other.message_templates.create(operator, {"title": "Late arrival", "message": "We wait for you.",
+                                                  "property_id": hotel["id"]})
+        await until(pilot, lambda: "saved_reply.changed" in app.kind_generations)
+        await settle(pilot)
+        assert fetched == []
+        other.properties.update(operator, hotel["id"], {"title": "Renamed Elsewhere"})
+        await until(pilot, lambda: "Renamed Elsewhere" in titles(app.screen))
+        assert fetched
+        other.store.close()

@@ -41,7 +41,7 @@ from console.inbox.text import named, queued_text, thread_cells, whose_message
 from console.inbox.thread_list import ThreadList
 from console.kit.area import PAGE_SIZE, AreaScreen, FilteredArea, PropertiesFound
 from console.kit.choice import Choice
-from console.kit.messages import ActionDone
+from console.kit.messages import ActionDone, DataChanged
 from console.kit.reply_picker import ReplyPicker
 from console.kit.toggles import Checkbox
 from console.kit.words import CHANNELS, channel, counted, when
@@ -130,6 +130,7 @@ class ThreadLocated(Message):
 class InboxScreen(FilteredArea, AreaScreen):
     # The kinds of change it shows: threads, their stays, properties, assignees, saved replies.
     WATCHES = ("message.", "thread.", "booking.", "property.", "user.", "saved_reply.")
+    STAY_WATCHES = ("ari.", "inventory.")  # what moves the stay panel's offer alone, not the list
     AREA = "inbox"
     NOUNS = ("conversation", "conversations")
     COLUMNS = (("", 1), ("Conversation", 31), ("Assignee", 8), ("Age", 5))
@@ -259,6 +260,16 @@ class InboxScreen(FilteredArea, AreaScreen):
             self.conversation.clear("No conversation matches the filters.")
             self.stay.follow(None)
         self.update_footer()
+
+    def on_data_changed(self, message: DataChanged) -> None:
+        super().on_data_changed(message)
+        if not message.concerns(self.WATCHES) and message.concerns(self.STAY_WATCHES):
+            self.stay.follow(self.conversation.thread)
+
+    def on_screen_resume(self) -> None:
+        if self.app.changed_since(self.seen_generation, self.STAY_WATCHES):
+            self.stay.follow(self.conversation.thread)
+        super().on_screen_resume()
 
     def reload(self, page: int | None = None) -> None:
         """The list, and the thread on show: a change or a return to the inbox may concern either."""

@@ -68,8 +68,9 @@ def thread_cells(thread: dict[str, Any], now: datetime, reader_id: str) -> tuple
 
 
 def queued_text(guest: str, provider: str) -> str:
-    """After a reply: it is in the outbox, not with the guest, until the channel's adapter takes it."""
-    return f"Reply to {guest} queued for {channel(provider)}: {DELIVERED} once its adapter takes it"
+    """After a reply: it is in the outbox, not with the guest, until the channel's adapter takes it (the conversation
+    says so beside the reply, ◷ until then, ✓ once taken). Short enough for the status line at 80 columns."""
+    return f"Reply to {guest} queued for {channel(provider)}"
 
 
 def pending_text(attachment: dict[str, Any]) -> str:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
 from datetime import date
 from typing import Any, ClassVar, Literal
 
@@ -32,7 +33,7 @@ RowKind = Literal["availability", "rate", "closed", "stay"]
 LABEL_WIDTH = 30  # at WIDE columns and more
 NARROW_LABEL_WIDTH = 22
 WIDE = 100
-CELL_WIDTH = 6
+CELL_WIDTH = 7  # a night: a space, then up to six characters (552.50), so that neighbouring rates never touch
 SCROLLBAR = 2  # kept free, so that a long property's rows never push the last night out of view
 LEGEND = ("Rooms: rooms to sell · rate: per night, primary occupancy · closed: S stop sell, A arrival, "
           "D departure · stay: aN min on arrival, tN min through, xN max · · open · underlined: from the parent plan")
@@ -85,11 +86,16 @@ class Selection:
 
 
 def compact_rate(rate: str | None) -> str:
-    """ "280.00" → "280": whole amounts without their zeros, so that more nights fit on a line."""
+    """A rate as a night's cell holds it, exact where it fits: "280.00" → "280", "552.50" as it is. Longer ones are
+    rounded to whole units and marked: "1250.50" → "≈1251", "1250000" → "1250k" (the range editor shows them exact)."""
     if rate is None:
         return "—"
     whole, _, cents = rate.partition(".")
-    return whole if not cents.strip("0") else rate
+    exact = whole if not cents.strip("0") else rate
+    if len(exact) < CELL_WIDTH:
+        return exact
+    rounded = int(Decimal(rate).quantize(Decimal(1), ROUND_HALF_UP))
+    return f"≈{rounded}" if len(str(rounded)) < CELL_WIDTH - 1 else f"{rounded // 1000}k"
 
 
 def closed_flags(cell: dict[str, Any], plan: dict[str, Any]) -> Text:

@@ -6,9 +6,14 @@ from __future__ import annotations
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal
+from textual.timer import Timer
 from textual.widgets import Static
 
 WIDEN = " (widen the window)"
+# How long what happened stays: long enough to read, gone before it reads as what is happening now. An error stays
+# longer, for it asks for something.
+NEWS_KEPT = 15.0
+ERROR_KEPT = 60.0
 
 
 class StatusLine(Horizontal):
@@ -16,6 +21,7 @@ class StatusLine(Horizontal):
         super().__init__()
         self.place = "Loading…"
         self.hidden = ""
+        self.news_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(self.place, id="status-where", markup=False)
@@ -46,3 +52,10 @@ class StatusLine(Horizontal):
         news = self.query_one("#status-news", Static)
         news.update(text)
         news.set_class(error, "-error")
+        if self.news_timer is not None:
+            self.news_timer.stop()
+        self.news_timer = self.set_timer(ERROR_KEPT if error else NEWS_KEPT, self.clear_news) if text else None
+
+    def clear_news(self) -> None:
+        self.query_one("#status-news", Static).update("")
+        self.news_timer = None

@@ -299,7 +299,7 @@ async def test_the_calendar_starts_on_the_propertys_today(make_app, engine: Engi
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_inventory(pilot, "calendar")
         grid = screen.query_one(AriGrid)
-        assert grid.days[0].isoformat() == "2026-11-22" and len(grid.days) == 14
+        assert grid.days[0].isoformat() == "2026-11-22" and len(grid.days) == 12  # what 120 columns hold
         await pilot.press("right_square_bracket")
         await settle(pilot)
         assert grid.days[0].isoformat() == "2026-11-29"
@@ -373,6 +373,24 @@ async def test_the_calendar_marks_what_a_derived_plan_takes_from_its_parent(make
         sunday = grid.get_row(f"closed:{member}")[1]  # 22 Nov, a Sunday: the parent's closed to arrival
         assert str(sunday) == "A" and any("underline" in str(span.style) for span in sunday.spans)
         assert "underlined: from the parent plan" in str(screen.query_one("#ari-legend").render())
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_rates_with_cents_never_run_together(make_app, engine: Engine, size: tuple[int, int]) -> None:
+    """552.50 and its member rate 497.25 night after night read as separate figures at every width; a rate too long
+    for a night's cell is rounded and marked, not cut."""
+    parent = ids(engine)[f"{DOUBLE} / Best Available Rate"]
+    engine.inventory.ari.set_restrictions(engine.identity.operator(), [
+        {"property_id": ids(engine)[HOTEL], "rate_plan_id": parent, "date_from": "2026-11-22",
+         "date_to": "2026-11-24", "rate": "552.50"},
+        {"property_id": ids(engine)[HOTEL], "rate_plan_id": parent, "date_from": "2026-11-25",
+         "date_to": "2026-11-25", "rate": "1250.50"}])
+    async with make_app().run_test(size=size) as pilot:
+        screen = await open_inventory(pilot, "calendar")
+        grid = screen.query_one(AriGrid)
+        lines = [grid.render_line(y).text for y in range(grid.size.height)]
+        assert "552.50 552.50 552.50  ≈1251" in next(line for line in lines if "552.50" in line)
+        assert "497.25 497.25 497.25" in next(line for line in lines if "497.25" in line)  # 552.50 less 10%
 
 
 async def test_the_range_dialog_of_a_derived_plan_leaves_its_parents_values_alone(make_app, engine: Engine) -> None:

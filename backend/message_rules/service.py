@@ -12,6 +12,7 @@ why, and no message. Access is a saved reply's (backend/chat/templates.py): a ru
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, Literal
 from zoneinfo import ZoneInfo
@@ -145,7 +146,7 @@ class MessageRules:
         booking_id = validate(PreviewInput, data).booking_id
         booking_row(self.store, actor, booking_id)  # 404 unknown, 401 someone else's
         booking = booking_for_rules(self.store, booking_id)
-        if not _applies(rule, booking):
+        if booking is None or not _applies(rule, booking):
             raise ValidationFailed.one("booking_id", "is not a booking of the rule's property or group")
         at = moment(rule, booking)
         skipped = self._skip_reason(booking)
@@ -172,7 +173,7 @@ class MessageRules:
                     sent += self._send(rule, booking, _stamp(_naive(now)))
         return sent
 
-    def _candidates(self, rule: Row, first: datetime, last: datetime) -> list[Row]:
+    def _candidates(self, rule: Row, first: datetime, last: datetime) -> Sequence[Row]:
         """The bookings whose moment may fall from `first` to `last`: read by date, a day wider each side (a group's
         properties are in different time zones), the exact moment checked by the caller."""
         if rule["event"] == "booking_confirmed":
@@ -252,7 +253,7 @@ class MessageRules:
         if model.group_id:
             require_group(conn, model.group_id)
             return model.group_id
-        group_id = property_group_id(conn, model.property_id)
+        group_id = property_group_id(conn, model.property_id) if model.property_id else None
         if group_id is None:
             raise ValidationFailed.one("property_id", "is not a property of yours")
         return group_id
@@ -270,7 +271,7 @@ class MessageRules:
         return row
 
 
-def moment(rule: Row, booking: Row) -> datetime | None:
+def moment(rule: Row | Mapping[str, Any], booking: Row | Mapping[str, Any]) -> datetime | None:
     """When the rule falls due for the booking, in UTC without zone: its confirmation (its booking's coming), or
     `send_at` at the property on the day counted from its arrival or departure."""
     if rule["event"] == "booking_confirmed":
@@ -285,9 +286,10 @@ def moment(rule: Row, booking: Row) -> datetime | None:
     return _naive(local)
 
 
-def _applies(rule: Row, booking: Row | None) -> bool:
-    return booking is not None and (booking["property_id"] == rule["property_id"] if rule["property_id"]
-                                    else booking["group_id"] == rule["group_id"])
+def _applies(rule: Row, booking: Row) -> bool:
+    if rule["property_id"]:
+        return booking["property_id"] == rule["property_id"]
+    return booking["group_id"] == rule["group_id"]
 
 
 def _columns(model: RuleInput) -> dict[str, Any]:

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from backend.core.listing import Column, ListQuery
+from backend.core.listing import Column, Columns, ListQuery
 from backend.core.store import page
 from backend.identity.models import Actor
 from backend.identity.store import reach_scope
 from storage import Connection, Row, Store, placeholders
 
-RULE_COLUMNS = {"id": Column("m.id", "id"), "property_id": Column("m.property_id", "id"),
+RULE_COLUMNS: Columns = {"id": Column("m.id", "id"), "property_id": Column("m.property_id", "id"),
                 "group_id": Column("coalesce(m.group_id, p.group_id)", "id"), "title": Column("m.title"),
                 "trigger": Column("m.event", "enum"), "is_paused": Column("m.is_paused", "bool")}
 # What the sweep and the preview read of a booking: what sending needs (backend/chat/service.py `post`) and what

@@ -153,6 +153,17 @@ def test_each_trigger_sends_once_at_its_moment_filled(rules, fields, due):
     assert check(rules.client.get(f"/api/v1/message_rules/{rule_id}"))["data"]["attributes"]["sent_count"] == 1
 
 
+def test_a_rule_of_the_group_sends_to_each_of_its_properties_bookings(rules):
+    group_reply = check(rules.client.post("/api/v1/message_templates", json={"message_template": {
+        "title": "Group", "message": "Welcome to {property}."}}), 201)["data"]["id"]
+    assert "message_template_id" in rules.rule(422, property_id=None)["errors"]["details"]  # a property's reply
+    made = rules.rule(property_id=None, message_template_id=group_reply)["data"]
+    assert "group" in made["relationships"] and "property" not in made["relationships"]
+    assert rules.sweep(at(1, "09:00")) == 1
+    title = check(rules.client.get(f"/api/v1/properties/{rules.desk.shop.property_id}"))["data"]["attributes"]["title"]
+    assert rules.sent() == [f"Welcome to {title}."]
+
+
 def test_a_moment_missed_by_more_than_a_day_is_not_sent_late(rules):
     rules.rule()
     assert rules.sweep(at(2, "09:01")) == 0

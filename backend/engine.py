@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from backend.chat.service import Chat
     from backend.chat.stay import ThreadStays
     from backend.chat.templates import MessageTemplates
+    from backend.message_rules.service import MessageRules
     from backend.distribution.service import Distribution
     from backend.properties.facilities import Facilities
     from backend.inventory.service import Inventory
@@ -205,6 +206,12 @@ class Engine:
         return MessageTemplates(self.store, self.chat)
 
     @cached_property
+    def message_rules(self) -> MessageRules:
+        from backend.message_rules.service import MessageRules
+
+        return MessageRules(self.store, self.chat, self.config.clock)
+
+    @cached_property
     def thread_stays(self) -> ThreadStays:
         from backend.chat.stay import ThreadStays
 
@@ -293,12 +300,12 @@ class Engine:
 
     def sweeps(self) -> tuple[Sweep, ...]:
         """What the deliverer records of time passing: bookings not acknowledged, the nights that enter or
-        leave each property's window, and photo uploads no photo took."""
+        leave each property's window, photo uploads no photo took, and the messages rules send."""
         from backend.bookings.non_acked import tell_non_acked
         from backend.distribution.window_moves import sweep
         from backend.properties.media import prune_uploads
 
-        return (tell_non_acked, sweep, prune_uploads)
+        return (tell_non_acked, sweep, prune_uploads, self.message_rules.sweep)
 
     def outbox_status(self, actor: Actor) -> dict[str, Any]:
         """How far behind the outbox is for what the actor manages: each webhook and ARI channel, and the oldest change

@@ -10,6 +10,7 @@ YOU = "You"
 FORMER = "A former colleague"
 UNRECORDED = "Staff"  # a reply from before its writer was recorded
 INTEGRATION = "Integration (API)"
+RULE = "Rule"  # a message a message rule sent (backend/message_rules/): "Rule · <its title>"
 
 
 def staff_name(user_id: str | None, email: str | None, reader_id: str) -> str:
@@ -20,7 +21,10 @@ def staff_name(user_id: str | None, email: str | None, reader_id: str) -> str:
 
 
 def reply_author(message: dict[str, Any], reader_id: str) -> str:
-    """A property reply's writer (the engine's message with its `user_id`, `author_email`, `via_api`)."""
+    """A property reply's writer (the engine's message with its `user_id`, `author_email`, `via_api`,
+    `message_rule_id` and `message_rule_title`)."""
+    if message.get("message_rule_id"):
+        return f"{RULE} · {message['message_rule_title']}" if message.get("message_rule_title") else RULE
     if message.get("via_api"):
         email = message.get("author_email")
         return f"{INTEGRATION} · {email}" if email else INTEGRATION
@@ -30,7 +34,9 @@ def reply_author(message: dict[str, Any], reader_id: str) -> str:
 
 
 def reply_short(message: dict[str, Any], reader_id: str) -> str:
-    """A reply's writer in a one-line preview: "You", "API", "Staff", or a colleague's name."""
+    """A reply's writer in a one-line preview: "You", "API", "Rule", "Staff", or a colleague's name."""
+    if message.get("message_rule_id"):
+        return RULE
     if message.get("via_api"):
         return "API"
     if message.get("user_id") is None:

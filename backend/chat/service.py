@@ -9,6 +9,7 @@ the spec's error table lives here: 404 unknown, 401 someone else's, 403 without 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -24,7 +25,7 @@ from backend.chat.store import (
     THREAD_COUNT_COLUMNS, booking_thread, channel_booking, channel_code, channel_reply, chat_properties,
     count_message, has_chat_app, inquiry_meta, insert_message, insert_thread,
     channel_thread_property, is_property_room_type, mark_delivered, mark_thread_read, message_row, messages_by_id,
-    messages_page, pending_replies_page, property_group, revision_attributes, set_assignee, set_closed,
+    messages_page, pending_replies_page, property_group, rule_titles, revision_attributes, set_assignee, set_closed,
     set_unread_count, thread_count, thread_of_booking, thread_row, thread_state, thread_with_property, threads_page,
     unanswered_guest_messages, unread_thread_count,
 )
@@ -55,6 +56,7 @@ THREAD_READ_ONLY = {"id", "title", "is_closed", "provider", "message_count", "un
                     "last_message_received_at", "inserted_at", "updated_at", "assignee_email"}
 NEWEST_FIRST = {"order_by": "inserted_at", "order_direction": "desc"}
 NO_CHAT = "the property does not have the chat application; install it first"
+NO_MESSAGING = "the booking's channel does not support messages"
 
 
 class MessageInput(BaseModel):
@@ -171,13 +173,37 @@ class Chat:
         """`at` back-dates the message (importing history, the demo); the API never sets it."""
         booking = self._booking(actor, booking_id)
         model = _message_input(data)
+        message = self.post(booking, model.message or "", attachment_id=model.attachment_id, user_id=actor.user_id,
+                            session_id=actor.session_id, api_token_id=actor.token_id, at=at)
+        assert message is not None  # nothing to claim: always sent
+        return message
+
+    def post(self, booking, text: str, *, attachment_id: str | None = None, user_id: str | None = None,
+             session_id: str | None = None, api_token_id: str | None = None, message_rule_id: str | None = None,
+             at: str | None = None, claim: Callable[[Connection, str], bool] | None = None) -> dict[str, Any] | None:
+        """A property message on the booking's thread (made with its first message), in one transaction under the
+        property's write scope: staff's (`send_to_booking`) and a message rule's (backend/message_rules/). `claim`
+        runs first in it with the message's id to be: when it says False, nothing is sent (a rule's message another
+        sweep sent) and None is given."""
         with self.store.transaction(property_scope(booking["property_id"])) as conn:
+            message_id = new_id()
+            if claim is not None and not claim(conn, message_id):
+                return None
             thread_id = self._thread_of_booking(conn, booking)
-            message = self._add(conn, thread_id, "property", model.message or "", attachment_id=model.attachment_id,
-                                user_id=actor.user_id, session_id=actor.session_id, api_token_id=actor.token_id,
-                                at=at)
+            message = self._add(conn, thread_id, "property", text, attachment_id=attachment_id, user_id=user_id,
+                                session_id=session_id, api_token_id=api_token_id, message_rule_id=message_rule_id,
+                                message_id=message_id, at=at)
         self.events.publish("message.sent", message["id"], thread_id=thread_id)
         return message
+
+    def unsendable(self, booking) -> str | None:
+        """Why no message can be sent to a booking (a row with its `channel_code`), as `_booking` refuses it; None
+        when one can."""
+        if not has_chat_app(self.store, booking["property_id"]):
+            return NO_CHAT
+        if booking["channel_code"] not in CHAT_PROVIDERS:
+            return NO_MESSAGING
+        return None
 
     def reply(self, actor: Actor, thread_id: str, data: Any) -> dict[str, Any]:
         thread = self._thread_row(actor, thread_id)
@@ -351,14 +377,15 @@ class Chat:
     def _add(self, conn: Connection, thread_id: str, sender: str, text: str, *, attachment_id: str | None = None,
              attachment_ids: list[str] | None = None, user_id: str | None = None, channel_id: str | None = None,
              session_id: str | None = None, api_token_id: str | None = None, meta: dict[str, Any] | None = None,
-             at: str | None = None) -> dict[str, Any]:
+             at: str | None = None, message_rule_id: str | None = None,
+             message_id: str | None = None) -> dict[str, Any]:
         """One message and its thread's counters, in the caller's transaction. Card numbers in it are masked
         before it is stored, as an OTA's own messaging does: a guest who types one never has it kept."""
-        message_id, now = new_id(), at or self.now()
+        message_id, now = message_id or new_id(), at or self.now()
         text, meta = mask_text(text), mask_cards_in(meta)
         insert_message(conn, message_id, thread_id, sender, text, json.dumps(meta) if meta else None,
                        "pending" if sender == "property" else None, now,
-                       user_id if sender == "property" else None, api_token_id)
+                       user_id if sender == "property" else None, api_token_id, message_rule_id)
         for attachment in ([attachment_id] if attachment_id else []) + (attachment_ids or []):
             self.attachments.claim(conn, attachment, message_id, user_id=user_id, channel_id=channel_id,
                                    session_id=session_id)
@@ -394,7 +421,7 @@ class Chat:
         row = booking_row(self.store, actor, booking_id)
         self._require_chat(row["property_id"])
         if row["channel_code"] not in CHAT_PROVIDERS:
-            raise NotSupported("the booking's channel does not support messages")
+            raise NotSupported(NO_MESSAGING)
         return row
 
     def reach(self, actor: Actor, thread_id: str):
@@ -441,6 +468,8 @@ class Chat:
         attachments = self.attachments.of_messages(with_files)
         writers = sorted({r["user_id"] for r in rows if r["user_id"]})
         emails = emails_by_id(self.store, writers) if writers else {}
+        ruled = sorted({r["message_rule_id"] for r in rows if r["message_rule_id"]})
+        rules = rule_titles(self.store, ruled) if ruled else {}
         messages = []
         for r in rows:
             message = {"id": r["id"], "message": r["message"], "sender": r["sender"],
@@ -450,7 +479,8 @@ class Chat:
                 message["meta"] = from_json(r["meta"])
             if r["sender"] == "property":  # who wrote it: authors.py names them
                 message.update(delivery=r["delivery"], user_id=r["user_id"], author_email=emails.get(r["user_id"]),
-                               via_api=r["api_token_id"] is not None)
+                               via_api=r["api_token_id"] is not None, message_rule_id=r["message_rule_id"],
+                               message_rule_title=rules.get(r["message_rule_id"]))
             messages.append(message)
         return messages
 

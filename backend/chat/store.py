@@ -209,6 +209,11 @@ def messages_by_id(store: Store, message_ids: list[str | None]) -> list[Row]:
     return store.query(f"SELECT * FROM messages WHERE id IN ({placeholders(message_ids)})", message_ids)
 
 
+def rule_titles(store: Store, rule_ids: list[str]) -> dict[str, str]:
+    """The titles of the message rules that sent these messages (a rule deleted since leaves its messages none)."""
+    return dict(store.tuples(f"SELECT id, title FROM message_rules WHERE id IN ({placeholders(rule_ids)})", rule_ids))
+
+
 def message_row(conn: Connection, message_id: str) -> Row:
     return conn.execute("SELECT * FROM messages WHERE id = ?", (message_id,)).fetchone()
 
@@ -221,11 +226,13 @@ def inquiry_meta(store: Store, thread_id: str) -> str | None:
 
 def insert_message(conn: Connection, message_id: str, thread_id: str, sender: str, text: str, meta: str | None,
                    delivery: str | None, now: str, user_id: str | None = None,
-                   api_token_id: str | None = None) -> None:
-    """`user_id` and `api_token_id`: who wrote a property reply, and the API token it came with, if any."""
+                   api_token_id: str | None = None, message_rule_id: str | None = None) -> None:
+    """`user_id` and `api_token_id`: who wrote a property reply, and the API token it came with, if any;
+    `message_rule_id`: the rule that sent it (backend/message_rules/)."""
     conn.execute("INSERT INTO messages (id, thread_id, sender, message, meta, delivery, inserted_at, updated_at, "
-                 "user_id, api_token_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                 (message_id, thread_id, sender, text, meta, delivery, now, now, user_id, api_token_id))
+                 "user_id, api_token_id, message_rule_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                 (message_id, thread_id, sender, text, meta, delivery, now, now, user_id, api_token_id,
+                  message_rule_id))
 
 
 def channel_reply(store: Store, message_id: str, channel_id: str) -> Row | None:

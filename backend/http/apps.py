@@ -20,6 +20,7 @@ from backend.http.routes import (
     embed,
     inbound,
     inventory,
+    message_rules,
     message_templates,
     outbox,
     pci,
@@ -44,7 +45,7 @@ DESCRIPTIONS = {
 API_ROUTERS = [system.api_router, properties.router, channels.router, applications.router, inventory.router,
                bookings.router, shopping.router, chat.router, threads.router, message_templates.router, embed.router,
                inbound.router, webhooks.router, outbox.router, reviews.router, reviews.inbound_router,
-               availability_rules.router, taxes.router, photos.router, users.router]
+               availability_rules.router, taxes.router, photos.router, users.router, message_rules.router]
 
 
 def create_app(engine: Engine, listener: Listener = "main", gate: Gate | None = None) -> FastAPI:

@@ -40,6 +40,7 @@ from backend.inventory.ari import AriEnvelope
 from backend.inventory.availability_rules import RuleEnvelope
 from backend.inventory.models import HotelPolicyEnvelope, PhotoEnvelope, RatePlanEnvelope, RoomTypeEnvelope
 from backend.inventory.taxes import TaxEnvelope, TaxSetEnvelope
+from backend.message_rules.service import MessageRuleEnvelope, MessageRulePreviewEnvelope
 from backend.properties.models import PropertyEnvelope
 from backend.reviews.models import (
     DeliveryFailureEnvelope, GuestReviewEnvelope, InboundReviewEnvelope, ReplyEnvelope,
@@ -54,7 +55,7 @@ ENVELOPES: dict[str, type[BaseModel]] = {model.__name__: model for model in (
     InquiryEnvelope, OneTimeTokenEnvelope, ChatSessionEnvelope, ProfileEnvelope, GroupEnvelope, CardFormEnvelope,
     WebhookEnvelope, AckBody, ThreadEnvelope, NoteEnvelope, TemplateEnvelope, ReplyEnvelope, GuestReviewEnvelope,
     InboundReviewEnvelope, DeliveryFailureEnvelope, RuleEnvelope, TaxEnvelope, TaxSetEnvelope, PhotoEnvelope,
-    InviteEnvelope, PropertyUserEnvelope, GroupUserEnvelope)}
+    InviteEnvelope, PropertyUserEnvelope, GroupUserEnvelope, MessageRuleEnvelope, MessageRulePreviewEnvelope)}
 
 SCHEMES = {
     "bearer": {"type": "http", "scheme": "bearer",

@@ -99,7 +99,8 @@ def report_entity(r: dict[str, Any]) -> dict[str, Any]:
     return entity("booking_report", r, {"booking": {"data": {"id": r["booking_id"], "type": "booking"}}})
 
 
-MESSAGE_WRITER = ("thread_id", "user_id", "author_email", "via_api")  # relationships, or the console's alone
+MESSAGE_WRITER = ("thread_id", "user_id", "author_email", "via_api", "message_rule_id",
+                  "message_rule_title")  # relationships, or the console's alone
 
 
 def message_entity(m: dict[str, Any]) -> dict[str, Any]:
@@ -110,6 +111,8 @@ def message_entity(m: dict[str, Any]) -> dict[str, Any]:
     relationships: dict[str, Any] = {"message_thread": {"data": {"id": m["thread_id"], "type": "message_thread"}}}
     if m["sender"] == "property":
         relationships["user"] = {"data": {"id": m["user_id"], "type": "user"} if m.get("user_id") else None}
+    if m.get("message_rule_id"):  # sent by a message rule (backend/message_rules/)
+        relationships["message_rule"] = {"data": {"id": m["message_rule_id"], "type": "message_rule"}}
     return entity("message", attributes, relationships)
 
 
@@ -143,6 +146,16 @@ def note_entity(n: dict[str, Any]) -> dict[str, Any]:
     return entity("note", attributes, {
         "message_thread": {"data": {"id": n["thread_id"], "type": "message_thread"}},
         "user": {"data": {"id": n["user_id"], "type": "user"} if n["user_id"] else None}})
+
+
+def rule_entity(r: dict[str, Any]) -> dict[str, Any]:
+    relationships: dict[str, Any] = {"message_template": {"data": {"id": r["message_template_id"],
+                                                                   "type": "message_template"}}}
+    if r["property_id"]:
+        relationships["property"] = {"data": {"id": r["property_id"], "type": "property"}}
+    else:
+        relationships["group"] = {"data": {"id": r["group_id"], "type": "group"}}
+    return entity("message_rule", r, relationships)
 
 
 def template_entity(t: dict[str, Any]) -> dict[str, Any]:

@@ -53,6 +53,7 @@ STEPS: list[str] = [
     "0034_property_and_group_users.sql",
     "0040_message_authors.sql",
     "0042_changes.sql",
+    "0039_message_search.sql",
 ]
 # PostgreSQL's first step: SQLite's schema as of this many steps, in one file.
 BASELINE = 22

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 WORD = re.compile(r"[^\W_]+")
+MARK = ("<mark>", "</mark>")  # around each matching word of a search's snippet
 MAX_WORDS = 16  # more words than anyone types into an inbox search; each is a lookup in the index
 
 
@@ -26,3 +27,13 @@ def full_text_query(text: str, dialect: str) -> str | None:
     if dialect == "sqlite":
         return " ".join(f'"{word}"' for word in words) + "*"
     return " & ".join(f"'{word}'" for word in words) + ":*"
+
+
+def marked_parts(snippet: str) -> list[tuple[str, bool]]:
+    """A snippet as (text, whether it is a match) in order, its marks taken out."""
+    start, end = MARK
+    parts: list[tuple[str, bool]] = []
+    for n, piece in enumerate(snippet.split(start)):
+        match, _, rest = piece.partition(end) if n else ("", "", piece)
+        parts += [(text, is_match) for text, is_match in ((match, True), (rest, False)) if text]
+    return parts

@@ -116,7 +116,7 @@ class Chat:
                     self.check_property(actor, property_id)
         allowed = [p["id"] for p in self.properties(actor)]
         unread = _unread(query)
-        typed, words = self._search(query)
+        query, typed, words = self._search(query)
         if words is None:
             rows, meta = threads_page(self.store, query, allowed, unread, count=self._counter(query, allowed, unread))
             return self._threads(rows), {**meta, "order_by": "last_message_received_at", "order_direction": "desc"}
@@ -126,15 +126,15 @@ class Chat:
             thread["search_snippet"] = snippet(self.store, words, row["hit"]) if row["hit"] is not None else None
         return threads, {**meta, "order_by": "relevance", "order_direction": "desc"}
 
-    def _search(self, query: ListQuery) -> tuple[str, str | None]:
-        """`filter[search]` (eq or has) taken out of the query: the text as typed and its full-text query (None
-        when it has no word: no search). Other ops stay, for the list's own 422."""
+    def _search(self, query: ListQuery) -> tuple[ListQuery, str, str | None]:
+        """The query without `filter[search]` (eq or has; other ops stay, for the list's own 422), the text as
+        typed and its full-text query (None when it has no word: no search). The caller's query is left whole."""
         searches = [f for f in query.filters if f.field == "search" and f.op in {"eq", "has"}]
         typed = " ".join(f.value for f in searches)
         if len(typed) > SEARCH_MAX:
             raise ValidationFailed.one("filter[search]", f"must be at most {SEARCH_MAX} characters")
-        query.filters = [f for f in query.filters if f not in searches]
-        return typed, full_text_query(typed, self.store.dialect.name)
+        rest = replace(query, filters=[f for f in query.filters if f not in searches])
+        return rest, typed, full_text_query(typed, self.store.dialect.name)
 
     def properties(self, actor: Actor) -> list[dict[str, Any]]:
         """The actor's properties that have the chat app (id and title), by title: the inbox's scope."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from backend.chat.search import MARK
 from backend.core.listing import Column, ListQuery, Search
 from backend.core.store import page
 from backend.identity.models import Actor
@@ -59,7 +60,6 @@ MESSAGE_HITS = {
                   "UNION ALL SELECT t.id, 0, NULL FROM message_threads t WHERE {titles}) found "
                   "ORDER BY thread_id, score, hit",
 }
-MARK = ("<mark>", "</mark>")  # around each matching word of a snippet
 SNIPPET_WORDS = 12
 SNIPPET = {
     "sqlite": f"SELECT snippet(message_search, 0, ?, ?, '…', {SNIPPET_WORDS}) FROM message_search "

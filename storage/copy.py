@@ -26,7 +26,7 @@ CHUNK = 1000  # rows a statement: memory stays bounded whatever the table's size
 ORDERED = ("channel_properties", "channel_rate_plans", "booking_reports", "thread_notes")  # rowid: their order
 KEPT_BY_TRIGGERS = ("thread_counts", "booking_counts")
 # SQLite's text indexes (FTS5 tables and their shadows), which PostgreSQL keeps as indexes of its tables.
-TEXT_INDEXES = ("thread_search",)
+TEXT_INDEXES = ("thread_search", "message_search")
 GENERATED = {"events": "seq", "vault_audit": "id", **{table: "rowid" for table in ORDERED}}
 FIRST = {"rate_plans": "parent_rate_plan_id IS NOT NULL, rowid"}  # a parent before the plans derived from it
 

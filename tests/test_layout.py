@@ -12,7 +12,7 @@ from tests.test_sql_homes import writers
 
 ROOT = Path(__file__).resolve().parents[1]
 # Kept by triggers of the schema, not by a statement of a store.
-TRIGGERS = {"thread_counts", "booking_counts", "thread_search"}
+TRIGGERS = {"thread_counts", "booking_counts", "thread_search", "message_search"}
 
 
 def _documented() -> dict[str, str]:

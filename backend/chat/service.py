@@ -26,7 +26,8 @@ from backend.chat.store import (
     count_message, has_chat_app, inquiry_meta, insert_message, insert_thread,
     channel_thread_property, is_property_room_type, mark_delivered, mark_thread_read, message_row, messages_by_id,
     messages_page, pending_replies_page, property_group, rule_titles, revision_attributes, set_assignee, set_closed,
-    set_unread_count, thread_count, thread_of_booking, thread_row, thread_state, thread_with_property, threads_page,
+    set_unread_count, snippet, thread_count, thread_of_booking, thread_row, thread_state, thread_with_property,
+    threads_page,
     unanswered_guest_messages, unread_thread_count,
 )
 from backend.core.errors import (
@@ -42,7 +43,8 @@ from backend.core.scopes import property_scope
 from backend.identity.models import Actor
 from backend.identity.access import reaches
 from backend.identity.store import emails_by_id, property_people, sees_property
-from backend.core.listing import Filter, ListQuery, parse_bool
+from backend.core.listing import SEARCH_MAX, Filter, ListQuery, parse_bool
+from backend.chat.search import full_text_query
 from backend.core.money import in_currency
 from backend.outbox import record as outbox
 from backend.core.validation import validate
@@ -117,8 +119,25 @@ class Chat:
                     self.check_property(actor, property_id)
         allowed = [p["id"] for p in self.properties(actor)]
         unread = _unread(query)
-        rows, meta = threads_page(self.store, query, allowed, unread, count=self._counter(query, allowed, unread))
-        return self._threads(rows), {**meta, "order_by": "last_message_received_at", "order_direction": "desc"}
+        query, typed, words = self._search(query)
+        if words is None:
+            rows, meta = threads_page(self.store, query, allowed, unread, count=self._counter(query, allowed, unread))
+            return self._threads(rows), {**meta, "order_by": "last_message_received_at", "order_direction": "desc"}
+        rows, meta = threads_page(self.store, query, allowed, unread, count=None, words=words, typed=typed)
+        threads = self._threads(rows)
+        for thread, row in zip(threads, rows):
+            thread["search_snippet"] = snippet(self.store, words, row["hit"]) if row["hit"] is not None else None
+        return threads, {**meta, "order_by": "relevance", "order_direction": "desc"}
+
+    def _search(self, query: ListQuery) -> tuple[ListQuery, str, str | None]:
+        """The query without `filter[search]` (eq or has; other ops stay, for the list's own 422), the text as
+        typed and its full-text query (None when it has no word: no search). The caller's query is left whole."""
+        searches = [f for f in query.filters if f.field == "search" and f.op in {"eq", "has"}]
+        typed = " ".join(f.value for f in searches)
+        if len(typed) > SEARCH_MAX:
+            raise ValidationFailed.one("filter[search]", f"must be at most {SEARCH_MAX} characters")
+        rest = replace(query, filters=[f for f in query.filters if f not in searches])
+        return rest, typed, full_text_query(typed, self.store.dialect.name)
 
     def properties(self, actor: Actor) -> list[dict[str, Any]]:
         """The actor's properties that have the chat app (id and title), by title: the inbox's scope."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from backend.chat.search import MARK
 from backend.core.listing import Column, ListQuery, Search
 from backend.core.store import page
 from backend.identity.models import Actor
@@ -44,16 +45,62 @@ THREAD_SEARCH = {"sqlite": Search("thread_search", "search_text",
                  "postgresql": Search("message_threads t", "t.search_text", member="{cond}", text="t.search_text")}
 
 
+# The search over every message (storage migration 0039: FTS5 on SQLite, a tsvector under GIN on PostgreSQL): each
+# matching message's thread, its score (lower is better: bm25's, or ts_rank negated) and the message (`hit`, for its
+# snippet); and, scored after every message match (0), the threads whose title or last message holds the text as
+# typed (the trigram search above, for guests' names and parts of words). The best row of each thread is kept.
+MESSAGE_HITS = {
+    "sqlite": "SELECT thread_id, min(score) AS score, hit FROM ("
+              "SELECT m.thread_id, s.rank AS score, m.rowid AS hit FROM message_search s "
+              "JOIN messages m ON m.rowid = s.rowid WHERE message_search MATCH ? "
+              "UNION ALL SELECT t.id, 0, NULL FROM message_threads t WHERE {titles}) found GROUP BY thread_id",
+    "postgresql": "SELECT DISTINCT ON (thread_id) thread_id, score, hit FROM ("
+                  "SELECT m.thread_id, -ts_rank(m.search_words, to_tsquery('message_search', ?)) AS score, "
+                  "m.id AS hit FROM messages m WHERE m.search_words @@ to_tsquery('message_search', ?) "
+                  "UNION ALL SELECT t.id, 0, NULL FROM message_threads t WHERE {titles}) found "
+                  "ORDER BY thread_id, score, hit",
+}
+SNIPPET_WORDS = 12
+SNIPPET = {
+    "sqlite": f"SELECT snippet(message_search, 0, ?, ?, '…', {SNIPPET_WORDS}) FROM message_search "
+              "WHERE message_search MATCH ? AND rowid = ?",
+    "postgresql": "SELECT ts_headline('message_search', message, to_tsquery('message_search', ?), "
+                  f"'StartSel=' || ? || ', StopSel=' || ? || ', MaxWords={SNIPPET_WORDS}, MinWords=4') "
+                  "FROM messages WHERE id = ?",
+}
+
+
 def threads_page(store: Store, query: ListQuery, property_ids: list[str], unread: bool | None,
-                 count: Callable[[], int] | None) -> tuple[list[Row], dict[str, Any]]:
+                 count: Callable[[], int] | None, words: str | None = None,
+                 typed: str = "") -> tuple[list[Row], dict[str, Any]]:
     """A page of the threads of these properties, newest conversation first. The properties are tested row by
-    row (`+t.property_id`), so the page is read along the inbox-order index and stops at its last row."""
+    row (`+t.property_id`), so the page is read along the inbox-order index and stops at its last row.
+
+    With `words` (a full-text query, see backend/chat/search.py) only the threads with a message holding them, or
+    whose title or last message holds `typed`, best match first; each row's `hit` is its best message."""
     scope = f"{store.dialect.unindexed('t.property_id')} IN ({placeholders(property_ids)})" + UNREAD[unread]
     columns = {**THREAD_COLUMNS, "search": THREAD_SEARCH[store.dialect.name]}
-    return page(store, query, columns, select="t.*, p.title AS property_title",
-                source=f"message_threads t {store.dialect.join_in_order} properties p ON p.id = t.property_id",
-                scope=scope, scope_params=property_ids,
-                default_order=f"t.last_message_received_at {store.dialect.order('DESC')}, t.id DESC", count=count)
+    source = f"message_threads t {store.dialect.join_in_order} properties p ON p.id = t.property_id"
+    order = f"t.last_message_received_at {store.dialect.order('DESC')}, t.id DESC"
+    if words is None:
+        return page(store, query, columns, select="t.*, p.title AS property_title", source=source,
+                    scope=scope, scope_params=property_ids, default_order=order, count=count)
+    search = THREAD_SEARCH[store.dialect.name]
+    titles, title_param = search.matches(typed, store.dialect, scanned=False) if typed else ("1 = 0", None)
+    hits = MESSAGE_HITS[store.dialect.name].format(titles=titles)
+    params = [words] * (1 if store.dialect.name == "sqlite" else 2) + ([title_param] if typed else [])
+    return page(store, query, columns, select="t.*, p.title AS property_title, h.hit AS hit",
+                source=f"({hits}) h JOIN message_threads t ON t.id = h.thread_id "
+                       f"JOIN properties p ON p.id = t.property_id",
+                scope=scope, scope_params=[*params, *property_ids], default_order=f"h.score, {order}",
+                searched=True)
+
+
+def snippet(store: Store, words: str, hit: Any) -> str | None:
+    """The message `hit`'s words around those of the search, each marked (MARK)."""
+    if store.dialect.name == "sqlite":
+        return store.scalar(SNIPPET["sqlite"], (*MARK, words, hit))
+    return store.scalar(SNIPPET["postgresql"], (words, *MARK, hit))
 
 
 def thread_count(store: Store, property_ids: list[str], filters: list[tuple[str, list[Any]]],

@@ -131,6 +131,8 @@ def thread_entity(t: dict[str, Any]) -> dict[str, Any]:
                                     "last_message_received_at", "inserted_at", "updated_at", "assignee_id",
                                     "assignee_email")}
     attributes["last_message"] = last_message(t["last_message"])
+    if "search_snippet" in t:  # a search's row (ours): its best message's words around the matches, marked
+        attributes["search_snippet"] = t["search_snippet"]
     relationships: dict[str, Any] = {
         "property": {"data": {"id": t["property_id"], "type": "property", "title": t["property_title"]}},
         "channel": {"data": {"id": t["channel_id"], "type": "channel"} if t["channel_id"] else None},

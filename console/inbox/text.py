@@ -11,6 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from backend.chat.authors import YOU, reply_author, reply_short, short_name
+from backend.chat.search import marked_parts
 from console.kit.words import channel, counted, day, one_line, size, stamp, when
 
 UNREAD, READ = "●", " "
@@ -60,7 +61,11 @@ def thread_cells(thread: dict[str, Any], now: datetime, reader_id: str) -> tuple
     who.append("\n")
     if thread["is_closed"]:
         who.append("[closed] ", style="italic")
-    who.append(preview(thread, reader_id), style="" if unread else "dim")
+    if thread.get("search_snippet"):  # a search's row: its best message's words, the matches bold
+        for part, is_match in marked_parts(one_line(thread["search_snippet"])):
+            who.append(part, style="bold reverse" if is_match else ("" if unread else "dim"))
+    else:
+        who.append(preview(thread, reader_id), style="" if unread else "dim")
     ago = Text(age(thread["last_message_received_at"], now), justify="right", style="bold" if unread else "dim")
     if unread:
         ago.append(f"\n{thread['unread_count']} new", style="bold")

@@ -16,8 +16,10 @@ from tests.stores import PORT_ENV, cluster
 
 
 # The outbox's commit-safe positions, which SQLite needs not (its position is the sequence: storage/dialect.py), and
-# the inbox's search text, which SQLite keeps in a text index (its FTS5 table, not a table PostgreSQL has).
-POSTGRESQL_ONLY = {("events", "xid"), ("events", "pos"), ("message_threads", "search_text")}
+# the inbox's search text and messages' words, which SQLite keeps in text indexes (its FTS5 tables, not tables
+# PostgreSQL has).
+POSTGRESQL_ONLY = {("events", "xid"), ("events", "pos"), ("message_threads", "search_text"),
+                   ("messages", "search_words")}
 
 
 def _sqlite_schema(path) -> dict[str, dict[str, bool]]:

@@ -1,0 +1,39 @@
+"""The inbox's search over every message: what a user types made into a full-text query of the database's index
+(FTS5's MATCH on SQLite, to_tsquery on PostgreSQL) that no text can break.
+
+The words are the runs of letters and digits (as both indexes split text), every one required, the last also as the
+start of a longer word (the search follows typing: "break" finds "breakfast"). Quotes, operators (AND, NEAR, `*`,
+`^`, `:`, `&`, `!`) are no syntax here: FTS5 reads each word quoted, and to_tsquery each word quoted. Text without
+a letter or digit searches nothing."""
+
+from __future__ import annotations
+
+import re
+
+WORD = re.compile(r"[^\W_]+")
+MARK = ("<mark>", "</mark>")  # around each matching word of a search's snippet
+MAX_WORDS = 16  # more words than anyone types into an inbox search; each is a lookup in the index
+
+
+def words_of(text: str) -> list[str]:
+    return WORD.findall(text)[:MAX_WORDS]
+
+
+def full_text_query(text: str, dialect: str) -> str | None:
+    """The query finding messages holding every word of `text`, for `dialect`; None when it has no word."""
+    words = words_of(text)
+    if not words:
+        return None
+    if dialect == "sqlite":
+        return " ".join(f'"{word}"' for word in words) + "*"
+    return " & ".join(f"'{word}'" for word in words) + ":*"
+
+
+def marked_parts(snippet: str) -> list[tuple[str, bool]]:
+    """A snippet as (text, whether it is a match) in order, its marks taken out."""
+    start, end = MARK
+    parts: list[tuple[str, bool]] = []
+    for n, piece in enumerate(snippet.split(start)):
+        match, _, rest = piece.partition(end) if n else ("", "", piece)
+        parts += [(text, is_match) for text, is_match in ((match, True), (rest, False)) if text]
+    return parts

@@ -1,0 +1,88 @@
+"""The inbox's search over every message (`filter[search]`), over real HTTP on both stores: the words of any message
+of a thread, not only its last, found whatever their case or accents, the threads ranked by their best message,
+each with that message's words around the ones searched for (`search_snippet`, matches in <mark>…</mark>); never
+another group's thread, and never an error for what a user types."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.chat.test_chat_api import Desk
+from tests.shopping.shop import booking, check, day
+
+
+@pytest.fixture
+def desk(user, live):
+    return Desk(user, live)
+
+
+def search(desk: Desk, text: str, **params) -> dict:
+    return check(desk.client.get("/api/v1/message_threads", params={"filter[search]": text, **params}))
+
+
+def another_thread(desk: Desk, nights_from: int, text: str) -> str:
+    body = booking(desk.shop, day(nights_from), day(nights_from + 1), property_id=desk.shop.property_id)
+    booking_id = check(desk.adapter.post(f"{desk.inbound}/bookings", json=body), 201)["data"]["id"]
+    return check(desk.adapter.post(f"{desk.inbound}/messages", json={"message": {
+        "booking_id": booking_id, "message": text}}))["data"]["relationships"]["message_thread"]["data"]["id"]
+
+
+def test_a_word_of_an_older_message_is_found_and_shown_marked(desk):
+    desk.guest_says("Could we have a baby cot in the room, please?")
+    desk.guest_says("We arrive late, around midnight.")  # the thread's last message now
+    thread_id = desk.thread_id()
+    body = search(desk, "COT")
+    assert [t["id"] for t in body["data"]] == [thread_id]
+    snippet = body["data"][0]["attributes"]["search_snippet"]
+    assert "<mark>cot</mark>" in snippet and "room" in snippet  # the older message's words
+    assert body["meta"]["total"] == 1
+    plain = check(desk.client.get("/api/v1/message_threads"))["data"][0]["attributes"]
+    assert "search_snippet" not in plain  # only a search's rows carry one
+
+
+def test_case_and_accents_fold_and_the_last_word_is_a_start(desk):
+    desk.guest_says("Le petit-déjeuner est-il inclus? Merci, Zoë")
+    desk.guest_says("ok")
+    thread_id = desk.thread_id()
+    for text in ("DEJEUNER", "déjeuner", "zoe", "Zoë", "petit dej", "inclu"):
+        assert [t["id"] for t in search(desk, text)["data"]] == [thread_id], text
+    snippet = search(desk, "zoe")["data"][0]["attributes"]["search_snippet"]
+    assert "<mark>Zoë</mark>" in snippet
+    assert search(desk, "dejeuner lunch")["data"] == []  # every word is needed
+
+
+def test_threads_are_ranked_by_their_best_message(desk):
+    once = another_thread(desk, 10, "Is there a towel in the room? We also need soap and a hairdryer.")
+    often = another_thread(desk, 14, "Towel, towel: the towel is missing")  # the newest thread
+    assert [t["id"] for t in search(desk, "towel")["data"]] == [often, once]
+    unrelated = another_thread(desk, 18, "Parking?")
+    assert unrelated not in {t["id"] for t in search(desk, "towel")["data"]}
+
+
+def test_another_groups_thread_is_never_found(desk, make_user, live):
+    desk.guest_says("The secret word is xylophone")
+    stranger = Desk(make_user(), live)
+    stranger.guest_says("Hello")
+    assert search(stranger, "xylophone")["data"] == []
+    assert len(search(desk, "xylophone")["data"]) == 1
+
+
+@pytest.mark.parametrize("text", ['"', '""', "*", "a*", "NEAR(a b)", "cot NEAR cot", "AND", "OR NOT", "^cot",
+                                  "col:cot", "cot & !x", "(cot", "'", "-cot", "cot:*", "\\", "?!", "     "])
+def test_what_a_user_types_never_breaks_the_search(desk, text):
+    desk.guest_says("A baby cot and NEAR the window, AND quiet")
+    found = search(desk, text)
+    assert isinstance(found["data"], list)
+
+
+def test_a_search_too_long_is_refused(desk):
+    assert check(desk.client.get("/api/v1/message_threads", params={"filter[search]": "x" * 201}), 422)
+
+
+def test_a_search_keeps_the_other_filters(desk):
+    desk.guest_says("Where is the sauna?")
+    thread_id = desk.thread_id()
+    assert [t["id"] for t in search(desk, "sauna", **{"filter[is_closed]": "false"})["data"]] == [thread_id]
+    check(desk.client.post(f"/api/v1/message_threads/{thread_id}/close"))
+    assert search(desk, "sauna", **{"filter[is_closed]": "false"})["data"] == []
+    assert [t["id"] for t in search(desk, "sauna", **{"filter[is_closed]": "true"})["data"]] == [thread_id]

@@ -47,6 +47,15 @@ def booking_with_property(store: Store, booking_id: str) -> Row | None:
     return store.one(BOOKING_ROW, (booking_id,))
 
 
+def ended_stays(store: Store, channel_id: str, today: str, limit: int) -> list[str]:
+    """Ids of the channel's bookings whose stay has ended (departure before `today`) and has no review yet, latest
+    departures first (`frontdesk simulate` reviews these)."""
+    return [row["id"] for row in store.query(
+        "SELECT b.id FROM bookings b WHERE b.channel_id = ? AND b.departure_date < ? AND b.status <> 'cancelled' "
+        "AND NOT EXISTS (SELECT 1 FROM reviews r WHERE r.booking_id = b.id) "
+        "ORDER BY b.departure_date DESC, b.id LIMIT ?", (channel_id, today, limit))]
+
+
 def booking_by_reservation(store: Store, channel_id: str, reservation_key: str) -> Row | None:
     return store.one("SELECT * FROM bookings WHERE channel_id = ? AND reservation_id = ?",
                      (channel_id, reservation_key))

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any, Protocol
 
+from backend.bookings.store import ended_stays
 from backend.channels.store import channel_row, chatting_ota_channels
 from backend.core.listing import ListQuery
 from backend.properties.store import properties_with_app
@@ -56,18 +57,21 @@ class Sink(Protocol):
     def inquiry(self, channel: dict[str, Any], body: dict[str, Any]) -> str: ...
     def attachment(self, channel: dict[str, Any], body: dict[str, Any]) -> str: ...
     def review(self, channel: dict[str, Any], body: dict[str, Any]) -> str: ...
+    def ended_stays(self, channel: dict[str, Any], today: date) -> list[str]: ...
     def outbox(self, channel: dict[str, Any]) -> list[str]: ...
     def ack(self, channel: dict[str, Any], message_id: str) -> None: ...
 
 
 OUTBOX_PAGE = 100  # replies a channel takes at a time (the feed's largest page)
+ENDED_STAYS = 200  # ended stays a channel's guests may review, per run
 
 
 @dataclass
 class Traffic:
     """Chooses the next event: a new booking with its first message, a follow-up on a known booking
-    (with a file now and then), a guest's review of a known booking's stay, or an inquiry when an Airbnb channel is
-    there."""
+    (with a file now and then), a guest's review of a stay that has ended, or an inquiry when an Airbnb channel is
+    there. A guest reviews only after leaving: the stays reviewed are those the sink knows to have ended before
+    `today` (the run's own bookings are all in the future), each once."""
 
     channels: list[dict[str, Any]]  # adapter views: id, channel_code, property_ids, rate_plans
     sink: Sink
@@ -76,6 +80,11 @@ class Traffic:
     bookings: list[tuple[dict[str, Any], str]] = field(default_factory=list)
     reviewed: set[str] = field(default_factory=set)
     count: int = 0
+    ended: list[tuple[dict[str, Any], str]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.ended += [(channel, booking_id) for channel in self.channels
+                       for booking_id in self.sink.ended_stays(channel, self.today)]
 
     def deliver(self) -> list[str]:
         """Each channel takes the replies waiting for it and acknowledges them, as its adapter would once the OTA
@@ -99,7 +108,7 @@ class Traffic:
             return self._inquiry(self.rng.choice(airbnb))
         if self.bookings and roll < 0.6:
             return self._follow_up(*self.rng.choice(self.bookings))
-        unreviewed = [b for b in self.bookings if b[1] not in self.reviewed]
+        unreviewed = [b for b in self.ended if b[1] not in self.reviewed]
         if unreviewed and roll < 0.75:
             return self._review(*self.rng.choice(unreviewed))
         return self._new_booking(self.rng.choice([c for c in self.channels if c["rate_plans"]]))
@@ -196,6 +205,9 @@ class EngineSink:
     def review(self, channel: dict[str, Any], body: dict[str, Any]) -> str:
         return self.engine.reviews.receive(self._row(channel), body)[0]["id"]
 
+    def ended_stays(self, channel: dict[str, Any], today: date) -> list[str]:
+        return ended_stays(self.engine.store, channel["id"], today.isoformat(), ENDED_STAYS)
+
     def outbox(self, channel: dict[str, Any]) -> list[str]:
         return [m["id"] for m in self.engine.chat.outbox(self._row(channel), ListQuery(limit=OUTBOX_PAGE))[0]]
 
@@ -235,6 +247,10 @@ class HttpSink:
 
     def review(self, channel: dict[str, Any], body: dict[str, Any]) -> str:
         return self._post(channel, "reviews", {"review": body})
+
+    def ended_stays(self, channel: dict[str, Any], today: date) -> list[str]:
+        """None: a channel's inbound API lists no bookings, so over a server the traffic writes no reviews."""
+        return []
 
     def outbox(self, channel: dict[str, Any]) -> list[str]:
         response = self.client.get(f"/api/v1/inbound/{channel['id']}/outbox",

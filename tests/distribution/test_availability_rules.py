@@ -321,3 +321,25 @@ def test_an_empty_end_date_is_open_ended_and_ids_are_bounded(live, user, hotel):
     assert made["attributes"]["end_date"] is None
     answer = check(user.client.post(PATH, json=rule_body(hotel.property_id, hotel.channel_id, "x" * 65)), 422)
     assert answer["errors"]["details"] == {"affected_room_types.0": ["String should have at most 64 characters"]}
+
+
+def test_the_restrictions_read_is_the_propertys_own_ari_not_a_channels_view(user, hotel):
+    """GET /restrictions and GET /availability (reference §4.4) read per property and rate plan or room type, with no
+    channel: they answer what the PMS wrote. A rule (§9) is per channel and changes only what its channels are sent,
+    pull and sell (tested above); the read-only `availability_offset` and `max_availability` stay the service's
+    rate-plan settings, which Frontdesk does not keep (0 and null), whatever rules there are."""
+    client, first, last = user.client, day(2), day(3)
+    check(client.post("/api/v1/availability", json={"values": [{
+        "property_id": hotel.property_id, "room_type_id": hotel.room_id, "date_from": first, "date_to": last,
+        "availability": 5}]}))
+    add_rule(client, hotel.property_id, hotel.channel_id, hotel.room_id, type="max_availability", value=2)
+    add_rule(client, hotel.property_id, hotel.channel_id, hotel.room_id, title="Offset", type="availability_offset",
+             value=1)
+    read = check(client.get("/api/v1/restrictions", params={
+        "filter[property_id]": hotel.property_id, "filter[date][gte]": first, "filter[date][lte]": last,
+        "filter[restrictions]": "availability,availability_offset,max_availability"}))["data"]
+    assert read == {plan_id: {night: {"availability": 5, "availability_offset": 0, "max_availability": None}
+                              for night in (first, last)} for plan_id in hotel.plan_ids}
+    rooms = check(client.get("/api/v1/availability", params={
+        "filter[property_id]": hotel.property_id, "filter[date][gte]": first, "filter[date][lte]": last}))["data"]
+    assert rooms == {hotel.room_id: {first: 5, last: 5}}

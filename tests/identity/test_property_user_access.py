@@ -127,3 +127,19 @@ def test_a_property_leaving_the_group_of_its_assignee_leaves_the_thread_nobodys(
             "assignee_id"]
     assert assignee(given) is None
     assert assignee(kept) == colleague.actor.user_id  # still in the colleague's group
+
+
+def test_a_property_user_neither_sees_nor_changes_a_channel_that_maps_its_property(desks, user, make_user):
+    """Channels stay group objects: a channel belongs to its group, and may map several of the group's properties
+    and rate plans, so a property's user reaches none of it (listed empty, read, changed or deleted: 401), even the
+    channel that maps their own property; they see what the channel brings to their property (its bookings)."""
+    given, _ = desks
+    colleague = make_user()
+    invite(user.client, "property", given.shop.property_id, colleague.actor.email)
+    channel = f"/api/v1/channels/{given.shop.channel_id}"
+    assert _ids(colleague.client, "/api/v1/channels") == []
+    assert colleague.client.get(channel).status_code == 401
+    assert colleague.client.put(channel, json={"channel": {"title": "Mine now"}}).status_code == 401
+    assert colleague.client.delete(channel).status_code == 401
+    assert check(user.client.get(channel))["data"]["attributes"]["title"] != "Mine now"
+    assert _ids(colleague.client, "/api/v1/bookings") == [given.booking_id]

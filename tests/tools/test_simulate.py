@@ -4,7 +4,7 @@ channels' side of staff's replies, taken from each channel's outbox and acknowle
 from __future__ import annotations
 
 import random
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, timedelta
 
 import httpx
 
@@ -39,23 +39,57 @@ def test_traffic_into_a_database_fills_the_inbox(engine):
     assert engine.store.scalar("SELECT count(*) FROM attachments WHERE message_id IS NOT NULL") > 0
 
 
+def stays_that_ended(sink: EngineSink, today: date, per_channel: int) -> set[str]:
+    """Each channel's OTA sends bookings of stays that ended before today (as an OTA's history would hold)."""
+    made = set()
+    for channel in sink.channels():
+        plan = channel["rate_plans"][0]
+        for number in range(per_channel):
+            arrival = today - timedelta(days=30 + 3 * number)
+            made.add(sink.booking(channel, {
+                "status": "new", "reservation_id": f"PAST{number:04d}", "property_id": plan["property_id"],
+                "arrival_date": arrival.isoformat(), "departure_date": (arrival + timedelta(days=2)).isoformat(),
+                "currency": plan["currency"], "payment_collect": "ota", "customer": {"name": "Past", "surname": "Guest"},
+                "rooms": [{"room_type_code": plan["room_type_id"], "rate_plan_code": plan["id"],
+                           "occupancy": {"adults": 2}}]}))
+    return made
+
+
 def test_traffic_brings_reviews_in_several_languages_with_scores(engine):
     """Guests review their stays on both channels: scores out of 10 (Airbnb's stars doubled), some Airbnb reviews
-    hidden until the host reviews the guest, linked to the bookings they are about."""
+    hidden until the host reviews the guest, linked to the bookings they are about: stays that have ended, each once,
+    never the run's own bookings (all in the future)."""
     load_demo(engine)
     operator = engine.identity.operator()
     before = engine.reviews.list(operator, ListQuery())[1]["total"]
     sink = EngineSink(engine)
+    today = engine.config.clock().date()
+    ended = stays_that_ended(sink, today, 12)
     said: list[str] = []
-    run(Traffic(sink.channels(), sink, engine.config.clock().date(), random.Random(11)), 120, 0, said.append)
+    run(Traffic(sink.channels(), sink, today, random.Random(1)), 120, 0, said.append)
     reviews, meta = engine.reviews.list(operator, ListQuery(limit=100))
     made = [r for r in reviews if r["ota_review_id"].startswith("SIMR")]
     assert meta["total"] - before == len(made) == sum("reviews their stay" in line for line in said) >= 6
+    assert {r["booking_id"] for r in made} <= ended and len({r["booking_id"] for r in made}) == len(made)
+    for review in made:
+        booking = engine.store.one("SELECT departure_date FROM bookings WHERE id = ?", (review["booking_id"],))
+        assert str(booking["departure_date"]) < today.isoformat()
     assert {r["ota"] for r in made} == {"AirBNB", "BookingCom"}
     assert all(r["booking_id"] and 0 < r["overall_score"] <= 10 and len(r["scores"]) == 6 + (r["ota"] == "BookingCom")
                for r in made)
     assert len({r["content"] for r in made}) >= 4 and any(r["is_hidden"] for r in made)
     assert len({r["overall_score"] for r in made}) > 3
+
+
+def test_a_run_without_ended_stays_writes_no_review(engine):
+    """The run's own bookings are all in the future: with no stay ended, nobody reviews."""
+    load_demo(engine)
+    sink = EngineSink(engine)
+    before = engine.store.scalar("SELECT count(*) FROM reviews")
+    said: list[str] = []
+    run(Traffic(sink.channels(), sink, engine.config.clock().date(), random.Random(11)), 60, 0, said.append)
+    assert not any("reviews their stay" in line for line in said)
+    assert engine.store.scalar("SELECT count(*) FROM reviews") == before
 
 
 def test_the_same_seed_plays_the_same_traffic(engine):
@@ -77,8 +111,9 @@ def test_traffic_into_a_running_server_goes_through_the_inbound_api(user, live):
         sink = HttpSink(client, keys)
         run(Traffic(sink.channels(), sink, datetime.now(UTC).date(), random.Random(5)), 25, 0, lambda _: None)
     threads = user.client.get("/api/v1/message_threads", params={"pagination[limit]": "100"}).json()
+    # A channel's inbound API lists no bookings, so the traffic knows no ended stay there: no reviews of future stays.
     reviews = user.client.get("/api/v1/reviews", params={"pagination[limit]": "100"}).json()
-    assert reviews["meta"]["total"] >= 1
+    assert reviews["meta"]["total"] == 0
     assert threads["meta"]["total"] >= 5
     assert {t["attributes"]["provider"] for t in threads["data"]} == {"BookingCom", "AirBNB"}
     booking_com.adapter.close()

@@ -67,9 +67,16 @@ def thread_cells(thread: dict[str, Any], now: datetime, reader_id: str) -> tuple
     return mark, who, assignee_cell(thread, reader_id), ago
 
 
+QUEUED_ROOM = 54  # the status line's message at 80 columns (70% of the line)
+
+
 def queued_text(guest: str, provider: str) -> str:
-    """After a reply: it is in the outbox, not with the guest, until the channel's adapter takes it."""
-    return f"Reply to {guest} queued for {channel(provider)}: {DELIVERED} once its adapter takes it"
+    """After a reply: it is in the outbox, not with the guest, until the channel's adapter takes it. One line at
+    80 columns: a long name gives way to its first word."""
+    said = f"Reply to {guest} queued for {channel(provider)}: {WAITING[0]} waiting"
+    if len(said) > QUEUED_ROOM:
+        said = f"Reply to {guest.split()[0] if guest.split() else guest} queued for {channel(provider)}"
+    return said
 
 
 def pending_text(attachment: dict[str, Any]) -> str:

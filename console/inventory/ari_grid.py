@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, ClassVar, Literal
 
 from rich.style import Style
@@ -32,7 +33,8 @@ RowKind = Literal["availability", "rate", "closed", "stay"]
 LABEL_WIDTH = 30  # at WIDE columns and more
 NARROW_LABEL_WIDTH = 22
 WIDE = 100
-CELL_WIDTH = 6
+CELL_WIDTH = 7  # a night: a one-column gap and six for its figures ("690.20", "Mo 24")
+AMOUNT_WIDTH = CELL_WIDTH - 1
 SCROLLBAR = 2  # kept free, so that a long property's rows never push the last night out of view
 LEGEND = ("Rooms: rooms to sell · rate: per night, primary occupancy · closed: S stop sell, A arrival, "
           "D departure · stay: aN min on arrival, tN min through, xN max · · open · underlined: from the parent plan")
@@ -85,11 +87,17 @@ class Selection:
 
 
 def compact_rate(rate: str | None) -> str:
-    """ "280.00" → "280": whole amounts without their zeros, so that more nights fit on a line."""
+    """ "280.00" → "280": whole amounts without their zeros, so that more nights fit on a line; the cents shown
+    as they are ("690.20") while the amount fits its cell, beside its neighbours; a wider amount (1250.50)
+    rounded to whole units ("1251"), as a revenue manager reads a grid: price levels, exact where there is room."""
     if rate is None:
         return "—"
     whole, _, cents = rate.partition(".")
-    return whole if not cents.strip("0") else rate
+    if not cents.strip("0"):
+        return whole
+    if len(rate) <= AMOUNT_WIDTH:
+        return rate
+    return str(Decimal(rate).quantize(Decimal(1), rounding=ROUND_HALF_UP))
 
 
 def closed_flags(cell: dict[str, Any], plan: dict[str, Any]) -> Text:

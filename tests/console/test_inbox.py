@@ -238,7 +238,7 @@ async def test_reply(engine: Engine, make_app) -> None:
         assert (newest["sender"], newest["message"]) == ("property", "A cot is ready.")
         assert screen.conversation.compose_box.text == ""
         assert screen.conversation.shown[-1][0] == newest["id"]
-        assert "Reply to Emma Clarke queued for Booking.com: ✓ delivered once its adapter takes it" in str(
+        assert "Reply to Emma Clarke queued for Booking.com: ◷ waiting" == str(
             screen.status.query_one("#status-news").render())
         assert str(screen.conversation.views[newest["id"]].render()).splitlines()[0].endswith(
             "· ◷ waiting for the channel")

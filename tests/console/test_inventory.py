@@ -744,3 +744,25 @@ async def test_the_range_editor_takes_dates_as_staff_type_them(make_app, engine:
     assert today == "2026-11-22"  # the suite's frozen today: +4 is the 26th
     assert [restrictions[plan][f"2026-11-{d}"]["rate"] == "301.00" for d in range(23, 28)] == [
         False, True, True, True, False]
+
+
+@pytest.mark.parametrize("size", [SIZE, (80, 24)], ids=["120x40", "80x24"])
+async def test_rates_with_cents_stand_apart_in_the_calendar(make_app, engine: Engine, size) -> None:
+    """Derived rates with cents (613.89 less 10% is 552.50) read one by one, each after a gap, at every width."""
+    found = ids(engine)
+    engine.inventory.ari.set_restrictions(engine.identity.operator(), [{
+        "property_id": found[HOTEL], "rate_plan_id": found[f"{DOUBLE} / Best Available Rate"],
+        "date_from": "2026-11-22", "date_to": "2026-12-31", "rate": "613.89"}])
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        screen = await open_inventory(pilot, "calendar")
+        grid = screen.query_one(AriGrid)
+        line = grid.render_line(grid.get_row_index(f"rate:{found[f'{DOUBLE} / Member rate']}") + 1).text
+        shown = line.split()[-len(grid.days):]
+        assert shown == ["552.50"] * len(grid.days), line
+
+
+def test_an_amount_too_wide_for_its_night_drops_its_cents_only_then() -> None:
+    from console.inventory.ari_grid import compact_rate
+    assert [compact_rate(rate) for rate in ("280.00", "690.20", "1250.50", "1250.00", None)] == [
+        "280", "690.20", "1251", "1250", "—"]

@@ -81,9 +81,18 @@ class Choice(Widget, can_focus=True):
             overlay: screen;
             constrain: none inside;
             offset-y: 1;
-            width: 1fr;
+            width: auto;
+            min-width: 100%;
             height: auto;
-            max-height: 12;
+            max-height: 14;
+            padding: 0;
+            background: $panel;
+            /* an edge, in an opaque panel: what is beside and beneath never reads as an option's; none on top,
+               where it hangs from its line */
+            &, &:focus {
+                border: tall $border;
+                border-top: none;
+            }
         }
     }
     """
@@ -172,8 +181,7 @@ class Choice(Widget, can_focus=True):
         if self.is_open or not self.listed:
             return
         prompt = [Option(Content.styled(self.prompt, "dim"))] if self.prompt is not None else []
-        self.opened = options = ChoiceList(*prompt, *(Option(Content(label)) for label, _ in self.options),
-                                           compact=True)
+        self.opened = options = ChoiceList(*prompt, *(Option(Content(label)) for label, _ in self.options))
         options.highlighted = self.listed.index(self.value)
         self.mount(options)
         options.focus()

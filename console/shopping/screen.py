@@ -18,6 +18,7 @@ from textual.widgets import DataTable, Input, Label
 
 from backend.channels.service import SHOPPING_CODES
 from backend.core.listing import Filter, ListQuery
+from backend.core.typed_dates import NotADate, typed_date
 from console.kit.area import PAGE_SIZE, AreaScreen, mark
 from console.kit.choice import Choice
 from console.kit.toggles import Checkbox
@@ -27,6 +28,7 @@ from console.shopping.stay import StayQuery
 
 LEAD_DAYS = 9  # default check-in: far enough ahead to be past any cut-off, not on a Sunday of the demo
 NIGHTS = 3
+DATE_HINT = "24 Dec, +7"  # any date as typed_dates takes it, in a short field
 
 
 class ChannelsFound(Message):
@@ -64,10 +66,10 @@ class ShoppingScreen(AreaScreen):
                 yield Label("Channel", classes="filter-label")
                 yield Choice([], prompt="no shopping channel", id="shop-channel")
                 yield Label("Check-in", classes="filter-label")
-                yield Input(self.stay.checkin, placeholder="YYYY-MM-DD", id="shop-checkin", compact=True,
+                yield Input(self.stay.checkin, placeholder=DATE_HINT, id="shop-checkin", compact=True,
                             classes="date-input")
                 yield Label("Check-out", classes="filter-label")
-                yield Input(self.stay.checkout, placeholder="YYYY-MM-DD", id="shop-checkout", compact=True,
+                yield Input(self.stay.checkout, placeholder=DATE_HINT, id="shop-checkout", compact=True,
                             classes="date-input")
             with Horizontal(classes="filters"):
                 yield Label("Adults", classes="filter-label")
@@ -131,7 +133,17 @@ class ShoppingScreen(AreaScreen):
         def value(name: str) -> str:
             return self.query_one(f"#shop-{name}", Input).value.strip()
 
-        self.stay = replace(self.stay, checkin=value("checkin"), checkout=value("checkout"), adults=value("adults"),
+        dates = {}
+        for name in ("checkin", "checkout"):  # typed as anywhere in the console; refused: the focus stays there
+            field = self.query_one(f"#shop-{name}", Input)
+            try:
+                dates[name] = typed_date(field.value, self.app.engine.config.clock().date()).isoformat()
+            except NotADate as problem:
+                self.status.news(str(problem), error=True)
+                field.focus()
+                return
+            field.value = dates[name]  # what "+3" or "24 Dec" was taken to mean
+        self.stay = replace(self.stay, checkin=dates["checkin"], checkout=dates["checkout"], adults=value("adults"),
                             children=value("children") or "0")
         self.restart()
         self.table.focus()

@@ -143,3 +143,17 @@ async def test_a_filter_bar_choice_filters_the_list_by_keys(make_app) -> None:
         await settle(pilot)
         assert screen.query_one("#bk-status", Choice).value == "cancelled"
         assert {row["status"] for row in screen.rows.values()} == {"cancelled"}
+
+
+async def test_an_open_list_is_an_opaque_panel_with_an_edge() -> None:
+    """At 80 columns the text beside and beneath an open list never reads as one of its options."""
+    app = Form(Choice(MEALS, "none"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.choice.focus()
+        await pilot.press("enter")
+        await settle(pilot)
+        opened = app.choice.query_one(ChoiceList)
+        assert opened.styles.background.a == 1
+        assert all(edge[0] for edge in (opened.styles.border_left, opened.styles.border_right,
+                                       opened.styles.border_bottom))
+        assert opened.region.width >= max(len(label) for label, _ in MEALS) + 2

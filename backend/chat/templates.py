@@ -23,7 +23,7 @@ from backend.chat.store import (
 from backend.core.changes import note
 from backend.core.errors import BadRequest, Errors, NotFound, Unauthorized, ValidationFailed
 from backend.core.fields import RequiredText
-from backend.identity.access import reaches
+from backend.identity.access import reaches, reaches_owner
 from backend.identity.models import Actor
 from backend.identity.service import require_group
 from backend.core.listing import ListQuery
@@ -172,11 +172,7 @@ class MessageTemplates:
         row = template_row(self.store, template_id)
         if row is None:
             raise NotFound(f"message template {template_id} does not exist")
-        if row["property_id"] is not None:
-            reached = reaches(self.store, actor, row["property_id"], row["owner"])
-        else:  # a group's: its users, and no web chat session (which reaches one property only)
-            reached = row["owner"] in actor.group_ids and actor.only_property is None
-        if not reached:
+        if not reaches_owner(self.store, actor, row["property_id"], row["owner"]):
             raise Unauthorized("you have no access to this message template")
         return row
 

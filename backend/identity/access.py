@@ -22,6 +22,14 @@ def reaches(store: Store, actor: Actor, property_id: str, group_id: str | None =
     return reaches_property(store, property_id, actor.group_list(), actor.user_id)
 
 
+def reaches_owner(store: Store, actor: Actor, property_id: str | None, owner: str) -> bool:
+    """Whether the actor reaches what a property (`property_id`) or a group (`owner`, when it is no property's) owns, as
+    saved replies and message rules are: a group's, its users, and no web chat session (which reaches one property)."""
+    if property_id is not None:
+        return reaches(store, actor, property_id, owner)
+    return owner in actor.group_ids and actor.only_property is None
+
+
 def owned_property(store: Store, actor: Actor, row: Row | None, noun: str, ident: str, *,
                    property_id: str | None = None, unreached: str | None = None) -> Row:
     """The row of a property's `noun` (with its `property_id`, else the `property_id` given, and its property's

@@ -29,7 +29,7 @@ from backend.core.fields import RequiredText
 from backend.core.listing import ListQuery
 from backend.core.scopes import property_scope
 from backend.core.validation import validate
-from backend.identity.access import reaches
+from backend.identity.access import reaches, reaches_owner
 from backend.identity.models import Actor
 from backend.identity.service import require_group
 from backend.message_rules.store import (
@@ -262,11 +262,7 @@ class MessageRules:
         row = rule_row(self.store, rule_id)
         if row is None:
             raise NotFound(f"message rule {rule_id} does not exist")
-        if row["property_id"] is not None:
-            reached = reaches(self.store, actor, row["property_id"], row["owner"])
-        else:  # a group's: its users, and no web chat session (which reaches one property only)
-            reached = row["owner"] in actor.group_ids and actor.only_property is None
-        if not reached:
+        if not reaches_owner(self.store, actor, row["property_id"], row["owner"]):
             raise Unauthorized("you have no access to this message rule")
         return row
 

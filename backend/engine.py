@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from backend.bookings.service import Bookings
     from backend.channels.service import Channels
     from backend.chat.embed import ChatEmbed
+    from backend.chat.drafts import Drafts
     from backend.chat.notes import ThreadNotes
     from backend.chat.service import Chat
     from backend.chat.stay import ThreadStays
@@ -192,6 +193,12 @@ class Engine:
         from backend.chat.embed import ChatEmbed
 
         return ChatEmbed(self.store, self.chat)
+
+    @cached_property
+    def drafts(self) -> Drafts:
+        from backend.chat.drafts import Drafts
+
+        return Drafts(self.store, self.chat)
 
     @cached_property
     def notes(self) -> ThreadNotes:

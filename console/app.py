@@ -28,9 +28,10 @@ from console.commands import FrontdeskCommands
 from console.inbox.screen import InboxScreen
 from console.kit.app import ConsoleApp
 from console.kit.area import AreaScreen
-from console.kit.confirm import ConfirmDialog, Editing
+from console.kit.confirm import ConfirmDialog, Editing, KeepsDrafts
 from console.kit.labels import describe, title_for
 from console.kit.messages import ActionFailed, DataChanged
+from console.kit.words import counted, listed
 from console.kit.workers import engine_work, post_fresh
 from console.settings import read_settings, remember, settings_path
 from console.stylesheet import Stylesheet
@@ -207,12 +208,17 @@ class FrontdeskApp(ConsoleApp):
         self.switch_mode(mode)
 
     async def action_quit(self) -> None:
-        """ctrl+q: asks first, as esc on an editor does, while any editor (in any area) holds unsaved changes.
-        A second ctrl+q on that question quits."""
+        """ctrl+q: asks first, as esc on an editor does, while any editor (in any area) holds unsaved changes, or
+        replies are written and not sent (kept as drafts first, so nothing is lost whatever the answer). A second
+        ctrl+q on that question quits."""
         # Textual keeps each mode's stack privately; an editor left open in another area counts too.
         screens = [screen for stack in self._screen_stacks.values() for screen in stack]
-        if self.screen is self.quit_question or not any(
-                isinstance(screen, Editing) and screen.has_changes() for screen in screens):
+        editing = any(isinstance(screen, Editing) and screen.has_changes() for screen in screens)
+        keeping = [screen for screen in screens if isinstance(screen, KeepsDrafts)]
+        unsent = [guest for screen in keeping for guest in screen.unsent()]
+        for screen in keeping:
+            screen.keep_drafts()
+        if self.screen is self.quit_question or not (editing or unsent):
             self.exit()
             return
 
@@ -220,8 +226,14 @@ class FrontdeskApp(ConsoleApp):
             if quit_:
                 self.exit()
 
-        self.quit_question = ConfirmDialog("Quit and lose your changes?", "An editor holds changes that are not saved.",
-                                           confirm="Quit")
+        kept = (f"{counted(len(unsent), 'reply', 'replies')} not sent yet ({listed(unsent)}): kept as drafts, "
+                "back in the reply box when you open Frontdesk again.") if unsent else ""
+        if editing:
+            question, detail = "Quit and lose your changes?", " ".join(
+                part for part in ("An editor holds changes that are not saved.", kept) if part)
+        else:
+            question, detail = f"Quit with {counted(len(unsent), 'unsent reply', 'unsent replies')}?", kept
+        self.quit_question = ConfirmDialog(question, detail, confirm="Quit")
         self.push_screen(self.quit_question, answered)
 
     def action_help(self) -> None:

@@ -23,7 +23,7 @@ from backend.chat.attachments import Attachments
 from backend.channels.store import is_connected
 from backend.chat.store import (
     THREAD_COUNT_COLUMNS, booking_thread, channel_booking, channel_code, channel_reply, chat_properties,
-    count_message, has_chat_app, inquiry_meta, insert_message, insert_thread,
+    count_message, drop_draft, has_chat_app, inquiry_meta, insert_message, insert_thread,
     channel_thread_property, is_property_room_type, mark_delivered, mark_thread_read, message_row, messages_by_id,
     messages_page, pending_replies_page, property_group, rule_titles, revision_attributes, set_assignee, set_closed,
     set_unread_count, snippet, thread_count, thread_of_booking, thread_row, thread_state, thread_with_property,
@@ -230,6 +230,8 @@ class Chat:
         with self.store.transaction(property_scope(thread["property_id"])) as conn:
             message = self._add(conn, thread_id, "property", model.message or "", attachment_id=model.attachment_id,
                                 user_id=actor.user_id, session_id=actor.session_id, api_token_id=actor.token_id)
+            # The draft it was written in goes with it, unless written on since (backend/chat/drafts.py).
+            drop_draft(conn, actor.user_id, thread_id, message["message"])
         self.events.publish("message.sent", message["id"], thread_id=thread_id)
         return message
 

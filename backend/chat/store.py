@@ -1,5 +1,5 @@
 """All SQL on the chat domain's tables: message_threads, messages, attachments, thread_notes, thread_counts (kept by
-triggers, only read here), message_templates and chat_tokens; and the chat's reads of what other domains hold
+triggers, only read here), reply_drafts, message_templates and chat_tokens; and the chat's reads of what other domains hold
 about a thread (its property, booking, channel, room types and rate plans, hotel policy).
 
 The statements are written in the common dialect of storage/, so each runs unchanged on SQLite and PostgreSQL.
@@ -368,6 +368,35 @@ def insert_note(conn: Connection, note_id: str, thread_id: str, user_id: str, te
 
 def delete_note(conn: Connection, note_id: str) -> None:
     conn.execute("DELETE FROM thread_notes WHERE id = ?", (note_id,))
+
+
+# --- drafts ------------------------------------------------------------------------------------
+
+
+def put_draft(conn: Connection, user_id: str, thread_id: str, text: str, kind: str, now: str) -> None:
+    conn.execute("INSERT INTO reply_drafts (user_id, thread_id, text, kind, updated_at) VALUES (?, ?, ?, ?, ?) "
+                 "ON CONFLICT (user_id, thread_id) DO UPDATE SET text = excluded.text, kind = excluded.kind, "
+                 "updated_at = excluded.updated_at", (user_id, thread_id, text, kind, now))
+
+
+def drop_draft(conn: Connection, user_id: str, thread_id: str, text: str | None = None) -> None:
+    """The user's draft of the thread; with `text`, only while it is still that text (a reply sent from it)."""
+    if text is None:
+        conn.execute("DELETE FROM reply_drafts WHERE user_id = ? AND thread_id = ?", (user_id, thread_id))
+    else:
+        conn.execute("DELETE FROM reply_drafts WHERE user_id = ? AND thread_id = ? AND text = ?",
+                     (user_id, thread_id, text))
+
+
+MAX_DRAFTS = 500  # read back at the console's start: a bound on what one user's drafts cost
+
+
+def user_drafts(store: Store, user_id: str) -> list[Row]:
+    """The user's newest drafts, with what access to their threads is checked on."""
+    return store.query(
+        "SELECT d.thread_id, d.text, d.kind, d.updated_at, t.property_id, t.title, p.group_id "
+        "FROM reply_drafts d JOIN message_threads t ON t.id = d.thread_id JOIN properties p ON p.id = t.property_id "
+        "WHERE d.user_id = ? ORDER BY d.updated_at DESC LIMIT ?", (user_id, MAX_DRAFTS))
 
 
 # --- saved replies (message_templates) ----------------------------------------------------------

@@ -3,7 +3,8 @@
 Guest messages sit on the left and replies on the right, each under a label that names the writer;
 the Airbnb inquiry is a card. Messages with files take the focus, so that one can be picked to save
 its files. Drafts and the file chosen to go with the next reply are kept per thread, so moving
-through the list loses nothing.
+through the list loses nothing; drafts are kept in the database too (drafts.py), so quitting or a crash loses
+nothing either, and a note being written comes back as a note.
 
 A refresh of the same thread changes only the messages that changed, and keeps the message read at
 the top of the view where it was, unless the view was at the end: then new messages come into view.
@@ -18,6 +19,8 @@ from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Static, TextArea
+
+from console.inbox.drafts import DraftKeeper, DraftsLoaded
 
 from console.inbox.notes import BOX_TITLE, NOTE_PLACEHOLDER, is_note, note_text
 from console.inbox.text import (
@@ -64,6 +67,8 @@ class Conversation(Vertical):
         self.views: dict[str, MessageView] = {}  # the messages on screen, oldest first
         self.older = 0  # messages of the thread older than those on screen
         self.drafts: dict[str, str] = {}
+        self.note_drafts: set[str] = set()  # threads whose draft is a note
+        self.titles: dict[str, str] = {}  # thread id: the guest, for the threads with drafts
         self.pending: dict[str, dict[str, Any]] = {}  # thread id: the upload that goes with its next reply
         self.writing_note = False  # the reply box writes an internal note (ctrl+n), not a reply
 
@@ -73,6 +78,7 @@ class Conversation(Vertical):
             yield Static("", id="conv-older", markup=False)
         yield TextBox(id="compose", placeholder=REPLY_PLACEHOLDER, disabled=True)
         yield Static("", id="conv-pending", markup=False)
+        yield DraftKeeper()
 
     @property
     def compose_box(self) -> TextArea:
@@ -88,6 +94,7 @@ class Conversation(Vertical):
         if switched:
             self.switch_draft(thread["id"])
         self.thread = thread
+        self.titles[thread["id"]] = thread["title"]
         self.query_one("#conv-header", Static).update(self.header(thread))
         self.show_pending()
         self.older = total - sum(not is_note(m) for m in messages)
@@ -168,6 +175,8 @@ class Conversation(Vertical):
         """Nothing to show (the filters match no thread): keep the draft, hide the rest."""
         if self.thread is not None:
             self.drafts[self.thread["id"]] = self.compose_box.text
+            if self.writing_note:
+                self.note_drafts.add(self.thread["id"])
         self.thread, self.older = None, 0
         self.query_one("#conv-header", Static).update(note)
         self.box.remove_children(MessageView)
@@ -179,6 +188,11 @@ class Conversation(Vertical):
 
     def write_note(self, on: bool) -> None:
         """The reply box writes an internal note, or a reply again: told apart by its border and title."""
+        if on != self.writing_note and self.thread is not None:
+            self.keeper.mark(self.thread["id"], self.compose_box.text, "note" if on else "reply")
+        self.show_mode(on)
+
+    def show_mode(self, on: bool) -> None:
         compose = self.compose_box
         self.writing_note = on
         compose.set_class(on, "-note")
@@ -186,15 +200,55 @@ class Conversation(Vertical):
         compose.placeholder = NOTE_PLACEHOLDER if on else REPLY_PLACEHOLDER
 
     def switch_draft(self, thread_id: str) -> None:
-        if self.writing_note:
-            self.write_note(False)
         compose = self.compose_box
         if self.thread is not None:
             self.drafts[self.thread["id"]] = compose.text
+            if self.writing_note:
+                self.note_drafts.add(self.thread["id"])
         compose.disabled = False
         draft = self.drafts.pop(thread_id, "")
+        note = thread_id in self.note_drafts
+        self.note_drafts.discard(thread_id)
+        self.show_mode(note)
         if draft != compose.text:  # most threads have no draft: the box then needs no repaint
             compose.load_text(draft)
+
+    @property
+    def keeper(self) -> DraftKeeper:
+        return self.query_one(DraftKeeper)
+
+    def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        """Whatever changed the box (typing, a send, a refused reply given back), its thread's draft follows; read
+        now, not from the event: the box may show another thread since."""
+        if event.text_area is self.compose_box and self.thread is not None:
+            self.keeper.mark(self.thread["id"], self.compose_box.text, "note" if self.writing_note else "reply")
+
+    def on_drafts_loaded(self, message: DraftsLoaded) -> None:
+        """The drafts kept from before: each back in its thread's box, unless something is written there already."""
+        for draft in message.drafts:
+            thread_id, text = draft["thread_id"], draft["text"]
+            self.titles.setdefault(thread_id, draft["title"])
+            if self.thread is not None and self.thread["id"] == thread_id:
+                if not self.compose_box.text:
+                    self.show_mode(draft["kind"] == "note")
+                    self.compose_box.load_text(text)
+            elif not self.drafts.get(thread_id):
+                self.drafts[thread_id] = text
+                if draft["kind"] == "note":
+                    self.note_drafts.add(thread_id)
+
+    def unsent(self) -> dict[str, str]:
+        """Thread id: the guest, for every draft not empty, the one in the box included."""
+        held = dict(self.drafts)
+        if self.thread is not None:
+            held[self.thread["id"]] = self.compose_box.text
+        return {thread_id: self.titles.get(thread_id, "a guest") for thread_id, text in held.items() if text.strip()}
+
+    def keep_drafts(self) -> None:
+        """Every draft saved now (the console quits): the box's own marked first, in case its change is unread."""
+        if self.thread is not None:
+            self.keeper.mark(self.thread["id"], self.compose_box.text, "note" if self.writing_note else "reply")
+        self.keeper.keep_all()
 
     def set_pending(self, thread_id: str, attachment: dict[str, Any] | None) -> None:
         if attachment is None:
@@ -227,12 +281,16 @@ class Conversation(Vertical):
             self.compose_box.load_text(whole)
         elif whole:
             self.drafts[thread_id] = whole
+            self.note_drafts.discard(thread_id)
+            self.keeper.mark(thread_id, whole, "reply")
         if attachment is not None and thread_id not in self.pending:
             self.set_pending(thread_id, attachment)
 
     def noted(self, thread_id: str) -> None:
         """The note is saved: the box is empty and writes replies again; the file waiting for the reply stays."""
         self.drafts.pop(thread_id, None)
+        self.note_drafts.discard(thread_id)
+        self.keeper.mark(thread_id, "", "reply")
         if self.thread and self.thread["id"] == thread_id:
             self.compose_box.load_text("")
             self.write_note(False)

@@ -23,6 +23,7 @@ from textual.coordinate import Coordinate
 from textual.message import Message
 from textual.widgets import DataTable, Input, Static
 
+from backend.chat.placeholders import placeholders_in
 from backend.core.errors import FrontdeskError
 from backend.core.listing import Filter, ListQuery
 from console.inbox.assign import AssignDialog, Assignment
@@ -41,10 +42,11 @@ from console.inbox.text import named, queued_text, thread_cells, whose_message
 from console.inbox.thread_list import ThreadList
 from console.kit.area import PAGE_SIZE, AreaScreen, FilteredArea, PropertiesFound
 from console.kit.choice import Choice
+from console.kit.confirm import ConfirmDialog
 from console.kit.messages import ActionDone, DataChanged
 from console.kit.reply_picker import ReplyPicker
 from console.kit.toggles import Checkbox
-from console.kit.words import CHANNELS, channel, counted, when
+from console.kit.words import CHANNELS, channel, counted, listed, when
 from console.kit.workers import engine_work, post_fresh
 
 MESSAGE_PAGE = 100  # the engine's largest page
@@ -530,10 +532,34 @@ class InboxScreen(FilteredArea, AreaScreen):
         if self.conversation.writing_note:
             self.save_note(thread["id"], thread["title"], self.conversation.compose_box.text)
             return
+        if unfilled := placeholders_in(self.conversation.compose_box.text):
+            self.ask_unfilled(unfilled)
+            return
+        self.queue_reply()
+
+    def queue_reply(self) -> None:
+        thread = self.conversation.thread
+        if thread is None:
+            return
         # The text leaves the box at once, so that what is typed next is the next reply; on refusal it comes back.
         text, attachment = self.conversation.take(thread["id"])
         self.outgoing.append((thread["id"], thread["title"], text, attachment))
         self.send_next()
+
+    def ask_unfilled(self, names: list[str]) -> None:
+        """A placeholder left in a reply (nothing filled it, or it was typed) would reach the guest as written."""
+        box = self.conversation.compose_box
+        shown = listed([f"{{{name}}}" for name in names])
+
+        def answered(send: bool | None) -> None:
+            if send:
+                self.queue_reply()
+            box.focus()
+
+        self.app.push_screen(ConfirmDialog(
+            f"Send with {shown} in it?",
+            f"The guest would read {shown} just as it is written: nothing fills it for this conversation. "
+            "Cancel, and write what it stands for.", confirm="Send anyway"), answered)
 
     def send_next(self) -> None:
         if self.outgoing and not self.sending:
@@ -551,6 +577,19 @@ class InboxScreen(FilteredArea, AreaScreen):
             raise
         self.post_message(ReplySent(thread_id))
         self.post_message(ActionDone(queued_text(guest, chat.thread(actor, thread_id)["provider"])))
+
+    def unsent(self) -> list[str]:
+        """Whom the replies written and not sent are for: drafts, and replies still waiting their turn to send."""
+        guests = self.conversation.unsent()
+        guests.update({thread_id: guest for thread_id, guest, _, _ in self.outgoing})
+        return list(guests.values())
+
+    def keep_drafts(self) -> None:
+        """The console quits: replies not yet sent go back to their boxes, and every draft is saved."""
+        for thread_id, _, text, attachment in self.outgoing:
+            self.conversation.give_back(thread_id, text, attachment)
+        self.outgoing.clear()
+        self.conversation.keep_drafts()
 
     def on_reply_sent(self, message: ReplySent) -> None:
         self.sending = False

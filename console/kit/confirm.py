@@ -20,6 +20,17 @@ class Editing(Protocol):
     def has_changes(self) -> bool: ...
 
 
+@runtime_checkable
+class KeepsDrafts(Protocol):
+    """A screen with replies written and not sent: quitting keeps them as drafts, and says so first."""
+
+    def unsent(self) -> list[str]:
+        """Whom the unsent replies are for."""
+        ...
+
+    def keep_drafts(self) -> None: ...
+
+
 class ConfirmDialog(ModalScreen[bool]):
     BINDINGS = [
         Binding("y", "answer(True)", "Yes"),

@@ -102,8 +102,10 @@ OPERATORS: dict[str, str] = {"gt": "after", "gte": "from", "lt": "before", "lte"
                              "has": "containing"}
 
 FILTER_KEY = re.compile(r"filter\[(\w+)\](?:\[(\w+)\])?")
-# API names the engine's messages mention, e.g. "must be on or after date_from".
-API_NAME = re.compile(r"\b(?:" + "|".join(name for name in FIELD_LABELS if "_" in name and "." not in name) + r")\b")
+# API names the engine's messages mention, e.g. "must be on or after date_from"; never a placeholder in braces
+# (`{guest_name}`), which staff type as it is written.
+API_NAME = re.compile(r"(?<![{\w])(?:" + "|".join(name for name in FIELD_LABELS if "_" in name and "." not in name)
+                      + r")(?![}\w])")
 
 
 def label_for(path: str) -> str:

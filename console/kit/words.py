@@ -21,6 +21,13 @@ def counted(count: int | str, noun: str, plural: str | None = None) -> str:
     return f"{shown} {noun if str(count) == '1' else plural or noun + 's'}"
 
 
+def listed(names: list[str], most: int = 3) -> str:
+    """"Anna", "Anna and Ben", "Anna, Ben and 2 more": names in a sentence, the first `most` of them."""
+    if len(names) <= most:
+        return " and ".join(filter(None, (", ".join(names[:-1]), names[-1]))) if names else ""
+    return f"{', '.join(names[:most])} and {len(names) - most} more"
+
+
 def party(occupancy: Mapping[str, int | str]) -> str:
     """"2 adults, 1 child": adults always; children and infants only when there are some."""
     parts = [counted(occupancy.get(key, 0), one, many) for key, one, many in PARTY

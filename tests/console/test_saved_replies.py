@@ -17,7 +17,7 @@ from console.kit.reply_picker import ReplyPicker, ranked
 from console.inbox.saved_replies import SavedRepliesScreen, TemplateDialog
 from console.kit.confirm import ConfirmDialog
 from tests.console.helpers import SIZE, frozen_clock, press_for, settle, type_text
-from tests.console.test_inbox import open_inbox, open_thread
+from tests.console.test_inbox import messages, open_inbox, open_thread
 
 pytestmark = pytest.mark.anyio
 SMALL = (80, 24)
@@ -157,6 +157,21 @@ async def test_a_placeholder_with_nothing_to_fill_it_stays_for_staff_to_fill(mak
         await pilot.press("enter")
         await settle(pilot)
         assert app.screen.conversation.compose_box.text == "Thank you, Maya Lin! Your booking {booking_id} is confirmed."
+
+        # Sent as it is, the guest would read the braces: ctrl+s asks first, and Cancel keeps the text in the box.
+        inbox, thread_id = app.screen, app.screen.conversation.thread["id"]
+        question = await press_for(pilot, "ctrl+s", ConfirmDialog)
+        assert question.question == "Send with {booking_id} in it?"
+        await pilot.press("escape")
+        await settle(pilot)
+        assert inbox.conversation.compose_box.text.endswith("{booking_id} is confirmed.")
+        assert app.focused is inbox.conversation.compose_box
+        assert not [m for m in messages(app.engine, thread_id) if m["sender"] == "property"]
+        await press_for(pilot, "ctrl+s", ConfirmDialog)
+        await pilot.press("y")  # sent anyway, as written
+        await settle(pilot)
+        assert [m["message"] for m in messages(app.engine, thread_id) if m["sender"] == "property"] == [
+            "Thank you, Maya Lin! Your booking {booking_id} is confirmed."]
 
 
 async def test_without_saved_replies_the_picker_says_how_to_add_one(make_app) -> None:

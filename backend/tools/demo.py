@@ -6,7 +6,9 @@ properties of its own group). The chat application on some, and a demo integrato
 for trying `frontdesk serve`.
 Every connected property has rooms, rate plans, a hotel policy and a year of availability and
 rates (dearer at weekends, a few closed or restricted nights), two derived rate plans that follow the
-flexible rate, and some bookings have come in.
+flexible rate, and some bookings have come in: among them the front desk's day at Hotel Edelweiss (guests arriving
+and leaving today and tomorrow). The portfolio has saved replies; Booking.com reads its properties' ARI (pull).
+The demo has no webhook: one must point at a public address that answers, which a demo cannot give.
 Dates count from the engine's clock, so a frozen clock gives the same demo every time.
 """
 
@@ -105,15 +107,29 @@ GUESTS = [("Müller", "Anna", "DE", "en"), ("Dubois", "Léa", "FR", "fr"), ("Smi
           ("Tanaka", "Yui", "JP", "ja"), ("Rossi", "Marco", "IT", "it"), ("García", "Lucía", "ES", "es")]
 NOTES = ["Arriving late, around 22:00.", None, "Celebrating an anniversary: a quiet room with a view, please.", None,
          "Travelling with a small dog.", None, "Needs breakfast before 7:00 on the day of departure."]
+# The front desk's day at Hotel Edelweiss, as (first night from today, nights): two arrive today and one tomorrow,
+# one leaves today and one tomorrow, and one is half-way through a week.
+DAY = [(0, 2), (0, 3), (1, 2), (-2, 2), (-1, 2), (-3, 7)]
 # A public test card number (Visa): demo bookings never hold a real one.
 TEST_CARD = {"card_number": "4111111111111111", "cardholder_name": "Demo Guest", "card_type": "visa",
              "expiration_date": "12/2031", "cvv": "123"}
 
+# The portfolio's saved replies (ctrl+r in the reply box), filled in for each guest.
+SAVED_REPLIES = [
+    ("Check-in times", "Hello {guest_first_name}, check-in at {property} is from {checkin_time}; check-out is until "
+                       "{checkout_time}. Let us know when you expect to arrive."),
+    ("Booking confirmed", "Dear {guest_name}, thank you for booking {property}: {nights} nights from {arrival_date} "
+                          "(booking {booking_id}). We look forward to welcoming you."),
+    ("Thanks for staying", "Thank you for staying with us, {guest_first_name}! We hope to see you again at {property}."),
+]
+
+# Booking.com reads the ARI of its properties (pull: its adapter asks the inbound feed); Airbnb and OpenShopping
+# take none from Frontdesk (OpenShopping shops live through the shopping API).
 CHANNELS = [
     ("Booking.com", "BookingCom", ["Hotel Edelweiss", "Chalet Les Aiguilles", "Pension Alpenrose", "Casa do Mar",
-                                   "Riad Yasmine", "Ryokan Hanabi"]),
-    ("Airbnb", "AirBNB", ["Chalet Les Aiguilles", "Casa do Mar", "Harbour Lights Apartments"]),
-    ("OpenShopping", "OpenShopping", ["Hotel Edelweiss", "Casa do Mar", "Harbour Lights Apartments"]),
+                                   "Riad Yasmine", "Ryokan Hanabi"], {"ari_distribution": "pull"}),
+    ("Airbnb", "AirBNB", ["Chalet Les Aiguilles", "Casa do Mar", "Harbour Lights Apartments"], {}),
+    ("OpenShopping", "OpenShopping", ["Hotel Edelweiss", "Casa do Mar", "Harbour Lights Apartments"], {}),
 ]
 
 
@@ -141,11 +157,14 @@ def load_demo(engine: Engine) -> IssuedToken:
             engine.applications.install(operator, {"property_id": created["id"], "application_code": "chat"})
     plans = {title: _inventory(engine, operator, ids[title], title) for title in ROOMS}
     channels = {}
-    for title, code, titles in CHANNELS:
+    for title, code, titles, settings in CHANNELS:
         channels[code] = engine.channels.create(operator, {
             "title": title, "channel": code, "group_id": groups[PORTFOLIO], "properties": [ids[t] for t in titles],
+            "settings": settings,
             "rate_plans": [{"rate_plan_id": plan} for t in titles for plan, _ in plans[t]]})
     _bookings(engine, channels, ids, plans)
+    for title, message in SAVED_REPLIES:
+        engine.message_templates.create(operator, {"title": title, "message": message, "group_id": groups[PORTFOLIO]})
     load_conversations(engine, channels, ids, plans)
     load_reviews(engine, channels, ids)
     return token
@@ -238,6 +257,22 @@ def _bookings(engine: Engine, channels: dict, ids: dict[str, str], plans: dict) 
     cancelled = made[-1]
     engine.bookings.push(channels["OpenShopping"]["id"], cancelled["property_id"],
                          {"status": "cancelled", "reservation_id": cancelled["reservation_id"]}, secure=True)
+    _front_desk_day(engine, booking_com, ids, plans, len(shopping) + len(ota))
+
+
+def _front_desk_day(engine: Engine, booking_com: dict, ids: dict[str, str], plans: dict, first: int) -> None:
+    """Guests arriving and leaving at Hotel Edelweiss today and tomorrow, and one staying on, so that the arrivals,
+    departures and in-house lists, check-in and no-show have someone to act on from the first run."""
+    hotel = ids["Hotel Edelweiss"]
+    today = local_now(engine.properties.get(engine.identity.operator(), hotel)["timezone"], engine.config.clock()).date()
+    adapter = engine.bookings.channel_by_key(booking_com["id"], booking_com["inbound_key"])
+    plan, room = plans["Hotel Edelweiss"][0]  # the flexible rate of the Matterhorn doubles
+    for number, (start, nights) in enumerate(DAY, start=first):
+        body = {**_booking(engine, number, today + timedelta(days=start), nights, room, plan),
+                "reservation_id": f"40{number:02d}2290", "property_id": hotel,
+                "payment_collect": "ota", "payment_type": "bank_transfer"}
+        del body["guarantee"]
+        engine.bookings.inbound(adapter, body, secure=False)
 
 
 def _booking(engine: Engine, number: int, arrival, nights: int, room: str, plan: str) -> dict:

@@ -2,7 +2,8 @@
 inquiries, and guests' reviews of their stays (scored out of 10 on Booking.com, in stars on Airbnb), at a chosen
 pace, into a database (through the engine) or a running server (through the channels' inbound API, as a real
 adapter would). It plays the channels' side of staff's replies too: before each event, each channel takes the
-replies waiting in its outbox (the feed real adapters pull) and acknowledges them, so that they show delivered.
+replies waiting in its outbox (the feed real adapters pull) and acknowledges them, so that they show delivered;
+a channel that pulls ARI reads its feed and acks it the same way, so its events out do not pile up.
 
 The traffic is a seeded random walk over what the channels sell, so a run can be repeated.
 """
@@ -18,6 +19,7 @@ from datetime import date, timedelta
 from typing import Any, Protocol
 
 from backend.bookings.store import ended_stays
+from backend.core.errors import NotSupported
 from backend.channels.store import channel_row, chatting_ota_channels
 from backend.core.listing import ListQuery
 from backend.properties.store import properties_with_app
@@ -60,10 +62,15 @@ class Sink(Protocol):
     def ended_stays(self, channel: dict[str, Any], today: date) -> list[str]: ...
     def outbox(self, channel: dict[str, Any]) -> list[str]: ...
     def ack(self, channel: dict[str, Any], message_id: str) -> None: ...
+    def pull_ari(self, channel: dict[str, Any]) -> tuple[int, bool] | None:
+        """Read one page of the channel's ARI feed and ack it: how many values and whether more follow, or None if
+        the channel takes no ARI by pull."""
+        ...
 
 
 OUTBOX_PAGE = 100  # replies a channel takes at a time (the feed's largest page)
 ENDED_STAYS = 200  # ended stays a channel's guests may review, per run
+ARI_PAGES = 20  # pages of ARI a pull channel reads at a time, at most
 
 
 @dataclass
@@ -97,7 +104,22 @@ class Traffic:
             if taken:
                 replies = "a reply" if len(taken) == 1 else f"{len(taken)} replies"
                 lines.append(f"{channel['channel_code']}: {replies} from staff delivered")
+            values = self.pull(channel)
+            if values:
+                lines.append(f"{channel['channel_code']}: read {values:,} ARI value{'s' if values > 1 else ''}")
         return lines
+
+    def pull(self, channel: dict[str, Any]) -> int:
+        """The ARI values a pull channel read and acked (0 for one that takes none by pull)."""
+        read = 0
+        for _ in range(ARI_PAGES):
+            page = self.sink.pull_ari(channel)
+            if page is None:
+                break
+            read += page[0]
+            if not page[1]:
+                break
+        return read
 
     def step(self) -> str:
         """Plays one event and says what it was, in a line fit for a log."""
@@ -189,6 +211,7 @@ class EngineSink:
 
     def __init__(self, engine) -> None:
         self.engine = engine
+        self.acked: dict[str, int] = {}  # channel id: the ARI cursor acked last
 
     def booking(self, channel: dict[str, Any], body: dict[str, Any]) -> str:
         return self.engine.bookings.inbound(self._row(channel), body, secure=False)[0]["id"]
@@ -214,6 +237,17 @@ class EngineSink:
     def ack(self, channel: dict[str, Any], message_id: str) -> None:
         self.engine.chat.delivered(self._row(channel), message_id)
 
+    def pull_ari(self, channel: dict[str, Any]) -> tuple[int, bool] | None:
+        distribution = self.engine.distribution
+        try:
+            page = distribution.feed(self._row(channel), None)
+        except NotSupported:
+            return None
+        if self.acked.get(channel["id"]) != page.cursor:  # an ack of nothing new would tell every console
+            distribution.ack(self._row(channel), page.cursor)
+            self.acked[channel["id"]] = page.cursor
+        return len(page.values), page.has_more
+
     def _row(self, channel: dict[str, Any]):
         return channel_row(self.engine.store, channel["id"])
 
@@ -232,6 +266,7 @@ class HttpSink:
     def __init__(self, client, keys: dict[str, str]) -> None:
         self.client = client  # an httpx.Client on the server's base URL
         self.keys = keys
+        self.acked: dict[str, int] = {}  # channel id: the ARI cursor acked last
 
     def booking(self, channel: dict[str, Any], body: dict[str, Any]) -> str:
         return self._post(channel, "bookings", {"booking": body})
@@ -263,6 +298,20 @@ class HttpSink:
         response = self.client.post(f"/api/v1/inbound/{channel['id']}/outbox/{message_id}/ack",
                                     headers={"api-key": self.keys[channel["id"]]})
         response.raise_for_status()
+
+    def pull_ari(self, channel: dict[str, Any]) -> tuple[int, bool] | None:
+        headers = {"api-key": self.keys[channel["id"]]}
+        response = self.client.get(f"/api/v1/inbound/{channel['id']}/ari", headers=headers)
+        if response.status_code == 422 and response.json()["errors"]["code"] == "not_supported":
+            return None
+        response.raise_for_status()
+        page = response.json()
+        cursor = page["meta"]["cursor"]
+        if self.acked.get(channel["id"]) != cursor:
+            self.client.post(f"/api/v1/inbound/{channel['id']}/ari/ack", headers=headers,
+                             json={"cursor": cursor}).raise_for_status()
+            self.acked[channel["id"]] = cursor
+        return len(page["data"]), page["meta"]["has_more"]
 
     def channels(self) -> list[dict[str, Any]]:
         return [self._get(channel_id)["data"]["attributes"] for channel_id in self.keys]

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from backend.core.config import Config
+from backend.core.listing import ListQuery
 from backend.tools.demo import load_demo
 from backend.engine import Engine
 from tests.console.helpers import SteadyApp
@@ -43,6 +44,14 @@ def engine(tmp_path, monkeypatch, clock: Callable[[], datetime] | None, config_o
     engine = Engine.open("frontdesk.db", config)
     load_demo(engine)
     return engine
+
+
+@pytest.fixture
+def no_saved_replies(engine: Engine) -> None:
+    """Without the demo's saved replies: for a module that writes its own and counts or shows them all."""
+    operator = engine.identity.operator()
+    for template in engine.message_templates.list(operator, ListQuery(limit=100))[0]:
+        engine.message_templates.delete(operator, template["id"])
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ from console.kit.confirm import ConfirmDialog
 from tests.console.helpers import SIZE, frozen_clock, press_for, settle, type_text
 from tests.console.test_inbox import messages, open_inbox, open_thread
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("no_saved_replies")]
 SMALL = (80, 24)
 
 

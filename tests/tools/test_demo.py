@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from backend.core.config import Config
+from backend.core.dates import local_now
 from backend.tools.demo import load_demo
 from backend.core.listing import Filter, ListQuery
 
@@ -85,3 +86,22 @@ def test_demo_reviews(engine):
         score = engine.reviews.score(operator, property_id, detailed=True)
         assert score["count"] == sum(r["property_id"] == property_id for r in reviews)
         assert sum(s["count"] for s in score["ota_scores"]) == score["count"]
+
+
+def test_demo_has_the_front_desks_day(engine):
+    """Someone to check in, see off and mark a no-show from the first run, whatever the day: dated from the clock."""
+    load_demo(engine)
+    operator = engine.identity.operator()
+
+    def staying(stay: str) -> int:
+        return engine.bookings.list(operator, ListQuery(limit=100, filters=[Filter("stay", "eq", stay)]))[1]["total"]
+
+    assert staying("arriving_today") >= 2 and staying("departing_today") >= 1 and staying("in_house") >= 3
+    tomorrow = str(local_now("Europe/Zurich", engine.config.clock()).date() + timedelta(days=1))  # Hotel Edelweiss's
+    for field in ("arrival_date", "departure_date"):
+        _, meta = engine.bookings.list(operator, ListQuery(limit=100, filters=[Filter(field, "eq", tomorrow)]))
+        assert meta["total"] >= 1, field
+    replies, _ = engine.message_templates.list(operator, ListQuery(limit=100))
+    assert {r["title"] for r in replies} >= {"Check-in times", "Booking confirmed", "Thanks for staying"}
+    channels, _ = engine.channels.list(operator, ListQuery(limit=100))
+    assert {c["channel"]: c["settings"].get("ari_distribution", "none") for c in channels}["BookingCom"] == "pull"

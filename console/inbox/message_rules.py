@@ -13,7 +13,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Button, DataTable, Input, Label, Static
 
-from backend.core.listing import Filter, ListQuery, MAX_LIMIT
+from backend.core.dates import local_now
+from backend.core.listing import MAX_LIMIT, Filter, ListQuery
 from console.inbox.keys import MESSAGE_RULES, RULE_DIALOG, RULE_PREVIEW
 from console.inbox.saved_replies import PROPERTY, scope_fields, scope_of, scopes
 from console.kit.area import PAGE_SIZE, AreaScreen
@@ -22,7 +23,7 @@ from console.kit.field import Field
 from console.kit.labels import label_for
 from console.kit.messages import ActionDone, ActionFailed
 from console.kit.screens import ModalScreen
-from console.kit.words import counted, day, when
+from console.kit.words import counted, day, stamp
 from console.kit.workers import engine_work, post_fresh
 
 if TYPE_CHECKING:
@@ -268,9 +269,10 @@ class RuleDialog(ModalScreen[dict[str, Any] | None]):
 
 
 class BookingsFound(Message):
-    def __init__(self, options: list[tuple[str, str]]) -> None:
+    def __init__(self, options: list[tuple[str, str]], zones: dict[str, str | None]) -> None:
         super().__init__()
         self.options = options
+        self.zones = zones  # each booking's property's time zone, by booking
 
 
 class PreviewMade(Message):
@@ -298,6 +300,7 @@ class RulePreview(ModalScreen[None]):
         super().__init__(classes="dialog-screen")
         self.rule = rule
         self.properties = properties
+        self.zones: dict[str, str | None] = {}  # as BookingsFound has them
         self.booking = Field("For the booking", Choice([], prompt="reading the bookings…", id="preview-booking"),
                              path="booking_id")
 
@@ -319,12 +322,16 @@ class RulePreview(ModalScreen[None]):
     def find_bookings(self) -> None:
         query = ListQuery(limit=PREVIEWED, order=[("arrival_date", "desc")],
                           filters=[Filter("property_id", "eq", ",".join(self.properties))])
-        rows, _ = self.app.engine.bookings.list(self.app.actor(), query) if self.properties else ([], {})
-        post_fresh(self, BookingsFound([booking_option(row) for row in rows]))
+        engine, actor = self.app.engine, self.app.actor()
+        rows, _ = engine.bookings.list(actor, query) if self.properties else ([], {})
+        zones = {pid: engine.properties.get(actor, pid)["timezone"] for pid in {row["property_id"] for row in rows}}
+        post_fresh(self, BookingsFound([booking_option(row) for row in rows],
+                                       {row["id"]: zones[row["property_id"]] for row in rows}))
 
     def on_bookings_found(self, message: BookingsFound) -> None:
         choice = self.booking.control
         assert isinstance(choice, Choice)
+        self.zones = message.zones
         if not message.options:
             choice.prompt = "no bookings yet"
             choice.refresh()
@@ -344,8 +351,11 @@ class RulePreview(ModalScreen[None]):
 
     def on_preview_made(self, message: PreviewMade) -> None:
         preview = message.preview
-        at = f"{when(preview['at'])} UTC" if preview["at"] else "no date yet"
-        said = f"Sends on {at}" if preview["would_send"] else f"Not sent ({preview['skipped']}); due {at}"
+        at = "no date yet"
+        if preview["at"]:  # the engine's moment is UTC; staff read the property's own time, as the rule names it
+            local = local_now(self.zones.get(preview["booking_id"]), stamp(preview["at"]))
+            at = f"{local:%a %-d %b %Y at %H:%M}, the property's time"
+        said = f"Sends on {at}" if preview["would_send"] else f"Not sent: {preview['skipped']} (due on {at})"
         self.query_one("#preview-when", Static).update(said)
         self.query_one("#preview-message", Static).update(preview["message"])
 

@@ -24,7 +24,7 @@ pytestmark = pytest.mark.anyio
 SMALL = (80, 24)
 HOTEL = "Hotel Edelweiss"  # has the chat app, and Booking.com sells it
 ARRIVAL, DEPARTURE = "2027-03-10", "2027-03-13"
-DUE = datetime(2027, 3, 7, 17, 0, tzinfo=UTC)  # 3 days before arrival at 18:00 in Zurich
+DUE = datetime(2027, 3, 7, 17, 0, tzinfo=UTC)  # 3 days before arrival at 18:00 in Zurich (CET)
 
 
 @pytest.fixture
@@ -101,6 +101,15 @@ async def open_new_rule(pilot: Pilot) -> None:
     await type_text(pilot, "Directions")
 
 
+async def open_preview(pilot: Pilot) -> None:
+    made, jane = make_rules(pilot.app.engine), book(pilot.app.engine)
+    screen = await open_rules(pilot)
+    screen.table.move_cursor(row=screen.table.get_row_index(made["Directions"]))
+    preview = await press_for(pilot, "v", RulePreview)
+    preview.booking.control.value = jane
+    await settle(pilot)
+
+
 # --- snapshots ------------------------------------------------------------------------------------
 
 def test_snapshot_rules(snap_compare, make_app) -> None:
@@ -117,6 +126,14 @@ def test_snapshot_rule_editor(snap_compare, make_app) -> None:
 
 def test_snapshot_rule_editor_80x24(snap_compare, make_app) -> None:
     assert snap_compare(make_app(mode="inbox"), terminal_size=SMALL, run_before=open_new_rule)
+
+
+def test_snapshot_preview(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(mode="inbox"), terminal_size=SIZE, run_before=open_preview)
+
+
+def test_snapshot_preview_80x24(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(mode="inbox"), terminal_size=SMALL, run_before=open_preview)
 
 
 # --- the words ------------------------------------------------------------------------------------
@@ -245,16 +262,26 @@ async def test_v_previews_the_message_filled_for_a_chosen_booking(engine: Engine
         preview = await press_for(pilot, "v", RulePreview)
         choice = preview.booking.control
         assert {value for _, value in choice.options} >= {jane, tom}
-        assert all(HOTEL not in str(label) for label, _ in choice.options)  # the hotel's own bookings alone
+        hotel = property_id(engine)  # the hotel's own bookings alone
+        assert all(engine.store.scalar("SELECT property_id FROM bookings WHERE id = ?", (booking,)) == hotel
+                   for _, booking in choice.options)
         choice.value = jane
         await settle(pilot)
         assert str(preview.query_one("#preview-message").render()) == (
             "Dear Jane, the way to Hotel Edelweiss for 10 Mar 2027.")
-        assert str(preview.query_one("#preview-when").render()) == "Sends on 7 Mar 17:00 UTC"
+        assert str(preview.query_one("#preview-when").render()) == "Sends on Sun 7 Mar 2027 at 18:00, the property's time"
         choice.value = tom
         await settle(pilot)
         assert str(preview.query_one("#preview-message").render()).startswith("Dear Tom,")
         await press_for(pilot, "escape", MessageRulesScreen)
+
+        # A paused rule of the group: its message, and why it would not be sent.
+        screen.table.move_cursor(row=screen.table.get_row_index(made["Welcome"]))
+        preview = await press_for(pilot, "v", RulePreview)
+        preview.booking.control.value = jane
+        await settle(pilot)
+        assert str(preview.query_one("#preview-message").render()) == "Thanks, Jane Doe!"
+        assert str(preview.query_one("#preview-when").render()).startswith("Not sent: the rule is paused")
 
 
 async def test_the_palette_opens_the_rules_from_another_area(engine: Engine, make_app) -> None:

@@ -50,6 +50,8 @@ class FrontdeskCommands(Provider):
              partial(app.switch_mode, "reviews")),
             ("New property", "Open an empty property editor", partial(app.start_in, "properties")),
             ("New channel", "Create a channel and get its inbound key", partial(app.start_in, "channels")),
+            ("Message rules", "Messages that send themselves: a saved reply on a booking's confirmation, before "
+             "arrival or after departure", partial(app.start_in, "inbox", "message_rules")),
             ("Webhooks", "The integrators' webhooks: pause, resume, test, read their deliveries",
              partial(app.start_in, "channels", "webhooks")),
             ("Help", "Every key of every screen", app.action_help),

@@ -22,6 +22,9 @@ from console.channels.keys import (
 from console.inbox.keys import (
     FILE_DIALOG,
     INBOX,
+    MESSAGE_RULES,
+    RULE_DIALOG,
+    RULE_PREVIEW,
     SAVED_REPLIES,
     TEMPLATE_DIALOG,
 )
@@ -44,6 +47,9 @@ SECTIONS: tuple[tuple[str, list[Binding]], ...] = (
     ("Saved reply picker (ctrl+r)", [Binding("enter", "", "Insert at the cursor"), *REPLY_PICKER]),
     ("Saved replies (t in the Inbox)", [*SAVED_REPLIES, Binding("enter", "", "Edit")]),
     ("Saved reply editor", TEMPLATE_DIALOG),
+    ("Message rules (shift+r in the Inbox)", [*MESSAGE_RULES, Binding("enter", "", "Edit")]),
+    ("Message rule editor", RULE_DIALOG),
+    ("Message rule preview (v)", RULE_PREVIEW),
     ("Properties", [*PROPERTIES, Binding("enter", "", "Edit")]),
     ("Property editor", [*RECORD_EDITOR, Binding("tab", "", "Next field"),
                          Binding("shift+tab", "", "Previous field")]),

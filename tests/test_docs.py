@@ -36,7 +36,7 @@ METHODS = "GET|POST|PUT|PATCH|DELETE"
 ROUTE = re.compile(rf"`((?:{METHODS})(?:/(?:{METHODS}))*) (/[^`\s?]*)[^`]*`")
 # How docs/console.md spells the keys Textual names otherwise.
 SPELLED = {"escape": "esc", "question_mark": "?", "slash": "/", "left_square_bracket": "[",
-           "right_square_bracket": "]", "pageup": "PgUp", "pagedown": "PgDn", "U": "shift+u"}
+           "right_square_bracket": "]", "pageup": "PgUp", "pagedown": "PgDn", "U": "shift+u", "R": "shift+r"}
 
 
 # --- the command line ------------------------------------------------------------------------------------------

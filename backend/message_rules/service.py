@@ -24,6 +24,7 @@ from backend.chat.placeholders import fill, guest_values
 from backend.chat.service import Chat
 from backend.chat.store import property_group, property_group_id
 from backend.core.card_data import mask_text
+from backend.core.changes import note
 from backend.core.errors import BadRequest, Errors, NotFound, Unauthorized, ValidationFailed
 from backend.core.fields import RequiredText
 from backend.core.listing import ListQuery
@@ -43,6 +44,7 @@ MAX_PER_GROUP = 200  # a group's rules and its properties': the sweep reads each
 LOOK_BACK = timedelta(days=1)  # a moment missed longer ago (the server was down) is not sent late
 CANCELLED = "the booking is cancelled"
 READ_ONLY = {"id", "sent_count", "active_from", "user_id", "inserted_at", "updated_at"}
+CHANGED = "message_rule.changed"  # noted with every write, for consoles of other processes
 HH_MM = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
 
 
@@ -104,6 +106,7 @@ class MessageRules:
         model = self._validate(actor, data)
         rule_id, now = new_id(), self._now()
         with self.store.transaction() as conn:
+            note(conn, CHANGED)
             if rules_in_group(conn, self._group_of(conn, model)) >= MAX_PER_GROUP:
                 raise ValidationFailed.one("message_rule", f"a group keeps at most {MAX_PER_GROUP} message rules")
             insert_rule(conn, {"id": rule_id, **_columns(model), "active_from": now, "user_id": actor.user_id,
@@ -117,6 +120,7 @@ class MessageRules:
             raise BadRequest(["the message_rule must be a JSON object"])
         sent = {k: v for k, v in data.items() if k not in READ_ONLY}
         with self.store.transaction() as conn:
+            note(conn, CHANGED)
             current = self._row(actor, rule_id)
             scope = {"property_id": current["property_id"], "group_id": current["group_id"]}
             if sent.get("property_id") is not None or sent.get("group_id") is not None:
@@ -137,6 +141,7 @@ class MessageRules:
     def delete(self, actor: Actor, rule_id: str) -> None:
         self._row(actor, rule_id)
         with self.store.transaction() as conn:
+            note(conn, CHANGED)
             delete_rule(conn, rule_id)
 
     def preview(self, actor: Actor, rule_id: str, data: Any) -> dict[str, Any]:

@@ -34,6 +34,7 @@ INBOX: list[BindingType] = [
     Binding("m", "assigned", "Mine, nobody's, everyone's", show=False),
     Binding("U", "mark_unread", "Mark unread", key_display="shift+u", show=False),
     Binding("t", "saved_replies", "Saved replies", show=False),
+    Binding("R", "message_rules", "Message rules", key_display="shift+r", show=False),
     # The list takes these itself while it has the focus (thread_list.py); elsewhere they scroll the conversation.
     Binding("home,g", "conversation_edge('home')", "Top of the list or conversation", show=False),
     Binding("end,G", "conversation_edge('end')", "Bottom of the list or conversation", show=False),
@@ -57,3 +58,23 @@ TEMPLATE_DIALOG: list[BindingType] = [
     Binding("ctrl+s", "save", "Save", priority=True),
     Binding("escape", "dismiss(None)", "Cancel"),
 ]
+
+# MessageRulesScreen
+MESSAGE_RULES: list[BindingType] = [
+    *PAGE_BINDINGS,
+    Binding("n", "new", "New"),
+    Binding("e", "edit", "Edit"),
+    Binding("d", "delete", "Delete"),
+    Binding("p", "pause", "Pause/resume"),
+    Binding("v", "preview", "Preview"),
+    Binding("escape", "app.pop_screen", "Back"),
+]
+
+# RuleDialog
+RULE_DIALOG: list[BindingType] = [
+    Binding("ctrl+s", "save", "Save", priority=True),
+    Binding("escape", "dismiss(None)", "Cancel"),
+]
+
+# RulePreview
+RULE_PREVIEW: list[BindingType] = [Binding("escape", "dismiss(None)", "Close")]

@@ -36,6 +36,7 @@ from console.inbox.files import (
 )
 from console.inbox.keys import INBOX
 from console.inbox.notes import as_item, with_notes
+from console.inbox.message_rules import MessageRulesScreen
 from console.inbox.saved_replies import SavedRepliesScreen
 from console.inbox.stay_panel import StayLoaded, StayPanel
 from console.inbox.text import named, queued_text, thread_cells, whose_message
@@ -637,6 +638,11 @@ class InboxScreen(FilteredArea, AreaScreen):
     def action_saved_replies(self) -> None:
         thread = self.conversation.thread
         self.app.push_screen(SavedRepliesScreen(thread["property_id"] if thread else None))
+
+    def action_message_rules(self) -> None:
+        shown = self.query(Conversation)  # none yet when the palette opens the rules on the inbox's first visit
+        thread = shown.first().thread if shown else None
+        self.app.push_screen(MessageRulesScreen(thread["property_id"] if thread else None))
 
     def action_assigned(self) -> None:
         """Whose threads the list shows: everyone's, then yours, then nobody's (the filter bar's choice)."""

@@ -1,6 +1,7 @@
 """What another process changed, by kind (backend/outbox/changes.py): a console learns that a property was edited, ARI
-written or a saved reply made elsewhere, and reloads only what shows it. Two engines over one database stand for two
-processes: each has its own event bus, so what one learns of the other's writes comes through the database alone."""
+written, a saved reply or a message rule made elsewhere, and reloads only what shows it. Two engines over one
+database stand for two processes: each has its own event bus, so what one learns of the other's writes comes
+through the database alone."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from multiprocessing.synchronize import Barrier
 from pathlib import Path
 
 from backend.core.changes import note_after
+from backend.core.listing import ListQuery
 from backend.engine import Engine
 from backend.outbox.changes import EVERYTHING
 from tests.at_once import at_once
@@ -44,6 +46,13 @@ def test_another_process_s_writes_are_told_by_their_kinds(new_db) -> None:
                                                  "property_id": hotel.property_id})
     mark, kinds = here.changes_since(mark)
     assert kinds == {"saved_reply.changed"}
+
+    # A message rule likewise: the rules screen reloads for it.
+    template_id = there.message_templates.list(hotel.actor, ListQuery())[0][0]["id"]
+    there.message_rules.create(hotel.actor, {"title": "Welcome", "trigger": "arrival_day", "send_at": "08:00",
+                                             "message_template_id": template_id, "property_id": hotel.property_id})
+    mark, kinds = here.changes_since(mark)
+    assert kinds == {"message_rule.changed"}
 
     assert here.changes_since(mark) == (mark, frozenset())  # nothing since: nothing to reload
 

@@ -9,7 +9,9 @@ from pathlib import Path
 
 from storage.dialect import Dialect
 from storage.sqlite import SqliteStore, owner_only
-from storage.store import Connection, Lease, Row, Store, StoreError, chunked, new_id, placeholders, utc_now
+from storage.store import (
+    Connection, Lease, Row, Store, StoreError, chunked, new_id, placeholders, timestamp, utc_now,
+)
 
 
 def is_postgres_url(target: str | Path) -> bool:
@@ -34,4 +36,4 @@ def open_store(target: str | Path, *, direct: str | None = None) -> Store:
 
 
 __all__ = ["Connection", "Dialect", "Lease", "Row", "SqliteStore", "Store", "StoreError", "chunked", "is_postgres_url",
-           "new_id", "open_store", "owner_only", "placeholders", "unreachable", "utc_now"]
+           "new_id", "open_store", "owner_only", "placeholders", "timestamp", "unreachable", "utc_now"]

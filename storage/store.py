@@ -186,4 +186,9 @@ def new_id() -> str:
 
 def utc_now() -> str:
     """UTC timestamp without zone, microsecond precision: 2026-11-21T10:03:29.335485."""
-    return datetime.now(UTC).replace(tzinfo=None).isoformat(timespec="microseconds")
+    return timestamp(datetime.now(UTC))
+
+
+def timestamp(moment: datetime) -> str:
+    """A moment (with its zone) as every table stores it: UTC without zone, microsecond precision."""
+    return moment.astimezone(UTC).replace(tzinfo=None).isoformat(timespec="microseconds")

@@ -192,7 +192,7 @@ class Bookings:
         taken = list(held.elements()) if existing else []
         if autoupdate:
             self._give_back(taken)
-            taken, short = self._take(rooms, ota=ota)
+            taken, short = self._take(rooms, ota=ota, since=window.today.isoformat())
             overbooked = overbooked or short
         booking_id = existing["id"] if existing else new_id()
         reservation_id = shown["reservation_id"] or new_id()  # masked if it holds a card: `key` finds it
@@ -271,8 +271,10 @@ class Bookings:
                 prices = {d.isoformat(): _rate_of(restrictions.get(plan.id, {}), d.isoformat(), plan.currency)
                           for d in days(arrival, departure)}
             if ota:  # taken as sent, but flagged when the rooms are not there
-                overbooked = overbooked or _lacks(availability.get(plan.room_type_id, {}), arrival, departure,
-                                                  wanted[room.room_type_code])
+                # Nights before the property's today are not for sale any more (the guest may be in house: a late
+                # booking, a stay extended): only the nights from today on can lack rooms.
+                overbooked = overbooked or _lacks(availability.get(plan.room_type_id, {}), max(arrival, window.today),
+                                                  departure, wanted[room.room_type_code])
                 priced.append(_room(index, room, guests, shown_rooms[index], plan.room_type_id, plan.id,
                                     room.days or prices))
                 continue
@@ -318,8 +320,10 @@ class Bookings:
             self.cards.carry(self.store.conn, token, departure)
         return token or None
 
-    def _take(self, rooms: list[dict[str, Any]], *, ota: bool) -> tuple[list[tuple[str, str]], bool]:
-        """Take one unit per mapped room per night; returns the units taken and whether any night had none left.
+    def _take(self, rooms: list[dict[str, Any]], *, ota: bool, since: str) -> tuple[list[tuple[str, str]], bool]:
+        """Take one unit per mapped room per night from `since` (the property's today: a night before it is no longer
+        for sale, and an OTA's booking of a stay already begun takes the nights left); returns the units taken and
+        whether any night had none left.
 
         The conditional decrement is the arbiter, not the availability read before it: where two writers run at
         once (PostgreSQL), both may have read the last room as free, and the second's UPDATE then matches no row.
@@ -327,7 +331,7 @@ class Bookings:
         as sent, flagged overbooked. Units are taken in (room type, night) order, so two bookings never wait on
         each other's rows in opposite orders."""
         units = sorted((room["room_type_id"], day, index) for index, room in enumerate(rooms) if room["is_mapped"]
-                       for day in room["days"])
+                       for day in room["days"] if day >= since)
         taken, short = [], False
         for room_type_id, day, index in units:
             if take_room(self.store.conn, room_type_id, day):

@@ -11,7 +11,7 @@ reads on from that cursor and acks what it has applied; an ack never moves the c
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from typing import Any
 
 from pydantic import BaseModel
@@ -25,7 +25,7 @@ from backend.core.errors import ValidationFailed
 from backend.core.scopes import destination_scope
 from backend.outbox.deliverer import Event
 from backend.outbox.store import ack_cursor, any_event_after, events_after, head, stamp_positions
-from storage import Store, utc_now
+from storage import Store, timestamp
 
 PAGE_NIGHTS = 5000  # nights of changed ranges per page, so at most about this many values
 LOOK_AT = 2000  # events looked at per page
@@ -63,12 +63,12 @@ def checked(store: Store, cursor: Any) -> int:
     return cursor
 
 
-def ack(store: Store, channel_id: str, cursor: Any) -> int:
+def ack(store: Store, channel_id: str, cursor: Any, now: datetime) -> int:
     """Move the channel's cursor up to `cursor` (never back; its destination row made if it had none); where it is
     now. The destination's scope: acks of other channels, and the deliverers' writes, go beside it."""
     with store.transaction(destination_scope(channel_id)) as conn:
         wanted = checked(store, cursor)
-        now_at = ack_cursor(conn, channel_id, KIND, wanted, utc_now())
+        now_at = ack_cursor(conn, channel_id, KIND, wanted, timestamp(now))
     note_after(store, DELIVERED)
     return now_at
 

@@ -54,7 +54,7 @@ class Distribution:
 
     def ack(self, channel, cursor: Any) -> int:
         self._taking(channel["id"], "pull")
-        return pull.ack(self.store, channel["id"], cursor)
+        return pull.ack(self.store, channel["id"], cursor, self.clock())
 
     # --- to operators --------------------------------------------------------------------------------
 

@@ -110,6 +110,7 @@ NOTES = ["Arriving late, around 22:00.", None, "Celebrating an anniversary: a qu
 # The front desk's day at Hotel Edelweiss, as (first night from today, nights): two arrive today and one tomorrow,
 # one leaves today and one tomorrow, and one is half-way through a week.
 DAY = [(0, 2), (0, 3), (1, 2), (-2, 2), (-1, 2), (-3, 7)]
+DAY_RATE = "295.00"  # CHF a night, as Booking.com priced them
 # A public test card number (Visa): demo bookings never hold a real one.
 TEST_CARD = {"card_number": "4111111111111111", "cardholder_name": "Demo Guest", "card_type": "visa",
              "expiration_date": "12/2031", "cvv": "123"}
@@ -123,13 +124,13 @@ SAVED_REPLIES = [
     ("Thanks for staying", "Thank you for staying with us, {guest_first_name}! We hope to see you again at {property}."),
 ]
 
-# Booking.com reads the ARI of its properties (pull: its adapter asks the inbound feed); Airbnb and OpenShopping
-# take none from Frontdesk (OpenShopping shops live through the shopping API).
+# Booking.com comes to read the ARI of its properties (`_pull_ari`); Airbnb and OpenShopping take none from Frontdesk
+# (OpenShopping shops live through the shopping API).
 CHANNELS = [
     ("Booking.com", "BookingCom", ["Hotel Edelweiss", "Chalet Les Aiguilles", "Pension Alpenrose", "Casa do Mar",
-                                   "Riad Yasmine", "Ryokan Hanabi"], {"ari_distribution": "pull"}),
-    ("Airbnb", "AirBNB", ["Chalet Les Aiguilles", "Casa do Mar", "Harbour Lights Apartments"], {}),
-    ("OpenShopping", "OpenShopping", ["Hotel Edelweiss", "Casa do Mar", "Harbour Lights Apartments"], {}),
+                                   "Riad Yasmine", "Ryokan Hanabi"]),
+    ("Airbnb", "AirBNB", ["Chalet Les Aiguilles", "Casa do Mar", "Harbour Lights Apartments"]),
+    ("OpenShopping", "OpenShopping", ["Hotel Edelweiss", "Casa do Mar", "Harbour Lights Apartments"]),
 ]
 
 
@@ -157,16 +158,16 @@ def load_demo(engine: Engine) -> IssuedToken:
             engine.applications.install(operator, {"property_id": created["id"], "application_code": "chat"})
     plans = {title: _inventory(engine, operator, ids[title], title) for title in ROOMS}
     channels = {}
-    for title, code, titles, settings in CHANNELS:
+    for title, code, titles in CHANNELS:
         channels[code] = engine.channels.create(operator, {
             "title": title, "channel": code, "group_id": groups[PORTFOLIO], "properties": [ids[t] for t in titles],
-            "settings": settings,
             "rate_plans": [{"rate_plan_id": plan} for t in titles for plan, _ in plans[t]]})
     _bookings(engine, channels, ids, plans)
     for title, message in SAVED_REPLIES:
         engine.message_templates.create(operator, {"title": title, "message": message, "group_id": groups[PORTFOLIO]})
     load_conversations(engine, channels, ids, plans)
     load_reviews(engine, channels, ids)
+    _pull_ari(engine, channels["BookingCom"])
     return token
 
 
@@ -260,6 +261,12 @@ def _bookings(engine: Engine, channels: dict, ids: dict[str, str], plans: dict) 
     _front_desk_day(engine, booking_com, ids, plans, len(shopping) + len(ota))
 
 
+def _pull_ari(engine: Engine, channel: dict) -> None:
+    """Booking.com reads its ARI from now on (pull): set last, it starts with nothing waiting, as a channel
+    connected to a property already built does once its first full sync has been read."""
+    engine.channels.update(engine.identity.operator(), channel["id"], {"settings": {"ari_distribution": "pull"}})
+
+
 def _front_desk_day(engine: Engine, booking_com: dict, ids: dict[str, str], plans: dict, first: int) -> None:
     """Guests arriving and leaving at Hotel Edelweiss today and tomorrow, and one staying on, so that the arrivals,
     departures and in-house lists, check-in and no-show have someone to act on from the first run."""
@@ -268,10 +275,13 @@ def _front_desk_day(engine: Engine, booking_com: dict, ids: dict[str, str], plan
     adapter = engine.bookings.channel_by_key(booking_com["id"], booking_com["inbound_key"])
     plan, room = plans["Hotel Edelweiss"][0]  # the flexible rate of the Matterhorn doubles
     for number, (start, nights) in enumerate(DAY, start=first):
-        body = {**_booking(engine, number, today + timedelta(days=start), nights, room, plan),
+        arrival = today + timedelta(days=start)
+        body = {**_booking(engine, number, arrival, nights, room, plan),
                 "reservation_id": f"40{number:02d}2290", "property_id": hotel,
                 "payment_collect": "ota", "payment_type": "bank_transfer"}
         del body["guarantee"]
+        # Priced by the channel, as an OTA booking is: nights before today have no rate left to read.
+        body["rooms"][0]["days"] = {(arrival + timedelta(days=n)).isoformat(): DAY_RATE for n in range(nights)}
         engine.bookings.inbound(adapter, body, secure=False)
 
 

@@ -16,6 +16,10 @@ IN_HOUSE = "BDC-5550104"
 CANCELLED = "BDC-5550105"
 OVERBOOKED = "BDC-5550102"  # and unmapped: its second room's rate
 UNMAPPED = IN_HOUSE
+# The demo's own day at Hotel Edelweiss (backend/tools/demo.py DAY), older than the scene's, so listed after them.
+DEMO_ARRIVING = ["BDC-40082290", "BDC-40072290"]
+DEMO_LEAVING = ["BDC-40102290"]
+DEMO_IN_HOUSE = ["BDC-40122290", "BDC-40112290", *DEMO_ARRIVING]
 
 
 def stage_today(engine: Engine) -> None:

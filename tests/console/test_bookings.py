@@ -32,6 +32,7 @@ pytestmark = pytest.mark.anyio
 
 # The demo's bookings from Booking.com and OpenShopping, oldest last; the demo's conversations come after them.
 DEMO = ["BDC-40061187", "BDC-40051187", "BDC-40041187", "OSH-MS-7304", "OSH-MS-7303", "OSH-MS-7302", "OSH-MS-7301"]
+DEMO_DAY = 6  # the demo's day at Hotel Edelweiss: bookings made after the conversations', so listed first
 DECLINED = "BDC-40041187"  # whose card the demo hotel has reported invalid
 CONVERSATIONS = len(GUESTS)  # each with a booking of its own
 
@@ -195,7 +196,7 @@ async def test_filters_the_list(make_app) -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_bookings(pilot)
         every = numbers(screen)
-        assert every[-len(DEMO):] == DEMO and len(every) == len(DEMO) + CONVERSATIONS  # newest first
+        assert every[-len(DEMO):] == DEMO and len(every) == len(DEMO) + CONVERSATIONS + DEMO_DAY  # newest first
         assert all(row["pending"] for row in screen.rows.values())
         screen.query_one("#bk-status").value = "cancelled"
         await settle(pilot)
@@ -243,8 +244,8 @@ async def test_acknowledging_clears_the_pending_revisions(make_app, engine: Engi
         assert not screen.rows[detail.booking_id]["pending"]
         await pilot.press("u")  # unacknowledged only
         await settle(pilot)
-        assert "OSH-MS-7304" not in numbers(screen) and len(numbers(screen)) == len(DEMO) + CONVERSATIONS - 1
-    assert engine.bookings.revisions(actor, ListQuery(), feed=True)[1]["total"] == 6 + CONVERSATIONS
+        assert "OSH-MS-7304" not in numbers(screen) and len(numbers(screen)) == len(DEMO) + CONVERSATIONS + DEMO_DAY - 1
+    assert engine.bookings.revisions(actor, ListQuery(), feed=True)[1]["total"] == 6 + CONVERSATIONS + DEMO_DAY
 
 
 async def test_the_detail_never_shows_the_card_number(make_app, engine: Engine) -> None:
@@ -363,7 +364,8 @@ async def test_staff_find_a_booking_by_any_guests_name(make_app) -> None:
         screen = await open_today(pilot)
         assert await search(pilot, screen, "jonas") == ["BDC-5550101"]  # a guest of the room, not the customer
         assert "number or guest containing “jonas”" in status_where(screen)
-        assert await search(pilot, screen, "MULLER") == ["BDC-40061187", "OSH-MS-7301"]  # Anna Müller, twice
+        # Anna Müller, three times: in the demo's day at Hotel Edelweiss too
+        assert await search(pilot, screen, "MULLER") == ["BDC-40122290", "BDC-40061187", "OSH-MS-7301"]
         assert await search(pilot, screen, "inês ferr") == [scene.IN_HOUSE]
         assert await search(pilot, screen, "5550103") == [scene.LEAVING]  # the number still finds it
         assert await search(pilot, screen, "nobody") == []
@@ -391,23 +393,24 @@ async def test_todays_arrivals_departures_and_guests_in_house_by_key(make_app) -
         stay = screen.query_one("#bk-stay", Choice)
         await pilot.press("a")
         await settle(pilot)
-        assert numbers(screen) == scene.ARRIVING  # not the arrival that was cancelled
+        assert numbers(screen) == scene.ARRIVING + scene.DEMO_ARRIVING  # not the arrival that was cancelled
         assert stay.value == "arriving_today" and "arriving today" in status_where(screen)
         await pilot.press("a")  # again: every booking
         await settle(pilot)
         assert numbers(screen) == every and stay.value is None
         await pilot.press("d")
         await settle(pilot)
-        assert numbers(screen) == [scene.LEAVING]
+        assert numbers(screen) == [scene.LEAVING, *scene.DEMO_LEAVING]
         await pilot.press("h")
         await settle(pilot)
-        assert numbers(screen) == [*scene.ARRIVING, scene.IN_HOUSE] and "in house tonight" in status_where(screen)
+        assert numbers(screen) == [*scene.ARRIVING, scene.IN_HOUSE, *scene.DEMO_IN_HOUSE]
+        assert "in house tonight" in status_where(screen)
         await pilot.press("t")  # the next view in turn: after in house, every booking
         await settle(pilot)
         assert numbers(screen) == every
         await pilot.press("t")
         await settle(pilot)
-        assert numbers(screen) == scene.ARRIVING
+        assert numbers(screen) == scene.ARRIVING + scene.DEMO_ARRIVING
         screen.query_one("#bk-status", Choice).value = "cancelled"  # filters add up
         await settle(pilot)
         assert numbers(screen) == []
@@ -420,7 +423,7 @@ async def test_overbooked_and_unmapped_bookings_are_marked_and_explained(make_ap
         status = {row["unique_id"]: screen.table.get_row(key)[0].plain for key, row in screen.rows.items()}
         assert status[scene.OVERBOOKED] == "● new ⚠?" and status[scene.UNMAPPED] == "● new ?"
         assert status[scene.ARRIVING[1]] == "● new" and status[scene.CANCELLED] == "✕ cancelled"
-        assert "36 bookings · ⚠ overbooked · ? unmapped" in status_where(screen)  # what the marks mean
+        assert "42 bookings · ⚠ overbooked · ? unmapped" in status_where(screen)  # what the marks mean
         detail = await open_booking(pilot, scene.OVERBOOKED)
         overview = words(detail, "#bk-overview")
         assert "⚠ overbooked: sold with no room free for it" in overview

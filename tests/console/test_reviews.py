@@ -209,6 +209,7 @@ async def test_a_hidden_or_expired_review_takes_no_reply(engine: Engine, make_ap
         assert engine.reviews.get(operator(engine), review_of(engine, "João Silva")["id"])["reply"] is None
 
 
+@pytest.mark.usefixtures("no_saved_replies")
 async def test_the_saved_reply_picker_fills_in_the_reviews_guest(engine: Engine, make_app) -> None:
     marco = review_of(engine, "Marco Rossi")
     engine.message_templates.create(operator(engine), {"title": "Thanks for the review",
@@ -226,6 +227,7 @@ async def test_the_saved_reply_picker_fills_in_the_reviews_guest(engine: Engine,
         assert screen.pane.reply_box.text == "Dear Marco, thank you for staying at Hotel Edelweiss."
 
 
+@pytest.mark.usefixtures("no_saved_replies")
 def test_saved_replies_for_a_review_are_its_propertys_and_only_for_who_reaches_it(engine: Engine) -> None:
     """`for_guest`: the property's saved replies filled for the review's guest, its booking's stay when it has one;
     someone else's property is a 401."""

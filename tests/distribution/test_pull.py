@@ -126,11 +126,11 @@ def test_a_cursor_stays_good_once_the_events_before_it_are_pruned(engine):
             record(conn, "ari", "property", {"n": number})
     stamp_positions(engine.store)
     newest = outbox_head(engine.store.conn)
-    assert pull.ack(engine.store, "a-pull-channel", newest) == newest
+    assert pull.ack(engine.store, "a-pull-channel", newest, datetime.now(UTC)) == newest
     prune(engine.store, datetime.now(UTC) + RETENTION + timedelta(minutes=1))
     assert engine.store.scalar("SELECT count(*) FROM events") == 0
 
-    assert pull.ack(engine.store, "a-pull-channel", newest) == newest
+    assert pull.ack(engine.store, "a-pull-channel", newest, datetime.now(UTC)) == newest
     assert pull.checked(engine.store, newest) == newest
     with pytest.raises(ValidationFailed):
         pull.checked(engine.store, newest + 1)

@@ -9,22 +9,19 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from backend.bookings.store import has_legacy_cards, has_unnamed_bookings
+from backend.core.changes import noter
 from backend.core.config import Config
 from backend.core.errors import CannotStart
-from backend.upgrades.steps import run_pending
-from backend.core.changes import noter
 from backend.core.events import EventBus
-from backend.outbox import changes
 from backend.identity.service import Identity
-from backend.bookings.store import has_legacy_cards, has_unnamed_bookings
+from backend.outbox import changes
 from backend.properties.store import property_count
+from backend.upgrades.steps import run_pending
 from storage import SqliteStore, Store, is_postgres_url, open_store
 from storage.reads import ReadStore
 
 if TYPE_CHECKING:
-    from backend.identity.models import Actor
-    from backend.identity.users import Users
-    from backend.properties.applications import Applications
     from backend.bookings.service import Bookings
     from backend.channels.service import Channels
     from backend.chat.embed import ChatEmbed
@@ -32,23 +29,26 @@ if TYPE_CHECKING:
     from backend.chat.service import Chat
     from backend.chat.stay import ThreadStays
     from backend.chat.templates import MessageTemplates
-    from backend.message_rules.service import MessageRules
-    from backend.distribution.service import Distribution
-    from backend.properties.facilities import Facilities
-    from backend.inventory.service import Inventory
-    from backend.inventory.availability_rules import AvailabilityRules
     from backend.core.keys import Keys
-    from backend.properties.media import Media
+    from backend.distribution.service import Distribution
+    from backend.identity.models import Actor
+    from backend.identity.users import Users
+    from backend.inventory.availability_rules import AvailabilityRules
+    from backend.inventory.service import Inventory
+    from backend.message_rules.service import MessageRules
     from backend.outbox.deliverer import Deliverer, Route, Sweep
     from backend.outbox.lease import ServerAddresses
+    from backend.properties.applications import Applications
+    from backend.properties.facilities import Facilities
+    from backend.properties.media import Media
     from backend.properties.service import Properties
     from backend.reviews.service import Reviews
     from backend.shopping.service import Shopping
     from backend.vault.capture import Capture, CaptureTarget
     from backend.vault.card_form import CardForm
+    from backend.vault.keeping import Vault
     from backend.vault.pci_keys import PciKeys
     from backend.vault.service import Tokenisation
-    from backend.vault.keeping import Vault
     from backend.webhooks.service import Webhooks
 
 
@@ -279,7 +279,6 @@ class Engine:
     @cached_property
     def webhooks(self) -> Webhooks:
         from backend.webhooks.service import Webhooks
-
         from backend.webhooks.trials import Trials
 
         config = self.config

@@ -225,9 +225,7 @@ class FrontdeskApp(ConsoleApp):
         self.push_screen(self.quit_question, answered)
 
     def action_help(self) -> None:
-        from console.help import (
-            HelpScreen,  # reads every screen's keys: loaded when first asked
-        )
+        from console.help import HelpScreen  # reads every screen's keys: loaded when first asked
 
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(self.HELP_BINDINGS))

@@ -12,19 +12,8 @@ from textual.widget import Widget
 from textual.widgets import Label, Static
 
 from console.bookings.keys import BOOKING, BOOKINGS, NO_SHOW
-from console.channels.keys import (
-    CHANNEL_DIALOG,
-    CHANNELS,
-    DELIVERY_LOG,
-    SECRET_DIALOG,
-    WEBHOOKS,
-)
-from console.inbox.keys import (
-    FILE_DIALOG,
-    INBOX,
-    SAVED_REPLIES,
-    TEMPLATE_DIALOG,
-)
+from console.channels.keys import CHANNEL_DIALOG, CHANNELS, DELIVERY_LOG, SECRET_DIALOG, WEBHOOKS
+from console.inbox.keys import FILE_DIALOG, INBOX, SAVED_REPLIES, TEMPLATE_DIALOG
 from console.inventory.keys import INVENTORY, RANGE_EDIT, RATE_PLAN_CHANNELS
 from console.kit.keys import RECORD_EDITOR, REPLY_PICKER
 from console.kit.screens import ModalScreen

@@ -27,23 +27,13 @@ from pydantic import (
     field_validator,
     model_validator,
 )
-
 from pydantic_core import PydanticCustomError
 
 from backend.core.card_data import luhn_ok
 from backend.core.dates import parse_date
-from backend.core.fields import (
-    Country,
-    Currency,
-    Email,
-    LongText,
-    Phone,
-    RequiredText,
-    Text32,
-    Text255,
-)
-from backend.inventory.models import Time
+from backend.core.fields import Country, Currency, Email, LongText, Phone, RequiredText, Text32, Text255
 from backend.core.money import Money
+from backend.inventory.models import Time
 
 EXPIRY = re.compile(r"^(0[1-9]|1[0-2])/(\d{4})$")
 VAULT_TOKEN = re.compile(r"[0-9a-f]{32}")

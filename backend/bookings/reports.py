@@ -37,9 +37,9 @@ from backend.bookings.store import (
     revision_attributes,
 )
 from backend.core.errors import NotFound, NotSupported, ValidationFailed
-from backend.identity.models import Actor
 from backend.core.listing import ListQuery
 from backend.core.validation import validate
+from backend.identity.models import Actor
 from storage import Store, new_id
 
 if TYPE_CHECKING:

@@ -18,9 +18,8 @@ from typing import Any
 
 from pydantic_core import from_json
 
-from backend.inventory.age_bands import SPEC_BANDS, bands_of
-from backend.bookings.ages import by_ages, party
 from backend.bookings.access import booking_row
+from backend.bookings.ages import by_ages, party
 from backend.bookings.cards import BookingCards, Reveal, masked
 from backend.bookings.crs import crs_body
 from backend.bookings.direct import DIRECT, direct_channel
@@ -48,21 +47,22 @@ from backend.core.card_data import mask_cards_in
 from backend.core.dates import days
 from backend.core.errors import Errors, NotSupported, Unauthorized, ValidationFailed
 from backend.core.events import EventBus
+from backend.core.listing import ListQuery
+from backend.core.money import canonical, format_minor, in_currency, parse_money
+from backend.core.scopes import VAULT, property_scope, reservation_scope
+from backend.core.validation import validate
 from backend.identity.access import owned_property, reaches
 from backend.identity.models import Actor
 from backend.identity.service import hash_secret
 from backend.inventory import sellable
+from backend.inventory.age_bands import SPEC_BANDS, bands_of
 from backend.inventory.calendar import Calendar, Scope
 from backend.inventory.channel_rules import ChannelRules
 from backend.inventory.stays import R_RATE, Guests, Nights, NotSellable, Quote, quote
 from backend.inventory.store import give_back_rooms, take_room
 from backend.inventory.taxes import TaxSet, tax_lines
 from backend.inventory.window import Window, window_of
-from backend.core.listing import ListQuery
-from backend.core.money import canonical, format_minor, in_currency, parse_money
-from backend.core.scopes import VAULT, property_scope, reservation_scope
 from backend.outbox import record as outbox
-from backend.core.validation import validate
 from storage import Store, new_id, utc_now
 
 PREFIXES = {"OpenShopping": "OSH", "BookingCom": "BDC", "AirBNB": "ABB", DIRECT: "OFL"}

@@ -61,18 +61,18 @@ from backend.channels.store import (
     update_channel,
 )
 from backend.core.dates import utc_clock
-from backend.distribution import remap
-from backend.distribution.settings import DistributionSettings, track, url_problem
 from backend.core.errors import BadRequest, Errors, NotSupported, ValidationFailed
 from backend.core.events import EventBus
 from backend.core.fields import RequiredText
+from backend.core.listing import ListQuery
+from backend.core.validation import as_sent, validate
+from backend.distribution import remap
+from backend.distribution.settings import DistributionSettings, track, url_problem
 from backend.identity.models import Actor
 from backend.identity.service import hash_secret, require_group
 from backend.inventory import sellable
 from backend.inventory.sellable import SHOPPING_CODES
-from backend.core.listing import ListQuery
 from backend.properties.models import CONTACT_FIELDS
-from backend.core.validation import as_sent, validate
 from storage import Store, new_id, utc_now
 
 if TYPE_CHECKING:

@@ -15,13 +15,18 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, StrictStr
 
 from backend.chat.store import (
-    attach, attachment_content, attachment_owner, attachment_row, delete_unsent_upload, insert_attachment,
+    attach,
+    attachment_content,
+    attachment_owner,
+    attachment_row,
+    delete_unsent_upload,
+    insert_attachment,
     message_attachments,
 )
 from backend.core.errors import PayloadTooLarge, ValidationFailed
 from backend.core.fields import RequiredText
-from backend.properties.media import sniff_image
 from backend.core.validation import validate
+from backend.properties.media import sniff_image
 from storage import Connection, Store, new_id, utc_now
 
 FILE_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp", "application/pdf", "text/plain")

@@ -12,15 +12,15 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
-from backend.core.card_data import mask_text
 from backend.chat.service import MAX_TEXT, NEWEST_FIRST, Chat
 from backend.chat.store import delete_note, insert_note, note_author, note_row, notes_page
+from backend.core.card_data import mask_text
 from backend.core.errors import Forbidden, NotFound, ValidationFailed
 from backend.core.events import EventBus
-from backend.core.scopes import property_scope
-from backend.identity.models import Actor
 from backend.core.listing import ListQuery
+from backend.core.scopes import property_scope
 from backend.core.validation import validate
+from backend.identity.models import Actor
 from storage import Store, new_id
 
 

@@ -18,36 +18,56 @@ from pydantic import BaseModel, ConfigDict, Field, StrictStr
 from pydantic_core import from_json
 
 from backend.bookings.access import booking_row
-from backend.core.card_data import mask_cards_in, mask_text
-from backend.chat.attachments import Attachments
 from backend.channels.store import is_connected
-from backend.chat.store import (
-    THREAD_COUNT_COLUMNS, booking_thread, channel_booking, channel_code, channel_reply, chat_properties,
-    count_message, has_chat_app, inquiry_meta, insert_message, insert_thread,
-    channel_thread_property, is_property_room_type, mark_delivered, mark_thread_read, message_row, messages_by_id,
-    messages_page, pending_replies_page, property_group, rule_titles, revision_attributes, set_assignee, set_closed,
-    set_unread_count, snippet, thread_count, thread_of_booking, thread_row, thread_state, thread_with_property,
-    threads_page,
-    unanswered_guest_messages, unread_thread_count,
-)
-from backend.core.errors import (
-    BadRequest,
-    Forbidden,
-    NotFound,
-    NotSupported,
-    Unauthorized,
-    ValidationFailed,
-)
-from backend.core.events import EventBus
-from backend.core.scopes import property_scope
-from backend.identity.models import Actor
-from backend.identity.access import reaches
-from backend.identity.store import emails_by_id, property_people, sees_property
-from backend.core.listing import SEARCH_MAX, Filter, ListQuery, parse_bool
+from backend.chat.attachments import Attachments
 from backend.chat.search import full_text_query
+from backend.chat.store import (
+    THREAD_COUNT_COLUMNS,
+    booking_thread,
+    channel_booking,
+    channel_code,
+    channel_reply,
+    channel_thread_property,
+    chat_properties,
+    count_message,
+    has_chat_app,
+    inquiry_meta,
+    insert_message,
+    insert_thread,
+    is_property_room_type,
+    mark_delivered,
+    mark_thread_read,
+    message_row,
+    messages_by_id,
+    messages_page,
+    pending_replies_page,
+    property_group,
+    revision_attributes,
+    rule_titles,
+    set_assignee,
+    set_closed,
+    set_unread_count,
+    snippet,
+    thread_count,
+    thread_of_booking,
+    thread_row,
+    thread_state,
+    thread_with_property,
+    threads_page,
+    unanswered_guest_messages,
+    unread_thread_count,
+)
+from backend.core.card_data import mask_cards_in, mask_text
+from backend.core.errors import BadRequest, Forbidden, NotFound, NotSupported, Unauthorized, ValidationFailed
+from backend.core.events import EventBus
+from backend.core.listing import SEARCH_MAX, Filter, ListQuery, parse_bool
 from backend.core.money import in_currency
-from backend.outbox import record as outbox
+from backend.core.scopes import property_scope
 from backend.core.validation import validate
+from backend.identity.access import reaches
+from backend.identity.models import Actor
+from backend.identity.store import emails_by_id, property_people, sees_property
+from backend.outbox import record as outbox
 from storage import Connection, Store, new_id
 
 CHAT_PROVIDERS = ("BookingCom", "AirBNB")

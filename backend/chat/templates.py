@@ -11,23 +11,35 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictStr
 
-from backend.core.card_data import mask_text
 from backend.chat.placeholders import (
-    fill, guest_values, placeholders_in, thread_values, unknown_placeholders, unknown_text,
+    fill,
+    guest_values,
+    placeholders_in,
+    thread_values,
+    unknown_placeholders,
+    unknown_text,
 )
 from backend.chat.service import MAX_TEXT, Chat
 from backend.chat.store import (
-    delete_template, insert_template, property_group, property_group_id, template_row, templates_in_group,
-    templates_page, thread_templates, update_template,
+    delete_template,
+    insert_template,
+    property_group,
+    property_group_id,
+    template_row,
+    templates_in_group,
+    templates_page,
+    thread_templates,
+    update_template,
 )
+from backend.core.card_data import mask_text
 from backend.core.changes import note
 from backend.core.errors import BadRequest, Errors, NotFound, Unauthorized, ValidationFailed
 from backend.core.fields import RequiredText
+from backend.core.listing import ListQuery
+from backend.core.validation import validate
 from backend.identity.access import reaches, reaches_owner
 from backend.identity.models import Actor
 from backend.identity.service import require_group
-from backend.core.listing import ListQuery
-from backend.core.validation import validate
 from storage import Connection, Store, new_id, utc_now
 
 MAX_PER_GROUP = 500  # a group's templates and its properties': the picker lists them all

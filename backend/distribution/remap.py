@@ -25,13 +25,14 @@ from datetime import datetime
 
 from pydantic_core import from_json
 
+from backend.channels.store import touch_channel
 from backend.distribution.collapse import ONE_DAY
 from backend.distribution.mapped import Closing, Target, targets
-from backend.channels.store import touch_channel
 from backend.distribution.store import channel_mappings, channel_settings, channels_selling, properties_in
 from backend.inventory.window import Window, window_of
 from backend.outbox.record import record
 from storage import Connection, utc_now
+
 
 @dataclass(frozen=True)
 class Seen:

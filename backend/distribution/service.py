@@ -11,13 +11,13 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic_core import from_json
 
+from backend.core.errors import NotSupported
+from backend.core.events import EventBus
 from backend.distribution import full_sync, pull, settings
 from backend.distribution.mapped import Mapped, MappedChannels
 from backend.distribution.reading import Reader, windows_of
 from backend.distribution.route import ChannelRoute
 from backend.distribution.store import acked_cursor, channel_deliveries
-from backend.core.errors import NotSupported
-from backend.core.events import EventBus
 from backend.identity.models import Actor
 from backend.inventory.calendar import Calendar
 from backend.outbox import deliverer

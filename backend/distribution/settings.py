@@ -21,9 +21,9 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationInfo, field_validator
 
-from backend.core.fields import Url
-from backend.core.addresses import host_problem
 from backend.channels.store import set_ari_secret
+from backend.core.addresses import host_problem
+from backend.core.fields import Url
 from backend.distribution.store import ari_secret
 from backend.outbox.deliverer import add_destination, drop_destination
 from backend.outbox.sending import new_secret

@@ -9,13 +9,13 @@ from fastapi import Depends, Request
 from pydantic import BaseModel
 
 from backend.bookings.cards import Reveal
-from backend.engine import Engine
 from backend.core.errors import BadRequest
-from backend.http.throttle import accept
-from backend.identity.models import Actor
 from backend.core.keys import ACTOR_HEADER, INTERNAL_HEADER, REVEAL_HEADER
 from backend.core.listing import ListQuery
 from backend.core.strict_json import read_json
+from backend.engine import Engine
+from backend.http.throttle import accept
+from backend.identity.models import Actor
 
 T = TypeVar("T")
 

@@ -39,12 +39,12 @@ from backend.core.errors import (
     ServiceUnavailable,
     TooManyRequests,
 )
+from backend.core.keys import INTERNAL_HEADER
 from backend.http.cors import Cors
 from backend.http.errors import error_response
 from backend.http.limits import DEFAULT_BYTES, LARGE_BYTES, LargeBodies, body_limits
 from backend.http.throttle import Throttle, accepted, credential
 from storage import unreachable
-from backend.core.keys import INTERNAL_HEADER
 
 log = logging.getLogger("frontdesk.http")
 

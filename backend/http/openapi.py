@@ -21,7 +21,6 @@ from fastapi.routing import APIRoute
 from pydantic import BaseModel
 from starlette.staticfiles import StaticFiles
 
-from backend.properties.applications import InstallationEnvelope
 from backend.bookings.models import BookingEnvelope
 from backend.bookings.reports import NoShowEnvelope
 from backend.channels.service import ChannelEnvelope
@@ -41,10 +40,9 @@ from backend.inventory.availability_rules import RuleEnvelope
 from backend.inventory.models import HotelPolicyEnvelope, PhotoEnvelope, RatePlanEnvelope, RoomTypeEnvelope
 from backend.inventory.taxes import TaxEnvelope, TaxSetEnvelope
 from backend.message_rules.service import MessageRuleEnvelope, MessageRulePreviewEnvelope
+from backend.properties.applications import InstallationEnvelope
 from backend.properties.models import PropertyEnvelope
-from backend.reviews.models import (
-    DeliveryFailureEnvelope, GuestReviewEnvelope, InboundReviewEnvelope, ReplyEnvelope,
-)
+from backend.reviews.models import DeliveryFailureEnvelope, GuestReviewEnvelope, InboundReviewEnvelope, ReplyEnvelope
 from backend.vault.card_form import CardFormEnvelope
 from backend.vault.profiles import ProfileEnvelope
 from backend.webhooks.models import WebhookEnvelope

@@ -30,8 +30,8 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 
 from backend.core.config import Config
-from backend.engine import Engine
 from backend.core.errors import CannotStart
+from backend.engine import Engine
 
 log = logging.getLogger("frontdesk.workers")
 DRAIN = 30.0  # seconds a worker has to finish what it is answering once told to stop

@@ -25,10 +25,29 @@ from backend.core.fields import email_error
 from backend.core.validation import validate
 from backend.identity.models import Actor, GroupInput, IssuedToken
 from backend.identity.store import (
-    actor_by_chat_session, actor_by_email, actor_by_token, all_group_ids, channel_titles_in_group, delete_group_row,
-    email_taken, group_exists, group_owner, group_properties, group_row, group_rows, insert_group, insert_members,
-    insert_token, insert_user, is_default_group, property_titles_in_group, revoke_active_token, set_group_title,
-    token_rows, user_emails, user_id_of,
+    actor_by_chat_session,
+    actor_by_email,
+    actor_by_token,
+    all_group_ids,
+    channel_titles_in_group,
+    delete_group_row,
+    email_taken,
+    group_exists,
+    group_owner,
+    group_properties,
+    group_row,
+    group_rows,
+    insert_group,
+    insert_members,
+    insert_token,
+    insert_user,
+    is_default_group,
+    property_titles_in_group,
+    revoke_active_token,
+    set_group_title,
+    token_rows,
+    user_emails,
+    user_id_of,
 )
 from storage import Connection, Row, Store, new_id, utc_now
 

@@ -23,21 +23,16 @@ from datetime import date, timedelta
 from decimal import Decimal
 from typing import Annotated, Any, Literal
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    StrictBool,
-    StrictInt,
-    StrictStr,
-    ValidationError,
-    model_validator,
-)
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError, model_validator
 from pydantic_core import from_json
 
 from backend.core.dates import WEEKDAYS, days, parse_date
 from backend.core.errors import Errors, Unauthorized, ValidationFailed
 from backend.core.events import EventBus
+from backend.core.listing import ListQuery
+from backend.core.money import format_minor, parse_money, to_minor
+from backend.core.scopes import property_scope
+from backend.core.validation import details_of
 from backend.identity.access import owned_property, reaches
 from backend.identity.models import Actor
 from backend.inventory import sellable
@@ -60,11 +55,7 @@ from backend.inventory.store import (
 )
 from backend.inventory.undo import Restored, Undo, after, before, restore
 from backend.inventory.window import Window, window_of
-from backend.core.listing import ListQuery
-from backend.core.money import format_minor, parse_money, to_minor
-from backend.core.scopes import property_scope
 from backend.outbox import record as outbox
-from backend.core.validation import details_of
 from storage import Store, new_id, utc_now
 
 MAX_VALUES = 10_000

@@ -21,7 +21,13 @@ from pydantic_core import from_json
 
 from backend.core.dates import parse_date
 from backend.core.errors import (
-    BadRequest, Errors, NotFound, NotFoundAsSpelt, ResourceNotFound, Unauthorized, ValidationFailed,
+    BadRequest,
+    Errors,
+    NotFound,
+    NotFoundAsSpelt,
+    ResourceNotFound,
+    Unauthorized,
+    ValidationFailed,
 )
 from backend.core.events import EventBus
 from backend.core.listing import ListQuery

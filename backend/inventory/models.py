@@ -31,15 +31,7 @@ from pydantic import (
     field_validator,
 )
 
-from backend.core.fields import (
-    Currency,
-    DecimalNumber,
-    LongText,
-    RequiredText,
-    Text255,
-    Url,
-    decimal_number,
-)
+from backend.core.fields import Currency, DecimalNumber, LongText, RequiredText, Text255, Url, decimal_number
 from backend.core.money import Money, format_minor
 from backend.core.validation import details_of
 from backend.inventory.taxes import LOGICS, MAX_LEVEL, Rate, TaxType

@@ -10,9 +10,9 @@ from datetime import date
 from fractions import Fraction
 from typing import Any
 
+from backend.core.money import format_minor
 from backend.inventory.ranges import Planned
 from backend.inventory.stays import ROW_FIELDS, Nightly
-from backend.core.money import format_minor
 
 ASK_ABOVE_NIGHTS = 31
 ASK_ABOVE_SHARE = Fraction(1, 2)  # of a night's rate

@@ -20,9 +20,12 @@ from typing import Any
 from pydantic_core import from_json
 
 from backend.core.dates import utc_clock
-from backend.distribution import remap
 from backend.core.errors import BadRequest, Errors, NotFound, Unauthorized, ValidationFailed
 from backend.core.events import EventBus
+from backend.core.listing import ListQuery
+from backend.core.money import canonical, in_currency
+from backend.core.validation import as_input, as_sent, failed, validate, validate_partly
+from backend.distribution import remap
 from backend.identity.access import owned_property, reaches
 from backend.identity.models import Actor
 from backend.inventory import sellable
@@ -37,13 +40,6 @@ from backend.inventory.models import (
 )
 from backend.inventory.photos import Photos, of_rooms
 from backend.inventory.stays import Plan
-from backend.inventory.tax_sets import PlanTaxes
-from backend.inventory.taxes import rate_of
-from backend.inventory.window import window_of
-from backend.core.listing import ListQuery
-from backend.core.money import canonical, in_currency
-from backend.outbox import record as outbox
-from backend.core.validation import as_input, as_sent, failed, validate, validate_partly
 from backend.inventory.store import (
     child_plans,
     delete_hotel_policy,
@@ -54,10 +50,9 @@ from backend.inventory.store import (
     hotel_policy,
     hotel_policy_row,
     insert_free_hotel_policy,
+    insert_owned,
     link_hotel_policy,
     move_hotel_policy,
-    set_hotel_policy,
-    insert_owned,
     owned_of_property,
     owned_options,
     owned_page,
@@ -71,8 +66,13 @@ from backend.inventory.store import (
     room_plan_details,
     room_plan_ids,
     room_type,
+    set_hotel_policy,
     update_owned,
 )
+from backend.inventory.tax_sets import PlanTaxes
+from backend.inventory.taxes import rate_of
+from backend.inventory.window import window_of
+from backend.outbox import record as outbox
 from storage import Connection, Row, Store, new_id, utc_now
 
 READ_ONLY = frozenset({"id", "inserted_at", "updated_at"})

@@ -29,9 +29,9 @@ from typing import Any
 from pydantic_core import from_json
 
 from backend.core.dates import days
+from backend.core.money import parse_money
 from backend.inventory.models import INHERITS, after_reservation, complete
 from backend.inventory.window import Window
-from backend.core.money import parse_money
 
 # Column order of the restriction rows that the evaluator reads: a night's values, rate first.
 ROW_FIELDS = ("rate", "min_stay_arrival", "min_stay_through", "max_stay", "closed_to_arrival", "closed_to_departure",

@@ -33,8 +33,20 @@ from backend.identity.access import reaches, reaches_owner
 from backend.identity.models import Actor
 from backend.identity.service import require_group
 from backend.message_rules.store import (
-    active_rules, booking_for_rules, booking_status, claim_send, delete_rule, insert_rule, rule_bookings, rule_row,
-    rules_in_group, rules_page, sent_count, template_scope, update_rule, was_done,
+    active_rules,
+    booking_for_rules,
+    booking_status,
+    claim_send,
+    delete_rule,
+    insert_rule,
+    rule_bookings,
+    rule_row,
+    rules_in_group,
+    rules_page,
+    sent_count,
+    template_scope,
+    update_rule,
+    was_done,
 )
 from storage import Connection, Row, Store, new_id
 

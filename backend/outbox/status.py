@@ -4,8 +4,8 @@ for any of the active ones, the one figure that says whether deliveries keep up.
 
 from __future__ import annotations
 
-from datetime import datetime
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 from backend.core.errors import Forbidden

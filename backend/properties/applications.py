@@ -8,8 +8,9 @@ from pydantic import BaseModel, ConfigDict, StrictStr
 
 from backend.core.errors import NotFound, Unauthorized, ValidationFailed
 from backend.core.events import EventBus
-from backend.identity.models import Actor
 from backend.core.listing import ListQuery
+from backend.core.validation import validate
+from backend.identity.models import Actor
 from backend.properties.service import Properties
 from backend.properties.store import (
     delete_installation,
@@ -19,7 +20,6 @@ from backend.properties.store import (
     installation_of,
     installations_page,
 )
-from backend.core.validation import validate
 from storage import Store, new_id, utc_now
 
 APPLICATIONS = {"chat": "Guest chat: answer guests from BookingCom and AirBNB in one inbox"}

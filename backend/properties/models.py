@@ -26,7 +26,6 @@ from backend.core.fields import (
     LongText,
     Phone,
     RequiredText,
-    RequiredUrl,
     Text32,
     Text255,
     Timezone,

@@ -16,40 +16,38 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from pydantic_core import (
-    from_json,  # the list's hot path parses two documents a row: about 3x json.loads
-)
+from pydantic_core import from_json  # the list's hot path parses two documents a row: about 3x json.loads
 
 from backend.core.dates import utc_clock
-from backend.distribution import remap, window_moves
 from backend.core.errors import BadRequest, Errors, Forbidden, NotFound, ValidationFailed
 from backend.core.events import EventBus
-from backend.properties.facilities import Facilities
+from backend.core.listing import ListQuery
+from backend.core.money import format_amount, in_currency
+from backend.core.validation import as_input, validate
+from backend.distribution import remap, window_moves
 from backend.identity.access import owned_property
 from backend.identity.models import Actor
 from backend.identity.service import group_of, require_group
 from backend.identity.store import property_owner
 from backend.inventory import sellable
-from backend.inventory.window import window_of
-from backend.core.listing import ListQuery
-from backend.properties.media import Media
-from backend.core.money import format_amount, in_currency
 from backend.inventory.photos import Photos, of_properties
 from backend.inventory.rooms import HotelPolicies
+from backend.inventory.window import window_of
+from backend.properties.facilities import Facilities
+from backend.properties.media import Media
 from backend.properties.models import CONTACT_FIELDS, READ_ONLY_FIELDS, PropertyInput
-from backend.core.validation import as_input, validate
 from backend.properties.store import (
     add_to_group,
-    in_group,
-    move_to_group,
     channels_elsewhere,
     delete_property,
     delete_property_facilities,
     facilities_of,
     groups_of,
+    in_group,
     insert_property,
     insert_property_facilities,
     logo_media_id,
+    move_to_group,
     properties_page,
     property_options,
     property_plan_ids,

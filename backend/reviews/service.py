@@ -22,7 +22,13 @@ from pydantic_core import from_json
 from backend.channels.store import is_connected
 from backend.core.card_data import mask_text
 from backend.core.errors import (
-    BadRequest, Errors, NotFound, NotFoundAsSpelt, NotSupported, Unauthorized, ValidationFailed,
+    BadRequest,
+    Errors,
+    NotFound,
+    NotFoundAsSpelt,
+    NotSupported,
+    Unauthorized,
+    ValidationFailed,
 )
 from backend.core.events import EventBus
 from backend.core.listing import ListQuery
@@ -33,8 +39,15 @@ from backend.identity.models import Actor
 from backend.outbox import record as outbox
 from backend.reviews import store as sql
 from backend.reviews.models import (
-    CATEGORIES, OTAS, DeliveryFailure, GuestReviewInput, InboundReviewInput, ReplyInput, category,
-    in_range, scaled,
+    CATEGORIES,
+    OTAS,
+    DeliveryFailure,
+    GuestReviewInput,
+    InboundReviewInput,
+    ReplyInput,
+    category,
+    in_range,
+    scaled,
 )
 from backend.reviews.scores import score, tally
 from storage import Connection, Row, Store, new_id

@@ -33,17 +33,14 @@ from typing import Any, TypeVar
 
 from pydantic_core import from_json
 
-from backend.inventory.age_bands import SPEC_BANDS, Bands, bands_of
 from backend.channels.service import SHOPPING_CODES, ShoppingSettings
 from backend.core.dates import days, local_now
-from backend.core.errors import (
-    NotFound,
-    NotSupported,
-    Unauthorized,
-    ValidationFailed,
-)
+from backend.core.errors import NotFound, NotSupported, Unauthorized, ValidationFailed
+from backend.core.listing import ListQuery, parse_bool
+from backend.core.money import format_minor
 from backend.identity.models import Actor
 from backend.identity.service import hash_secret
+from backend.inventory.age_bands import SPEC_BANDS, Bands, bands_of
 from backend.inventory.calendar import Calendar, Scope
 from backend.inventory.channel_rules import ChannelRules
 from backend.inventory.models import MEAL_TYPES
@@ -68,10 +65,10 @@ from backend.inventory.stays import (
 )
 from backend.inventory.taxes import TaxSet, offered
 from backend.inventory.window import Window, window_of
-from backend.core.listing import ListQuery, parse_bool
-from backend.core.money import format_minor
+from backend.properties.facilities import CATALOGUE
 from backend.shopping.stay_query import Stay, parse_stay
 from backend.shopping.store import (
+    Sellable,
     active_channels_named,
     channel_group_and_code,
     channel_settings,
@@ -81,15 +78,14 @@ from backend.shopping.store import (
     property_facilities,
     property_page,
     property_row,
-    Sellable,
     sellable_page,
     sells_property,
     sold_properties,
     unsafe_zones,
 )
-from backend.properties.facilities import CATALOGUE
 from storage import Store
 from storage.reads import ReadStore, on_primary, one_source
+
 # A facility category's code in the grouped facilities: its name in snake case ("Food & drink" → food_and_drink).
 CATEGORY_CODES = str.maketrans({" ": "_", "&": "and", "-": "_"})
 CATEGORY_OF = {title: category for category, titles in CATALOGUE.items() for title in titles}

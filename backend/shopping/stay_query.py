@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from functools import cached_property
 
-from backend.inventory.age_bands import Bands
 from backend.core.dates import parse_date
 from backend.core.errors import Errors
 from backend.core.fields import is_currency
+from backend.inventory.age_bands import Bands
 from backend.inventory.stays import Guests, Nights
 
 MAX_GUESTS = 200

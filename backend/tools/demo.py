@@ -15,12 +15,12 @@ from __future__ import annotations
 from datetime import timedelta
 
 from backend.core.dates import local_now
-from backend.tools.demo_chat import load_conversations
-from backend.tools.demo_reviews import load_reviews
 from backend.engine import Engine
-from backend.properties.facilities import facility_id
 from backend.identity.models import Actor, IssuedToken
 from backend.inventory.store import plan_currency
+from backend.properties.facilities import facility_id
+from backend.tools.demo_chat import load_conversations
+from backend.tools.demo_reviews import load_reviews
 
 INTEGRATOR_EMAIL = "integrator@example.com"
 

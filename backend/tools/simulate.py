@@ -46,7 +46,7 @@ REVIEW_CATEGORIES = {"BookingCom": ("clean", "comfort", "facilities", "location"
 # The smallest real PNG and a short menu: files a guest might send.
 FILES = [("photo.png", "image/png", base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==")),
-    ("arrival.txt", "text/plain", "Flight LX 1234, landing 21:40.\n".encode())]
+    ("arrival.txt", "text/plain", b"Flight LX 1234, landing 21:40.\n")]
 
 
 class Sink(Protocol):

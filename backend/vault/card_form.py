@@ -39,8 +39,8 @@ from pydantic import BaseModel, ConfigDict, StrictStr
 from backend.core.changes import note
 from backend.core.clients import client_of
 from backend.core.errors import TooManyRequests, Unauthorized, ValidationFailed
-from backend.identity.service import hash_secret
 from backend.core.validation import validate
+from backend.identity.service import hash_secret
 from backend.vault.cards import CardData
 from backend.vault.keeping import Vault
 from backend.vault.store import (

@@ -19,12 +19,8 @@ from backend.core.changes import note
 from backend.core.errors import Forbidden, NotFound, ValidationFailed
 from backend.vault.builtin import DEFINITIONS, builtin_profile
 from backend.vault.cards import CardData
-from backend.vault.profiles import (
-    CompiledProfile,
-    compile_profile,
-    compiled_from_stored,
-)
 from backend.vault.keeping import Vault
+from backend.vault.profiles import CompiledProfile, compile_profile, compiled_from_stored
 from backend.vault.store import (
     delete_profile,
     insert_profile,

@@ -32,13 +32,7 @@ from pydantic_core import to_json
 from backend.core.card_data import MASKED_CVV, card_data_left
 from backend.core.errors import PayloadTooLarge, ValidationFailed
 from backend.vault.cards import CardData, masked_number
-from backend.vault.documents import (
-    JsonDocument,
-    NotText,
-    Unplaceable,
-    Writer,
-    XmlDocument,
-)
+from backend.vault.documents import JsonDocument, NotText, Unplaceable, Writer, XmlDocument
 from backend.vault.profiles import SENSITIVE, CompiledProfile
 
 Issue = Callable[[list[CardData], list[date | None]], list[str]]

@@ -15,7 +15,7 @@ from pydantic_core import from_json
 
 from backend.inventory.ari import Ari
 from backend.outbox.deliverer import Event, Wanted
-from backend.outbox.sending import SendFailed, Sender, signature_headers
+from backend.outbox.sending import Sender, SendFailed, signature_headers
 from backend.outbox.signing_secrets import unseal
 from backend.webhooks import masks, payloads
 from backend.webhooks.store import active_webhooks, plan_room_type, webhook

@@ -15,19 +15,19 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from backend.core.addresses import host_problem
 from backend.core.errors import BadRequest, Errors, NotFound, Unauthorized, ValidationFailed
 from backend.core.events import EventBus
+from backend.core.listing import ListQuery
+from backend.core.validation import validate
 from backend.identity.models import Actor
 from backend.inventory.ari import Ari
-from backend.core.listing import ListQuery
-from backend.core.addresses import host_problem
 from backend.outbox import deliverer
 from backend.outbox.deliverer import Event
-from backend.outbox.sending import SendFailed, Sender, new_secret
+from backend.outbox.sending import Sender, SendFailed, new_secret
 from backend.outbox.signing_secrets import seal
 from backend.outbox.status import destination_status, every_page
 from backend.properties.service import Properties
-from backend.core.validation import validate
 from backend.webhooks import masks, payloads
 from backend.webhooks.models import WebhookInput
 from backend.webhooks.route import Hook, WebhookRoute, post

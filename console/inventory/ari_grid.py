@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
 from datetime import date
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, ClassVar, Literal
 
 from rich.style import Style

@@ -26,14 +26,7 @@ from textual.widgets import DataTable, Label, Static, TabbedContent, TabPane
 from backend.inventory.ari import Edit
 from backend.inventory.models import MEAL_TYPES
 from backend.inventory.undo import Undo
-from console.inventory.ari_grid import (
-    LEGEND,
-    SHORT_LEGEND,
-    AriGrid,
-    Selection,
-    label_width,
-    nights_that_fit,
-)
+from console.inventory.ari_grid import LEGEND, SHORT_LEGEND, AriGrid, Selection, label_width, nights_that_fit
 from console.inventory.data import NIGHTS, InventoryData, load_inventory, modifiers
 from console.inventory.jump import JumpDialog
 from console.inventory.keys import INVENTORY

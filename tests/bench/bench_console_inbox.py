@@ -40,8 +40,8 @@ from textual.app import App, ComposeResult
 from textual.screen import Screen
 from textual.widgets import DataTable
 
-from backend.engine import Engine
 from backend.core.listing import ListQuery
+from backend.engine import Engine
 from console.app import FrontdeskApp
 from console.inbox.screen import MESSAGE_PAGE, InboxScreen
 

@@ -35,8 +35,8 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 
 from backend.core.config import Config
-from backend.tools.demo import load_demo
 from backend.engine import Engine
+from backend.tools.demo import load_demo
 from tests.console.bookings_scene import ARRIVING, stage_today
 from tests.console.helpers import SteadyApp, frozen_clock, settle
 from tests.console.outbox_scene import stage_events_out

@@ -29,9 +29,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from timing import measure
-
 from bench_property_list import build
+from timing import measure
 
 from backend.engine import Engine
 from backend.inventory import sellable
@@ -63,7 +62,7 @@ def grow(engine: Engine, copies: range) -> float:
             columns = [c for c in engine.store.one(f"SELECT * FROM {table} LIMIT 1").keys() if c != "rowid"]
             suffix = "'#' || CAST(k.n AS TEXT)"
             values = [f"t.{c} || {suffix}" if c in keys else
-                      f"t.title || ' ' || CAST(k.n AS TEXT)" if (table, c) == ("properties", "title") else f"t.{c}"
+                      "t.title || ' ' || CAST(k.n AS TEXT)" if (table, c) == ("properties", "title") else f"t.{c}"
                       for c in columns]
             base = ("t.property_id IN (SELECT id FROM properties WHERE id NOT LIKE '%#%')" if "property_id" in columns
                     else "t.id NOT LIKE '%#%'" if table == "properties" else

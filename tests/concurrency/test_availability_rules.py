@@ -15,7 +15,7 @@ import pytest
 
 from tests.at_once import at_once
 from tests.conftest import serve_site
-from tests.shopping.shop import Shop, booking, check, day, make_shop
+from tests.shopping.shop import Shop, booking, day, make_shop
 from tests.stores import Database
 
 ROOMS, PUSHES, ATTEMPTS = 40, 12, 3

@@ -16,8 +16,8 @@ from backend.inventory.calendar import Calendar
 from tests.at_once import at_once
 from tests.conftest import serve_site
 from tests.shopping.shop import booking, check, day, make_shop
-from tests.vault.test_card_form import GUEST_CARD
 from tests.stores import Database
+from tests.vault.test_card_form import GUEST_CARD
 
 ROOMS, PUSHES = 5, 24
 

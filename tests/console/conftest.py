@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from backend.core.config import Config
-from backend.tools.demo import load_demo
 from backend.engine import Engine
+from backend.tools.demo import load_demo
 from tests.console.helpers import SteadyApp
 from tests.console.outbox_scene import stage_events_out
 

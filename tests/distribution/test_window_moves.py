@@ -19,8 +19,7 @@ from tests.distribution.conftest import MAX_ATTEMPTS
 from tests.distribution.hotel import Hotel, assembled, make_hotel, settled
 from tests.receiver import Receiver
 from tests.shopping.shop import check
-from tests.webhooks.hooks import make_hook
-from tests.webhooks.hooks import settled as hooks_settled
+from tests.webhooks.hooks import make_hook, settled as hooks_settled
 
 
 class Clock:

@@ -14,7 +14,6 @@ from storage import open_store
 from storage.copy import TEXT_INDEXES
 from tests.stores import PORT_ENV, cluster
 
-
 # The outbox's commit-safe positions, which SQLite needs not (its position is the sequence: storage/dialect.py), and
 # the inbox's search text and messages' words, which SQLite keeps in text indexes (its FTS5 tables, not tables
 # PostgreSQL has).

@@ -7,8 +7,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from backend.core.config import Config
-from backend.tools.demo import load_demo
 from backend.core.listing import Filter, ListQuery
+from backend.tools.demo import load_demo
 
 
 def test_demo_portfolio(engine):

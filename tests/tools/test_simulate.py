@@ -8,8 +8,8 @@ from datetime import UTC, date, datetime, timedelta
 
 import httpx
 
-from backend.tools.demo import load_demo
 from backend.core.listing import ListQuery
+from backend.tools.demo import load_demo
 from backend.tools.simulate import EngineSink, HttpSink, Traffic, run
 from tests.chat.test_chat_api import Desk
 from tests.shopping.shop import check

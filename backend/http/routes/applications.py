@@ -4,11 +4,11 @@ from typing import Any
 
 from fastapi import APIRouter, Depends
 
-from backend.properties.applications import InstallationEnvelope
 from backend.http.deps import ActorDep, EngineDep, ListQueryDep, body_doc, envelope
 from backend.http.responses import many, one, success
 from backend.http.routes.params import list_params
 from backend.http.serialise import installation_entity
+from backend.properties.applications import InstallationEnvelope
 
 router = APIRouter(prefix="/api/v1/applications", tags=["applications"])
 Installation = Depends(envelope("application_installation"))

@@ -15,15 +15,7 @@ from backend.chat.attachments import AttachmentEnvelope
 from backend.chat.inquiry import InquiryEnvelope
 from backend.chat.service import InboundMessageInput
 from backend.distribution.pull import AckBody
-from backend.http.deps import (
-    ApiKeyDep,
-    EngineDep,
-    ListQueryDep,
-    SecureDep,
-    accepted,
-    body_doc,
-    envelope,
-)
+from backend.http.deps import ApiKeyDep, EngineDep, ListQueryDep, SecureDep, accepted, body_doc, envelope
 from backend.http.responses import FastJSON, entity, many, one, success
 from backend.http.routes.chat import file_response
 from backend.http.serialise import booking_entity, message_entity, report_entity, thread_entity

@@ -11,11 +11,7 @@ from backend.http.responses import FastJSON, entity, many, one, success
 from backend.http.routes.params import list_params
 from backend.http.serialise import hotel_policy_entity, rate_plan_entity, room_type_entity
 from backend.inventory.ari import READS, AriEnvelope
-from backend.inventory.models import (
-    HotelPolicyEnvelope,
-    RatePlanEnvelope,
-    RoomTypeEnvelope,
-)
+from backend.inventory.models import HotelPolicyEnvelope, RatePlanEnvelope, RoomTypeEnvelope
 
 router = APIRouter(prefix="/api/v1", tags=["inventory"])
 RoomType = Depends(envelope("room_type"))

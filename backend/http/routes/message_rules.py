@@ -10,7 +10,7 @@ from backend.http.deps import ActorDep, EngineDep, ListQueryDep, body_doc, envel
 from backend.http.responses import many, one, success
 from backend.http.routes.params import list_params
 from backend.http.serialise import entity, rule_entity
-from backend.message_rules.service import MessageRulePreviewEnvelope, MessageRuleEnvelope
+from backend.message_rules.service import MessageRuleEnvelope, MessageRulePreviewEnvelope
 
 router = APIRouter(prefix="/api/v1/message_rules", tags=["message rules"])
 Rule = Depends(envelope("message_rule"))

@@ -346,7 +346,7 @@ class Engine:
         if config.db_direct and not is_postgres_url(target):
             raise CannotStart("--db-direct is the PostgreSQL server's own address when --db is a pooler's: a SQLite "
                               "--db has no pooler; leave --db-direct out")
-        keys_of(None if is_postgres_url(target) else Path(target), config).data_key
+        _ = keys_of(None if is_postgres_url(target) else Path(target), config).data_key  # read for its check
         return cls(open_store(target, direct=config.db_direct), config)
 
     @property

@@ -416,7 +416,8 @@ def _revision(row, booking: dict[str, Any]) -> dict[str, Any]:
 
 def _require_existing(model: BookingInput, existing) -> None:
     if not model.reservation_id:
-        raise ValidationFailed.one("reservation_id", f"is required to {'modify' if model.status == 'modified' else 'cancel'} a booking")
+        action = "modify" if model.status == "modified" else "cancel"
+        raise ValidationFailed.one("reservation_id", f"is required to {action} a booking")
     if existing is None:
         raise ValidationFailed.one("reservation_id", "is not a booking of this channel")
     if model.status == "modified" and existing["status"] == "cancelled":

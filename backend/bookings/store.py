@@ -97,10 +97,11 @@ def insert_revision(conn: Connection, revision_id: str, attributes: dict[str, An
 
 
 def booking_page(store: Store, query: ListQuery, actor: Actor, stay: View) -> tuple[list[Row], dict]:
-    """One page of the bookings of the properties the actor reaches, newest first: each with its revision's attributes and card token,
-    whether it is acknowledged and its message thread. The bookings are read first (SQLite would otherwise start
-    from the few properties and sort every booking they have), along the newest-first index. Unfiltered, or filtered only by what booking_counts holds,
-    the total is a sum over those kept counts: the page costs the same at 1,000 bookings as at 100,000."""
+    """One page of the bookings of the properties the actor reaches, newest first: each with its revision's
+    attributes and card token, whether it is acknowledged and its message thread. The bookings are read first
+    (SQLite would otherwise start from the few properties and sort every booking they have), along the newest-first
+    index. Unfiltered, or filtered only by what booking_counts holds, the total is a sum over those kept counts: the page
+    costs the same at 1,000 bookings as at 100,000."""
     scope, params = reach_scope(actor, "b.property_id")
     return page(store, query, {**BOOKING_COLUMNS, "stay": stay},
                 select=f"b.revision_id, r.attributes, r.card_token, {ACKED} AS is_acked, {THREAD} AS thread_id",

@@ -204,7 +204,8 @@ LongText = Annotated[StrictStr | None, Optional, _max_length(65_535), _check(_no
 Email = Annotated[StrictStr | None, Optional, _check(email_error)]
 Phone = Annotated[StrictStr | None, Optional, _max_length(32), _check(_phone_error)]
 Country = Annotated[StrictStr | None, Optional,
-                    _check(lambda v: None if v in _countries() else "must be an ISO 3166-1 alpha-2 country code in capitals, e.g. GB")]
+                    _check(lambda v: None if v in _countries()
+                           else "must be an ISO 3166-1 alpha-2 country code in capitals, e.g. GB")]
 Currency = Annotated[StrictStr, BeforeValidator(_strip),
                      _check(lambda v: None if is_currency(v) else "must be an ISO 4217 currency code in capitals, e.g. EUR")]
 Longitude = Annotated[StrictStr | None, Optional, _check(lambda v: coordinate_error(v, 180))]

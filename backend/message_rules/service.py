@@ -168,7 +168,8 @@ class MessageRules:
             skipped = "the rule is paused"
         if skipped is None and at is not None and at < _parse(max(rule["active_from"], self._since())):
             skipped = "its moment passed before the rule was active"
-        return {"id": rule_id, "booking_id": booking_id, "message": fill(rule["message"], guest_values(self.store, booking["property_id"], None, booking_id)),
+        message = fill(rule["message"], guest_values(self.store, booking["property_id"], None, booking_id))
+        return {"id": rule_id, "booking_id": booking_id, "message": message,
                 "would_send": skipped is None, "skipped": skipped, "at": _stamp(at) if at else None}
 
     # --- the sweep -----------------------------------------------------------------------------

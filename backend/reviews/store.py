@@ -30,9 +30,9 @@ REVIEW = "r.*, p.title AS property_title"
 def review_page(store: Store, query: ListQuery, actor: Actor,
                 order: str) -> tuple[list[Row], dict[str, Any]]:
     """One page of the reviews of the properties the actor reaches. The reviews are read first, along the
-    newest-first index, each tested against those properties (backend/identity/store.py `reach_scope`; SQLite would otherwise start from the properties and sort every
-    review they have): a page of 50 reads some 50 rows at 100,000 reviews. Filtered only by what review_counts holds,
-    the total is a sum over those counts."""
+    newest-first index, each tested against those properties (backend/identity/store.py `reach_scope`; SQLite would
+    otherwise start from the properties and sort every review they have): a page of 50 reads some 50 rows at
+    100,000 reviews. Filtered only by what review_counts holds, the total is a sum over those counts."""
     scope, params = reach_scope(actor, "p.id")
     return page(store, query, REVIEW_COLUMNS, select=REVIEW,
                 source=f"reviews r {store.dialect.join_in_order} properties p ON p.id = r.property_id",

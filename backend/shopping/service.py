@@ -296,7 +296,8 @@ class Shopping:
         for day in days(window.today, window.end):
             key = day.isoformat()
             rows = {p.id: restrictions[p.id][key] for p in plans}
-            open_now = [p for p in plans if day >= window.first and _sellable(rows[p.id], availability.get(p.room_type_id, {}).get(key, 0))]
+            open_now = [p for p in plans
+                        if day >= window.first and _sellable(rows[p.id], availability.get(p.room_type_id, {}).get(key, 0))]
             if plans and all(rows[p.id][R_CTD] for p in plans):
                 result["closed_to_departure"].append(key)
             if not open_now:

@@ -82,7 +82,8 @@ def load_conversations(engine: Engine, channels: dict, ids: dict[str, str], plan
             "property_id": ids[title], "listing_id": str(4400 + minutes), "listing_name": title, "guest_name": guest,
             "checkin_date": start.isoformat(), "checkout_date": (start + timedelta(days=4)).isoformat(), "nights": 4,
             "currency": "EUR" if title != "Harbour Lights Apartments" else "AUD",
-            "expected_payout_amount_accurate": "1240.00", "non_response_at": (now + timedelta(hours=20)).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "expected_payout_amount_accurate": "1240.00",
+            "non_response_at": (now + timedelta(hours=20)).strftime("%Y-%m-%dT%H:%M:%SZ"),
             "number_of_adults": 2, "number_of_children": 1 if "child" in text else 0}})
 
 

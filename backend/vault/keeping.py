@@ -4,9 +4,9 @@ A card's number, holder and expiry are sealed together (a JSON list), bound to t
 apart, bound to the token too, with its own short expiry, and wiped on request or by the purge.
 Beside them only what a receipt shows is kept in clear (first 6 and last 4, type, expiry month and
 year), and a fingerprint, a keyed hash of number and expiry that finds a card the vault holds when it comes in
-again: a card is kept once, and its CVV's expiry is never moved. Cards leave the vault a configurable number of days after the guest's departure (or after
-the day they came in, when the message does not say), counted when the purge runs. Every operation is written to the audit log,
-with who did it and never any card data. Its SQL is in backend/vault/store.py.
+again: a card is kept once, and its CVV's expiry is never moved. Cards leave the vault a configurable number of days
+after the guest's departure (or after the day they came in, when the message does not say), counted when the purge
+runs. Every operation is written to the audit log, with who did it and never any card data. Its SQL is in backend/vault/store.py.
 """
 
 from __future__ import annotations

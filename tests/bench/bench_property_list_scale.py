@@ -10,8 +10,8 @@ run once at each size, beside, and must find the same properties.
 
 The portfolio is that of bench_property_list.py: per property 1-3 room types with 2 rate plans each, 45 days of ARI,
 three properties in eight unable to sell the stays (a sold-out night, or stop sell). Fifty properties are made
-through the engine (bench_property_list.py's `build`); the rest are plain SQL copies of them (new ids, their titles numbered), and the index is then
-built by the engine's own `sellable.rebuild`.
+through the engine (bench_property_list.py's `build`); the rest are plain SQL copies of them (new ids, their titles
+numbered), and the index is then built by the engine's own `sellable.rebuild`.
 
     .venv/bin/python tests/bench/bench_property_list_scale.py
     SIZES=100,1000 .venv/bin/python tests/bench/bench_property_list_scale.py   # a quick run at other sizes

@@ -30,7 +30,8 @@ from backend.http.serialise import booking_entity, revision_entity
 
 router = APIRouter(prefix="/api/v1", tags=["bookings"])
 Booking = Depends(envelope("booking"))
-FILTERS = ("property_id", "status", "unique_id", "ota_reservation_code", "arrival_date", "departure_date", "inserted_at", "guest_name", "search")
+FILTERS = ("property_id", "status", "unique_id", "ota_reservation_code", "arrival_date", "departure_date", "inserted_at",
+           "guest_name", "search")
 
 
 async def no_body(request: Request) -> None:

@@ -18,7 +18,7 @@ from backend.identity.service import Identity
 from backend.outbox import changes
 from backend.properties.store import property_count
 from backend.upgrades.steps import run_pending
-from storage import SqliteStore, Store, is_postgres_url, open_store
+from storage import Connection, SqliteStore, Store, is_postgres_url, open_store
 from storage.reads import ReadStore
 
 if TYPE_CHECKING:
@@ -97,13 +97,13 @@ class Engine:
 
         return Users(self.store, "group", self._unassign)
 
-    def _unassign(self, conn, user_id: str) -> None:
+    def _unassign(self, conn: Connection, user_id: str) -> None:
         """A withdrawn user's threads on the properties they no longer reach are nobody's (in the same transaction)."""
         from backend.chat.store import unassign_unreached
 
         unassign_unreached(conn, user_id, self.chat.now())
 
-    def _unassign_property(self, conn, property_id: str) -> None:
+    def _unassign_property(self, conn: Connection, property_id: str) -> None:
         """A property a group let go: its threads assigned to users who no longer reach it are nobody's."""
         from backend.chat.store import unassign_unreaching
 

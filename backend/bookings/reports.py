@@ -19,6 +19,7 @@ the channel and acknowledged it, as it does the property's chat replies in the o
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, date, datetime, time, timedelta
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
@@ -40,7 +41,7 @@ from backend.core.errors import NotFound, NotSupported, ValidationFailed
 from backend.core.listing import ListQuery
 from backend.core.validation import validate
 from backend.identity.models import Actor
-from storage import Store, new_id
+from storage import Row, Store, new_id
 
 if TYPE_CHECKING:
     from backend.bookings.service import Bookings
@@ -59,7 +60,7 @@ class NoShowEnvelope(BaseModel):
 
 
 class BookingReports:
-    def __init__(self, store: Store, bookings: Bookings, clock) -> None:
+    def __init__(self, store: Store, bookings: Bookings, clock: Callable[[], datetime]) -> None:
         self.store = store
         self.bookings = bookings
         self.clock = clock
@@ -93,14 +94,14 @@ class BookingReports:
 
     # --- the channel's adapter -----------------------------------------------------------------
 
-    def feed(self, channel, query: ListQuery) -> tuple[list[dict[str, Any]], dict]:
+    def feed(self, channel: Row, query: ListQuery) -> tuple[list[dict[str, Any]], dict]:
         """The channel's reports its adapter has not acknowledged yet, oldest first."""
         rows, meta = report_feed_page(self.store, query, channel["id"])
         return [{**_as_report(r), "booking_id": r["booking_id"], "property_id": r["property_id"],
                  "unique_id": r["unique_id"], "ota_reservation_code": from_json(r["shown"])["reservation_id"]}
                 for r in rows], meta
 
-    def delivered(self, channel, report_id: str) -> None:
+    def delivered(self, channel: Row, report_id: str) -> None:
         if not is_channel_report(self.store, report_id, channel["id"]):
             raise NotFound(f"report {report_id} is not one of this channel")
         with self.store.transaction() as conn:
@@ -117,7 +118,7 @@ def reports_of(store: Store, booking_ids: list[str]) -> dict[str, list[dict[str,
     return found
 
 
-def _as_report(row) -> dict[str, Any]:
+def _as_report(row: Row) -> dict[str, Any]:
     return {"id": row["id"], "report": row["kind"],
             "waived_fees": None if row["waived_fees"] is None else bool(row["waived_fees"]),
             "inserted_at": row["inserted_at"], "delivered_at": row["delivered_at"]}
@@ -135,7 +136,7 @@ class NotYet(ValidationFailed):
 class Rules:
     """Whether a report may be made now: Booking.com's rules, in the property's time."""
 
-    def __init__(self, row, booking: dict[str, Any], reported: dict[str, str], now: datetime) -> None:
+    def __init__(self, row: Row, booking: dict[str, Any], reported: dict[str, str], now: datetime) -> None:
         self.row, self.booking, self.reported = row, booking, reported
         self.zone = ZoneInfo(row["timezone"]) if row["timezone"] else UTC
         self.now = now.astimezone(self.zone)

@@ -12,9 +12,10 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import replace
-from datetime import date
-from typing import Any
+from datetime import date, datetime
+from typing import Any, cast
 
 from pydantic_core import from_json
 
@@ -63,14 +64,14 @@ from backend.inventory.store import give_back_rooms, take_room
 from backend.inventory.taxes import TaxSet, tax_lines
 from backend.inventory.window import Window, window_of
 from backend.outbox import record as outbox
-from storage import Store, new_id, utc_now
+from storage import Row, Store, new_id, utc_now
 
 PREFIXES = {"OpenShopping": "OSH", "BookingCom": "BDC", "AirBNB": "ABB", DIRECT: "OFL"}
 OTA_CODES = ("BookingCom", "AirBNB")
 
 
 class Bookings:
-    def __init__(self, store: Store, events: EventBus, cards: BookingCards, clock) -> None:
+    def __init__(self, store: Store, events: EventBus, cards: BookingCards, clock: Callable[[], datetime]) -> None:
         self.store = store
         self.events = events
         self.cards = cards
@@ -83,16 +84,16 @@ class Bookings:
     def push(self, channel_id: str, property_id: str, data: Any, *, secure: bool) -> tuple[dict[str, Any], bool]:
         """A booking from a shopping channel, checked against availability and restrictions.
         Returns the booking and whether it is new (201) rather than a change or a repeat."""
-        return self._write(channel_id, property_id, data, secure=secure, ota=False)
+        return cast(tuple[dict[str, Any], bool], self._write(channel_id, property_id, data, secure=secure, ota=False))
 
-    def inbound(self, channel, data: Any, *, secure: bool) -> tuple[dict[str, Any], bool]:
+    def inbound(self, channel: Row, data: Any, *, secure: bool) -> tuple[dict[str, Any], bool]:
         """A booking from an OTA channel's adapter (`channel` from `channel_by_key`): always accepted,
         flagged when it overbooks or maps to nothing."""
         channel_id = channel["id"]
         if channel["channel_code"] not in OTA_CODES:
             raise NotSupported(f"{channel['channel_code']} channels push bookings through the shopping API")
         property_id = data.get("property_id") if isinstance(data, dict) else None
-        return self._write(channel_id, property_id, data, secure=secure, ota=True)
+        return cast(tuple[dict[str, Any], bool], self._write(channel_id, property_id, data, secure=secure, ota=True))
 
     def take(self, actor: Actor, data: Any, *, secure: bool) -> tuple[dict[str, Any], bool]:
         """A booking the property takes itself (`POST /bookings`, the service's CRS create), on its direct channel,
@@ -106,7 +107,7 @@ class Bookings:
             raise ValidationFailed.one("property_id", "is not a property of yours")
         with self.store.transaction() as conn:
             channel_id = direct_channel(conn, prop)
-        return self._write(channel_id, prop["id"], data, secure=secure, ota=False)
+        return cast(tuple[dict[str, Any], bool], self._write(channel_id, prop["id"], data, secure=secure, ota=False))
 
     def update(self, actor: Actor, booking_id: str, data: Any, *, secure: bool) -> dict[str, Any]:
         """The service's CRS update (`PUT /bookings/:id`): a booking of the actor's, the property's own or an OTA's,
@@ -131,7 +132,7 @@ class Bookings:
         body = {**{k: v for k, v in data.items() if k != "ota_reservation_code"}, "reservation_id": shown}
         booking, _ = self._write(row["channel_id"], row["property_id"], body, secure=secure, ota=False,
                                  key=row["reservation_id"], crs=True)
-        return booking
+        return cast(dict[str, Any], booking)
 
     def channel_by_key(self, channel_id: str, inbound_key: str | None):
         row = channel_row(self.store, channel_id)
@@ -177,7 +178,7 @@ class Bookings:
                             property_id=property_id)
         return booking, model.status == "new"
 
-    def _book(self, model: BookingInput, shown: dict[str, Any], existing, prop, channel, sold: set[str],
+    def _book(self, model: BookingInput, shown: dict[str, Any], existing, prop: Row, channel: Row, sold: set[str],
               window: Window, body_hash: str, key: str | None, *, secure: bool, ota: bool,
               ruled: bool) -> dict[str, Any]:
         """`ruled`: the channel's availability rules apply (all but a CRS update, the property's own word)."""
@@ -221,7 +222,7 @@ class Bookings:
                 attributes["guarantee"] = from_json(self._revision_row(existing["revision_id"])["attributes"])["guarantee"]
         return self._save(attributes, existing, body_hash, taken, card_token, key or reservation_id)
 
-    def _price_rooms(self, model: BookingInput, shown_rooms: list[dict[str, Any]], prop, mapped: set[str],
+    def _price_rooms(self, model: BookingInput, shown_rooms: list[dict[str, Any]], prop: Row, mapped: set[str],
                      window: Window, arrival: date, departure: date, held: Counter, min_stay_type: str,
                      ota: bool, seen_by: str | None) -> tuple[list[dict[str, Any]], bool, bool]:
         """Each room of the booking with its nightly prices. A shopping push or a booking of the property's own must
@@ -288,7 +289,7 @@ class Bookings:
         errors.raise_if_any()
         return priced, overbooked, unmapped
 
-    def _sold(self, channel, prop) -> set[str]:
+    def _sold(self, channel: Row, prop: Row) -> set[str]:
         """The rate plans a channel sells: those mapped to it; a property's direct channel, every plan of it."""
         if channel["channel_code"] == DIRECT:
             return property_rate_plan_ids(self.store, prop["id"])
@@ -299,7 +300,7 @@ class Bookings:
         for an invalid card."""
         return self._cancel({"services": []}, existing, existing)
 
-    def _cancel(self, shown: dict[str, Any], existing, prop) -> dict[str, Any]:
+    def _cancel(self, shown: dict[str, Any], existing, prop: Row) -> dict[str, Any]:
         settings = from_json(prop["settings"])
         taken = from_json(existing["taken"])
         if settings["allow_availability_autoupdate_on_cancellation"]:
@@ -397,7 +398,7 @@ class Bookings:
         return revision_row(self.store, revision_id)
 
     def _attributes(self, revision_id: str) -> dict[str, Any]:
-        return self._shown([self._revision_row(revision_id)], None)[0]
+        return cast(dict[str, Any], self._shown([self._revision_row(revision_id)], None)[0])
 
     def _shown(self, rows: list, reveal: Reveal | None) -> list[dict[str, Any]]:
         """The stored attributes of revision rows; with `reveal`, each card the vault holds put back in
@@ -410,7 +411,7 @@ class Bookings:
         return shown
 
 
-def _revision(row, booking: dict[str, Any]) -> dict[str, Any]:
+def _revision(row: Row, booking: dict[str, Any]) -> dict[str, Any]:
     return {**booking, "id": row["id"], "booking_id": booking["id"], "acked_at": row["acked_at"]}
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from backend.core.listing import Column, ListQuery, View
 from backend.core.store import page
@@ -44,7 +44,7 @@ BOOKING_ROW = ("SELECT b.*, p.group_id, p.timezone, p.settings, c.channel_code F
 
 
 def booking_with_property(store: Store, booking_id: str) -> Row | None:
-    return store.one(BOOKING_ROW, (booking_id,))
+    return cast(Row | None, store.one(BOOKING_ROW, (booking_id,)))
 
 
 def ended_stays(store: Store, channel_id: str, today: str, limit: int) -> list[str]:
@@ -57,8 +57,8 @@ def ended_stays(store: Store, channel_id: str, today: str, limit: int) -> list[s
 
 
 def booking_by_reservation(store: Store, channel_id: str, reservation_key: str) -> Row | None:
-    return store.one("SELECT * FROM bookings WHERE channel_id = ? AND reservation_id = ?",
-                     (channel_id, reservation_key))
+    return cast(Row | None, store.one("SELECT * FROM bookings WHERE channel_id = ? AND reservation_id = ?",
+                                      (channel_id, reservation_key)))
 
 
 def _booking_values(attributes: dict[str, Any], revision_id: str, body_hash: str, taken: list, guest_names: str,
@@ -128,9 +128,10 @@ def _kept_count(store: Store, query: ListQuery, actor: Actor) -> Callable[[], in
 
 def booking_shown(store: Store, booking_id: str) -> Row | None:
     """The booking as `booking_page` reads it, with its property and that property's group."""
-    return store.one(f"SELECT r.attributes, r.card_token, b.property_id, p.group_id, {ACKED} AS is_acked, {THREAD} AS thread_id "
-                     "FROM bookings b JOIN properties p ON p.id = b.property_id "
-                     "JOIN booking_revisions r ON r.id = b.revision_id WHERE b.id = ?", (booking_id,))
+    return cast(Row | None, store.one(
+        f"SELECT r.attributes, r.card_token, b.property_id, p.group_id, {ACKED} AS is_acked, {THREAD} AS thread_id "
+        "FROM bookings b JOIN properties p ON p.id = b.property_id "
+        "JOIN booking_revisions r ON r.id = b.revision_id WHERE b.id = ?", (booking_id,)))
 
 
 def revision_page(store: Store, query: ListQuery, actor: Actor, *, feed: bool) -> tuple[list[Row], dict]:
@@ -144,16 +145,16 @@ def revision_page(store: Store, query: ListQuery, actor: Actor, *, feed: bool) -
 
 
 def revision_row(store: Store, revision_id: str) -> Row | None:
-    return store.one("SELECT r.*, p.group_id FROM booking_revisions r JOIN properties p ON p.id = r.property_id "
-                     "WHERE r.id = ?", (revision_id,))
+    return cast(Row | None, store.one("SELECT r.*, p.group_id FROM booking_revisions r JOIN properties p ON p.id = r.property_id "
+                                      "WHERE r.id = ?", (revision_id,)))
 
 
 def revision_attributes(store: Store, revision_id: str) -> str | None:
-    return store.scalar("SELECT attributes FROM booking_revisions WHERE id = ?", (revision_id,))
+    return cast(str | None, store.scalar("SELECT attributes FROM booking_revisions WHERE id = ?", (revision_id,)))
 
 
 def revision_card_token(store: Store, revision_id: str) -> str | None:
-    return store.scalar("SELECT card_token FROM booking_revisions WHERE id = ?", (revision_id,))
+    return cast(str | None, store.scalar("SELECT card_token FROM booking_revisions WHERE id = ?", (revision_id,)))
 
 
 def ack_revision(conn: Connection, revision_id: str, now: str) -> None:
@@ -161,11 +162,11 @@ def ack_revision(conn: Connection, revision_id: str, now: str) -> None:
 
 
 def property_row(store: Store, property_id: str) -> Row | None:
-    return store.one("SELECT * FROM properties WHERE id = ?", (property_id,))
+    return cast(Row | None, store.one("SELECT * FROM properties WHERE id = ?", (property_id,)))
 
 
 def property_group(store: Store, property_id: str) -> Row | None:
-    return store.one("SELECT id, group_id FROM properties WHERE id = ?", (property_id,))
+    return cast(Row | None, store.one("SELECT id, group_id FROM properties WHERE id = ?", (property_id,)))
 
 
 # --- finding: guests' names and stays --------------------------------------------------------------------------------

@@ -73,7 +73,7 @@ from backend.identity.service import hash_secret, require_group
 from backend.inventory import sellable
 from backend.inventory.sellable import SHOPPING_CODES
 from backend.properties.models import CONTACT_FIELDS
-from storage import Store, new_id, utc_now
+from storage import Connection, Row, Store, new_id, utc_now
 
 if TYPE_CHECKING:
     from backend.core.keys import Keys
@@ -182,7 +182,7 @@ class Channels:
     def _row(self, actor: Actor, channel_id: str):
         return actor.owned(channel_row(self.store, channel_id), "channel", channel_id)
 
-    def _attributes(self, row) -> dict[str, Any]:
+    def _attributes(self, row: Row) -> dict[str, Any]:
         properties = channel_property_ids(self.store, row["id"])
         mappings = [{"id": r[0], "rate_plan_id": r[1], "settings": from_json(r[2])}
                     for r in channel_mappings(self.store, row["id"])]
@@ -291,7 +291,7 @@ class Channels:
                 ids.append(rate_plan_id)
             return self.update(actor, channel_id, {"rate_plans": [{"rate_plan_id": i} for i in ids]})
 
-    def adapter_view(self, channel) -> dict[str, Any]:
+    def adapter_view(self, channel: Row) -> dict[str, Any]:
         """What a channel's adapter may know of its channel: its properties and mapped rooms and rates."""
         plans = mapped_rate_plans(self.store, channel["id"])
         properties = channel_property_ids(self.store, channel["id"])
@@ -332,7 +332,7 @@ class Channels:
             errors.add("settings.ari_url", problem)
         errors.raise_if_any()
 
-    def _connect(self, conn, channel_id: str, model: ChannelInput, kept: dict[str, dict[str, Any]]) -> None:
+    def _connect(self, conn: Connection, channel_id: str, model: ChannelInput, kept: dict[str, dict[str, Any]]) -> None:
         """The channel's properties and mappings; a rate plan mapped before keeps its mapping's ID, and its
         settings unless new ones are sent."""
         mappings = []
@@ -400,7 +400,7 @@ def _named_as_sent(data: dict[str, Any]) -> Iterator[None]:
         raise ValidationFailed(as_sent(failed.details, renames)) from None
 
 
-def _name_free(conn, model: ChannelInput, group_id: str) -> None:
+def _name_free(conn: Connection, model: ChannelInput, group_id: str) -> None:
     """A shopping channel may not take a name that another group's shopping channel answers to (checked in the
     transaction that writes the name, so that two groups can't take one name at once)."""
     if model.channel not in SHOPPING_CODES:

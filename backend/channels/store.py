@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from backend.core.listing import Column, ListQuery
 from backend.core.store import page
@@ -51,7 +51,7 @@ def name_taken(conn: Connection, title: str, group_id: str, shopping_codes: Sequ
 # --- reading ---------------------------------------------------------------------------------------------------------
 
 def channel_row(store: Store, channel_id: str) -> Row | None:
-    return store.one("SELECT * FROM channels WHERE id = ?", (channel_id,))
+    return cast(Row | None, store.one("SELECT * FROM channels WHERE id = ?", (channel_id,)))
 
 
 def channel_page(store: Store, query: ListQuery, group_ids: list[str], direct_code: str) -> tuple[list[Row], dict]:
@@ -119,7 +119,7 @@ def rate_plan_properties(store: Store, rate_plan_ids: list[str]) -> dict[str, st
 
 
 def group_title(store: Store, group_id: str) -> str | None:
-    return store.scalar("SELECT title FROM groups WHERE id = ?", (group_id,))
+    return cast(str | None, store.scalar("SELECT title FROM groups WHERE id = ?", (group_id,)))
 
 
 def properties_in_groups(store: Store, property_ids: list[str], group_ids: list[str]) -> dict[str, Row]:

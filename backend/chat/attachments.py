@@ -27,7 +27,7 @@ from backend.core.errors import PayloadTooLarge, ValidationFailed
 from backend.core.fields import RequiredText
 from backend.core.validation import validate
 from backend.properties.media import sniff_image
-from storage import Connection, Store, new_id, utc_now
+from storage import Connection, Row, Store, new_id, utc_now
 
 FILE_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp", "application/pdf", "text/plain")
 
@@ -111,7 +111,7 @@ class Attachments:
             found.setdefault(row["message_id"], []).append(self.describe(row))
         return found
 
-    def describe(self, row) -> dict[str, Any]:
+    def describe(self, row: Row) -> dict[str, Any]:
         return {"id": row["id"], "file_name": row["file_name"], "file_type": row["file_type"], "size": row["size"],
                 "url": f"{self.base_url}/api/v1/attachments/{row['id']}", "inserted_at": row["inserted_at"]}
 

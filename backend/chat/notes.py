@@ -21,7 +21,7 @@ from backend.core.listing import ListQuery
 from backend.core.scopes import property_scope
 from backend.core.validation import validate
 from backend.identity.models import Actor
-from storage import Store, new_id
+from storage import Row, Store, new_id
 
 
 class NoteInput(BaseModel):
@@ -74,6 +74,6 @@ class ThreadNotes:
         return _note(note_row(self.store, note_id))
 
 
-def _note(row) -> dict[str, Any]:
+def _note(row: Row) -> dict[str, Any]:
     return {"id": row["id"], "message": row["note"], "user_id": row["user_id"], "author_email": row["author_email"],
             "inserted_at": row["inserted_at"], "updated_at": row["updated_at"], "thread_id": row["thread_id"]}

@@ -68,7 +68,7 @@ from backend.identity.access import reaches
 from backend.identity.models import Actor
 from backend.identity.store import emails_by_id, property_people, sees_property
 from backend.outbox import record as outbox
-from storage import Connection, Store, new_id
+from storage import Connection, Row, Store, new_id
 
 CHAT_PROVIDERS = ("BookingCom", "AirBNB")
 MAX_TEXT = 10_000
@@ -115,7 +115,7 @@ class InboundMessageInput(BaseModel):
 
 
 class Chat:
-    def __init__(self, store: Store, events: EventBus, attachments: Attachments, clock) -> None:
+    def __init__(self, store: Store, events: EventBus, attachments: Attachments, clock: Callable[[], datetime]) -> None:
         self.store = store
         self.events = events
         self.attachments = attachments
@@ -307,7 +307,7 @@ class Chat:
 
     # --- channels: inbound and outbox ----------------------------------------------------------
 
-    def receive(self, channel, data: Any) -> dict[str, Any]:
+    def receive(self, channel: Row, data: Any) -> dict[str, Any]:
         """A guest message from the channel's adapter, for a booking of the channel or one of its threads.
         It reopens a closed thread and counts as unread."""
         _require_chat_channel(channel)
@@ -332,7 +332,7 @@ class Chat:
         self.events.publish("message.received", message["id"], outboxed=True, thread_id=thread_id)
         return message
 
-    def inquiry(self, channel, data: Any) -> dict[str, Any]:
+    def inquiry(self, channel: Row, data: Any) -> dict[str, Any]:
         """An Airbnb guest asking before booking: a thread without a booking, holding the system
         `inquiry` message with its meta, then the guest's own words."""
         # Imported here: its models bring the booking and inventory models, 50 ms that a console listing threads
@@ -365,14 +365,14 @@ class Chat:
         self.events.publish("message.received", thread_id, outboxed=True, thread_id=thread_id)
         return self._threads([thread_with_property(self.store, thread_id)])[0]
 
-    def outbox(self, channel, query: ListQuery) -> tuple[list[dict[str, Any]], dict]:
+    def outbox(self, channel: Row, query: ListQuery) -> tuple[list[dict[str, Any]], dict]:
         """Property replies the channel has not taken yet, oldest first."""
         rows, meta = pending_replies_page(self.store, query, channel["id"])
         messages = self._message_list(rows)
         threads = {r["id"]: r for r in rows}
         return [{**m, "thread_id": threads[m["id"]]["thread_id"]} for m in messages], meta
 
-    def delivered(self, channel, message_id: str) -> None:
+    def delivered(self, channel: Row, message_id: str) -> None:
         reply = channel_reply(self.store, message_id, channel["id"])
         if reply is None:
             raise NotFound(f"message {message_id} is not a reply on this channel")
@@ -401,7 +401,7 @@ class Chat:
         if not self.attachments.discard(attachment_id, user_id=actor.user_id):
             raise NotFound(f"attachment {attachment_id} is not an upload of yours waiting to be sent")
 
-    def channel_attachment(self, channel, attachment_id: str):
+    def channel_attachment(self, channel: Row, attachment_id: str):
         """An attachment for a channel's adapter: its own uploads, or files on its threads' messages."""
         row = self.attachments.content(attachment_id)
         on_channel = row is not None and (row["channel_id"] == channel["id"] or (
@@ -579,6 +579,6 @@ def _closed_or_reopened(conn: Connection, thread_id: str, thread, closed: bool) 
                   {"message_thread_id": thread_id, "booking_id": thread["booking_id"]})
 
 
-def _require_chat_channel(channel) -> None:
+def _require_chat_channel(channel: Row) -> None:
     if channel["channel_code"] not in CHAT_PROVIDERS:
         raise NotSupported(f"{channel['channel_code']} channels have no guest messaging")

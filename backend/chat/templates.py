@@ -40,7 +40,7 @@ from backend.core.validation import validate
 from backend.identity.access import reaches, reaches_owner
 from backend.identity.models import Actor
 from backend.identity.service import require_group
-from storage import Connection, Store, new_id, utc_now
+from storage import Connection, Row, Store, new_id, utc_now
 
 MAX_PER_GROUP = 500  # a group's templates and its properties': the picker lists them all
 # Sent back by clients that PUT what they read: ignored.
@@ -201,7 +201,7 @@ def _filled(rows: list, values: dict[str, str | None]) -> list[dict[str, Any]]:
     return templates
 
 
-def _template(row) -> dict[str, Any]:
+def _template(row: Row) -> dict[str, Any]:
     return {"id": row["id"], "title": row["title"], "message": row["message"], "property_id": row["property_id"],
             "group_id": row["group_id"], "placeholders": placeholders_in(row["message"]), "user_id": row["user_id"],
             "inserted_at": row["inserted_at"], "updated_at": row["updated_at"]}

@@ -6,14 +6,14 @@ common dialect of storage/."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from backend.core.listing import SEARCH_COUNTED, SEARCH_MAX, TRIGRAM, Columns, ListQuery, Search, order_by, where
 from storage import Connection, Store, utc_now
 
 
 def keys_fingerprint(store: Store) -> str | None:
-    return store.scalar("SELECT fingerprint FROM keys_fingerprint WHERE id = 1")
+    return cast(str | None, store.scalar("SELECT fingerprint FROM keys_fingerprint WHERE id = 1"))
 
 
 def keep_keys_fingerprint(store: Store, fingerprint: str) -> str:
@@ -21,7 +21,7 @@ def keep_keys_fingerprint(store: Store, fingerprint: str) -> str:
     with store.transaction() as conn:
         conn.execute("INSERT INTO keys_fingerprint (id, fingerprint, inserted_at) VALUES (1, ?, ?) "
                      "ON CONFLICT (id) DO NOTHING", (fingerprint, utc_now()))
-        return conn.execute("SELECT fingerprint FROM keys_fingerprint WHERE id = 1").fetchone()[0]
+        return cast(str, conn.execute("SELECT fingerprint FROM keys_fingerprint WHERE id = 1").fetchone()[0])
 
 
 def insert_change(conn: Connection, kind: str, inserted_at: str) -> None:
@@ -79,5 +79,5 @@ def _crowded(store: Store, search: Search, text: str) -> bool:
     if not TRIGRAM <= len(text) <= SEARCH_MAX:
         return len(text) < TRIGRAM  # no index finds it: reading in order is the cheaper look through every row
     condition, param = search.indexed(text, store.dialect)
-    return store.scalar(f"SELECT count(*) FROM (SELECT 1 FROM {search.index} WHERE {condition} LIMIT ?) found",
-                        [param, SEARCH_COUNTED + 1]) > SEARCH_COUNTED
+    return cast(bool, store.scalar(f"SELECT count(*) FROM (SELECT 1 FROM {search.index} WHERE {condition} LIMIT ?) found",
+                                   [param, SEARCH_COUNTED + 1]) > SEARCH_COUNTED)

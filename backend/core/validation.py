@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from pydantic import BaseModel, ValidationError
 
@@ -99,4 +99,4 @@ def _message(error: dict[str, Any]) -> str:
         return f"must have at most {ctx.get('max_length')} items"
     if kind == "literal_error":
         return f"must be one of {ctx.get('expected')}"
-    return MESSAGES.get(kind, error["msg"])
+    return cast(str, MESSAGES.get(kind, error["msg"]))

@@ -23,7 +23,7 @@ from backend.inventory.calendar import Calendar
 from backend.outbox import deliverer
 from backend.outbox.sending import Sender
 from backend.outbox.status import destination_status, every_page
-from storage import Store
+from storage import Row, Store
 
 if TYPE_CHECKING:
     from backend.channels.service import Channels  # handed in by the engine: the channels' access checks
@@ -46,13 +46,13 @@ class Distribution:
 
     # --- the pull feed, to the channel's adapter ---------------------------------------------------
 
-    def feed(self, channel, cursor: int | None) -> pull.Page:
+    def feed(self, channel: Row, cursor: int | None) -> pull.Page:
         """What changed since `cursor` (default: where the channel acked up to)."""
         mapped = self._taking(channel["id"], "pull")
         start = pull.checked(self.store, cursor) if cursor is not None else acked_cursor(self.store, channel["id"]) or 0
         return pull.page(self.store, self.reader, mapped, start)
 
-    def ack(self, channel, cursor: Any) -> int:
+    def ack(self, channel: Row, cursor: Any) -> int:
         self._taking(channel["id"], "pull")
         return pull.ack(self.store, channel["id"], cursor)
 

@@ -16,7 +16,7 @@ that sets it and dropped when it goes back to `none` (or the channel is deleted)
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, cast
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationInfo, field_validator
@@ -55,7 +55,7 @@ class DistributionSettings(BaseModel):
 
 
 def mode_of(settings: dict[str, Any] | None) -> str:
-    return (settings or {}).get("ari_distribution", "none")
+    return cast(str, (settings or {}).get("ari_distribution", "none"))
 
 
 def url_problem(settings: dict[str, Any], private_addresses: bool) -> str | None:

@@ -166,7 +166,7 @@ class Identity:
             errors.raise_if_any()
             delete_group_row(conn, group_id)
 
-    def _groups(self, actor: Actor, rows) -> list[dict[str, Any]]:
+    def _groups(self, actor: Actor, rows: list[Row]) -> list[dict[str, Any]]:
         ids = [r["id"] for r in rows]
         properties: dict[str, list[dict[str, str]]] = {i: [] for i in ids}
         for r in group_properties(self.store, ids):
@@ -245,7 +245,7 @@ def _still_in(titles: list[str]) -> str:
     return f"{names} {'are' if many else 'is'} in this group: move or delete {'them' if many else 'it'} first"
 
 
-def _actor(row) -> Actor:
+def _actor(row: Row) -> Actor:
     keys = row.keys()
     return Actor(row["id"], row["email"], row["default_group_id"], frozenset((row["groups"] or "").split()),
                  token_id=row["token_id"] if "token_id" in keys else None,

@@ -18,8 +18,9 @@ else the plan's weekday default, and a derived plan's taken from its parent, com
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import Annotated, Any, Literal
 
@@ -56,7 +57,7 @@ from backend.inventory.store import (
 from backend.inventory.undo import Restored, Undo, after, before, restore
 from backend.inventory.window import Window, window_of
 from backend.outbox import record as outbox
-from storage import Store, new_id, utc_now
+from storage import Connection, Store, new_id, utc_now
 
 MAX_VALUES = 10_000
 MAX_RANGE_DAYS = 731
@@ -174,7 +175,7 @@ MODELS: dict[str, tuple[type[Dated], str, str]] = {  # kind → model, its targe
 
 
 class Ari:
-    def __init__(self, store: Store, events: EventBus, clock) -> None:
+    def __init__(self, store: Store, events: EventBus, clock: Callable[[], datetime]) -> None:
         self.store = store
         self.events = events
         self.clock = clock
@@ -466,7 +467,7 @@ class Ari:
         return names
 
 
-def _tasks(conn, planned: list[Planned], props: dict[str, Holder], user_id: str) -> list[str]:
+def _tasks(conn: Connection, planned: list[Planned], props: dict[str, Holder], user_id: str) -> list[str]:
     """A restrictions task for each property of the write, with the count of its values written."""
     counts, now = Counter(value.property_id for value in planned), utc_now()
     tasks = []

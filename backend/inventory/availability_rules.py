@@ -50,7 +50,7 @@ from backend.inventory.store import (
 )
 from backend.inventory.window import window_of
 from backend.outbox.record import record
-from storage import Connection, Store, new_id, utc_now
+from storage import Connection, Row, Store, new_id, utc_now
 
 MAX_TITLE = 255
 MAX_CHANNELS = 50
@@ -244,7 +244,7 @@ def _as_input(attributes: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in attributes.items() if k in RuleInput.model_fields}
 
 
-def _attributes(row, channels: list[str]) -> dict[str, Any]:
+def _attributes(row: Row, channels: list[str]) -> dict[str, Any]:
     """The service's attributes, and `property_id` (its relationship)."""
     return {"id": row["id"], "type": row["type"], "value": row["value"], "title": row["title"],
             "days": from_json(row["days"]), "start_date": row["start_date"], "end_date": row["end_date"],

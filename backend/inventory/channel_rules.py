@@ -28,7 +28,7 @@ from datetime import date
 from pydantic_core import from_json
 
 from backend.inventory.store import rules_of_channels, rules_of_property
-from storage import Connection, Store
+from storage import Connection, Row, Store
 
 WEEKDAYS = ("mo", "tu", "we", "th", "fr", "sa", "su")
 TYPES = ("close_out", "availability_offset", "max_availability")
@@ -46,7 +46,7 @@ class Rule:
     rooms: frozenset[str]
 
     @classmethod
-    def of(cls, row) -> Rule:
+    def of(cls, row: Row) -> Rule:
         return cls(row["id"], row["type"], row["value"], frozenset(WEEKDAYS.index(d) for d in from_json(row["days"])),
                    row["start_date"], row["end_date"], frozenset(from_json(row["affected_room_types"])))
 

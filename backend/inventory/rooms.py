@@ -15,7 +15,7 @@ import uuid
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from functools import cached_property
-from typing import Any
+from typing import Any, cast
 
 from pydantic_core import from_json
 
@@ -109,7 +109,7 @@ class Owned:
         rows = owned_options(self.store, self.table, query, actor)
         return [self._option(r) for r in rows]
 
-    def _option(self, row) -> dict[str, Any]:
+    def _option(self, row: Row) -> dict[str, Any]:
         return {"id": row["id"], "title": row["title"], **{name: row[name] for name in self.option_fields}}
 
     def for_property(self, actor: Actor, property_id: str) -> list[dict[str, Any]]:
@@ -118,7 +118,7 @@ class Owned:
         return self._all_attributes(rows)
 
     def get(self, actor: Actor, item_id: str) -> dict[str, Any]:
-        return self._all_attributes([self._row(actor, item_id)])[0]
+        return cast(dict[str, Any], self._all_attributes([self._row(actor, item_id)])[0])
 
     def delete(self, actor: Actor, item_id: str) -> None:
         row = self._row(actor, item_id)
@@ -172,14 +172,14 @@ class Owned:
             raise ValidationFailed.one("property_id", f"can't be changed; create a new {self.noun} instead")
         return current, {**current, **{k: v for k, v in data.items() if k not in READ_ONLY}}
 
-    def _attributes(self, row) -> dict[str, Any]:
+    def _attributes(self, row: Row) -> dict[str, Any]:
         raise NotImplementedError
 
     def _all_attributes(self, rows: list) -> list[dict[str, Any]]:
         """Several rows' attributes, with what they read elsewhere read once for all."""
         return [self._attributes(r) for r in rows]
 
-    def _check_delete(self, row) -> None:
+    def _check_delete(self, row: Row) -> None:
         """Refuses (a 422) when something else still needs the row."""
 
     def _plans_of(self, conn: Connection, item_id: str) -> list[str]:
@@ -235,7 +235,7 @@ class RoomTypes(Owned):
     def _plans_of(self, conn: Connection, item_id: str) -> list[str]:
         return room_plan_ids(conn, item_id)
 
-    def _check_delete(self, row) -> None:
+    def _check_delete(self, row: Row) -> None:
         """Its rate plans go with it, but not one that a plan of another room type derives from."""
         children = derived_elsewhere(self.store, row["id"])
         if children:
@@ -246,7 +246,7 @@ class RoomTypes(Owned):
         photos = of_rooms(self.store, [r["id"] for r in rows])
         return [self._attributes(r, photos[r["id"]]) for r in rows]
 
-    def _attributes(self, row, photos: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    def _attributes(self, row: Row, photos: list[dict[str, Any]] | None = None) -> dict[str, Any]:
         details = from_json(row["details"])
         return {"id": row["id"], "property_id": row["property_id"], "title": row["title"],
                 "count_of_rooms": row["count_of_rooms"], "occ_adults": row["occ_adults"],
@@ -298,7 +298,7 @@ class RatePlans(Owned):
         return PlanTaxes(self.store)
 
     def _moves(self, before: Row, values: dict[str, Any]) -> bool:
-        return values["room_type_id"] != before["room_type_id"]
+        return cast(bool, values["room_type_id"] != before["room_type_id"])
 
     def _ari_changed(self, conn: Connection, before: Row, values: dict[str, Any]) -> None:
         """When the change makes the plan's nights read otherwise though no night was written (its weekday defaults,
@@ -394,12 +394,12 @@ class RatePlans(Owned):
     def _children(self, plan_id: str) -> list:
         return child_plans(self.store, plan_id)
 
-    def _check_delete(self, row) -> None:
+    def _check_delete(self, row: Row) -> None:
         if children := self._children(row["id"]):
             raise ValidationFailed.one("rate_plan", f"has derived rate plans ({_titles(children)}): delete them or "
                                                     "make them manual first")
 
-    def _option(self, row) -> dict[str, Any]:
+    def _option(self, row: Row) -> dict[str, Any]:
         """The service's item (reference §15): the plan's `occupancy` and `rate_category_id` are its primary
         option's."""
         primary = next(o for o in complete(from_json(row["details"]), row["currency"])["options"] if o["is_primary"])
@@ -410,7 +410,7 @@ class RatePlans(Owned):
         taxes = self.taxes.shown([row["tax_set_id"] for row in rows if row["tax_set_id"]])
         return [self._attributes(row, taxes.get(row["tax_set_id"], [])) for row in rows]
 
-    def _attributes(self, row, taxes: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    def _attributes(self, row: Row, taxes: list[dict[str, Any]] | None = None) -> dict[str, Any]:
         details = complete(from_json(row["details"]), row["currency"])
         options = [{"id": _option_id(row["id"], option["occupancy"]), **option} for option in details.pop("options")]
         if taxes is None:
@@ -550,7 +550,7 @@ def policy_of(store: Store, property_id: str) -> dict[str, Any] | None:
     return None if row is None else _policy(row)
 
 
-def _policy(row) -> dict[str, Any]:
+def _policy(row: Row) -> dict[str, Any]:
     return {"id": row["id"], "property_id": row["property_id"], **from_json(row["policy"])}
 
 
@@ -668,7 +668,7 @@ def _same_taxes(model: RatePlanInput, shown: list[dict[str, Any]], currency: str
     return [key(t.model_dump()) for t in model.taxes] == [key(t) for t in shown]
 
 
-def _titles(rows) -> str:
+def _titles(rows: list[Row]) -> str:
     return ", ".join(f"“{row['title']}”" for row in rows)
 
 

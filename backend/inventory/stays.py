@@ -24,7 +24,7 @@ from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from functools import cached_property, lru_cache
 from operator import itemgetter
-from typing import Any
+from typing import Any, cast
 
 from pydantic_core import from_json
 
@@ -32,6 +32,7 @@ from backend.core.dates import days
 from backend.core.money import parse_money
 from backend.inventory.models import INHERITS, after_reservation, complete
 from backend.inventory.window import Window
+from storage import Row
 
 # Column order of the restriction rows that the evaluator reads: a night's values, rate first.
 ROW_FIELDS = ("rate", "min_stay_arrival", "min_stay_through", "max_stay", "closed_to_arrival", "closed_to_departure",
@@ -63,7 +64,7 @@ class Room:
     details: dict[str, Any]
 
     @classmethod
-    def of(cls, row) -> Room:
+    def of(cls, row: Row) -> Room:
         return cls(row["id"], row["property_id"], row["title"], row["count_of_rooms"], row["occ_adults"],
                    row["occ_children"], row["occ_infants"], row["default_occupancy"], from_json(row["details"]))
 
@@ -100,7 +101,7 @@ class Plan:
     _rates: dict[int, int] = field(default_factory=dict, compare=False, repr=False)  # parent rate → derived
 
     @classmethod
-    def of(cls, row) -> Plan:
+    def of(cls, row: Row) -> Plan:
         currency = row["currency"]
         details = complete(from_json(row["details"]), currency)
         options = tuple((o["occupancy"], parse_money(o["rate"], currency)) for o in details["options"])
@@ -170,7 +171,7 @@ class Nightly(dict):
         return self.weekdays[weekday_of(day)]
 
     def get(self, day: str, default: object = None) -> tuple:  # type: ignore[override]
-        return self[day]
+        return cast(tuple[Any, ...], self[day])
 
 
 def inherited(plan: Plan, own: Nightly, parent: Nightly) -> Nightly:

@@ -6,7 +6,7 @@ their connection in (or the Store, for single reads)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from backend.core.listing import Column, ListQuery, order_by, where
 from backend.core.store import page
@@ -41,38 +41,38 @@ RESTRICTION_SELECT = ("rate_plan_id, date, rate, min_stay_arrival, min_stay_thro
 # --- properties, as inventory reads them -------------------------------------------------------------------------
 
 def property_row(store: Store, property_id: str) -> Row | None:
-    return store.one("SELECT * FROM properties WHERE id = ?", (property_id,))
+    return cast(Row | None, store.one("SELECT * FROM properties WHERE id = ?", (property_id,)))
 
 
 def property_row_in(conn: Connection, property_id: str) -> Row | None:
     """The property as this transaction reads it."""
-    return conn.execute("SELECT * FROM properties WHERE id = ?", (property_id,)).fetchone()
+    return cast(Row | None, conn.execute("SELECT * FROM properties WHERE id = ?", (property_id,)).fetchone())
 
 
 def property_access(store: Store, property_id: str) -> Row | None:
-    return store.one("SELECT id, group_id, currency FROM properties WHERE id = ?", (property_id,))
+    return cast(Row | None, store.one("SELECT id, group_id, currency FROM properties WHERE id = ?", (property_id,)))
 
 
 def property_group(store: Store, property_id: str) -> Row | None:
-    return store.one("SELECT group_id FROM properties WHERE id = ?", (property_id,))
+    return cast(Row | None, store.one("SELECT group_id FROM properties WHERE id = ?", (property_id,)))
 
 
 def property_currency(store: Store, property_id: str, actor: Actor) -> str | None:
     """The property's currency when the actor reaches it."""
     scope, params = reach_scope(actor, "id")
-    return store.scalar(f"SELECT currency FROM properties WHERE id = ? AND {scope}", (property_id, *params))
+    return cast(str | None, store.scalar(f"SELECT currency FROM properties WHERE id = ? AND {scope}", (property_id, *params)))
 
 
 def property_settings(store: Store, property_id: str) -> str:
-    return store.scalar("SELECT settings FROM properties WHERE id = ?", (property_id,))
+    return cast(str, store.scalar("SELECT settings FROM properties WHERE id = ?", (property_id,)))
 
 
 # --- room types and rate plans (`table`: room_types or rate_plans) ----------------------------------------------
 
 def owned_row(store: Store, table: str, item_id: str) -> Row | None:
     """The room type or rate plan with its property's group_id."""
-    return store.one(f"SELECT r.*, p.group_id FROM {table} r JOIN properties p ON p.id = r.property_id "
-                     "WHERE r.id = ?", (item_id,))
+    return cast(Row | None, store.one(f"SELECT r.*, p.group_id FROM {table} r JOIN properties p ON p.id = r.property_id "
+                                      "WHERE r.id = ?", (item_id,)))
 
 
 def owned_page(store: Store, table: str, query: ListQuery, actor: Actor) -> tuple[list[Any], dict[str, Any]]:
@@ -98,7 +98,7 @@ def owned_of_property(store: Store, table: str, property_id: str) -> list[Row]:
 
 
 def owned_row_in(conn: Connection, table: str, item_id: str) -> Row | None:
-    return conn.execute(f"SELECT * FROM {table} WHERE id = ?", (item_id,)).fetchone()
+    return cast(Row | None, conn.execute(f"SELECT * FROM {table} WHERE id = ?", (item_id,)).fetchone())
 
 
 def insert_owned(conn: Connection, table: str, item_id: str, values: dict[str, Any], now: str) -> None:
@@ -127,7 +127,7 @@ def rows_by_id(store: Store, table: str, ids: list[str]) -> list[Row]:
 
 
 def room_type(store: Store, room_id: str) -> Row | None:
-    return store.one("SELECT * FROM room_types WHERE id = ?", (room_id,))
+    return cast(Row | None, store.one("SELECT * FROM room_types WHERE id = ?", (room_id,)))
 
 
 def room_type_ids(store: Store, property_id: str) -> list[str]:
@@ -152,8 +152,8 @@ def derived_elsewhere(store: Store, room_id: str) -> list[Row]:
 
 
 def parent_plan(store: Store, plan_id: str) -> Row | None:
-    return store.one("SELECT title, property_id, currency, parent_rate_plan_id FROM rate_plans WHERE id = ?",
-                     (plan_id,))
+    return cast(Row | None, store.one("SELECT title, property_id, currency, parent_rate_plan_id FROM rate_plans WHERE id = ?",
+                                      (plan_id,)))
 
 
 def child_plans(store: Store, plan_id: str) -> list[Row]:
@@ -163,7 +163,7 @@ def child_plans(store: Store, plan_id: str) -> list[Row]:
 
 
 def plan_title(store: Store, plan_id: str) -> str | None:
-    return store.scalar("SELECT title FROM rate_plans WHERE id = ?", (plan_id,))
+    return cast(str | None, store.scalar("SELECT title FROM rate_plans WHERE id = ?", (plan_id,)))
 
 
 def property_plans(store: Store, property_id: str) -> list[Row]:
@@ -252,7 +252,7 @@ def night_rows(conn: Connection, table: Table, target_id: str, first: str, last:
 
 def target_row(store: Store, table: Table, target_id: str) -> Row | None:
     """The room type or rate plan the table's nights are for."""
-    return store.one(f"SELECT * FROM {table.targets} WHERE id = ?", (target_id,))
+    return cast(Row | None, store.one(f"SELECT * FROM {table.targets} WHERE id = ?", (target_id,)))
 
 
 def target_exists(conn: Connection, table: Table, target_id: str) -> bool:
@@ -274,12 +274,12 @@ def put_nights(conn: Connection, table: Table, target_id: str, wanted: dict[str,
 # --- hotel policies -----------------------------------------------------------------------------------------------
 
 def hotel_policy(store: Store, property_id: str) -> Row | None:
-    return store.one("SELECT * FROM hotel_policies WHERE property_id = ?", (property_id,))
+    return cast(Row | None, store.one("SELECT * FROM hotel_policies WHERE property_id = ?", (property_id,)))
 
 
 def hotel_policy_row(store: Store, policy_id: str) -> Row | None:
     """The policy, with its group_id: a policy made on its own is its group's."""
-    return store.one("SELECT * FROM hotel_policies WHERE id = ?", (policy_id,))
+    return cast(Row | None, store.one("SELECT * FROM hotel_policies WHERE id = ?", (policy_id,)))
 
 
 def hotel_policies_page(store: Store, query: ListQuery, actor: Actor) -> tuple[list[Any], dict[str, Any]]:
@@ -352,7 +352,7 @@ def give_back_rooms(conn: Connection, units: list[tuple[str, str]]) -> None:
 
 
 def plan_currency(store: Store, plan_id: str) -> str | None:
-    return store.scalar("SELECT currency FROM rate_plans WHERE id = ?", (plan_id,))
+    return cast(str | None, store.scalar("SELECT currency FROM rate_plans WHERE id = ?", (plan_id,)))
 
 
 # --- the sellable index (backend/inventory/sellable.py) -----------------------------------------------------------
@@ -442,8 +442,8 @@ def rule_page(store: Store, query: ListQuery, actor: Actor) -> tuple[list[Any], 
 
 def rule_row(store: Store, rule_id: str) -> Row | None:
     """The rule with its property's group_id."""
-    return store.one("SELECT r.*, p.group_id FROM channel_availability_rules r "
-                     "JOIN properties p ON p.id = r.property_id WHERE r.id = ?", (rule_id,))
+    return cast(Row | None, store.one("SELECT r.*, p.group_id FROM channel_availability_rules r "
+                                      "JOIN properties p ON p.id = r.property_id WHERE r.id = ?", (rule_id,)))
 
 
 def rule_channels(store: Store, rule_ids: list[str]) -> dict[str, list[str]]:
@@ -521,8 +521,8 @@ SET_TAX_SELECT = "m.tax_set_id, m.level, m.position, t.*"
 
 def tax_or_set_row(store: Store, table: str, item_id: str) -> Row | None:
     """A tax or tax set (`table`: taxes or tax_sets) with its property's group_id."""
-    return store.one(f"SELECT t.*, p.group_id FROM {table} t JOIN properties p ON p.id = t.property_id "
-                     "WHERE t.id = ?", (item_id,))
+    return cast(Row | None, store.one(f"SELECT t.*, p.group_id FROM {table} t JOIN properties p ON p.id = t.property_id "
+                                      "WHERE t.id = ?", (item_id,)))
 
 
 def tax_or_set_page(store: Store, table: str, query: ListQuery, actor: Actor) -> tuple[list[Any], dict[str, Any]]:
@@ -601,7 +601,8 @@ def set_default(conn: Connection, set_id: str, property_id: str, is_default: boo
 
 
 def default_tax_set(store: Store, property_id: str) -> Row | None:
-    return store.one("SELECT id, currency FROM tax_sets WHERE property_id = ? AND is_default = 1", (property_id,))
+    return cast(Row | None, store.one(
+        "SELECT id, currency FROM tax_sets WHERE property_id = ? AND is_default = 1", (property_id,)))
 
 
 def set_taxes(store: Store, set_ids: list[str]) -> list[Row]:
@@ -670,12 +671,12 @@ def photos_page(store: Store, query: ListQuery, actor: Actor) -> tuple[list[Any]
 
 def photo_row(store: Store, photo_id: str) -> Row | None:
     """The photo with its property's group_id."""
-    return store.one("SELECT ph.*, p.group_id FROM photos ph JOIN properties p ON p.id = ph.property_id "
-                     "WHERE ph.id = ?", (photo_id,))
+    return cast(Row | None, store.one("SELECT ph.*, p.group_id FROM photos ph JOIN properties p ON p.id = ph.property_id "
+                                      "WHERE ph.id = ?", (photo_id,)))
 
 
 def photo_row_in(conn: Connection, photo_id: str) -> Row | None:
-    return conn.execute("SELECT * FROM photos WHERE id = ?", (photo_id,)).fetchone()
+    return cast(Row | None, conn.execute("SELECT * FROM photos WHERE id = ?", (photo_id,)).fetchone())
 
 
 def photos_in(conn: Connection, property_id: str, room: str) -> list[Row]:
@@ -684,7 +685,7 @@ def photos_in(conn: Connection, property_id: str, room: str) -> list[Row]:
 
 
 def photo_count(conn: Connection, property_id: str, room: str) -> int:
-    return conn.execute(f"SELECT count(*) FROM photos WHERE {PHOTO_PLACE}", (property_id, room)).fetchone()[0]
+    return cast(int, conn.execute(f"SELECT count(*) FROM photos WHERE {PHOTO_PLACE}", (property_id, room)).fetchone()[0])
 
 
 def property_photos(store: Store, property_ids: list[str]) -> list[Row]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from pydantic_core import from_json
 
@@ -53,7 +53,7 @@ from backend.inventory.store import (
     update_tax_set,
 )
 from backend.inventory.taxes import TaxInput, TaxSetInput, rate_of
-from storage import Connection, Store, new_id, utc_now
+from storage import Connection, Row, Store, new_id, utc_now
 
 READ_ONLY = frozenset({"id", "inserted_at", "updated_at", "applicable_after", "applicable_before"})
 TAX_STAND_INS = {"title": "-", "logic": "percent", "rate": "0", "is_inclusive": False}
@@ -89,7 +89,7 @@ class _Property:
         return self._all(rows), meta
 
     def get(self, actor: Actor, item_id: str) -> dict[str, Any]:
-        return self._all([self._row(actor, item_id)])[0]
+        return cast(dict[str, Any], self._all([self._row(actor, item_id)])[0])
 
     def _changed(self, property_id: str, action: str) -> None:
         self.events.publish("inventory.changed", property_id, item=self.noun, action=action)
@@ -196,7 +196,7 @@ class TaxSets(_Property):
             delete_tax_set(conn, set_id)
         self._changed(row["property_id"], "deleted")
 
-    def _checked(self, actor: Actor, data: dict[str, Any], row) -> TaxSetInput:
+    def _checked(self, actor: Actor, data: dict[str, Any], row: Row) -> TaxSetInput:
         """The set as sent, its taxes and rate plans checked against what they are: every problem at once."""
         model, details = validate_partly(TaxSetInput, data, stand_ins={"title": "-", "taxes": []})
         errors = Errors()
@@ -226,7 +226,7 @@ class TaxSets(_Property):
         errors.raise_if_any()
         return model
 
-    def _check_plans(self, model: TaxSetInput, row, errors: Errors) -> None:
+    def _check_plans(self, model: TaxSetInput, row: Row, errors: Errors) -> None:
         """The plans it prices: those sent, else those it had (its currency may have changed)."""
         if model.associated_rate_plan_ids is None:
             plans = plans_with_set(self.store.conn, row["id"]) if row is not None else []
@@ -246,7 +246,7 @@ class TaxSets(_Property):
                 errors.add(f"associated_rate_plan_ids.{index}", f"“{plan['title']}” is in {plan['currency']}, the "
                                                                 f"set in {model.currency}")
 
-    def _write(self, conn: Connection, set_id: str, model: TaxSetInput, row) -> None:
+    def _write(self, conn: Connection, set_id: str, model: TaxSetInput, row: Row) -> None:
         now = utc_now()
         put_set_taxes(conn, set_id, [(t.id, t.level) for t in model.taxes])
         if model.associated_rate_plan_ids is not None:
@@ -308,7 +308,7 @@ class PlanTaxes:
         if row["currency"] != currency:
             raise ValidationFailed.one(field, f"tax set “{row['title']}” is in {row['currency']}, the rate plan in "
                                               f"{currency}")
-        return set_id
+        return cast(str | None, set_id)
 
     def write(self, conn: Connection, plan_id: str, sent: dict[str, Any], model, currency: str,
               chosen: str | None) -> None:
@@ -362,7 +362,7 @@ def check_rate(logic: str, rate: object, currency: str | None, errors: Errors, p
         errors.add(f"{prefix}rate", str(problem))
 
 
-def tax_attributes(row) -> dict[str, Any]:
+def tax_attributes(row: Row) -> dict[str, Any]:
     ranges = from_json(row["applicable_date_ranges"])
     one = ranges[0] if len(ranges) == 1 else {}
     return {"id": row["id"], "property_id": row["property_id"], "title": row["title"], "logic": row["logic"],
@@ -373,7 +373,7 @@ def tax_attributes(row) -> dict[str, Any]:
             "rate_plan_id": row["rate_plan_id"], "inserted_at": row["inserted_at"], "updated_at": row["updated_at"]}
 
 
-def _tax_input(row) -> dict[str, Any]:
+def _tax_input(row: Row) -> dict[str, Any]:
     attributes = tax_attributes(row)
     return {k: v for k, v in attributes.items() if k in TaxInput.model_fields}
 
@@ -384,5 +384,5 @@ def _writable(data: Any, noun: str) -> dict[str, Any]:
     return {k: v for k, v in data.items() if k not in READ_ONLY}
 
 
-def _titles(rows) -> str:
+def _titles(rows: list[Row]) -> str:
     return ", ".join(f"“{row['title']}”" for row in rows)

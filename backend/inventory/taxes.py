@@ -38,6 +38,7 @@ from pydantic_core import from_json
 
 from backend.core.fields import Currency, RequiredText
 from backend.core.money import canonical, format_minor, parse_money
+from storage import Row
 
 LOGICS = ("percent", "per_room", "per_room_per_night", "per_person", "per_person_per_night", "per_night",
           "per_booking")
@@ -191,7 +192,7 @@ class TaxSet:
         return cls(set_id, taxes, all(t.skip == 0 and t.most is None and not t.ranges for t in taxes))
 
 
-def _tax(row) -> Tax:
+def _tax(row: Row) -> Tax:
     logic, currency = row["logic"], row["currency"]
     rate = Decimal(row["rate"]) / HUNDRED if logic == "percent" else Decimal(parse_money(row["rate"], currency))
     ranges = tuple((r.get("after") or "0001-01-01", r.get("before") or "9999-12-31")

@@ -9,6 +9,7 @@ from datetime import date, timedelta
 from pydantic_core import from_json
 
 from backend.core.dates import local_now
+from storage import Row
 
 
 @dataclass(frozen=True)
@@ -18,7 +19,7 @@ class Window:
     end: date
 
 
-def window_of(prop, now) -> Window:
+def window_of(prop: Row, now) -> Window:
     settings = from_json(prop["settings"])
     local = local_now(prop["timezone"], now)
     today = local.date()

@@ -12,9 +12,9 @@ why, and no message. Access is a saved reply's (backend/chat/templates.py): a ru
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, date, datetime, time, timedelta
-from typing import Any, Literal
+from typing import Any, Literal, cast
 from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, field_validator
@@ -96,7 +96,7 @@ class MessageRulePreviewEnvelope(BaseModel):
 
 
 class MessageRules:
-    def __init__(self, store: Store, chat: Chat, clock) -> None:
+    def __init__(self, store: Store, chat: Chat, clock: Callable[[], datetime]) -> None:
         self.store = store
         self.chat = chat
         self.clock = clock
@@ -297,8 +297,8 @@ def moment(rule: Row | Mapping[str, Any], booking: Row | Mapping[str, Any]) -> d
 
 def _applies(rule: Row, booking: Row) -> bool:
     if rule["property_id"]:
-        return booking["property_id"] == rule["property_id"]
-    return booking["group_id"] == rule["group_id"]
+        return cast(bool, booking["property_id"] == rule["property_id"])
+    return cast(bool, booking["group_id"] == rule["group_id"])
 
 
 def _columns(model: RuleInput) -> dict[str, Any]:

@@ -33,7 +33,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol, cast
 
 from pydantic_core import from_json
 
@@ -67,7 +67,7 @@ from backend.outbox.store import (
     stamp_positions,
     upsert_deliveries,
 )
-from storage import Store, new_id, utc_now
+from storage import Connection, Row, Store, new_id, utc_now
 
 log = logging.getLogger("frontdesk.deliverer")
 
@@ -96,7 +96,7 @@ class Event:
     inserted_at: str
 
     @classmethod
-    def of(cls, row) -> Event:
+    def of(cls, row: Row) -> Event:
         return cls(row["seq"], row["pos"], row["id"], row["event"], row["property_id"], row["channel_id"],
                    from_json(row["payload"]), row["inserted_at"])
 
@@ -136,12 +136,12 @@ class Route(Protocol):
     def send(self, destination_id: str, events: list[Event]) -> int | Delivered | None:
         """Deliver the events in one call; the answer's status (and warnings). Raises SendFailed."""
 
-    def failed(self, conn, destination_id: str, error: str, events: list[Event]) -> None:
+    def failed(self, conn: Connection, destination_id: str, error: str, events: list[Event]) -> None:
         """A call failed (in the transaction that logs it): a channel records its sync_error here."""
 
 
 def backoff(attempts: int, base: float) -> float:
-    return min(base * 2 ** (attempts - 1), MAX_BACKOFF)
+    return cast(float, min(base * 2 ** (attempts - 1), MAX_BACKOFF))
 
 
 class Deliverer:
@@ -348,7 +348,7 @@ class Deliverer:
             changes.note_after(self.store, changes.DELIVERED)
 
     @staticmethod
-    def _log(conn, destination_id: str, events: list, status: str, attempts: int, response: int | None,
+    def _log(conn: Connection, destination_id: str, events: list, status: str, attempts: int, response: int | None,
              error: str | None, retry_at: str | None, warnings: tuple[str, ...] = ()) -> None:
         now = utc_now()
         said = json.dumps(list(warnings)) if warnings else None
@@ -372,23 +372,23 @@ def _send(route: Route, destination_id: str, events: list[Event]) -> Delivered:
 # --- destinations, as their owners keep them ---------------------------------------------------
 
 
-def add_destination(conn, destination_id: str, kind: str) -> None:
+def add_destination(conn: Connection, destination_id: str, kind: str) -> None:
     """A new destination starts at the outbox's head: it gets what happens from now on (in the caller's unscoped
     transaction, so every event before it has been committed and is given its position first)."""
     stamp_in(conn)
     insert_destination(conn, destination_id, kind, head(conn))
 
 
-def drop_destination(conn, destination_id: str) -> None:
+def drop_destination(conn: Connection, destination_id: str) -> None:
     delete_destination(conn, destination_id)
 
 
-def resume(conn, destination_id: str) -> None:
+def resume(conn: Connection, destination_id: str) -> None:
     """A failing destination is tried again at once, from where it stopped."""
     resume_destination(conn, destination_id)
 
 
-def redeliver(conn, destination_id: str, event_seq: int) -> None:
+def redeliver(conn: Connection, destination_id: str, event_seq: int) -> None:
     insert_redelivery(conn, destination_id, event_seq)
 
 

@@ -5,7 +5,7 @@ The statements are written in the common dialect of storage/, which both SQLite 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from storage import Connection, Row, Store
 from storage.dialect import COMMIT_HORIZON, OUTBOX_NEWS
@@ -31,8 +31,8 @@ def head(conn: Connection) -> int:
     """The outbox's head: the last position ever recorded (0 before the first), which stays when events are pruned:
     where cursors may go."""
     if conn.dialect.name == "sqlite":  # AUTOINCREMENT keeps the last sequence issued
-        return conn.execute(conn.dialect.last_issued("events", "seq")).fetchone()[0]
-    return conn.execute("SELECT pos FROM outbox_head").fetchone()[0]
+        return cast(int, conn.execute(conn.dialect.last_issued("events", "seq")).fetchone()[0])
+    return cast(int, conn.execute("SELECT pos FROM outbox_head").fetchone()[0])
 
 
 def stamp_positions(store: Store) -> int:
@@ -81,7 +81,7 @@ def any_event_after(store: Store, position: int) -> bool:
 
 
 def event_at(store: Store, seq: int) -> Row | None:
-    return store.one(f"SELECT {_with_pos(store.dialect.position)} FROM events WHERE seq = ?", (seq,))
+    return cast(Row | None, store.one(f"SELECT {_with_pos(store.dialect.position)} FROM events WHERE seq = ?", (seq,)))
 
 
 def _with_pos(position: str) -> str:
@@ -110,12 +110,12 @@ def resume_destination(conn: Connection, destination_id: str) -> None:
 
 
 def destination(store: Store, destination_id: str) -> Row | None:
-    return store.one("SELECT * FROM destinations WHERE id = ?", (destination_id,))
+    return cast(Row | None, store.one("SELECT * FROM destinations WHERE id = ?", (destination_id,)))
 
 
 def destination_progress(store: Store, destination_id: str) -> Row | None:
     """Its cursor, attempts and failing_since."""
-    return store.one("SELECT cursor, attempts, failing_since FROM destinations WHERE id = ?", (destination_id,))
+    return cast(Row | None, store.one("SELECT cursor, attempts, failing_since FROM destinations WHERE id = ?", (destination_id,)))
 
 
 def _scoped(destinations: dict[str, str | None]) -> tuple[str, list[Any]]:
@@ -179,12 +179,12 @@ def count_failure(conn: Connection, destination_id: str, cursor: int, attempts: 
 
 def ack_cursor(conn: Connection, destination_id: str, kind: str, cursor: int, now: str) -> int:
     """A pull destination's cursor moves up to `cursor`, never back (its row made if it had none); where it is now."""
-    return conn.execute(
-        "INSERT INTO destinations AS d (id, kind, cursor, last_delivered_at) VALUES (?, ?, ?, ?) ON CONFLICT(id) DO "
-        "UPDATE SET last_delivered_at = CASE WHEN excluded.cursor > d.cursor THEN excluded.last_delivered_at "
-        "ELSE d.last_delivered_at END, cursor = CASE WHEN excluded.cursor > d.cursor THEN excluded.cursor "
-        "ELSE d.cursor END RETURNING cursor",
-        (destination_id, kind, cursor, now)).fetchone()[0]
+    return cast(int, conn.execute(
+                  "INSERT INTO destinations AS d (id, kind, cursor, last_delivered_at) VALUES (?, ?, ?, ?) ON CONFLICT(id) DO "
+                  "UPDATE SET last_delivered_at = CASE WHEN excluded.cursor > d.cursor THEN excluded.last_delivered_at "
+                  "ELSE d.last_delivered_at END, cursor = CASE WHEN excluded.cursor > d.cursor THEN excluded.cursor "
+                  "ELSE d.cursor END RETURNING cursor",
+                  (destination_id, kind, cursor, now)).fetchone()[0])
 
 
 # --- deliveries and redeliveries -------------------------------------------------------------------

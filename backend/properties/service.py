@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from pydantic_core import from_json  # the list's hot path parses two documents a row: about 3x json.loads
 
@@ -56,7 +56,7 @@ from backend.properties.store import (
     shown_property,
     update_property,
 )
-from storage import Connection, Store, new_id, utc_now
+from storage import Connection, Row, Store, new_id, utc_now
 
 PLAIN_FIELDS = ("title", "currency", "email", "phone", "zip_code", "country", "state", "city", "address",
                 "longitude", "latitude", "timezone", "property_type", "website")
@@ -89,7 +89,7 @@ class Properties:
                  "group_ids": [g["id"] for g in groups[r["id"]]]} for r in rows]
 
     def get(self, actor: Actor, property_id: str) -> dict[str, Any]:
-        return self._serialise([self._row(actor, property_id)])[0]
+        return cast(dict[str, Any], self._serialise([self._row(actor, property_id)])[0])
 
     def require(self, actor: Actor, property_id: str) -> None:
         """Raise unless the property exists and the actor may see it (404 unknown, 401 someone else's)."""
@@ -121,7 +121,7 @@ class Properties:
             found.setdefault(r[0], []).append(r[1])
         return found
 
-    def _attributes(self, row, facilities: list[str], groups: list[dict[str, str]],
+    def _attributes(self, row: Row, facilities: list[str], groups: list[dict[str, str]],
                     photos: list[dict[str, Any]]) -> dict[str, Any]:
         settings = from_json(row["settings"])
         for key in ("min_price", "max_price"):
@@ -285,7 +285,7 @@ class Properties:
             "content": json.dumps(content),
         }
 
-    def _write_facilities(self, conn, property_id: str, facilities: list[str]) -> None:
+    def _write_facilities(self, conn: Connection, property_id: str, facilities: list[str]) -> None:
         insert_property_facilities(conn, property_id, list(dict.fromkeys(facilities)))
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -57,7 +58,7 @@ KINDS = sql.KINDS
 
 
 class Reviews:
-    def __init__(self, store: Store, events: EventBus, clock) -> None:
+    def __init__(self, store: Store, events: EventBus, clock: Callable[[], datetime]) -> None:
         self.store = store
         self.events = events
         self.clock = clock
@@ -128,7 +129,7 @@ class Reviews:
 
     # --- channels ------------------------------------------------------------------------------
 
-    def receive(self, channel, data: Any) -> tuple[dict[str, Any], bool]:
+    def receive(self, channel: Row, data: Any) -> tuple[dict[str, Any], bool]:
         """A review from the channel's adapter (`channel` from `channel_by_key`); whether it is new. The same
         review sent again is the review's new state: unchanged, nothing happens; changed, its scores are counted
         anew and `updated_review` is told."""
@@ -163,7 +164,7 @@ class Reviews:
         self.events.publish("review.received" if created else "review.changed", review_id, action="received")
         return _review(sql.review_row(self.store, review_id), now), created
 
-    def outbox(self, channel, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    def outbox(self, channel: Row, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         """Replies and guest reviews waiting for the channel, oldest first; ack each once the channel has it."""
         rows, meta = sql.pending_page(self.store, query, channel["id"])
         reviews = {r["id"]: r for r in sql.reviews_by_id(self.store, [r["review_id"] for r in rows])} if rows else {}
@@ -178,7 +179,7 @@ class Reviews:
                           "scheduled_at": review[f"{r['kind']}_scheduled_at"]})
         return items, meta
 
-    def delivered(self, channel, review_id: str, kind: str) -> None:
+    def delivered(self, channel: Row, review_id: str, kind: str) -> None:
         """The channel has the reply (or guest review). Acknowledging again changes nothing; a guest review that
         reached Airbnb shows the guest's review."""
         row = self._waiting(channel, review_id, kind)
@@ -191,7 +192,7 @@ class Reviews:
                 self._told(conn, "updated_review", review_id)
         self.events.publish("review.changed", review_id, action="delivered")
 
-    def failed(self, channel, review_id: str, kind: str, data: Any) -> None:
+    def failed(self, channel: Row, review_id: str, kind: str, data: Any) -> None:
         """The channel refused the reply (or guest review): shown as failed; a refused reply may be written again."""
         row = self._waiting(channel, review_id, kind)
         error = mask_text(validate(DeliveryFailure, data if data is not None else {}).error)
@@ -205,7 +206,7 @@ class Reviews:
 
     # --- the pieces ----------------------------------------------------------------------------
 
-    def _waiting(self, channel, review_id: str, kind: str) -> Row:
+    def _waiting(self, channel: Row, review_id: str, kind: str) -> Row:
         if kind not in KINDS:
             raise NotFound(f"a review has no {kind}; use one of {', '.join(KINDS)}")
         row = sql.channel_review_state(self.store, review_id, channel["id"], kind)
@@ -213,7 +214,7 @@ class Reviews:
             raise NotFound(f"review {review_id} has no {kind} for this channel")
         return row
 
-    def _placed(self, channel, model: InboundReviewInput) -> tuple[str, str | None]:
+    def _placed(self, channel: Row, model: InboundReviewInput) -> tuple[str, str | None]:
         """The review's property and booking: the booking's, or the property named (connected to the channel) and
         the channel's booking of the reservation number, if there is one."""
         if model.booking_id is not None:

@@ -29,7 +29,7 @@ import functools
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from pydantic_core import from_json
 
@@ -83,7 +83,7 @@ from backend.shopping.store import (
     sold_properties,
     unsafe_zones,
 )
-from storage import Store
+from storage import Row, Store
 from storage.reads import ReadStore, on_primary, one_source
 
 # A facility category's code in the grouped facilities: its name in snake case ("Food & drink" → food_and_drink).
@@ -115,7 +115,7 @@ class Context:
 
 
 class Shopping:
-    def __init__(self, store: Store | ReadStore, clock) -> None:
+    def __init__(self, store: Store | ReadStore, clock: Callable[[], datetime]) -> None:
         """`store`: where its reads go (the engine's `reads`); Shopping writes nothing."""
         self.store = store
         self.calendar = Calendar(store)  # type: ignore[arg-type]
@@ -154,7 +154,7 @@ class Shopping:
         wanted = hash_secret(api_key) if api_key else None
         for row in rows:
             if row["provider_api_key_hash"] in (None, wanted):
-                return row["id"]
+                return cast(str, row["id"])
         raise Unauthorized("this channel needs its provider API key in the header api-key")
 
     def booking_channel(self, name: str, property_id: str, api_key: str | None) -> str:
@@ -463,7 +463,7 @@ def _is_available(filters: list, stay: Stay | None) -> bool | None:
     return bool(value)
 
 
-def _list_item(row, best_offer: str | None, photos: list[dict[str, Any]]) -> dict[str, Any]:
+def _list_item(row: Row, best_offer: str | None, photos: list[dict[str, Any]]) -> dict[str, Any]:
     content = from_json(row["content"])
     return {
         "id": row["id"], "title": row["title"], "address": row["address"], "city": row["city"],

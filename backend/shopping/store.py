@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from backend.channels.store import named
 from backend.core.listing import Column, ListQuery, where
@@ -39,11 +40,11 @@ def channels_named_selling(store: Store, name: str, shopping_codes: Sequence[str
 
 
 def channel_group_and_code(store: Store, channel_id: str) -> Row | None:
-    return store.one("SELECT group_id, channel_code FROM channels WHERE id = ?", (channel_id,))
+    return cast(Row | None, store.one("SELECT group_id, channel_code FROM channels WHERE id = ?", (channel_id,)))
 
 
 def channel_settings(store: Store, channel_id: str) -> str | None:
-    return store.scalar("SELECT settings FROM channels WHERE id = ?", (channel_id,))
+    return cast(str | None, store.scalar("SELECT settings FROM channels WHERE id = ?", (channel_id,)))
 
 
 def sells_property(store: Store, channel_id: str, property_id: str) -> bool:
@@ -157,7 +158,7 @@ def property_contexts(store: Store, property_ids: list[str]) -> list[Row]:
 
 
 def property_row(store: Store, property_id: str) -> Row | None:
-    return store.one("SELECT * FROM properties WHERE id = ?", (property_id,))
+    return cast(Row | None, store.one("SELECT * FROM properties WHERE id = ?", (property_id,)))
 
 
 def property_facilities(store: Store, property_id: str) -> list[Row]:
@@ -168,4 +169,4 @@ def property_facilities(store: Store, property_id: str) -> list[Row]:
 
 
 def property_currency(store: Store, property_id: str) -> str | None:
-    return store.scalar("SELECT currency FROM properties WHERE id = ?", (property_id,))
+    return cast(str | None, store.scalar("SELECT currency FROM properties WHERE id = ?", (property_id,)))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 from itertools import cycle
+from typing import cast
 
 from backend.chat.store import booking_thread
 from backend.engine import Engine
@@ -88,4 +89,4 @@ def load_conversations(engine: Engine, channels: dict, ids: dict[str, str], plan
 
 
 def _stamp(moment) -> str:
-    return moment.replace(tzinfo=None, microsecond=0).isoformat(timespec="microseconds")
+    return cast(str, moment.replace(tzinfo=None, microsecond=0).isoformat(timespec="microseconds"))

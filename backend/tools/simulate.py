@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, timedelta
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from backend.bookings.store import ended_stays
 from backend.channels.store import channel_row, chatting_ota_channels
@@ -191,19 +191,19 @@ class EngineSink:
         self.engine = engine
 
     def booking(self, channel: dict[str, Any], body: dict[str, Any]) -> str:
-        return self.engine.bookings.inbound(self._row(channel), body, secure=False)[0]["id"]
+        return cast(str, self.engine.bookings.inbound(self._row(channel), body, secure=False)[0]["id"])
 
     def message(self, channel: dict[str, Any], body: dict[str, Any]) -> str:
-        return self.engine.chat.receive(self._row(channel), body)["id"]
+        return cast(str, self.engine.chat.receive(self._row(channel), body)["id"])
 
     def inquiry(self, channel: dict[str, Any], body: dict[str, Any]) -> str:
-        return self.engine.chat.inquiry(self._row(channel), body)["id"]
+        return cast(str, self.engine.chat.inquiry(self._row(channel), body)["id"])
 
     def attachment(self, channel: dict[str, Any], body: dict[str, Any]) -> str:
-        return self.engine.chat.attachments.upload(body, channel_id=channel["id"])["id"]
+        return cast(str, self.engine.chat.attachments.upload(body, channel_id=channel["id"])["id"])
 
     def review(self, channel: dict[str, Any], body: dict[str, Any]) -> str:
-        return self.engine.reviews.receive(self._row(channel), body)[0]["id"]
+        return cast(str, self.engine.reviews.receive(self._row(channel), body)[0]["id"])
 
     def ended_stays(self, channel: dict[str, Any], today: date) -> list[str]:
         return ended_stays(self.engine.store, channel["id"], today.isoformat(), ENDED_STAYS)
@@ -270,10 +270,10 @@ class HttpSink:
     def _get(self, channel_id: str) -> dict[str, Any]:
         response = self.client.get(f"/api/v1/inbound/{channel_id}", headers={"api-key": self.keys[channel_id]})
         response.raise_for_status()
-        return response.json()
+        return cast(dict[str, Any], response.json())
 
     def _post(self, channel: dict[str, Any], what: str, body: dict[str, Any]) -> str:
         response = self.client.post(f"/api/v1/inbound/{channel['id']}/{what}", json=body,
                                     headers={"api-key": self.keys[channel["id"]]})
         response.raise_for_status()
-        return response.json()["data"]["id"]
+        return cast(str, response.json()["data"]["id"])

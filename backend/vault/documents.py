@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Any, cast
 
 from jsonpath_ng import jsonpath as jp
 from lxml import etree
@@ -161,7 +161,7 @@ class XmlDocument:
         self.root = read_xml(body, max_bytes)
 
     def messages(self, selector: etree.XPath) -> list[Any]:
-        return selector(self.root)
+        return cast(list[Any], selector(self.root))
 
     def select(self, selector: etree.XPath, node: Any) -> list[Any]:
         return selector(node) if isinstance(node, etree._Element) else []

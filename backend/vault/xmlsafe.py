@@ -10,6 +10,7 @@ walk over the tree costing a third of the parse. Messages give a position, never
 from __future__ import annotations
 
 import re
+from typing import cast
 
 from lxml import etree
 
@@ -40,7 +41,7 @@ def read_xml(body: bytes, max_bytes: int) -> etree._Element:
 
 def dump_xml(root: etree._Element) -> bytes:
     tree = root.getroottree()
-    return etree.tostring(tree, xml_declaration=True, encoding=tree.docinfo.encoding or "UTF-8")
+    return cast(bytes, etree.tostring(tree, xml_declaration=True, encoding=tree.docinfo.encoding or "UTF-8"))
 
 
 def _syntax_message(exc: etree.XMLSyntaxError) -> str:

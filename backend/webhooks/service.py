@@ -43,7 +43,7 @@ from backend.webhooks.store import (
     webhook_page,
 )
 from backend.webhooks.trials import Trials
-from storage import Store, new_id, utc_now
+from storage import Connection, Row, Store, new_id, utc_now
 
 if TYPE_CHECKING:
     from backend.core.keys import Keys
@@ -97,7 +97,7 @@ class Webhooks:
         self.properties.require(actor, row["property_id"])
         return row
 
-    def _attributes(self, row) -> dict[str, Any]:
+    def _attributes(self, row: Row) -> dict[str, Any]:
         state = self._state(row) or {}
         return {
             "id": row["id"],
@@ -114,7 +114,7 @@ class Webhooks:
             "updated_at": row["updated_at"],
         }
 
-    def _state(self, row) -> dict[str, Any] | None:
+    def _state(self, row: Row) -> dict[str, Any] | None:
         return deliverer.state(self.store, row["id"], self.route.wanted_by(Hook.of(row)))
 
     # --- writing -----------------------------------------------------------------------------
@@ -218,7 +218,7 @@ class Webhooks:
                 for noun, ids in (("room type", rooms), ("rate plan", plans)) for item in sorted(ids - found)]
 
     @staticmethod
-    def _room_for_one_more(conn, property_id: str) -> None:
+    def _room_for_one_more(conn: Connection, property_id: str) -> None:
         if webhook_count(conn, property_id) >= PER_PROPERTY:
             raise ValidationFailed.one("property_id", f"has {PER_PROPERTY} webhooks, the most a property may have")
 
@@ -273,7 +273,7 @@ def _json(text: str | None) -> dict[str, str] | None:
     return None if text is None else json.loads(text)
 
 
-def _delivery(row) -> dict[str, Any]:
+def _delivery(row: Row) -> dict[str, Any]:
     return {"id": row["id"], "event_id": row["event_id"], "event": row["event"], "event_at": row["event_at"],
             "status": row["status"], "attempts": row["attempts"], "response_status": row["response_status"],
             "warnings": json.loads(row["warnings"]) if row["warnings"] else None, "last_error": row["last_error"],

@@ -21,7 +21,7 @@ def shown(engine: Engine, channel: dict[str, Any], status: int = 200) -> FastJSO
 
 
 @router.get("/channels", openapi_extra=list_params("id", "title", "channel", "channel_code", "property_id"))
-async def list_channels(engine: EngineDep, actor: ActorDep, query: ListQueryDep):
+async def list_channels(engine: EngineDep, actor: ActorDep, query: ListQueryDep) -> FastJSON:
     items, meta = engine.channels.list(actor, query)
     return many([channel_entity(c) for c in items], meta)
 
@@ -47,7 +47,7 @@ def update_channel(channel_id: str, engine: EngineDep, actor: ActorDep, data: An
 
 
 @router.get("/channels/{channel_id}/mappings")
-async def channel_mappings(channel_id: str, engine: EngineDep, actor: ActorDep):
+async def channel_mappings(channel_id: str, engine: EngineDep, actor: ActorDep) -> FastJSON:
     """The channel's rooms and rates, unpaginated: each mapped rate plan with its room type, property and the
     channel's settings for it. The service documents no list of mappings; its shape is that of the mappings in
     its channel resource (https://docs.channex.io/channel-api-examples/check24), with the links spelled out."""
@@ -55,7 +55,7 @@ async def channel_mappings(channel_id: str, engine: EngineDep, actor: ActorDep):
 
 
 @router.delete("/channels/{channel_id}")
-def delete_channel(channel_id: str, engine: EngineDep, actor: ActorDep):
+def delete_channel(channel_id: str, engine: EngineDep, actor: ActorDep) -> FastJSON:
     engine.channels.delete(actor, channel_id)
     return success()
 
@@ -69,7 +69,7 @@ def full_sync(channel_id: str, engine: EngineDep, actor: ActorDep):
 
 
 @router.post("/channels/{channel_id}/resume_sync")
-def resume_sync(channel_id: str, engine: EngineDep, actor: ActorDep):
+def resume_sync(channel_id: str, engine: EngineDep, actor: ActorDep) -> FastJSON:
     """A failing channel is tried again at once, from where it stopped."""
     engine.distribution.resume(actor, channel_id)
     return success()
@@ -84,7 +84,7 @@ def rotate_ari_secret(channel_id: str, engine: EngineDep, actor: ActorDep):
 
 @router.get("/channels/{channel_id}/deliveries")
 async def channel_deliveries(channel_id: str, engine: EngineDep, actor: ActorDep,
-                             limit: int = Query(50, ge=1, le=500, description="how many, newest first")):
+                             limit: int = Query(50, ge=1, le=500, description="how many, newest first")) -> FastJSON:
     """The channel's ARI delivery log, newest first: per event, its status (`delivered`, `retrying`, `failed`),
     attempts, the channel's answer status, what it warned of while taking it (`warnings`: an OTA answer's Warnings,
     else null), the last error and the next retry."""

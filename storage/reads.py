@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any, Protocol, TypeVar, cast
 
+from storage.dialect import Dialect
 from storage.store import Store
 
 T = TypeVar("T")
@@ -29,6 +30,11 @@ class ReplicaFailed(Exception):
 
 
 class Reads(Protocol):
+    """What a read needs of a store: a `Store`, or a `ReadStore` that may send it to a replica."""
+
+    @property
+    def dialect(self) -> Dialect: ...
+
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...
     def one(self, sql: str, params: Sequence[Any] = ()) -> Any: ...
     def scalar(self, sql: str, params: Sequence[Any] = ()) -> Any: ...

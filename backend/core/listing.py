@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -83,7 +83,7 @@ class View:
     condition: Callable[[str], tuple[str, list[Any]]]
 
 
-Columns = dict[str, Column | Search | View]
+Columns = Mapping[str, Column | Search | View]
 
 
 @dataclass(frozen=True)

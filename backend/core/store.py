@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from backend.core.listing import SEARCH_COUNTED, SEARCH_MAX, TRIGRAM, Columns, ListQuery, Search, order_by, where
-from storage import Connection, Store, utc_now
+from storage import Connection, Reads, Store, utc_now
 
 
 def keys_fingerprint(store: Store) -> str | None:
@@ -42,7 +42,7 @@ def prune_changes(conn: Connection, before: str) -> None:
     conn.execute("DELETE FROM changes WHERE inserted_at < ?", (before,))
 
 
-def page(store: Store, query: ListQuery, columns: Columns, *, select: str, source: str,
+def page(store: Reads, query: ListQuery, columns: Columns, *, select: str, source: str,
          scope: str, scope_params: list[Any], default_order: str,
          count: Callable[[], int] | None = None, searched: bool = False) -> tuple[list[Any], dict[str, Any]]:
     """One page of a collection, limited by `scope` to what the actor may see, and its meta. `count`,
@@ -69,7 +69,7 @@ def page(store: Store, query: ListQuery, columns: Columns, *, select: str, sourc
     return rows, query.meta(store.scalar(f"SELECT count(*) FROM {source}{condition}", [*scope_params, *params]))
 
 
-def _crowded(store: Store, search: Search, text: str) -> bool:
+def _crowded(store: Reads, search: Search, text: str) -> bool:
     """Whether more than SEARCH_COUNTED rows of the whole index hold `text`, by a probe that stops there; a text
     too short for the index, or too long to be a search (refused by `where`), is not looked up. PostgreSQL's planner
     makes this choice itself, from the column's statistics (a probe there reads the index's every match); SQLite's

@@ -28,7 +28,7 @@ from datetime import date
 from pydantic_core import from_json
 
 from backend.inventory.store import rules_of_channels, rules_of_property
-from storage import Connection, Row, Store
+from storage import Connection, Reads, Row
 
 WEEKDAYS = ("mo", "tu", "we", "th", "fr", "sa", "su")
 TYPES = ("close_out", "availability_offset", "max_availability")
@@ -78,7 +78,7 @@ class ChannelRules:
                 self._rules[(row["channel_id"], room_id)].append(rule)
 
     @classmethod
-    def of(cls, store: Store, channel_ids: Iterable[str], first: str, last: str) -> ChannelRules:
+    def of(cls, store: Reads, channel_ids: Iterable[str], first: str, last: str) -> ChannelRules:
         """The rules of these channels that reach into the nights first..last: one read."""
         ids = list(dict.fromkeys(channel_ids))
         return cls(rules_of_channels(store, ids, first, last) if ids else [])

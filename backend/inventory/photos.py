@@ -40,7 +40,7 @@ from backend.inventory.store import (
     shift_photos,
     update_photo,
 )
-from storage import Connection, Row, Store, new_id, utc_now
+from storage import Connection, Reads, Row, Store, new_id, utc_now
 
 MAX_PHOTOS = 100  # of a property's own, and of each room type's
 FIELDS = ("url", "kind", "author", "description", "title")  # what a photo holds besides its place
@@ -54,7 +54,7 @@ def describe(row: Row) -> dict[str, Any]:
             "updated_at": row["updated_at"]}
 
 
-def of_properties(store: Store, property_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
+def of_properties(store: Reads, property_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
     """Each property's own photos, in order (every id has a list)."""
     found: dict[str, list[dict[str, Any]]] = {pid: [] for pid in property_ids}
     for row in property_photos(store, property_ids) if property_ids else ():
@@ -62,7 +62,7 @@ def of_properties(store: Store, property_ids: list[str]) -> dict[str, list[dict[
     return found
 
 
-def of_rooms(store: Store, room_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
+def of_rooms(store: Reads, room_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
     """Each room type's photos, in order (every id has a list)."""
     found: dict[str, list[dict[str, Any]]] = {rid: [] for rid in room_ids}
     for row in room_photos(store, room_ids) if room_ids else ():

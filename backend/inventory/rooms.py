@@ -73,7 +73,7 @@ from backend.inventory.tax_sets import PlanTaxes
 from backend.inventory.taxes import rate_of
 from backend.inventory.window import window_of
 from backend.outbox import record as outbox
-from storage import Connection, Row, Store, new_id, utc_now
+from storage import Connection, Reads, Row, Store, new_id, utc_now
 
 READ_ONLY = frozenset({"id", "inserted_at", "updated_at"})
 POLICY_ALIASES = {"checkin_time": "checkin_from_time", "checkout_time": "checkout_to_time"}
@@ -544,7 +544,7 @@ class HotelPolicies:
         return {**model.model_dump(), "currency": model.currency or currency}
 
 
-def policy_of(store: Store, property_id: str) -> dict[str, Any] | None:
+def policy_of(store: Reads, property_id: str) -> dict[str, Any] | None:
     """The property's hotel policy, if it has one."""
     row = hotel_policy(store, property_id)
     return None if row is None else _policy(row)

@@ -13,7 +13,7 @@ from backend.core.store import page
 from backend.identity.models import Actor
 from backend.identity.store import reach_scope
 from backend.inventory.ranges import Table
-from storage import Connection, Row, Store, chunked, placeholders
+from storage import Connection, Reads, Row, Store, chunked, placeholders
 
 if TYPE_CHECKING:
     from backend.inventory.calendar import Scope
@@ -273,7 +273,7 @@ def put_nights(conn: Connection, table: Table, target_id: str, wanted: dict[str,
 
 # --- hotel policies -----------------------------------------------------------------------------------------------
 
-def hotel_policy(store: Store, property_id: str) -> Row | None:
+def hotel_policy(store: Reads, property_id: str) -> Row | None:
     return cast(Row | None, store.one("SELECT * FROM hotel_policies WHERE property_id = ?", (property_id,)))
 
 
@@ -292,7 +292,7 @@ def hotel_policies_page(store: Store, query: ListQuery, actor: Actor) -> tuple[l
                 scope_params=[*groups, *params], default_order="p.title, h.id")
 
 
-def policies_of(store: Store, property_ids: list[str]) -> list[Row]:
+def policies_of(store: Reads, property_ids: list[str]) -> list[Row]:
     """(property_id, policy) of these properties' policies."""
     return [row for chunk in chunked(property_ids) for row in store.query(
         f"SELECT property_id, policy FROM hotel_policies WHERE property_id IN ({placeholders(chunk)})", chunk)]
@@ -456,7 +456,7 @@ def rule_channels(store: Store, rule_ids: list[str]) -> dict[str, list[str]]:
     return found
 
 
-def rules_of_channels(store: Store, channel_ids: list[str], first: str, last: str) -> list[Row]:
+def rules_of_channels(store: Reads, channel_ids: list[str], first: str, last: str) -> list[Row]:
     """The rules naming any of these channels that reach into first..last, one row per rule and channel named."""
     return store.query(
         "SELECT r.id, r.type, r.value, r.days, r.start_date, r.end_date, r.affected_room_types, c.channel_id "
@@ -688,14 +688,14 @@ def photo_count(conn: Connection, property_id: str, room: str) -> int:
     return cast(int, conn.execute(f"SELECT count(*) FROM photos WHERE {PHOTO_PLACE}", (property_id, room)).fetchone()[0])
 
 
-def property_photos(store: Store, property_ids: list[str]) -> list[Row]:
+def property_photos(store: Reads, property_ids: list[str]) -> list[Row]:
     """The own photos of these properties, each one's in order."""
     return [row for chunk in chunked(property_ids) for row in store.query(
         f"SELECT * FROM photos WHERE property_id IN ({placeholders(chunk)}) AND room_type_id IS NULL "
         "ORDER BY property_id, position", chunk)]
 
 
-def room_photos(store: Store, room_ids: list[str]) -> list[Row]:
+def room_photos(store: Reads, room_ids: list[str]) -> list[Row]:
     """The photos of these room types, each one's in order."""
     return [row for chunk in chunked(room_ids) for row in store.query(
         f"SELECT * FROM photos WHERE room_type_id IN ({placeholders(chunk)}) ORDER BY room_type_id, position", chunk)]

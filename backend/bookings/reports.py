@@ -94,7 +94,7 @@ class BookingReports:
 
     # --- the channel's adapter -----------------------------------------------------------------
 
-    def feed(self, channel: Row, query: ListQuery) -> tuple[list[dict[str, Any]], dict]:
+    def feed(self, channel: Row, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         """The channel's reports its adapter has not acknowledged yet, oldest first."""
         rows, meta = report_feed_page(self.store, query, channel["id"])
         return [{**_as_report(r), "booking_id": r["booking_id"], "property_id": r["property_id"],

@@ -9,6 +9,7 @@ exactly those, whatever the settings were in between.
 
 from __future__ import annotations
 
+import builtins
 import hashlib
 import json
 from collections import Counter
@@ -134,7 +135,7 @@ class Bookings:
                                  key=row["reservation_id"], crs=True)
         return cast(dict[str, Any], booking)
 
-    def channel_by_key(self, channel_id: str, inbound_key: str | None):
+    def channel_by_key(self, channel_id: str, inbound_key: str | None) -> Row:
         row = channel_row(self.store, channel_id)
         if row is None or not inbound_key or hash_secret(inbound_key) != row["inbound_key_hash"]:
             raise Unauthorized("wrong channel or inbound key (header api-key)")
@@ -342,7 +343,7 @@ class Bookings:
     def _give_back(self, units: list[tuple[str, str]]) -> None:
         give_back_rooms(self.store.conn, units)
 
-    def _save(self, attributes: dict[str, Any], existing, body_hash: str, taken: list, card_token: str | None,
+    def _save(self, attributes: dict[str, Any], existing, body_hash: str, taken: list[Any], card_token: str | None,
               key: str) -> dict[str, Any]:
         """`key` finds the booking by its reservation id (BookingCards.reservation_key)."""
         conn, now, revision_id = self.store.conn, utc_now(), new_id()
@@ -361,7 +362,8 @@ class Bookings:
 
     # --- reading -----------------------------------------------------------------------------
 
-    def list(self, actor: Actor, query: ListQuery, *, reveal: Reveal | None = None) -> tuple[list[dict[str, Any]], dict]:
+    def list(self, actor: Actor, query: ListQuery, *,
+             reveal: Reveal | None = None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         """`reveal`, on every reading method: the cards in clear, for whom (the vault's audit log names them);
         only the secure listener passes it, for the tokenisation service."""
         rows, meta = booking_page(self.store, query, actor, stay_view(self.store, self.clock))
@@ -377,7 +379,7 @@ class Bookings:
                 "reports": reports_of(self.store, [booking_id])[booking_id]}
 
     def revisions(self, actor: Actor, query: ListQuery, *, feed: bool = False,
-                  reveal: Reveal | None = None) -> tuple[list[dict[str, Any]], dict]:
+                  reveal: Reveal | None = None) -> tuple[builtins.list[dict[str, Any]], dict[str, Any]]:
         """Revisions newest first; the feed is the revisions not yet acknowledged, oldest first."""
         rows, meta = revision_page(self.store, query, actor, feed=feed)
         return [_revision(r, booking) for r, booking in zip(rows, self._shown(rows, reveal), strict=True)], meta
@@ -400,7 +402,7 @@ class Bookings:
     def _attributes(self, revision_id: str) -> dict[str, Any]:
         return cast(dict[str, Any], self._shown([self._revision_row(revision_id)], None)[0])
 
-    def _shown(self, rows: list, reveal: Reveal | None) -> list[dict[str, Any]]:
+    def _shown(self, rows: builtins.list[Row], reveal: Reveal | None) -> builtins.list[dict[str, Any]]:
         """The stored attributes of revision rows; with `reveal`, each card the vault holds put back in
         clear, all in one transaction (the vault writes an audit entry for every reveal)."""
         shown = [feed_view(from_json(r["attributes"])) for r in rows]
@@ -469,12 +471,12 @@ def _taxes(plan, booked: Quote, guests: Guests, tax_set: TaxSet | None) -> list[
                       guests.persons, plan.currency)
 
 
-def _rate_of(rows: dict[str, tuple], day: str, currency: str) -> str | None:
+def _rate_of(rows: dict[str, tuple[Any, ...]], day: str, currency: str) -> str | None:
     row = rows.get(day)
     return None if row is None or row[R_RATE] is None else format_minor(row[R_RATE], currency)
 
 
-def _availability_events(store: Store, property_id: str, before: list, after: list) -> None:
+def _availability_events(store: Store, property_id: str, before: list[Any], after: list[Any]) -> None:
     """An ARI event per room type whose availability the booking moved: the nights whose units it took or gave back
     (given back and taken again is no change); the sellable index of those nights."""
     moved = Counter(tuple(unit) for unit in after)

@@ -61,15 +61,15 @@ def booking_by_reservation(store: Store, channel_id: str, reservation_key: str) 
                                       (channel_id, reservation_key)))
 
 
-def _booking_values(attributes: dict[str, Any], revision_id: str, body_hash: str, taken: list, guest_names: str,
-                    now: str) -> tuple:
+def _booking_values(attributes: dict[str, Any], revision_id: str, body_hash: str, taken: list[Any], guest_names: str,
+                    now: str) -> tuple[Any, ...]:
     """The columns a new revision sets on its booking, in the order of the statements below."""
     return (attributes["status"], attributes["arrival_date"], attributes["departure_date"], attributes["amount"],
             attributes["currency"], revision_id, body_hash, json.dumps(taken), int(attributes["is_overbooked"]),
             int(attributes["is_unmapped"]), guest_names, now)
 
 
-def update_booking(conn: Connection, attributes: dict[str, Any], revision_id: str, body_hash: str, taken: list,
+def update_booking(conn: Connection, attributes: dict[str, Any], revision_id: str, body_hash: str, taken: list[Any],
                    guest_names: str, now: str) -> None:
     conn.execute("UPDATE bookings SET status = ?, arrival_date = ?, departure_date = ?, amount = ?, currency = ?, "
                  "revision_id = ?, body_hash = ?, taken = ?, is_overbooked = ?, is_unmapped = ?, guest_names = ?, "
@@ -77,7 +77,7 @@ def update_booking(conn: Connection, attributes: dict[str, Any], revision_id: st
                  (*_booking_values(attributes, revision_id, body_hash, taken, guest_names, now), attributes["id"]))
 
 
-def insert_booking(conn: Connection, attributes: dict[str, Any], revision_id: str, body_hash: str, taken: list,
+def insert_booking(conn: Connection, attributes: dict[str, Any], revision_id: str, body_hash: str, taken: list[Any],
                    guest_names: str, now: str, reservation_key: str) -> None:
     conn.execute("INSERT INTO bookings (status, arrival_date, departure_date, amount, currency, revision_id, "
                  "body_hash, taken, is_overbooked, is_unmapped, guest_names, updated_at, id, property_id, "
@@ -96,7 +96,7 @@ def insert_revision(conn: Connection, revision_id: str, attributes: dict[str, An
                   json.dumps(attributes), card_token, now))
 
 
-def booking_page(store: Store, query: ListQuery, actor: Actor, stay: View) -> tuple[list[Row], dict]:
+def booking_page(store: Store, query: ListQuery, actor: Actor, stay: View) -> tuple[list[Row], dict[str, Any]]:
     """One page of the bookings of the properties the actor reaches, newest first: each with its revision's
     attributes and card token, whether it is acknowledged and its message thread. The bookings are read first
     (SQLite would otherwise start from the few properties and sort every booking they have), along the newest-first
@@ -134,7 +134,7 @@ def booking_shown(store: Store, booking_id: str) -> Row | None:
         "JOIN booking_revisions r ON r.id = b.revision_id WHERE b.id = ?", (booking_id,)))
 
 
-def revision_page(store: Store, query: ListQuery, actor: Actor, *, feed: bool) -> tuple[list[Row], dict]:
+def revision_page(store: Store, query: ListQuery, actor: Actor, *, feed: bool) -> tuple[list[Row], dict[str, Any]]:
     """Revisions of the properties the actor reaches newest first; the feed (`feed`) is those not yet acknowledged,
     oldest first."""
     scope, params = reach_scope(actor, "r.property_id")
@@ -242,7 +242,7 @@ def insert_report(conn: Connection, report_id: str, booking_id: str, channel_id:
                  (report_id, booking_id, channel_id, kind, waived_fees, user_id, now))
 
 
-def report_feed_page(store: Store, query: ListQuery, channel_id: str) -> tuple[list[Row], dict]:
+def report_feed_page(store: Store, query: ListQuery, channel_id: str) -> tuple[list[Row], dict[str, Any]]:
     """One page of the channel's reports not yet delivered, oldest first, each with its booking's number, property
     and shown attributes (`shown`)."""
     return page(store, query, {}, select=f"{REPORT}, b.unique_id, {SHOWN}, b.property_id",

@@ -30,6 +30,7 @@ its bookings name.
 
 from __future__ import annotations
 
+import builtins
 import secrets
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -166,20 +167,20 @@ class Channels:
     def get(self, actor: Actor, channel_id: str) -> dict[str, Any]:
         return self._attributes(self._row(actor, channel_id))
 
-    def for_property(self, actor: Actor, property_id: str) -> list[dict[str, Any]]:
+    def for_property(self, actor: Actor, property_id: str) -> builtins.list[dict[str, Any]]:
         """The channels the property may be connected to (those of its group) and any it is connected to, each
         marked with whether it is."""
         groups = actor.group_list()
         rows = channels_for_property(self.store, groups, DIRECT, property_id)
         return [{**a, "connected": property_id in a["properties"]} for a in map(self._attributes, rows)]
 
-    def mappings(self, actor: Actor, channel_id: str) -> list[dict[str, Any]]:
+    def mappings(self, actor: Actor, channel_id: str) -> builtins.list[dict[str, Any]]:
         """The channel's rooms and rates: each mapped rate plan with its room type, property and settings."""
         self._row(actor, channel_id)
         return [{**dict(r), "settings": from_json(r["settings"])}
                 for r in channel_mappings_with_plans(self.store, channel_id)]
 
-    def _row(self, actor: Actor, channel_id: str):
+    def _row(self, actor: Actor, channel_id: str) -> Row:
         return actor.owned(channel_row(self.store, channel_id), "channel", channel_id)
 
     def _attributes(self, row: Row) -> dict[str, Any]:

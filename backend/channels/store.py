@@ -54,7 +54,7 @@ def channel_row(store: Store, channel_id: str) -> Row | None:
     return cast(Row | None, store.one("SELECT * FROM channels WHERE id = ?", (channel_id,)))
 
 
-def channel_page(store: Store, query: ListQuery, group_ids: list[str], direct_code: str) -> tuple[list[Row], dict]:
+def channel_page(store: Store, query: ListQuery, group_ids: list[str], direct_code: str) -> tuple[list[Row], dict[str, Any]]:
     """One page of the channels of these groups, but the properties' direct channels (`direct_code`)."""
     return page(store, query, COLUMNS, select="c.*", source="channels c",
                 scope=f"c.group_id IN ({placeholders(group_ids)}) AND c.channel_code != ?",

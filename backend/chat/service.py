@@ -189,18 +189,18 @@ class Chat:
     def thread(self, actor: Actor, thread_id: str) -> dict[str, Any]:
         return self._threads([self._thread_row(actor, thread_id)])[0]
 
-    def thread_messages(self, actor: Actor, thread_id: str, query: ListQuery) -> tuple[list[dict[str, Any]], dict]:
+    def thread_messages(self, actor: Actor, thread_id: str, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         thread = self._thread_row(actor, thread_id)
         return self._messages(thread_id, query, thread["message_count"])
 
-    def booking_messages(self, actor: Actor, booking_id: str, query: ListQuery) -> tuple[list[dict[str, Any]], dict]:
+    def booking_messages(self, actor: Actor, booking_id: str, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         booking = self._booking(actor, booking_id)
         thread = booking_thread(self.store, booking["id"])
         if thread is None:
             return [], {**query.meta(0), **NEWEST_FIRST}
         return self._messages(thread["id"], query, thread["message_count"])
 
-    def _messages(self, thread_id: str, query: ListQuery, message_count: int) -> tuple[list[dict[str, Any]], dict]:
+    def _messages(self, thread_id: str, query: ListQuery, message_count: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         """A page of the thread's messages; without filters the thread's own counter is the total."""
         rows, meta = messages_page(self.store, query, thread_id,
                                    count=None if query.filters else lambda: message_count)
@@ -365,7 +365,7 @@ class Chat:
         self.events.publish("message.received", thread_id, outboxed=True, thread_id=thread_id)
         return self._threads([thread_with_property(self.store, thread_id)])[0]
 
-    def outbox(self, channel: Row, query: ListQuery) -> tuple[list[dict[str, Any]], dict]:
+    def outbox(self, channel: Row, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         """Property replies the channel has not taken yet, oldest first."""
         rows, meta = pending_replies_page(self.store, query, channel["id"])
         messages = self._message_list(rows)
@@ -380,7 +380,7 @@ class Chat:
             mark_delivered(conn, message_id, self.now(), self.now())
         self.events.publish("message.delivered", message_id)
 
-    def attachment(self, actor: Actor, attachment_id: str):
+    def attachment(self, actor: Actor, attachment_id: str) -> Row:
         """An attachment's row for download: its uploader's until sent, then the thread's readers'."""
         row = self.attachments.content(attachment_id)
         if row is None:
@@ -401,7 +401,7 @@ class Chat:
         if not self.attachments.discard(attachment_id, user_id=actor.user_id):
             raise NotFound(f"attachment {attachment_id} is not an upload of yours waiting to be sent")
 
-    def channel_attachment(self, channel: Row, attachment_id: str):
+    def channel_attachment(self, channel: Row, attachment_id: str) -> Row:
         """An attachment for a channel's adapter: its own uploads, or files on its threads' messages."""
         row = self.attachments.content(attachment_id)
         on_channel = row is not None and (row["channel_id"] == channel["id"] or (
@@ -456,19 +456,19 @@ class Chat:
                       now)
         return thread_id
 
-    def _booking(self, actor: Actor, booking_id: str):
+    def _booking(self, actor: Actor, booking_id: str) -> Row:
         row = booking_row(self.store, actor, booking_id)
         self._require_chat(row["property_id"])
         if row["channel_code"] not in CHAT_PROVIDERS:
             raise NotSupported(NO_MESSAGING)
         return row
 
-    def reach(self, actor: Actor, thread_id: str):
+    def reach(self, actor: Actor, thread_id: str) -> Row:
         """The thread's row (with its property's group_id), once the actor's access is checked as every chat call
         checks it: 404 unknown, 401 someone else's, 403 without the chat app."""
         return self._thread_row(actor, thread_id)
 
-    def _thread_row(self, actor: Actor, thread_id: str):
+    def _thread_row(self, actor: Actor, thread_id: str) -> Row:
         row = thread_row(self.store, thread_id)
         if row is None:
             raise NotFound(f"message thread {thread_id} does not exist")
@@ -488,7 +488,7 @@ class Chat:
         if not has_chat_app(self.store, property_id):
             raise Forbidden(NO_CHAT)
 
-    def _threads(self, rows: list) -> list[dict[str, Any]]:
+    def _threads(self, rows: list[Any]) -> list[dict[str, Any]]:
         last = {m["id"]: m for m in self._message_list(
             messages_by_id(self.store, [r["last_message_id"] for r in rows]))} if rows else {}
         assigned = sorted({r["assignee_id"] for r in rows if r["assignee_id"]})
@@ -501,7 +501,7 @@ class Chat:
                  "assignee_id": r["assignee_id"], "assignee_email": emails.get(r["assignee_id"])}
                 for r in rows]
 
-    def _message_list(self, rows: list) -> list[dict[str, Any]]:
+    def _message_list(self, rows: list[Any]) -> list[dict[str, Any]]:
         flagged = bool(rows) and "has_files" in rows[0].keys()  # read WITH_FILES: only those need a look
         with_files = [r["id"] for r in rows if not flagged or r["has_files"]]
         attachments = self.attachments.of_messages(with_files)

@@ -7,6 +7,7 @@ every object is. The text is masked for card numbers before it is stored, as mes
 
 from __future__ import annotations
 
+import builtins
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictStr
@@ -128,7 +129,7 @@ class MessageTemplates:
             note(conn, "saved_reply.changed")  # for consoles of other processes
             delete_template(conn, template_id)
 
-    def for_thread(self, actor: Actor, thread_id: str) -> list[dict[str, Any]]:
+    def for_thread(self, actor: Actor, thread_id: str) -> builtins.list[dict[str, Any]]:
         """The templates that apply to a thread (its property's and its group's), by title, each with
         `filled_message`: its text with the thread's values, and `unfilled`, the placeholders left as written."""
         thread = self.chat.reach(actor, thread_id)
@@ -136,7 +137,7 @@ class MessageTemplates:
                        thread_values(self.store, thread))
 
     def for_guest(self, actor: Actor, property_id: str, guest_name: str | None,
-                  booking_id: str | None = None) -> list[dict[str, Any]]:
+                  booking_id: str | None = None) -> builtins.list[dict[str, Any]]:
         """The templates of a property (its own and its group's), filled as `for_thread` fills them, for a guest
         outside a thread: a review's writer, with the booking the review is of (ignored unless the property's)."""
         row = property_group(self.store, property_id)
@@ -180,7 +181,7 @@ class MessageTemplates:
             raise ValidationFailed.one("property_id", "is not a property of yours")
         return group_id
 
-    def _row(self, actor: Actor, template_id: str):
+    def _row(self, actor: Actor, template_id: str) -> Row:
         row = template_row(self.store, template_id)
         if row is None:
             raise NotFound(f"message template {template_id} does not exist")
@@ -189,7 +190,7 @@ class MessageTemplates:
         return row
 
 
-def _filled(rows: list, values: dict[str, str | None]) -> list[dict[str, Any]]:
+def _filled(rows: list[Any], values: dict[str, str | None]) -> list[dict[str, Any]]:
     """Each template with `filled_message`, its text with these values, and `unfilled`, the placeholders left as
     written."""
     templates = []

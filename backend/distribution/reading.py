@@ -120,8 +120,8 @@ class Resolved:
     def __init__(self, mapped: Mapped) -> None:
         self.mapped = mapped
         self.opened: dict[tuple[str, str], Ranges] = defaultdict(list)
-        self.closed: dict[tuple, tuple[Closing, Ranges]] = {}
-        self.reading: dict[tuple, set[tuple[str, str]]] = defaultdict(set)  # entity: the targets read under it
+        self.closed: dict[tuple[Any, ...], tuple[Closing, Ranges]] = {}
+        self.reading: dict[tuple[Any, ...], set[tuple[str, str]]] = defaultdict(set)  # entity: the targets read under it
 
     def open(self, kind: str, target_id: str, ranges: Ranges) -> None:
         entity = self.mapped.closing(kind, target_id).entity

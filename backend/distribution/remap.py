@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from pydantic_core import from_json
 
@@ -98,7 +99,7 @@ def told(conn: Connection, before: dict[str, Seen | None], now: datetime) -> int
     return recorded
 
 
-def _ranged(conn: Connection, channel_id: str, payload: dict, window: Window | None) -> int:
+def _ranged(conn: Connection, channel_id: str, payload: dict[str, Any], window: Window | None) -> int:
     """One event over the window (today up to today + state_length), for the channel alone."""
     if window is None:
         return 0

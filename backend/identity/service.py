@@ -188,7 +188,7 @@ class Identity:
         insert_token(conn, issued.id, user_id, hash_secret(token), issued.prefix, utc_now())
         return issued
 
-    def tokens(self, email: str) -> list[dict]:
+    def tokens(self, email: str) -> list[dict[str, Any]]:
         actor = self.actor_for(email)
         return [dict(r) for r in token_rows(self.store, actor.user_id)]
 

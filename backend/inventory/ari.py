@@ -364,7 +364,7 @@ class Ari:
         return fields
 
     def _own(self, index: int, fields: dict[str, Any], plan, parents: dict[str, str],
-             warnings: list) -> dict[str, Any]:
+             warnings: list[Any]) -> dict[str, Any]:
         """A derived plan's values that follow its parent are the parent's to set: skipped, each with a warning."""
         parent_id = plan["parent_rate_plan_id"]
         if parent_id is None:
@@ -379,7 +379,7 @@ class Ari:
                      for name in fields if name not in own]
         return own
 
-    def _clamp(self, index: int, fields: dict[str, Any], plan, holder: Holder, warnings: list) -> dict[str, Any]:
+    def _clamp(self, index: int, fields: dict[str, Any], plan, holder: Holder, warnings: list[Any]) -> dict[str, Any]:
         """min_price and max_price (in the property's currency) raise and lower a rate as it is stored."""
         if fields.get("rate") is None or plan["currency"] != holder.row["currency"]:
             return fields
@@ -419,7 +419,7 @@ class Ari:
         plans = property_plans(self.store, property_id)
         return self.plan_values(property_id, plans, start, end, wanted)
 
-    def plan_values(self, property_id: str, plans: list, start: date, end: date,
+    def plan_values(self, property_id: str, plans: list[Any], start: date, end: date,
                     wanted: tuple[str, ...]) -> dict[str, dict[str, dict[str, Any]]]:
         """Per rate plan (rows of the property's with id, room_type_id and currency) and night from start up to
         end, the values named in `wanted`, as a restrictions read answers them."""
@@ -477,7 +477,7 @@ def _tasks(conn: Connection, planned: list[Planned], props: dict[str, Holder], u
     return tasks
 
 
-def _cell(row: tuple, wanted: tuple[str, ...], currency: str, available: int, min_stay_type: str) -> dict[str, Any]:
+def _cell(row: tuple[Any, ...], wanted: tuple[str, ...], currency: str, available: int, min_stay_type: str) -> dict[str, Any]:
     """A night's values, by name: `min_stay` is the min stay that the property's min_stay_type enforces (the
     higher of the two with both), `availability` the room type's."""
     rate, arrival, through, most, cta, ctd, stop = row
@@ -489,7 +489,7 @@ def _cell(row: tuple, wanted: tuple[str, ...], currency: str, available: int, mi
     return {name: values[name] for name in wanted}
 
 
-def _within(index: int, holder: Holder, dates: list[date], warnings: list) -> list[date]:
+def _within(index: int, holder: Holder, dates: list[date], warnings: list[Any]) -> list[date]:
     """The dates before the property's state_length ends; the rest are skipped with a warning."""
     end = holder.window.end
     kept = [d for d in dates if d < end]

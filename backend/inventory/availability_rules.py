@@ -11,6 +11,7 @@ values read when it leaves), and the sellable index of those nights is made agai
 
 from __future__ import annotations
 
+import builtins
 import json
 from collections.abc import Callable
 from datetime import date, datetime, timedelta
@@ -192,7 +193,7 @@ class AvailabilityRules:
                 "start_date": model.start_date, "end_date": model.end_date or None,
                 "affected_channels": channels, "affected_room_types": rooms}
 
-    def _tell(self, conn: Connection, property_id: str, rules: list[dict[str, Any]]) -> None:
+    def _tell(self, conn: Connection, property_id: str, rules: builtins.list[dict[str, Any]]) -> None:
         """The channels and the sellable index hear of what the rules (as they were and as they are) cover."""
         prop = property_row_in(conn, property_id)
         window = window_of(prop, self.clock())

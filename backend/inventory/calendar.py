@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from backend.inventory.stays import Nightly, Plan, Room, inherited, weekdays_between
 from backend.inventory.store import (
@@ -68,7 +69,7 @@ class Calendar:
             else:
                 found[set_id] = kept
         if missing:
-            rows: dict[str, list] = defaultdict(list)
+            rows: dict[str, list[Any]] = defaultdict(list[Any])
             for row in set_taxes(self.store, [set_id for set_id, _ in missing]):
                 rows[row["tax_set_id"]].append(row)
             if len(self._tax_sets) > KEEP_AT_MOST:
@@ -77,7 +78,7 @@ class Calendar:
                 found[set_id] = self._tax_sets[(set_id, updated_at)] = TaxSet.of(set_id, rows[set_id])
         return found
 
-    def _parsed(self, table: str, found_versions: Iterable[tuple[str, str]], kept: dict, parse) -> dict:
+    def _parsed(self, table: str, found_versions: Iterable[tuple[str, str]], kept: dict[str, Any], parse) -> dict[str, Any]:
         """Rows of the table by id, parsed once per version: the versions (id, updated_at) are read first, the
         rows only for what has changed."""
         found, missing = {}, []

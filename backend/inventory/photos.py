@@ -13,6 +13,7 @@ in the parent's transaction: items without `id` are created, with one changed (o
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Callable
 from typing import Any
 
@@ -156,7 +157,7 @@ class Photos:
 
     # --- content.photos[] ----------------------------------------------------------------------
 
-    def apply(self, conn: Connection, property_id: str, room_type_id: str | None, items: list[ContentPhoto],
+    def apply(self, conn: Connection, property_id: str, room_type_id: str | None, items: builtins.list[ContentPhoto],
               field: str = "content.photos") -> None:
         """A parent's `content.photos[]`, in its transaction (which covers the property): every item checked first,
         then each change in the order sent."""

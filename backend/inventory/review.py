@@ -71,7 +71,7 @@ def review_of(planned: list[Planned], availability: dict[str, dict[str, int]], n
            warnings: list[dict[str, Any]]) -> Review:
     """`availability` and `nights` are what the rooms and plans read now over the planned nights (`Calendar`)."""
     dates = sorted({d for value in planned for d in value.dates})
-    values: dict[tuple[str, str | None], tuple[list, list]] = {}
+    values: dict[tuple[str, str | None], tuple[list[Any], list[Any]]] = {}
     jump: tuple[Fraction, RateJump] | None = None
     for value in planned:
         currency = value.target["currency"] if value.kind == "restrictions" else None
@@ -94,7 +94,7 @@ def review_of(planned: list[Planned], availability: dict[str, dict[str, int]], n
                   jump[1] if jump else None, warnings)
 
 
-def _span(values: list, currency: str | None) -> Span:
+def _span(values: list[Any], currency: str | None) -> Span:
     known = [v for v in values if v is not None]
     if not known:
         return Span(blank=True)

@@ -10,6 +10,7 @@ their codes, backend/distribution/remap.py), in the same transaction.
 
 from __future__ import annotations
 
+import builtins
 import json
 import uuid
 from collections.abc import Callable
@@ -96,14 +97,14 @@ class Owned:
         self.events = events
         self.clock = clock
 
-    def _row(self, actor: Actor, item_id: str):
+    def _row(self, actor: Actor, item_id: str) -> Row:
         return owned_property(self.store, actor, owned_row(self.store, self.table, item_id), self.noun, item_id)
 
     def list(self, actor: Actor, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         rows, meta = owned_page(self.store, self.table, query, actor)
         return self._all_attributes(rows), meta
 
-    def options(self, actor: Actor, query: ListQuery) -> list[dict[str, Any]]:
+    def options(self, actor: Actor, query: ListQuery) -> builtins.list[dict[str, Any]]:
         """Every one the actor may see, short and unpaginated (the service's `/options`): the list's filters and
         order apply, its pagination does not."""
         rows = owned_options(self.store, self.table, query, actor)
@@ -112,7 +113,7 @@ class Owned:
     def _option(self, row: Row) -> dict[str, Any]:
         return {"id": row["id"], "title": row["title"], **{name: row[name] for name in self.option_fields}}
 
-    def for_property(self, actor: Actor, property_id: str) -> list[dict[str, Any]]:
+    def for_property(self, actor: Actor, property_id: str) -> builtins.list[dict[str, Any]]:
         self._property(actor, property_id, "property_id", strict=False)
         rows = owned_of_property(self.store, self.table, property_id)
         return self._all_attributes(rows)
@@ -130,7 +131,7 @@ class Owned:
             sellable.refresh(self.store, [row["property_id"]])
         self.events.publish("inventory.changed", row["property_id"], item=self.noun, action="deleted")
 
-    def _property(self, actor: Actor, property_id: str, field: str, strict: bool = True):
+    def _property(self, actor: Actor, property_id: str, field: str, strict: bool = True) -> Row:
         """The property a body names (422 naming the field) or a path names (404/401)."""
         row = property_access(self.store, property_id)
         if row is None or not reaches(self.store, actor, property_id, row["group_id"]):
@@ -175,14 +176,14 @@ class Owned:
     def _attributes(self, row: Row) -> dict[str, Any]:
         raise NotImplementedError
 
-    def _all_attributes(self, rows: list) -> list[dict[str, Any]]:
+    def _all_attributes(self, rows: builtins.list[Row]) -> builtins.list[dict[str, Any]]:
         """Several rows' attributes, with what they read elsewhere read once for all."""
         return [self._attributes(r) for r in rows]
 
     def _check_delete(self, row: Row) -> None:
         """Refuses (a 422) when something else still needs the row."""
 
-    def _plans_of(self, conn: Connection, item_id: str) -> list[str]:
+    def _plans_of(self, conn: Connection, item_id: str) -> builtins.list[str]:
         """The rate plans that go with it (the channels that sell them are told)."""
         return [item_id]
 
@@ -242,7 +243,7 @@ class RoomTypes(Owned):
             raise ValidationFailed.one("room_type", f"sells the parent of derived rate plans of other room types "
                                                     f"({_titles(children)}): delete them or make them manual first")
 
-    def _all_attributes(self, rows: list) -> list[dict[str, Any]]:
+    def _all_attributes(self, rows: list[Any]) -> list[dict[str, Any]]:
         photos = of_rooms(self.store, [r["id"] for r in rows])
         return [self._attributes(r, photos[r["id"]]) for r in rows]
 
@@ -391,7 +392,7 @@ class RatePlans(Owned):
         if children and any(child["currency"] != currency for child in children):
             errors.add("currency", f"can't change while {_titles(children)} derive(s) from this rate plan")
 
-    def _children(self, plan_id: str) -> list:
+    def _children(self, plan_id: str) -> list[Any]:
         return child_plans(self.store, plan_id)
 
     def _check_delete(self, row: Row) -> None:
@@ -405,7 +406,7 @@ class RatePlans(Owned):
         primary = next(o for o in complete(from_json(row["details"]), row["currency"])["options"] if o["is_primary"])
         return {**super()._option(row), "occupancy": primary["occupancy"], "rate_category_id": primary["rate_category_id"]}
 
-    def _all_attributes(self, rows: list) -> list[dict[str, Any]]:
+    def _all_attributes(self, rows: list[Any]) -> list[dict[str, Any]]:
         """Each with its tax set's taxes as `taxes[]`, read for the page at once."""
         taxes = self.taxes.shown([row["tax_set_id"] for row in rows if row["tax_set_id"]])
         return [self._attributes(row, taxes.get(row["tax_set_id"], [])) for row in rows]
@@ -505,7 +506,7 @@ class HotelPolicies:
         """The property changed its own group (`relationships.group`): its policy goes with it."""
         move_hotel_policy(conn, property_id)
 
-    def _row(self, actor: Actor, policy_id: str):
+    def _row(self, actor: Actor, policy_id: str) -> Row:
         """A property's policy is reached as the property is, a policy of no property by its group's users."""
         row = hotel_policy_row(self.store, policy_id)
         if row is not None and row["property_id"] is not None:
@@ -658,7 +659,7 @@ def _tax_keys(data: dict[str, Any], current: dict[str, Any], model: RatePlanInpu
 
 
 def _same_taxes(model: RatePlanInput, shown: list[dict[str, Any]], currency: str) -> bool:
-    def key(tax: dict[str, Any]) -> tuple:
+    def key(tax: dict[str, Any]) -> tuple[Any, ...]:
         try:
             rate = rate_of(tax["mode"], tax["rate"], currency)
         except ValueError:
@@ -703,7 +704,7 @@ def _plan_values(model: RatePlanInput, currency: str) -> dict[str, Any]:
             "parent_rate_plan_id": model.parent_rate_plan_id if derived else None, "details": json.dumps(details)}
 
 
-def _as_read(plan: Plan) -> tuple:
+def _as_read(plan: Plan) -> tuple[Any, ...]:
     """What a rate plan's nights read as, besides their own rows (backend/inventory/stays.py): its room type, weekday
     defaults, parent, modifiers and inherit flags, and the occupancy its rate is for (OTA's NumberOfGuests)."""
     primary = next(option["occupancy"] for option in plan.details["options"] if option["is_primary"])

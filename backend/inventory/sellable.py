@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import date, timedelta
+from typing import Any
 from weakref import WeakKeyDictionary
 
 from pydantic_core import from_json
@@ -101,7 +102,7 @@ def _refresh(store: Store, calendar: Calendar, property_id: str, first: str | No
         arrivals = (date.fromisoformat(span[0]), date.fromisoformat(span[1])) if span[0] else None
     else:
         arrivals = date.fromisoformat(first) - timedelta(days=MAX_NIGHTS), date.fromisoformat(last)
-    rows: list[tuple] = []
+    rows: list[tuple[Any, ...]] = []
     if arrivals is not None and plans:
         settings = from_json(prop["settings"])
         facts = (prop["timezone"] or "", settings["cut_off_time"], settings["cut_off_days"], settings["state_length"])
@@ -110,7 +111,7 @@ def _refresh(store: Store, calendar: Calendar, property_id: str, first: str | No
         nights = calendar.restrictions(Scope(tuple(plans)), keys[0], keys[-1], plans.values())
         availability = calendar.availability(Scope(tuple(rooms)), keys[0], keys[-1])
         count = (arrivals[1] - arrivals[0]).days + 1
-        kinds: dict[tuple, list[int]] = {}
+        kinds: dict[tuple[Any, ...], list[int]] = {}
         available = {room_id: [availability.get(room_id, {}).get(k, 0) for k in keys] for room_id in rooms}
         masks = {plan_id: _masks(plan, [nights[plan_id][k] for k in keys], available[plan.room_type_id],
                                  settings["min_stay_type"], count)
@@ -134,7 +135,7 @@ def _refresh(store: Store, calendar: Calendar, property_id: str, first: str | No
     put_sellable(conn, property_id, *bounds, rows)
 
 
-def _masks(plan: Plan, rows: list[tuple], available: list[int], min_stay_type: str, count: int) -> list[int]:
+def _masks(plan: Plan, rows: list[tuple[Any, ...]], available: list[int], min_stay_type: str, count: int) -> list[int]:
     """Per arrival (the first `count` of the nights), the stay lengths the plan can sell from it as bits: the rules
     of `open_rates` on every night, computed at once for a run of open nights, night by night only where a closed
     to departure or a min stay through lies within reach."""

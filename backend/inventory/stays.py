@@ -91,7 +91,7 @@ class Plan:
     options: tuple[tuple[int, int], ...]  # (occupancy, rate in minor units), smallest occupancy first
     primary_rate: int
     details: dict[str, Any]
-    weekdays: tuple[tuple, ...]  # Monday first: the row of a night without values of its own (no rate)
+    weekdays: tuple[tuple[Any, ...], ...]  # Monday first: the row of a night without values of its own (no rate)
     children_fee: int
     infant_fee: int
     parent_id: str | None = None
@@ -154,23 +154,23 @@ def weekdays_between(first: str, last: str) -> dict[str, int]:
     return {d.isoformat(): d.weekday() for d in days(start, date.fromisoformat(last) + timedelta(days=1))}
 
 
-class Nightly(dict):
+class Nightly(dict[str, Any]):
     """One plan's nights, ISO date → row (ROW_FIELDS): a night without values of its own reads the plan's
     weekday defaults, by `[]` and `get` alike."""
 
     __slots__ = ("weekdays",)
-    weekdays: tuple[tuple, ...]
+    weekdays: tuple[tuple[Any, ...], ...]
 
     @classmethod
-    def of(cls, weekdays: tuple[tuple, ...]) -> Nightly:
+    def of(cls, weekdays: tuple[tuple[Any, ...], ...]) -> Nightly:
         nights = cls()
         nights.weekdays = weekdays
         return nights
 
-    def __missing__(self, day: str) -> tuple:
+    def __missing__(self, day: str) -> tuple[Any, ...]:
         return self.weekdays[weekday_of(day)]
 
-    def get(self, day: str, default: object = None) -> tuple:  # type: ignore[override]
+    def get(self, day: str, default: object = None) -> tuple[Any, ...]:  # type: ignore[override]
         return cast(tuple[Any, ...], self[day])
 
 

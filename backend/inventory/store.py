@@ -213,7 +213,7 @@ def scope_plan_versions(store: Store, scope: Scope) -> Iterable[tuple[str, str]]
     return store.tuples(f"SELECT id, updated_at FROM rate_plans WHERE id IN ({condition})", params)
 
 
-def restriction_nights(store: Store, scope: Scope, first: str, last: str) -> Iterable[tuple]:
+def restriction_nights(store: Store, scope: Scope, first: str, last: str) -> Iterable[tuple[Any, ...]]:
     """The scope's stored restrictions rows from first to last (both included), as RESTRICTION_SELECT reads them."""
     condition, params = _scope_plans(scope)
     return store.tuples(f"SELECT {RESTRICTION_SELECT} FROM restrictions WHERE rate_plan_id IN ({condition}) "
@@ -243,7 +243,7 @@ def write_nights(conn: Connection, table: Table, target_id: str, days: list[str]
         [(target_id, day, *fields.values()) for day in days])
 
 
-def night_rows(conn: Connection, table: Table, target_id: str, first: str, last: str) -> dict[str, tuple]:
+def night_rows(conn: Connection, table: Table, target_id: str, first: str, last: str) -> dict[str, tuple[Any, ...]]:
     """ISO date → the night's stored columns (table.columns), of the nights from first to last that have a row."""
     return {row[0]: tuple(row[1:]) for row in conn.execute(
         f"SELECT date, {', '.join(table.columns)} FROM {table.name} WHERE {table.key} = ? AND date >= ? AND date <= ?",
@@ -260,7 +260,7 @@ def target_exists(conn: Connection, table: Table, target_id: str) -> bool:
     return conn.execute(f"SELECT 1 FROM {table.targets} WHERE id = ?", (target_id,)).fetchone() is not None
 
 
-def put_nights(conn: Connection, table: Table, target_id: str, wanted: dict[str, tuple | None]) -> None:
+def put_nights(conn: Connection, table: Table, target_id: str, wanted: dict[str, tuple[Any, ...] | None]) -> None:
     """These rows exactly: None deletes the night's row, a tuple replaces it whole (its NULLs too)."""
     conn.executemany(f"DELETE FROM {table.name} WHERE {table.key} = ? AND date = ?",
                      [(target_id, day) for day, row in wanted.items() if row is None])
@@ -404,7 +404,7 @@ def all_channel_ids(conn: Connection) -> list[str]:
 
 
 def put_sellable(conn: Connection, property_id: str, first: str | None, last: str | None,
-                 rows: list[tuple]) -> None:
+                 rows: list[tuple[Any, ...]]) -> None:
     """The property's index rows from first to last (every one, both None) replaced by these."""
     if first is None:
         conn.execute("DELETE FROM sellable_nights WHERE property_id = ?", (property_id,))

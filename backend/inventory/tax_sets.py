@@ -15,6 +15,7 @@ Decisions where the service's page is silent (docs/coming-from-channex.md):
 
 from __future__ import annotations
 
+import builtins
 import json
 from collections import defaultdict
 from collections.abc import Sequence
@@ -75,7 +76,7 @@ class _Property:
             raise ValidationFailed.one("property_id", "is not a property of yours")
         return row
 
-    def _row(self, actor: Actor, item_id: str, missing: type[NotFound] = NotFound):
+    def _row(self, actor: Actor, item_id: str, missing: type[NotFound] = NotFound) -> Row:
         """404 `not_found` on a read, `resource_not_found` on a change (the service's codes, §10)."""
         row = tax_or_set_row(self.store, self.table, item_id)
         if row is None:
@@ -94,7 +95,7 @@ class _Property:
     def _changed(self, property_id: str, action: str) -> None:
         self.events.publish("inventory.changed", property_id, item=self.noun, action=action)
 
-    def _all(self, rows: list[Any]) -> list[dict[str, Any]]:
+    def _all(self, rows: builtins.list[Any]) -> builtins.list[dict[str, Any]]:
         raise NotImplementedError
 
 

@@ -183,7 +183,7 @@ class TaxSet:
     taxes: tuple[Tax, ...]  # highest level first
     every_night: bool  # no tax of it is for some nights only: the stay is priced as a whole
     # charges by (price, nights, persons), and its taxes' coefficients by (nights, persons): a set without night rules
-    memo: dict[tuple, Any] = field(default_factory=dict, compare=False, repr=False)
+    memo: dict[tuple[Any, ...], Any] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(cls, set_id: str, rows: list[Any]) -> TaxSet:
@@ -270,7 +270,7 @@ def _add(linear: Linear, price: int, totals: list[Decimal]) -> None:
 def _groups(taxes: tuple[Tax, ...], nights: tuple[str, ...], prices: tuple[int, ...]):
     """The nights grouped by the taxes charged on them (their indexes, in the set's order) → their price, how many
     they are, and the per-stay taxes whose first night charged is among them."""
-    groups: dict[tuple[int, ...], list] = {}
+    groups: dict[tuple[int, ...], list[Any]] = {}
     seen: set[int] = set()
     for position, (night, price) in enumerate(zip(nights, prices, strict=True)):
         key = tuple(i for i, tax in enumerate(taxes) if tax.charged(position, night))

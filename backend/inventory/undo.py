@@ -14,12 +14,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
+from typing import Any
 
 from backend.inventory.ranges import TABLES, Planned
 from backend.inventory.store import night_rows, put_nights, target_exists
 from storage import Connection
 
-Row = tuple | None  # a night's stored columns; None: the night has no row
+Row = tuple[Any, ...] | None  # a night's stored columns; None: the night has no row
 
 
 @dataclass(frozen=True)

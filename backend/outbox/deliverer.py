@@ -311,7 +311,7 @@ class Deliverer:
             advance_cursor(conn, destination_id, cursor, to)
         changes.note_after(self.store, changes.DELIVERED)
 
-    def _failed(self, route: Route, destination_id: str, events: list, cursor: int, attempts: int,
+    def _failed(self, route: Route, destination_id: str, events: list[Any], cursor: int, attempts: int,
                 failed: SendFailed) -> None:
         """The head event failed once more, after `attempts` at it from `cursor`: counted, unless the destination
         moved meanwhile (another deliverer, a resume), whose state then stands."""
@@ -348,7 +348,7 @@ class Deliverer:
             changes.note_after(self.store, changes.DELIVERED)
 
     @staticmethod
-    def _log(conn: Connection, destination_id: str, events: list, status: str, attempts: int, response: int | None,
+    def _log(conn: Connection, destination_id: str, events: list[Any], status: str, attempts: int, response: int | None,
              error: str | None, retry_at: str | None, warnings: tuple[str, ...] = ()) -> None:
         now = utc_now()
         said = json.dumps(list(warnings)) if warnings else None

@@ -190,7 +190,7 @@ def ack_cursor(conn: Connection, destination_id: str, kind: str, cursor: int, no
 # --- deliveries and redeliveries -------------------------------------------------------------------
 
 
-def upsert_deliveries(conn: Connection, rows: list[tuple]) -> None:
+def upsert_deliveries(conn: Connection, rows: list[tuple[Any, ...]]) -> None:
     """Each (id, destination_id, event_seq, status, attempts, response_status, last_error, next_retry_at,
     updated_at, warnings): the log of an event sent to a destination, replacing what it said before."""
     conn.executemany(

@@ -11,6 +11,7 @@ closes what its channels sold of it (backend/distribution/remap.py).
 
 from __future__ import annotations
 
+import builtins
 import json
 from collections.abc import Callable
 from datetime import datetime
@@ -81,7 +82,7 @@ class Properties:
         rows, meta = properties_page(self.store, query, actor)
         return self._serialise(rows), meta
 
-    def options(self, actor: Actor) -> list[dict[str, Any]]:
+    def options(self, actor: Actor) -> builtins.list[dict[str, Any]]:
         """Every property of the account, without details or pagination."""
         rows = property_options(self.store, actor)
         groups = self._groups_of(rows)
@@ -95,17 +96,17 @@ class Properties:
         """Raise unless the property exists and the actor may see it (404 unknown, 401 someone else's)."""
         self._row(actor, property_id)
 
-    def _row(self, actor: Actor, property_id: str):
+    def _row(self, actor: Actor, property_id: str) -> Row:
         return owned_property(self.store, actor, shown_property(self.store, property_id), "property", property_id,
                               property_id=property_id)
 
-    def _serialise(self, rows: list) -> list[dict[str, Any]]:
+    def _serialise(self, rows: builtins.list[Row]) -> builtins.list[dict[str, Any]]:
         facilities = self._facilities_of([r["id"] for r in rows])
         photos = of_properties(self.store, [r["id"] for r in rows])
         groups = self._groups_of(rows)
         return [self._attributes(r, facilities.get(r["id"], []), groups[r["id"]], photos[r["id"]]) for r in rows]
 
-    def _groups_of(self, rows: list) -> dict[str, list[dict[str, str]]]:
+    def _groups_of(self, rows: builtins.list[Row]) -> dict[str, builtins.list[dict[str, str]]]:
         """Each property's groups (`{id, title}`), its own group first: `relationships.groups`."""
         found: dict[str, list[dict[str, str]]] = {r["id"]: [] for r in rows}
         for i in range(0, len(rows), 10_000):
@@ -113,7 +114,7 @@ class Properties:
                 found[g["property_id"]].append({"id": g["id"], "title": g["title"]})
         return found
 
-    def _facilities_of(self, ids: list[str]) -> dict[str, list[str]]:
+    def _facilities_of(self, ids: builtins.list[str]) -> dict[str, builtins.list[str]]:
         if not ids:
             return {}
         found: dict[str, list[str]] = {}
@@ -121,8 +122,8 @@ class Properties:
             found.setdefault(r[0], []).append(r[1])
         return found
 
-    def _attributes(self, row: Row, facilities: list[str], groups: list[dict[str, str]],
-                    photos: list[dict[str, Any]]) -> dict[str, Any]:
+    def _attributes(self, row: Row, facilities: builtins.list[str], groups: builtins.list[dict[str, str]],
+                    photos: builtins.list[dict[str, Any]]) -> dict[str, Any]:
         settings = from_json(row["settings"])
         for key in ("min_price", "max_price"):
             settings[key] = format_amount(settings[key], row["currency"])
@@ -285,7 +286,7 @@ class Properties:
             "content": json.dumps(content),
         }
 
-    def _write_facilities(self, conn: Connection, property_id: str, facilities: list[str]) -> None:
+    def _write_facilities(self, conn: Connection, property_id: str, facilities: builtins.list[str]) -> None:
         insert_property_facilities(conn, property_id, list(dict.fromkeys(facilities)))
 
 

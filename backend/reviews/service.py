@@ -12,6 +12,7 @@ the property's scores (backend/reviews/scores.py) in the same transaction.
 
 from __future__ import annotations
 
+import builtins
 import hashlib
 import json
 from collections.abc import Callable
@@ -164,7 +165,7 @@ class Reviews:
         self.events.publish("review.received" if created else "review.changed", review_id, action="received")
         return _review(sql.review_row(self.store, review_id), now), created
 
-    def outbox(self, channel: Row, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    def outbox(self, channel: Row, query: ListQuery) -> tuple[builtins.list[dict[str, Any]], dict[str, Any]]:
         """Replies and guest reviews waiting for the channel, oldest first; ack each once the channel has it."""
         rows, meta = sql.pending_page(self.store, query, channel["id"])
         reviews = {r["id"]: r for r in sql.reviews_by_id(self.store, [r["review_id"] for r in rows])} if rows else {}

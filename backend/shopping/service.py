@@ -175,7 +175,7 @@ class Shopping:
     # --- property list -----------------------------------------------------------------------
 
     @_one_source
-    def property_list(self, channel_ids: list[str], params: list[tuple[str, str]]) -> tuple[list, dict]:
+    def property_list(self, channel_ids: list[str], params: list[tuple[str, str]]) -> tuple[list[Any], dict[str, Any]]:
         stay = parse_stay(params)
         query = ListQuery.from_params(params)
         available = [f for f in query.filters if f.field == "is_available"]
@@ -439,7 +439,7 @@ def _party(room: Room, occupancy: int) -> Guests:
     return Guests(adults, occupancy - adults)
 
 
-def _sellable(row: tuple, available: int) -> bool:
+def _sellable(row: tuple[Any, ...], available: int) -> bool:
     return available > 0 and row[R_RATE] is not None and not row[R_STOP]
 
 
@@ -452,7 +452,7 @@ def _check_window(stay: Stay, window: Window) -> None:
                                    f"is beyond the property's inventory ({window.end.isoformat()})")
 
 
-def _is_available(filters: list, stay: Stay | None) -> bool | None:
+def _is_available(filters: list[Any], stay: Stay | None) -> bool | None:
     if not filters:
         return None
     value = parse_bool(filters[0].value)
@@ -475,7 +475,7 @@ def _list_item(row: Row, best_offer: str | None, photos: list[dict[str, Any]]) -
     }
 
 
-def _grouped(facilities: list) -> list[dict[str, Any]]:
+def _grouped(facilities: list[Any]) -> list[dict[str, Any]]:
     """Facilities (`{title, category}`) by category, categories in the order of their first facility."""
     groups: dict[str, list[str]] = {}
     for facility in facilities:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
 
 from backend.channels.store import named
 from backend.core.listing import Column, ListQuery, where
@@ -62,7 +62,7 @@ def _sold_scope(channel_ids: list[str]) -> str:
             f"({placeholders(channel_ids)}) AND cp.property_id = p.id)")
 
 
-def property_page(store: Reads, query: ListQuery, channel_ids: list[str]) -> tuple[list[Row], dict]:
+def property_page(store: Reads, query: ListQuery, channel_ids: list[str]) -> tuple[list[Row], dict[str, Any]]:
     """One page of the properties the channels sell, by title; the total of an unfiltered one of one channel is the
     count kept (backend/inventory/sellable.py)."""
     kept = None
@@ -87,10 +87,10 @@ class Sellable:
     arrives: int
     departs: int
 
-    def rows(self) -> tuple[str, list]:
+    def rows(self) -> tuple[str, list[Any]]:
         """SQL on `sellable_nights s`: the rows of a kind that sells the stay, its window aside."""
         sql = f"s.channel_id IN ({placeholders(self.channel_ids)}) AND s.date = ? AND (s.nights & ?) <> 0"
-        params: list = [*self.channel_ids, self.arrival, self.bit]
+        params: list[Any] = [*self.channel_ids, self.arrival, self.bit]
         if self.party is not None:
             adults, children, infants = self.party
             sql += " AND s.adults >= ? AND s.children >= ? AND s.infants >= ? AND s.persons >= ?"
@@ -101,7 +101,7 @@ class Sellable:
         return sql, params
 
     @property
-    def safe(self) -> tuple[str, list]:
+    def safe(self) -> tuple[str, list[Any]]:
         """SQL on `s`: a window that holds the stay whatever the property's time zone says the date is (the local
         date is within a day of UTC's)."""
         return "s.cut_off_days + 2 <= ? AND s.state_length - 1 >= ?", [self.arrives, self.departs]
@@ -116,7 +116,7 @@ def unsafe_zones(store: Reads, ask: Sellable) -> list[str]:
 
 
 def sellable_page(store: Reads, query: ListQuery, ask: Sellable, zones: dict[str, tuple[int, str]],
-                  wanted: bool) -> tuple[list[Row], dict]:
+                  wanted: bool) -> tuple[list[Row], dict[str, Any]]:
     """One page of the properties the channels sell that can (`wanted`) or can't sell the stay, by the index.
     `zones`: for each time zone that unsafe_zones named, its date (in days from today in UTC) and time now."""
     rows, params = ask.rows()

@@ -13,6 +13,7 @@ Dates count from the engine's clock, so a frozen clock gives the same demo every
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 from backend.core.dates import local_now
 from backend.engine import Engine
@@ -206,7 +207,7 @@ def _inventory(engine: Engine, operator: Actor, property_id: str, title: str) ->
     return made
 
 
-def _bookings(engine: Engine, channels: dict, ids: dict[str, str], plans: dict) -> None:
+def _bookings(engine: Engine, channels: dict[str, Any], ids: dict[str, str], plans: dict[str, Any]) -> None:
     """A few bookings from OpenShopping (through push_booking) and from Booking.com (through its adapter), one
     of whose cards the hotel has reported invalid."""
     today = engine.config.clock().date()
@@ -240,7 +241,7 @@ def _bookings(engine: Engine, channels: dict, ids: dict[str, str], plans: dict) 
                          {"status": "cancelled", "reservation_id": cancelled["reservation_id"]}, secure=True)
 
 
-def _booking(engine: Engine, number: int, arrival, nights: int, room: str, plan: str) -> dict:
+def _booking(engine: Engine, number: int, arrival, nights: int, room: str, plan: str) -> dict[str, Any]:
     surname, name, country, language = GUESTS[number % len(GUESTS)]
     return {"status": "new", "arrival_date": arrival.isoformat(),
             "departure_date": (arrival + timedelta(days=nights)).isoformat(), "arrival_hour": "16:00",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 from itertools import cycle
-from typing import cast
+from typing import Any, cast
 
 from backend.chat.store import booking_thread
 from backend.engine import Engine
@@ -46,7 +46,7 @@ INQUIRIES = [("Harbour Lights Apartments", "Maya Lin", "Is the two-bedroom free 
              ("Chalet Les Aiguilles", "Ingrid Olsen", "Bonjour ! Le chalet a-t-il un sauna ?", 2000)]
 
 
-def load_conversations(engine: Engine, channels: dict, ids: dict[str, str], plans: dict) -> None:
+def load_conversations(engine: Engine, channels: dict[str, Any], ids: dict[str, str], plans: dict[str, Any]) -> None:
     operator = engine.identity.operator()
     now = engine.config.clock()
     adapters = {code: engine.bookings.channel_by_key(c["id"], c["inbound_key"]) for code, c in channels.items()

@@ -6,6 +6,7 @@ clock."""
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 from backend.engine import Engine
 
@@ -65,7 +66,7 @@ GUEST_REVIEWED = {"Noah Williams": "Noah and his family left the villa spotless.
 EXPIRED = {"João Silva"}  # too old to answer now
 
 
-def load_reviews(engine: Engine, channels: dict, ids: dict[str, str]) -> None:
+def load_reviews(engine: Engine, channels: dict[str, Any], ids: dict[str, str]) -> None:
     operator = engine.identity.operator()
     now = engine.config.clock()
     adapters = {code: engine.bookings.channel_by_key(c["id"], c["inbound_key"]) for code, c in channels.items()

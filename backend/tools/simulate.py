@@ -21,6 +21,7 @@ from backend.bookings.store import ended_stays
 from backend.channels.store import channel_row, chatting_ota_channels
 from backend.core.listing import ListQuery
 from backend.properties.store import properties_with_app
+from storage import Row
 
 OPENERS = [
     "Hello! What time can we check in?", "Bonjour, y a-t-il un parking près de chez vous ?",
@@ -214,7 +215,7 @@ class EngineSink:
     def ack(self, channel: dict[str, Any], message_id: str) -> None:
         self.engine.chat.delivered(self._row(channel), message_id)
 
-    def _row(self, channel: dict[str, Any]):
+    def _row(self, channel: dict[str, Any]) -> Row:
         return channel_row(self.engine.store, channel["id"])
 
     def channels(self) -> list[dict[str, Any]]:

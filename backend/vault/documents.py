@@ -40,7 +40,7 @@ class Unplaceable(Exception):
 @dataclass(slots=True)
 class JsonNode:
     value: Any
-    container: dict | list  # the root sits in a one-item list, so that every node has one
+    container: dict[str, Any] | list  # the root sits in a one-item list[Any], so that every node has one
     key: str | int
 
 

@@ -129,7 +129,7 @@ class Vault:
         return held_cards(conn, prints, _stamp(now))
 
     def _sealed(self, token: str, card: CardData, fingerprint: str, departure: date, extra: dict[str, Any] | None,
-                profile_name: str, kept: str) -> tuple:
+                profile_name: str, kept: str) -> tuple[Any, ...]:
         """A new card's row."""
         sealed = [card.card_number, card.cardholder_name, card.expiration_month, card.expiration_year]
         nonce, ciphertext = self.keys.seal(to_json(sealed + [extra] if extra else sealed), f"card:{token}")
@@ -263,7 +263,7 @@ class Vault:
     def audit(self, token: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
         return [dict(r) for r in audit_entries(self.store, token, limit)]
 
-    def _row(self, conn: Connection, token: str):
+    def _row(self, conn: Connection, token: str) -> Row:
         row = card_row(conn, token, _stamp(self._now()))
         if row is None:
             raise NotFound("no card with that token")

@@ -124,7 +124,7 @@ class WebhookRoute:
     def failed(self, conn: Connection, destination_id: str, error: str, events: list[Event]) -> None:
         """Nothing to record: the delivery log and the webhook's state say it."""
 
-    def _row(self, webhook_id: str):
+    def _row(self, webhook_id: str) -> Row:
         return webhook(self.store, webhook_id)
 
     def _ari_values(self, hook: Hook, event: Event) -> tuple[str, ...]:

@@ -6,6 +6,7 @@ runs it)."""
 
 from __future__ import annotations
 
+import builtins
 import json
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -74,7 +75,7 @@ class Webhooks:
         rows, meta = webhook_page(self.store, query, actor)
         return [self._attributes(row) for row in rows], meta
 
-    def statuses(self, actor: Actor) -> list[dict[str, Any]]:
+    def statuses(self, actor: Actor) -> builtins.list[dict[str, Any]]:
         """Each webhook of the actor's properties as the outbox's status shows it (backend/outbox/status.py)."""
         rows = every_page(lambda query: webhook_page(self.store, query, actor))
         return [destination_status("webhook", row["id"], f"to {urlsplit(row['callback_url']).hostname}",
@@ -84,13 +85,13 @@ class Webhooks:
         return self._attributes(self._row(actor, webhook_id))
 
     def deliveries(self, actor: Actor, webhook_id: str,
-                   query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+                   query: ListQuery) -> tuple[builtins.list[dict[str, Any]], dict[str, Any]]:
         """The delivery log, latest first: each event sent or being retried, with its attempts and the last answer."""
         self._row(actor, webhook_id)
         rows, meta = delivery_page(self.store, query, webhook_id)
         return [_delivery(row) for row in rows], meta
 
-    def _row(self, actor: Actor, webhook_id: str):
+    def _row(self, actor: Actor, webhook_id: str) -> Row:
         row = webhook(self.store, webhook_id)
         if row is None:
             raise NotFound(f"webhook {webhook_id} does not exist")
@@ -211,7 +212,7 @@ class Webhooks:
         problem = host_problem(host, self.private_addresses)
         return problem and f"its host {problem}"
 
-    def _unknown_ids(self, model: WebhookInput) -> list[str]:
+    def _unknown_ids(self, model: WebhookInput) -> builtins.list[str]:
         rooms, plans = masks.parse(model.event_mask).named_ids()
         found = property_ids_found(self.store, model.property_id, rooms, plans)
         return [f"names {item[:40]!r}, which is not a {noun} of this property"

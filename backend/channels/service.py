@@ -366,7 +366,8 @@ def _validated(data: dict[str, Any], stored: dict[str, Any] | None = None) -> Ch
                 value = [{"rate_plan_id": plan_id} for plan_id in value]
             changes.setdefault(new, value)
     seen: set[str] = set()
-    for index, mapping in enumerate(changes.get("rate_plans") if isinstance(changes.get("rate_plans"), list) else []):
+    sent = changes.get("rate_plans")
+    for index, mapping in enumerate(sent if isinstance(sent, list) else []):
         plan_id = mapping.get("rate_plan_id") if isinstance(mapping, dict) else None
         if not isinstance(plan_id, str):
             continue  # the model says what is wrong with it

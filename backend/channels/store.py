@@ -111,7 +111,7 @@ def property_rate_plan_ids(store: Store, property_id: str) -> set[str]:
 
 def rate_plan_properties(store: Store, rate_plan_ids: list[str]) -> dict[str, str]:
     """Rate plan id → its property's, of those that exist (asked in chunks: a channel has no cap on its plans)."""
-    found = {}
+    found: dict[str, str] = {}
     for chunk in chunked(rate_plan_ids):
         found.update((r[0], r[1]) for r in store.tuples(
             f"SELECT id, property_id FROM rate_plans WHERE id IN ({placeholders(chunk)})", chunk))
@@ -124,7 +124,7 @@ def group_title(store: Store, group_id: str) -> str | None:
 
 def properties_in_groups(store: Store, property_ids: list[str], group_ids: list[str]) -> dict[str, Row]:
     """Property id → the property, with its group's title (`group_title`), of those of one of these groups."""
-    found = {}
+    found: dict[str, Row] = {}
     for chunk in chunked(property_ids):
         found.update((r["id"], r) for r in store.query(
             f"SELECT p.*, g.title AS group_title FROM properties p JOIN groups g ON g.id = p.group_id "
@@ -171,7 +171,7 @@ def delete_connections(conn: Connection, channel_id: str) -> None:
 
 
 def insert_connections(conn: Connection, channel_id: str, property_ids: Iterable[str],
-                       mappings: Iterable[tuple[str, str, dict[str, Any]]]) -> None:
+                       mappings: Iterable[tuple[str, str, dict[str, Any] | None]]) -> None:
     """The channel's properties, and its mappings as (mapping id, rate plan id, settings)."""
     conn.executemany("INSERT INTO channel_properties (channel_id, property_id) VALUES (?, ?)",
                      [(channel_id, p) for p in property_ids])

@@ -8,9 +8,10 @@ from __future__ import annotations
 import ipaddress
 import re
 import zoneinfo
+from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from functools import cache
-from typing import Annotated
+from typing import Annotated, Any, TypeGuard
 from urllib.parse import urlsplit
 
 from pydantic import AfterValidator, BeforeValidator, StrictStr
@@ -58,7 +59,7 @@ def timezones() -> frozenset[str]:
     return frozenset(zoneinfo.available_timezones())
 
 
-def is_currency(code: object) -> bool:
+def is_currency(code: object) -> TypeGuard[str]:
     return isinstance(code, str) and code in _currencies()
 
 
@@ -141,10 +142,10 @@ def decimal_number(value: object) -> Decimal:
     return number
 
 
-def _check(test):
+def _check(test: Callable[[Any], str | None]) -> AfterValidator:
     """Turn an error-returning check into a pydantic after-validator."""
 
-    def validate(value):
+    def validate(value: Any) -> Any:
         if value is not None:
             problem = test(value)
             if problem:
@@ -154,7 +155,7 @@ def _check(test):
     return AfterValidator(validate)
 
 
-def _blank_to_none(value):
+def _blank_to_none(value: Any) -> Any:
     """Optional text fields: surrounding space is dropped and an empty string means "not set"."""
     if isinstance(value, str):
         value = value.strip()
@@ -162,7 +163,7 @@ def _blank_to_none(value):
     return value
 
 
-def _strip(value):
+def _strip(value: Any) -> Any:
     return value.strip() if isinstance(value, str) else value
 
 
@@ -182,11 +183,11 @@ def _phone_error(value: str) -> str | None:
     return None
 
 
-def _max_length(limit: int):
+def _max_length(limit: int) -> AfterValidator:
     return _check(lambda v: f"must be at most {limit} characters" if len(v) > limit else None)
 
 
-def _decimal_error(value) -> str | None:
+def _decimal_error(value: Any) -> str | None:
     try:
         Decimal(value)
     except (InvalidOperation, ValueError):

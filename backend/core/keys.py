@@ -109,7 +109,9 @@ class Keys:
                                f"cards no other process could read): give that database's keys")
 
     def is_internal(self, presented: str | None) -> bool:
-        return bool(presented) and hmac.compare_digest(presented.encode(), self.internal_secret.encode())
+        if not presented:
+            return False
+        return hmac.compare_digest(presented.encode(), self.internal_secret.encode())
 
     def fingerprint(self, value: str, purpose: str) -> str:
         """A keyed hash of `value` (HMAC-SHA256 under a key derived from the data key for `purpose`): equal for equal

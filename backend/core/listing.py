@@ -196,7 +196,7 @@ def where(query: ListQuery, columns: Columns, dialect: Dialect,
                 clauses.append(column.template.format(cond=f"{column.sql} LIKE ? ESCAPE '\\'"))
                 params.append(_contains(fold(f.value)))
             continue
-        values = f.value.split(",") if column.kind in {"id", "enum", "bool"} and f.op in {"eq", "not"} else [f.value]
+        values: list[Any] = f.value.split(",") if column.kind in {"id", "enum", "bool"} and f.op in {"eq", "not"} else [f.value]
         if column.kind == "bool":
             parsed = [parse_bool(v) for v in values]
             if None in parsed:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
+from pydantic_core import ErrorDetails
 
 from backend.core.errors import BadRequest, ValidationFailed
 
@@ -85,7 +86,7 @@ def details_of(exc: ValidationError) -> dict[str, list[str]]:
     return details
 
 
-def _message(error: dict[str, Any]) -> str:
+def _message(error: ErrorDetails) -> str:
     kind, ctx = error["type"], error.get("ctx") or {}
     if kind == "value_error":
         return str(ctx.get("error", error["msg"]))
@@ -99,4 +100,4 @@ def _message(error: dict[str, Any]) -> str:
         return f"must have at most {ctx.get('max_length')} items"
     if kind == "literal_error":
         return f"must be one of {ctx.get('expected')}"
-    return cast(str, MESSAGES.get(kind, error["msg"]))
+    return MESSAGES.get(kind, error["msg"])

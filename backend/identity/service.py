@@ -166,7 +166,7 @@ class Identity:
             errors.raise_if_any()
             delete_group_row(conn, group_id)
 
-    def _groups(self, actor: Actor, rows: list[Row]) -> list[dict[str, Any]]:
+    def _groups(self, actor: Actor, rows: list[Row] | list[dict[str, Any]]) -> list[dict[str, Any]]:
         ids = [r["id"] for r in rows]
         properties: dict[str, list[dict[str, str]]] = {i: [] for i in ids}
         for r in group_properties(self.store, ids):

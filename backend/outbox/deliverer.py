@@ -39,7 +39,6 @@ from pydantic_core import from_json
 
 from backend.core import changes
 from backend.core.scopes import destination_scope
-from backend.outbox.lease import Lease
 from backend.outbox.sending import SendFailed
 from backend.outbox.store import (
     advance_cursor,
@@ -67,7 +66,7 @@ from backend.outbox.store import (
     stamp_positions,
     upsert_deliveries,
 )
-from storage import Connection, Row, Store, new_id, utc_now
+from storage import Connection, Lease, Row, Store, new_id, utc_now
 
 log = logging.getLogger("frontdesk.deliverer")
 
@@ -161,7 +160,7 @@ class Deliverer:
         self._stop = threading.Event()
         self.workers = workers
         self._pool = ThreadPoolExecutor(workers, thread_name_prefix="deliver")
-        self._busy: dict[str, Future] = {}
+        self._busy: dict[str, Future[None]] = {}
         self._thread: threading.Thread | None = None
         self._swept = self._pruned = 0.0
         self.holding = False  # the lease, as last renewed: the housekeeping is this process's while it holds it
@@ -333,6 +332,7 @@ class Deliverer:
         for seq in redelivered_seqs(self.store, destination_id):
             row = event_at(self.store, seq)
             events = [Event.of(row)] if row else []
+            warnings: tuple[str, ...]
             status, error, warnings = None, None, ()
             if events:
                 try:
@@ -399,7 +399,7 @@ def state(store: Store, destination_id: str, wants: Wanted | None) -> dict[str, 
     if row is None:
         return None
     events = map(Event.of, events_after(store, row["cursor"], COUNTED, wants.property_id)) if wants else ()
-    waiting = [event for event in events if wants.takes(event)]
+    waiting = [event for event in events if wants.takes(event)] if wants else []
     return {"cursor": row["cursor"], "waiting": len(waiting),
             "oldest_waiting_at": waiting[0].inserted_at if waiting else None, "attempts": row["attempts"],
             "next_attempt_at": row["next_attempt_at"], "last_error": row["last_error"],

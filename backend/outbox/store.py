@@ -5,6 +5,7 @@ The statements are written in the common dialect of storage/, which both SQLite 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, cast
 
 from storage import Connection, Row, Store
@@ -118,7 +119,7 @@ def destination_progress(store: Store, destination_id: str) -> Row | None:
     return cast(Row | None, store.one("SELECT cursor, attempts, failing_since FROM destinations WHERE id = ?", (destination_id,)))
 
 
-def _scoped(destinations: dict[str, str | None]) -> tuple[str, list[Any]]:
+def _scoped(destinations: Mapping[str, str | None]) -> tuple[str, list[Any]]:
     """The destinations as a table `w(id, property_id)` (a CTE), and its parameters."""
     rows = ", ".join("(?, CAST(? AS TEXT))" for _ in destinations)
     return f"WITH w(id, property_id) AS (VALUES {rows}) ", [value for each in destinations.items() for value in each]

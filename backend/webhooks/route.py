@@ -110,7 +110,8 @@ class WebhookRoute:
         row, event = self._row(destination_id), events[0]
         if row is None:
             return None
-        hook, payload = Hook.of(row), event.payload
+        hook = Hook.of(row)
+        payload: Any = event.payload  # an ARI event's is sent as its ranges, a list
         if event.event == "ari":
             payload = payloads.ari_ranges(self.ari, event, self._ari_values(hook, event))
             if not payload:
@@ -124,7 +125,7 @@ class WebhookRoute:
     def failed(self, conn: Connection, destination_id: str, error: str, events: list[Event]) -> None:
         """Nothing to record: the delivery log and the webhook's state say it."""
 
-    def _row(self, webhook_id: str) -> Row:
+    def _row(self, webhook_id: str) -> Row | None:
         return webhook(self.store, webhook_id)
 
     def _ari_values(self, hook: Hook, event: Event) -> tuple[str, ...]:

@@ -40,7 +40,7 @@ def webhook(store: Store, webhook_id: str) -> Row | None:
     return cast(Row | None, store.one("SELECT * FROM webhooks WHERE id = ?", (webhook_id,)))
 
 
-def active_webhooks(store: Store) -> dict[str, str]:
+def active_webhooks(store: Store) -> dict[str, str | None]:
     """The active webhooks' ids, each with its property."""
     return dict(store.query("SELECT id, property_id FROM webhooks WHERE is_active = 1"))
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
-from typing import Any
+from typing import Any, cast
 
 from pydantic import BaseModel, ConfigDict, StrictStr
 
@@ -85,7 +85,7 @@ class Attachments:
         with self.store.transaction() as conn:
             insert_attachment(conn, attachment_id, user_id, channel_id, session_id, model.file_name, model.file_type,
                               len(content), hashlib.sha256(content).hexdigest(), content, utc_now())
-        return self.describe(attachment_row(self.store, attachment_id))
+        return self.describe(cast(Row, attachment_row(self.store, attachment_id)))  # inserted above
 
     def claim(self, conn: Connection, attachment_id: Any, message_id: str, *, user_id: str | None = None,
               channel_id: str | None = None, session_id: str | None = None) -> None:
@@ -115,5 +115,5 @@ class Attachments:
         return {"id": row["id"], "file_name": row["file_name"], "file_type": row["file_type"], "size": row["size"],
                 "url": f"{self.base_url}/api/v1/attachments/{row['id']}", "inserted_at": row["inserted_at"]}
 
-    def content(self, attachment_id: str):
+    def content(self, attachment_id: str) -> Row | None:
         return attachment_content(self.store, attachment_id)

@@ -8,7 +8,7 @@ masked before it is stored, as in messages.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
@@ -71,7 +71,7 @@ class ThreadNotes:
         self.events.publish("thread.changed", thread_id, action="note")
 
     def _one(self, note_id: str) -> dict[str, Any]:
-        return _note(note_row(self.store, note_id))
+        return _note(cast(Row, note_row(self.store, note_id)))  # just written
 
 
 def _note(row: Row) -> dict[str, Any]:

@@ -12,7 +12,7 @@ import json
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 from pydantic_core import from_json
@@ -163,7 +163,7 @@ class Chat:
         """The actor's properties that have the chat app (id and title), by title: the inbox's scope."""
         return [dict(r) for r in chat_properties(self.store, actor)]
 
-    def _counter(self, query: ListQuery, allowed: list[str], unread: bool | None):
+    def _counter(self, query: ListQuery, allowed: list[str], unread: bool | None) -> Callable[[], int] | None:
         """The total from the trigger-kept thread_counts, when the filters are ones it holds; else None."""
         if any(f.field not in THREAD_COUNT_COLUMNS or f.op != "eq" for f in query.filters):
             return None
@@ -217,7 +217,7 @@ class Chat:
         assert message is not None  # nothing to claim: always sent
         return message
 
-    def post(self, booking, text: str, *, attachment_id: str | None = None, user_id: str | None = None,
+    def post(self, booking: Row, text: str, *, attachment_id: str | None = None, user_id: str | None = None,
              session_id: str | None = None, api_token_id: str | None = None, message_rule_id: str | None = None,
              at: str | None = None, claim: Callable[[Connection, str], bool] | None = None) -> dict[str, Any] | None:
         """A property message on the booking's thread (made with its first message), in one transaction under the
@@ -235,7 +235,7 @@ class Chat:
         self.events.publish("message.sent", message["id"], thread_id=thread_id)
         return message
 
-    def unsendable(self, booking) -> str | None:
+    def unsendable(self, booking: Row) -> str | None:
         """Why no message can be sent to a booking (a row with its `channel_code`), as `_booking` refuses it; None
         when one can."""
         if not has_chat_app(self.store, booking["property_id"]):
@@ -323,10 +323,10 @@ class Chat:
             if booking is None:
                 raise ValidationFailed.one("booking_id", "is not a booking of this channel")
             property_id = booking["property_id"]
-        elif (property_id := channel_thread_property(self.store, model.thread_id, channel["id"])) is None:
+        elif (property_id := channel_thread_property(self.store, cast(str, model.thread_id), channel["id"])) is None:
             raise ValidationFailed.one("thread_id", "is not a thread of this channel")
         with self.store.transaction(property_scope(property_id)) as conn:
-            thread_id = self._thread_of_booking(conn, booking) if booking is not None else model.thread_id
+            thread_id = self._thread_of_booking(conn, booking) if booking is not None else cast(str, model.thread_id)
             message = self._add(conn, thread_id, "guest", model.message or "", attachment_ids=model.attachments,
                                 channel_id=channel["id"], at=_sent_at(model.sent_at, self.now()))
         self.events.publish("message.received", message["id"], outboxed=True, thread_id=thread_id)
@@ -407,7 +407,7 @@ class Chat:
         on_channel = row is not None and (row["channel_id"] == channel["id"] or (
             row["thread_id"] is not None
             and channel_thread_property(self.store, row["thread_id"], channel["id"]) is not None))
-        if not on_channel:
+        if row is None or not on_channel:
             raise NotFound(f"attachment {attachment_id} is not on this channel")
         return row
 
@@ -443,7 +443,7 @@ class Chat:
                 "sender": "guest"})
         return message
 
-    def _thread_of_booking(self, conn: Connection, booking) -> str:
+    def _thread_of_booking(self, conn: Connection, booking: Row) -> str:
         thread_id = thread_of_booking(conn, booking["id"])
         if thread_id:
             return thread_id
@@ -549,7 +549,7 @@ def _unread(query: ListQuery) -> bool | None:
     value = parse_bool(found[-1].value)
     if found[-1].op != "eq" or value is None:
         raise ValidationFailed.one("filter[unread]", "must be true or false")
-    return value
+    return bool(value)
 
 
 def _microsecond_after(stamp: str) -> str:
@@ -572,7 +572,7 @@ def _sent_at(value: str | None, now: str) -> str:
     return stamp
 
 
-def _closed_or_reopened(conn: Connection, thread_id: str, thread, closed: bool) -> None:
+def _closed_or_reopened(conn: Connection, thread_id: str, thread: Row, closed: bool) -> None:
     """The outbox's event of a thread closed or reopened (by staff, or by a guest's message), in the caller's
     transaction."""
     outbox.record(conn, "thread_closed" if closed else "thread_reopened", thread["property_id"],

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from backend.chat.search import MARK
-from backend.core.listing import Column, ListQuery, Search
+from backend.core.listing import Column, Columns, ListQuery, Search
 from backend.core.store import page
 from backend.identity.models import Actor
 from backend.identity.store import reach_scope
@@ -79,7 +79,7 @@ def threads_page(store: Store, query: ListQuery, property_ids: list[str], unread
     With `words` (a full-text query, see backend/chat/search.py) only the threads with a message holding them, or
     whose title or last message holds `typed`, best match first; each row's `hit` is its best message."""
     scope = f"{store.dialect.unindexed('t.property_id')} IN ({placeholders(property_ids)})" + UNREAD[unread]
-    columns = {**THREAD_COLUMNS, "search": THREAD_SEARCH[store.dialect.name]}
+    columns: Columns = {**THREAD_COLUMNS, "search": THREAD_SEARCH[store.dialect.name]}
     source = f"message_threads t {store.dialect.join_in_order} properties p ON p.id = t.property_id"
     order = f"t.last_message_received_at {store.dialect.order('DESC')}, t.id DESC"
     if words is None:

@@ -8,7 +8,7 @@ every object is. The text is masked for card numbers before it is stored, as mes
 from __future__ import annotations
 
 import builtins
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictStr
 
@@ -176,7 +176,7 @@ class MessageTemplates:
         if model.group_id:
             require_group(conn, model.group_id)
             return model.group_id
-        group_id = property_group_id(conn, model.property_id)
+        group_id = property_group_id(conn, cast(str, model.property_id))  # checked: without a group, a property
         if group_id is None:
             raise ValidationFailed.one("property_id", "is not a property of yours")
         return group_id

@@ -72,7 +72,7 @@ def _group(value: str | None, info: ValidationInfo) -> str | None:
 class Settings(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    allow_availability_autoupdate: StrictBool = Field(True, description="deprecated")
+    allow_availability_autoupdate: StrictBool = Field(default=True, description="deprecated")
     allow_availability_autoupdate_on_confirmation: StrictBool = True
     allow_availability_autoupdate_on_modification: StrictBool = True
     allow_availability_autoupdate_on_cancellation: StrictBool = True

@@ -90,7 +90,7 @@ class Properties:
                  "group_ids": [g["id"] for g in groups[r["id"]]]} for r in rows]
 
     def get(self, actor: Actor, property_id: str) -> dict[str, Any]:
-        return cast(dict[str, Any], self._serialise([self._row(actor, property_id)])[0])
+        return self._serialise([self._row(actor, property_id)])[0]
 
     def require(self, actor: Actor, property_id: str) -> None:
         """Raise unless the property exists and the actor may see it (404 unknown, 401 someone else's)."""
@@ -181,7 +181,7 @@ class Properties:
             row = self._row_values(model, model.group_id or current["group_id"], logo_id)
             if row["group_id"] != current["group_id"]:
                 require_group(conn, row["group_id"])
-            before = property_row(conn, property_id)
+            before = cast(Row, property_row(conn, property_id))  # _merged read it in this transaction
             update_property(conn, property_id, row, utc_now())
             if row["group_id"] != before["group_id"]:
                 move_to_group(conn, property_id, before["group_id"], row["group_id"])
@@ -192,7 +192,7 @@ class Properties:
             if model.hotel_policy_id != current["hotel_policy_id"]:
                 self.policies.link(conn, actor, {"id": property_id, "group_id": row["group_id"]}, model.hotel_policy_id)
             now = self.clock()
-            after = property_row(conn, property_id)
+            after = cast(Row, property_row(conn, property_id))
             window_moves.moved(conn, after, now, since=window_of(before, now))  # its window's nights that moved
             if any(after[name] != before[name] for name in ("settings", "timezone", "is_active")):
                 sellable.refresh(self.store, [property_id])  # its min stay rule and window, kept with its nights

@@ -17,8 +17,9 @@ import hashlib
 import json
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar, cast
 
+from pydantic import BaseModel
 from pydantic_core import from_json
 
 from backend.channels.store import is_connected
@@ -54,6 +55,7 @@ from backend.reviews.models import (
 from backend.reviews.scores import score, tally
 from storage import Connection, Row, Store, new_id
 
+M = TypeVar("M", bound=BaseModel)
 NEWEST_FIRST = {"order_by": "received_at", "order_direction": "desc"}
 KINDS = sql.KINDS
 
@@ -150,7 +152,7 @@ class Reviews:
                 tally(conn, sql.review_in(conn, review_id), 1, now)
                 self._told(conn, "review", review_id)
             else:
-                old = sql.channel_review(conn, channel["id"], model.ota_review_id)
+                old = cast(Row, sql.channel_review(conn, channel["id"], model.ota_review_id))  # not created: there
                 review_id = old["id"]
                 if old["property_id"] != property_id:
                     raise ValidationFailed.one("property_id", "is not the property of the review sent before")
@@ -163,7 +165,7 @@ class Reviews:
                     tally(conn, sql.review_in(conn, review_id), 1, now)
                     self._told(conn, "updated_review", review_id)
         self.events.publish("review.received" if created else "review.changed", review_id, action="received")
-        return _review(sql.review_row(self.store, review_id), now), created
+        return _review(cast(Row, sql.review_row(self.store, review_id)), now), created
 
     def outbox(self, channel: Row, query: ListQuery) -> tuple[builtins.list[dict[str, Any]], dict[str, Any]]:
         """Replies and guest reviews waiting for the channel, oldest first; ack each once the channel has it."""
@@ -289,7 +291,7 @@ def payload(r: Row, now: str) -> dict[str, Any]:
             "is_expired": _expired(r["expired_at"], now)}
 
 
-def _input(model, data: Any, name: str):
+def _input(model: type[M], data: Any, name: str) -> M:
     if not isinstance(data, dict):
         raise BadRequest([f"the {name} must be a JSON object"])
     return validate(model, data)
@@ -327,7 +329,8 @@ def _replied_on_channel(model: InboundReviewInput, now: str) -> dict[str, Any]:
 def _channel_values(ota: str, model: InboundReviewInput, booking_id: str | None, property_id: str,
                     now: str) -> dict[str, Any]:
     """The columns the channel's review sets, its scores out of 10 (reference §8); 422 naming each bad score."""
-    errors, scores, seen = Errors(), [], set()
+    errors, seen = Errors(), set()
+    scores: list[dict[str, Any]] = []
     for n, given in enumerate(model.scores):
         name, value = category(ota, given.category), given.value()
         if name is None:
@@ -336,7 +339,7 @@ def _channel_values(ota: str, model: InboundReviewInput, booking_id: str | None,
             errors.add(f"scores.{n}.category", "is given twice")
         if not in_range(ota, value):
             errors.add(f"scores.{n}.score", _range(ota))
-        if name and name not in seen and in_range(ota, value):
+        if name and name not in seen and in_range(ota, value) and value is not None:
             seen.add(name)
             scores.append({"category": name, "score": scaled(ota, value)})
     if model.overall_score is not None and not in_range(ota, model.overall_score):
@@ -344,6 +347,7 @@ def _channel_values(ota: str, model: InboundReviewInput, booking_id: str | None,
     received_at = _stamp(model.received_at, "received_at", now, errors, future=False) or now
     expired_at = _stamp(model.expired_at, "expired_at", now, errors, future=True)
     errors.raise_if_any()
+    overall: float | None
     if model.overall_score is not None:
         overall = scaled(ota, model.overall_score)
     else:

@@ -12,7 +12,7 @@ Dates count from the engine's clock, so a frozen clock gives the same demo every
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import date, timedelta
 from typing import Any
 
 from backend.core.dates import local_now
@@ -28,7 +28,7 @@ INTEGRATOR_EMAIL = "integrator@example.com"
 PORTFOLIO = "Sea & Mountain Stays"
 NEW_OPENINGS = "New openings"
 
-PROPERTIES = [
+PROPERTIES: list[tuple[str, dict[str, Any]]] = [
     (PORTFOLIO, {
         "title": "Hotel Edelweiss", "currency": "CHF", "property_type": "hotel", "email": "desk@edelweiss.example",
         "phone": "+41 27 966 12 00", "zip_code": "3920", "country": "CH", "state": "Valais", "city": "Zermatt",
@@ -91,7 +91,7 @@ ROOMS = {
     "Ryokan Hanabi": [("Japanese-style Room", 8, 3, 1, 38000)],
 }
 # Derived rate plans, per (property, room): title, modifiers of the flexible rate, and what else they hold.
-DERIVED = {
+DERIVED: dict[tuple[str, str], tuple[str, list[list[str]], dict[str, Any]]] = {
     ("Hotel Edelweiss", "Double Room Matterhorn View"): (
         "Member rate", [["decrease_by_percent", "10.00"]],
         {"inherit_stop_sell": True, "inherit_closed_to_arrival": True, "inherit_min_stay_arrival": True}),
@@ -241,7 +241,7 @@ def _bookings(engine: Engine, channels: dict[str, Any], ids: dict[str, str], pla
                          {"status": "cancelled", "reservation_id": cancelled["reservation_id"]}, secure=True)
 
 
-def _booking(engine: Engine, number: int, arrival, nights: int, room: str, plan: str) -> dict[str, Any]:
+def _booking(engine: Engine, number: int, arrival: date, nights: int, room: str, plan: str) -> dict[str, Any]:
     surname, name, country, language = GUESTS[number % len(GUESTS)]
     return {"status": "new", "arrival_date": arrival.isoformat(),
             "departure_date": (arrival + timedelta(days=nights)).isoformat(), "arrival_hour": "16:00",

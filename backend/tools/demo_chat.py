@@ -3,13 +3,14 @@ some waiting, some closed, and Airbnb inquiries. Times count back from the engin
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from itertools import cycle
 from typing import Any, cast
 
 from backend.chat.store import booking_thread
 from backend.engine import Engine
 from backend.inventory.store import plan_currency
+from storage import Row
 
 # (sender, minutes before now, text); "g" the guest, "p" the property.
 SCRIPTS = [
@@ -70,7 +71,7 @@ def load_conversations(engine: Engine, channels: dict[str, Any], ids: dict[str, 
                 engine.chat.receive(adapters[code], {"booking_id": booking["id"], "message": text, "sent_at": at})
             else:
                 engine.chat.send_to_booking(operator, booking["id"], {"message": text}, at=at)
-        thread = booking_thread(engine.store, booking["id"])["id"]
+        thread = cast(Row, booking_thread(engine.store, booking["id"]))["id"]  # the messages above made it
         if lines[-1][0] == "p" or number % 5 == 4:
             engine.chat.mark_read(operator, thread)
         if number % 6 == 5:
@@ -88,5 +89,5 @@ def load_conversations(engine: Engine, channels: dict[str, Any], ids: dict[str, 
             "number_of_adults": 2, "number_of_children": 1 if "child" in text else 0}})
 
 
-def _stamp(moment) -> str:
-    return cast(str, moment.replace(tzinfo=None, microsecond=0).isoformat(timespec="microseconds"))
+def _stamp(moment: datetime) -> str:
+    return moment.replace(tzinfo=None, microsecond=0).isoformat(timespec="microseconds")

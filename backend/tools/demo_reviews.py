@@ -11,7 +11,7 @@ from typing import Any
 from backend.engine import Engine
 
 # (property, channel, guest, days ago, overall, {category: score}, words, tags)
-REVIEWS = [
+REVIEWS: list[tuple[str, str, str, int, float | None, dict[str, float], str, list[str]]] = [
     ("Hotel Edelweiss", "BookingCom", "Anna Müller", 2, 9.6,
      {"clean": 10, "comfort": 9.5, "facilities": 9, "location": 10, "services": 9.5, "staff": 10, "value": 8.5},
      "Traumhafter Blick aufs Matterhorn, sehr herzliches Personal. Das Frühstück war ausgezeichnet.", []),

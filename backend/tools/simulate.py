@@ -15,13 +15,18 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, timedelta
-from typing import Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from backend.bookings.store import ended_stays
 from backend.channels.store import channel_row, chatting_ota_channels
 from backend.core.listing import ListQuery
 from backend.properties.store import properties_with_app
 from storage import Row
+
+if TYPE_CHECKING:
+    import httpx
+
+    from backend.engine import Engine
 
 OPENERS = [
     "Hello! What time can we check in?", "Bonjour, y a-t-il un parking près de chez vous ?",
@@ -188,7 +193,7 @@ def run(traffic: Traffic, count: int, every: float, say: Callable[[str], None],
 class EngineSink:
     """Straight into a database, through the same engine calls the inbound API makes."""
 
-    def __init__(self, engine) -> None:
+    def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
     def booking(self, channel: dict[str, Any], body: dict[str, Any]) -> str:
@@ -216,7 +221,7 @@ class EngineSink:
         self.engine.chat.delivered(self._row(channel), message_id)
 
     def _row(self, channel: dict[str, Any]) -> Row:
-        return channel_row(self.engine.store, channel["id"])
+        return cast(Row, channel_row(self.engine.store, channel["id"]))  # one of channels()
 
     def channels(self) -> list[dict[str, Any]]:
         """The database's OTA channels that reach a property with the chat app."""
@@ -230,7 +235,7 @@ class EngineSink:
 class HttpSink:
     """Into a running server, through each channel's inbound API with its inbound key."""
 
-    def __init__(self, client, keys: dict[str, str]) -> None:
+    def __init__(self, client: httpx.Client, keys: dict[str, str]) -> None:
         self.client = client  # an httpx.Client on the server's base URL
         self.keys = keys
 

@@ -116,7 +116,7 @@ class MappedChannels:
         return Mapped(channel["id"], channel["title"], from_json(channel["settings"]), plans, rooms)
 
 
-def targets(mappings) -> tuple[dict[str, Target], dict[str, Target]]:
+def targets(mappings: list[Row]) -> tuple[dict[str, Target], dict[str, Target]]:
     """A channel's mapped plans and their room types, by its codes, from its mappings' rows
     (backend/distribution/store.py: `channel_mappings`)."""
     plans: dict[str, Target] = {}

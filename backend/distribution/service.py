@@ -71,7 +71,7 @@ class Distribution:
 
     def _state(self, channel: dict[str, Any]) -> dict[str, Any] | None:
         mapped = self.mapped.get(channel["id"])
-        return deliverer.state(self.store, channel["id"], mapped and deliverer.Wanted(mapped.takes))
+        return deliverer.state(self.store, channel["id"], deliverer.Wanted(mapped.takes) if mapped else None)
 
     def statuses(self, actor: Actor) -> list[dict[str, Any]]:
         """Each channel of the actor's groups that takes ARI, as the outbox's status shows it

@@ -33,7 +33,7 @@ from typing import Any, TypeVar, cast
 
 from pydantic_core import from_json
 
-from backend.channels.service import SHOPPING_CODES, ShoppingSettings
+from backend.channels.service import ShoppingSettings
 from backend.core.dates import days, local_now
 from backend.core.errors import NotFound, NotSupported, Unauthorized, ValidationFailed
 from backend.core.listing import ListQuery, parse_bool
@@ -42,11 +42,11 @@ from backend.identity.models import Actor
 from backend.identity.service import hash_secret
 from backend.inventory.age_bands import SPEC_BANDS, Bands, bands_of
 from backend.inventory.calendar import Calendar, Scope
-from backend.inventory.channel_rules import ChannelRules
+from backend.inventory.channel_rules import Availability, ChannelRules
 from backend.inventory.models import MEAL_TYPES
 from backend.inventory.photos import of_properties, of_rooms
 from backend.inventory.rooms import policy_of, with_service_names
-from backend.inventory.sellable import MAX_NIGHTS
+from backend.inventory.sellable import MAX_NIGHTS, SHOPPING_CODES
 from backend.inventory.stays import (
     R_CTA,
     R_CTD,
@@ -55,6 +55,7 @@ from backend.inventory.stays import (
     R_RATE,
     R_STOP,
     Guests,
+    Nightly,
     Nights,
     NotSellable,
     Plan,
@@ -202,7 +203,7 @@ class Shopping:
         if nights > MAX_NIGHTS or (stay.party and stay.party.ages):
             return None
         today = now.astimezone(UTC).date()
-        party = stay.party and (stay.party.adults, stay.party.children, stay.party.infants)
+        party = (stay.party.adults, stay.party.children, stay.party.infants) if stay.party else None
         return Sellable(channel_ids, stay.arrival.isoformat(), 1 << (nights - 1), party, stay.currency,
                         (stay.arrival - today).days, (stay.departure - today).days)
 
@@ -230,7 +231,7 @@ class Shopping:
         availability = self._seen(channel_ids, self.calendar.availability(rooms_scope, first, last), first, last)
         rooms = self.calendar.rooms({p.room_type_id for p in plans})
         contexts = self._contexts({p.property_id for p in plans}, bands=bool(stay.party and stay.party.ages))
-        parties = {pid: stay.party and stay.party.guests(context.bands) for pid, context in contexts.items()}
+        parties = {pid: stay.party.guests(context.bands) if stay.party else None for pid, context in contexts.items()}
         best: dict[str, tuple[int, str]] = {}
         for plan in plans:
             if stay.currency not in (None, plan.currency):
@@ -243,7 +244,7 @@ class Shopping:
                     best[plan.property_id] = (found.price, plan.currency)
         return {pid: (format_minor(price, currency), currency) for pid, (price, currency) in best.items()}
 
-    def _seen(self, channel_ids: list[str], availability, first: str, last: str):
+    def _seen(self, channel_ids: list[str], availability: Availability, first: str, last: str) -> Availability:
         """The rooms' availability as the channels see it, under their availability rules (read once per call:
         backend/inventory/channel_rules.py)."""
         return ChannelRules.of(self.store, channel_ids, first, last).apply(channel_ids, availability)
@@ -264,8 +265,8 @@ class Shopping:
         """The spec's fields, with the property's `email` and `phone`, and the channel's word to a booking engine on
         asking for a card (`request_credit_card`) and on the form of `facilities` (ShoppingSettings)."""
         self._require_connected(channel_id, property_id)
-        settings = ShoppingSettings.model_validate(from_json(channel_settings(self.store, channel_id)))
-        row = property_row(self.store, property_id)
+        settings = ShoppingSettings.model_validate(from_json(cast(str, channel_settings(self.store, channel_id))))
+        row = cast(Row, property_row(self.store, property_id))  # connected: there
         facilities = property_facilities(self.store, property_id)
         item = _list_item(row, None, of_properties(self.store, [property_id])[property_id])
         del item["best_offer"]
@@ -319,7 +320,7 @@ class Shopping:
         only plans in the `currency` asked for. Without dates, the rooms alone."""
         stay = parse_stay(_pairs(params), length_allowed=True)
         self._require_connected(channel_id, property_id)
-        settings = ShoppingSettings.model_validate(from_json(channel_settings(self.store, channel_id)))
+        settings = ShoppingSettings.model_validate(from_json(cast(str, channel_settings(self.store, channel_id))))
         plans = self.calendar.mapped_plans([channel_id], [property_id])
         rooms = self.calendar.rooms(p.room_type_id for p in plans)
         item = functools.partial(_room_item, photos=of_rooms(self.store, list(rooms)),
@@ -328,7 +329,7 @@ class Shopping:
             return [item(room, [], None) for room in rooms.values()]
         context = self._contexts([property_id], bands=bool(stay.party and stay.party.ages))[property_id]
         _check_window(stay, context.window)
-        guests = stay.party and stay.party.guests(context.bands)
+        guests = stay.party.guests(context.bands) if stay.party else None
         plans = [p for p in plans if stay.currency in (None, p.currency)]
         first, last = stay.arrival.isoformat(), stay.departure.isoformat()
         restrictions = self.calendar.restrictions(Scope(tuple(p.id for p in plans)), first, last, plans)
@@ -375,7 +376,7 @@ class Shopping:
         if not plans:
             return _unpriced([f"no rate plan {'of the room ' if room_type_id else ''}is mapped to this channel"])
         context = self._contexts([property_id], bands=bool(stay.party and stay.party.ages))[property_id]
-        guests = stay.party and stay.party.guests(context.bands)
+        guests = stay.party.guests(context.bands) if stay.party else None
         first, last = stay.arrival.isoformat(), stay.departure.isoformat()
         restrictions = self.calendar.restrictions(Scope(tuple(p.id for p in plans)), first, last, plans)
         rooms = self.calendar.rooms({p.room_type_id for p in plans})
@@ -408,8 +409,8 @@ def _pairs(params: Params) -> Iterable[tuple[str, str]]:
     return params.items() if isinstance(params, Mapping) else params
 
 
-def _quotes(plan: Plan, room: Room, nights: Nights, guests: Guests | None, context: Context, restrictions,
-            availability) -> list[tuple[Guests, Quote]]:
+def _quotes(plan: Plan, room: Room, nights: Nights, guests: Guests | None, context: Context,
+            restrictions: Nightly, availability: dict[str, int]) -> list[tuple[Guests, Quote]]:
     """The plan's sellable quotes (`_offers`), none when it can't sell the stay."""
     try:
         return _offers(plan, room, nights, guests, context, restrictions, availability)
@@ -417,8 +418,8 @@ def _quotes(plan: Plan, room: Room, nights: Nights, guests: Guests | None, conte
         return []
 
 
-def _offers(plan: Plan, room: Room, nights: Nights, guests: Guests | None, context: Context, restrictions,
-            availability) -> list[tuple[Guests, Quote]]:
+def _offers(plan: Plan, room: Room, nights: Nights, guests: Guests | None, context: Context,
+            restrictions: Nightly, availability: dict[str, int]) -> list[tuple[Guests, Quote]]:
     """The plan's quotes: for the guests, or one per option when none are given; NotSellable says why there are none.
     The nights are checked once per plan; each option's price is then arithmetic."""
     if guests is not None and (problem := room.holds(guests)):
@@ -483,7 +484,7 @@ def _grouped(facilities: list[Any]) -> list[dict[str, Any]]:
     return [{"category_code": code, "facilities": titles} for code, titles in groups.items()]
 
 
-def _room_item(room, rate_plans: list[dict[str, Any]], available: int | None, *,
+def _room_item(room: Room, rate_plans: list[dict[str, Any]], available: int | None, *,
                photos: dict[str, list[dict[str, Any]]], grouped: bool) -> dict[str, Any]:
     """`availability`: the rooms left on every night of the stay (none without one); `photos`: each room's; `grouped`:
     the facilities by category, as property_info's (a room's facility outside the catalogue is a General one)."""

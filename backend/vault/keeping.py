@@ -15,7 +15,7 @@ import secrets
 from collections import defaultdict
 from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 from pydantic_core import from_json, to_json
 
@@ -140,7 +140,7 @@ class Vault:
     def _seal_extra(self, conn: Connection, token: str, extra: dict[str, Any]) -> None:
         """A found card brought again with what a booking's guarantee meta holds (a virtual card's balance, say):
         the latest is sealed with it, the rest of what was sealed stays."""
-        row = sealed_card(conn, token)
+        row = cast(Row, sealed_card(conn, token))  # a found card: held
         sealed = from_json(self.keys.open(row["nonce"], row["ciphertext"], f"card:{token}"))[:4]
         reseal_card(conn, token, *self.keys.seal(to_json([*sealed, extra]), f"card:{token}"))
 

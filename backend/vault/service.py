@@ -131,7 +131,7 @@ class Tokenisation:
 
     # --- the pieces ----------------------------------------------------------------------------
 
-    def _row(self, profile_id: str, conn=None) -> Row:
+    def _row(self, profile_id: str, conn: Connection | None = None) -> Row:
         row = profile_row(conn or self.store.conn, profile_id)
         if row is None:
             raise NotFound(f"tokenisation profile {profile_id} does not exist")

@@ -23,7 +23,8 @@ CARD_SELECT = ("SELECT c.*, v.expires_at AS cvv_expires_at FROM vault_cards c "
 
 def held_cards(conn: Connection, fingerprints: list[str], now: str) -> dict[str, tuple[str, bool]]:
     """The cards held of these fingerprints: fingerprint: (token, whether it holds a CVV alive after `now`)."""
-    held, wanted = {}, list(dict.fromkeys(fingerprints))
+    held: dict[str, tuple[str, bool]] = {}
+    wanted = list(dict.fromkeys(fingerprints))
     for start in range(0, len(wanted), CHUNK):
         chunk = wanted[start:start + CHUNK]
         held |= {row[0]: (row[1], bool(row[2])) for row in conn.execute(

@@ -25,7 +25,7 @@ NO_DOCTYPE = "the body must not have a DOCTYPE: DTDs and entities are refused"
 def read_xml(body: bytes, max_bytes: int) -> etree._Element:
     if len(body) > max_bytes:
         raise PayloadTooLarge([f"the body is larger than {max_bytes} bytes"])
-    if b"<!DOCTYPE" in PROLOG.match(body).group():  # the pattern matches every body, if only emptily
+    if b"<!DOCTYPE" in cast(re.Match[bytes], PROLOG.match(body)).group():  # it matches every body, if only emptily
         raise BadRequest([NO_DOCTYPE])
     parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, dtd_validation=False,
                              huge_tree=False)  # a parser per call: lxml parsers are not thread-safe
@@ -41,7 +41,7 @@ def read_xml(body: bytes, max_bytes: int) -> etree._Element:
 
 def dump_xml(root: etree._Element) -> bytes:
     tree = root.getroottree()
-    return cast(bytes, etree.tostring(tree, xml_declaration=True, encoding=tree.docinfo.encoding or "UTF-8"))
+    return etree.tostring(tree, xml_declaration=True, encoding=tree.docinfo.encoding or "UTF-8")
 
 
 def _syntax_message(exc: etree.XMLSyntaxError) -> str:

@@ -241,7 +241,8 @@ class _Exchange:
     async def _body_begins(self) -> None:
         """The route is known now: its limit applies, first to the length the client declared."""
         self.guard.body_awaited(self)
-        self.limit = self.guard.limits.get(getattr(self.scope.get("route"), "path", None), DEFAULT_BYTES)
+        path: str | None = getattr(self.scope.get("route"), "path", None)
+        self.limit = self.guard.limits.get(path, DEFAULT_BYTES) if path is not None else DEFAULT_BYTES
         for name, value in self.scope["headers"]:
             if name == b"content-length":
                 self.declared = int(value)  # h11 has checked that it is a number

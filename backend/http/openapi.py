@@ -72,7 +72,7 @@ SCHEMES = {
     "cardFormSession": {"type": "apiKey", "in": "query", "name": "session_token",
                         "description": "The card capture form's single-use session, from card_capture_form_url."},
 }
-USER = [{"bearer": []}, {"userApiKey": []}]
+USER: list[dict[str, list[str]]] = [{"bearer": []}, {"userApiKey": []}]
 # The dependency that checks a route's credential and the alternatives it takes (`{}`: none needed). The
 # first one a route depends on wins: an inbound channel's check reads the same header as a shopping key's.
 CREDENTIALS: list[tuple[Callable[..., Any], list[dict[str, list[str]]]]] = [
@@ -153,7 +153,7 @@ def _complete(schema: dict[str, Any], routes: list[APIRoute]) -> dict[str, Any]:
     schemas.update(Error=ERROR_SHAPE, Data=DATA_SHAPE)
     used: set[str] = set()
     for route in routes:
-        for method in route.methods:
+        for method in route.methods or ():
             operation = schema["paths"][route.path_format][method.lower()]
             security = _security(route.dependant)
             if security:
@@ -171,8 +171,8 @@ def _security(dependant: Dependant) -> list[dict[str, list[str]]]:
     return next((alternatives for check, alternatives in CREDENTIALS if check in calls), [])
 
 
-def _calls(dependant: Dependant) -> set[Callable[..., Any]]:
-    found: set[Callable[..., Any]] = set()
+def _calls(dependant: Dependant) -> set[Callable[..., Any] | None]:
+    found: set[Callable[..., Any] | None] = set()
     for dependency in dependant.dependencies:
         found |= {dependency.call} | _calls(dependency)
     return found

@@ -11,9 +11,9 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, Request
 
-from backend.bookings.finding import STAYS
 from backend.bookings.models import BookingEnvelope
 from backend.bookings.reports import NoShowEnvelope
+from backend.bookings.store import STAYS
 from backend.http.deps import (
     ActorDep,
     EngineDep,

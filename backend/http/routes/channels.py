@@ -27,19 +27,19 @@ async def list_channels(engine: EngineDep, actor: ActorDep, query: ListQueryDep)
 
 
 @router.post("/channels", status_code=201, openapi_extra=body_doc(ChannelEnvelope))
-def create_channel(engine: EngineDep, actor: ActorDep, data: Any = Channel):
+def create_channel(engine: EngineDep, actor: ActorDep, data: Any = Channel) -> FastJSON:
     """The answer alone carries `inbound_key`, the secret of the channel's adapter, and for a push channel
     `ari_secret`, the key its ARI calls are signed with: keep them."""
     return shown(engine, engine.channels.create(actor, data), 201)
 
 
 @router.get("/channels/{channel_id}")
-async def get_channel(channel_id: str, engine: EngineDep, actor: ActorDep):
+async def get_channel(channel_id: str, engine: EngineDep, actor: ActorDep) -> FastJSON:
     return shown(engine, engine.channels.get(actor, channel_id))
 
 
 @router.put("/channels/{channel_id}", openapi_extra=body_doc(ChannelEnvelope))
-def update_channel(channel_id: str, engine: EngineDep, actor: ActorDep, data: Any = Channel):
+def update_channel(channel_id: str, engine: EngineDep, actor: ActorDep, data: Any = Channel) -> FastJSON:
     """Only the fields sent change; `rate_plans`, when sent, replaces the mappings. A channel read and sent back
     unchanged is accepted (its read-only fields are ignored). The answer that first turns it to push carries
     `ari_secret`."""
@@ -61,7 +61,7 @@ def delete_channel(channel_id: str, engine: EngineDep, actor: ActorDep) -> FastJ
 
 
 @router.post("/channels/{channel_id}/full_sync")
-def full_sync(channel_id: str, engine: EngineDep, actor: ActorDep):
+def full_sync(channel_id: str, engine: EngineDep, actor: ActorDep) -> FastJSON:
     """Send the channel every mapped room type and rate plan over its property's whole window (and resume it if it
     was failing); `meta.queued` is how many ranges were queued. A channel that takes no ARI is a 422."""
     queued = engine.distribution.full_sync(actor, channel_id)
@@ -76,7 +76,7 @@ def resume_sync(channel_id: str, engine: EngineDep, actor: ActorDep) -> FastJSON
 
 
 @router.post("/channels/{channel_id}/ari_secret")
-def rotate_ari_secret(channel_id: str, engine: EngineDep, actor: ActorDep):
+def rotate_ari_secret(channel_id: str, engine: EngineDep, actor: ActorDep) -> FastJSON:
     """A new signing secret for a push channel, in this answer alone (`ari_secret`); the old one stops at once."""
     secret = engine.distribution.rotate_secret(actor, channel_id)
     return shown(engine, {**engine.channels.get(actor, channel_id), "ari_secret": secret})

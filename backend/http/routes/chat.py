@@ -40,7 +40,7 @@ def upload_attachment(engine: EngineDep, actor: ChatActorDep, data: Any = Attach
 
 
 @router.get("/attachments/{attachment_id}", response_class=Response)
-async def download_attachment(attachment_id: str, engine: EngineDep, actor: ChatActorDep):
+async def download_attachment(attachment_id: str, engine: EngineDep, actor: ChatActorDep) -> Response:
     row = engine.chat.attachment(actor, attachment_id)
     return file_response(row)
 

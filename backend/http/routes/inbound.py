@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Query, Request, Response
 from pydantic import BaseModel
 
 from backend.bookings.models import BookingEnvelope
@@ -69,7 +69,7 @@ def inbound_attachment(engine: EngineDep, channel: Any = Channel, data: Any = De
 
 
 @router.get("/attachments/{attachment_id}")
-async def inbound_attachment_file(attachment_id: str, engine: EngineDep, channel: Any = Channel):
+async def inbound_attachment_file(attachment_id: str, engine: EngineDep, channel: Any = Channel) -> Response:
     return file_response(engine.chat.channel_attachment(channel, attachment_id))
 
 
@@ -111,7 +111,7 @@ def ari_feed(engine: EngineDep, channel: Any = Channel,
 
 
 @router.post("/ari/ack", openapi_extra=body_doc(AckBody))
-def ari_ack(engine: EngineDep, channel: Any = Channel, cursor: Any = Depends(envelope("cursor"))):
+def ari_ack(engine: EngineDep, channel: Any = Channel, cursor: Any = Depends(envelope("cursor"))) -> FastJSON:
     """`{"cursor": N}`: the channel has applied everything up to N. The cursor never moves back; one beyond the
     newest event is a 422."""
     return FastJSON({"meta": {"message": "Success", "cursor": engine.distribution.ack(channel, cursor)}})

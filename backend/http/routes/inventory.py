@@ -93,7 +93,7 @@ def delete_rate_plan(rate_plan_id: str, engine: EngineDep, actor: ActorDep) -> F
 
 
 @router.get("/properties/{property_id}/hotel_policy")
-async def get_hotel_policy(property_id: str, engine: EngineDep, actor: ActorDep):
+async def get_hotel_policy(property_id: str, engine: EngineDep, actor: ActorDep) -> FastJSON:
     """The property's policy, or `data: null` while it has none."""
     policy = engine.inventory.hotel_policies.get(actor, property_id)
     return FastJSON({"data": None if policy is None else hotel_policy_entity(policy)})
@@ -144,7 +144,7 @@ ARI_READ = {"parameters": [
 
 
 @router.get("/availability", openapi_extra=ARI_READ)
-async def read_availability(engine: EngineDep, actor: ActorDep, query: ListQueryDep):
+async def read_availability(engine: EngineDep, actor: ActorDep, query: ListQueryDep) -> FastJSON:
     """`{"data": {"<room_type_id>": {"YYYY-MM-DD": availability}}}`, every night of the range."""
     return FastJSON({"data": engine.inventory.ari.availability(actor, query)})
 
@@ -152,19 +152,19 @@ async def read_availability(engine: EngineDep, actor: ActorDep, query: ListQuery
 @router.get("/restrictions", openapi_extra={"parameters": [
     *ARI_READ["parameters"], {"name": "filter[restrictions]", "in": "query", "schema": {"type": "string"},
                               "description": f"some of {', '.join(READS)}, comma-separated; all without it"}]})
-async def read_restrictions(engine: EngineDep, actor: ActorDep, query: ListQueryDep):
+async def read_restrictions(engine: EngineDep, actor: ActorDep, query: ListQueryDep) -> FastJSON:
     """`{"data": {"<rate_plan_id>": {"YYYY-MM-DD": {"rate", ...}}}}`: each night's own values, else the plan's
     weekday defaults, a derived plan's computed from its parent's; `filter[restrictions]=rate,stop_sell` picks."""
     return FastJSON({"data": engine.inventory.ari.restrictions(actor, query)})
 
 
 @router.post("/availability", openapi_extra=body_doc(AriEnvelope))
-def write_availability(engine: EngineDep, actor: ActorDep, values: Any = Values):
+def write_availability(engine: EngineDep, actor: ActorDep, values: Any = Values) -> FastJSON:
     return _written(engine.inventory.ari.set_availability(actor, values))
 
 
 @router.post("/restrictions", openapi_extra=body_doc(AriEnvelope))
-def write_restrictions(engine: EngineDep, actor: ActorDep, values: Any = Values):
+def write_restrictions(engine: EngineDep, actor: ActorDep, values: Any = Values) -> FastJSON:
     """`rate` is a decimal string ("120.00") or a whole number of minor units (12000). A derived plan's values
     that follow its parent are not written: `meta.warnings` names each. `data` holds a task per property written
     to, `{"id", "type": "task"}`, stored with the values: keep the IDs as the write's audit trail."""

@@ -7,9 +7,9 @@ from typing import Any
 from fastapi import APIRouter, Depends
 
 from backend.http.deps import ActorDep, EngineDep, ListQueryDep, body_doc, envelope
-from backend.http.responses import FastJSON, many, one, success
+from backend.http.responses import FastJSON, entity, many, one, success
 from backend.http.routes.params import list_params
-from backend.http.serialise import entity, rule_entity
+from backend.http.serialise import rule_entity
 from backend.message_rules.service import MessageRuleEnvelope, MessageRulePreviewEnvelope
 
 router = APIRouter(prefix="/api/v1/message_rules", tags=["message rules"])

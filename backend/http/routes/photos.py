@@ -19,9 +19,10 @@ router = APIRouter(prefix="/api/v1/photos", tags=["photos"])
 Photo = Depends(envelope("photo"))
 UPLOAD_DOC = {"requestBody": {"required": True, "content": {"multipart/form-data": {"schema": {
     "type": "object", "required": ["photo"], "properties": {"photo": {"type": "string", "format": "binary"}}}}}}}
-UPLOADED = {200: {"description": "The url to give a photo (`url` of POST /photos or of an item of content.photos)",
-                  "content": {"application/json": {"schema": {
-                      "type": "object", "required": ["url"], "properties": {"url": {"type": "string"}}}}}}}
+UPLOADED: dict[int | str, dict[str, Any]] = {
+    200: {"description": "The url to give a photo (`url` of POST /photos or of an item of content.photos)",
+          "content": {"application/json": {"schema": {
+              "type": "object", "required": ["url"], "properties": {"url": {"type": "string"}}}}}}}
 
 
 def photo_entity(p: dict[str, Any]) -> dict[str, Any]:
@@ -42,7 +43,7 @@ def create_photo(engine: EngineDep, actor: ActorDep, data: Any = Photo) -> FastJ
 
 
 @router.post("/upload", responses=UPLOADED, openapi_extra=UPLOAD_DOC)
-async def upload_photo(request: Request, engine: EngineDep, actor: ActorDep):
+async def upload_photo(request: Request, engine: EngineDep, actor: ActorDep) -> FastJSON:
     """A PNG, JPEG, GIF or WebP image in the multipart field `photo` (its bytes say which), at most the attachments'
     size (413 beyond). Kept and served by Frontdesk at the url answered; an upload that no photo shows within a day
     is deleted."""

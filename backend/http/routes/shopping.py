@@ -90,7 +90,7 @@ async def closed_dates(property_id: str, engine: EngineDep, channel: Any = Chann
 
 
 @router.get("/{property_id}/rooms", openapi_extra={"parameters": [*STAY, *LENGTH, *GUESTS, *SEARCH]})
-async def rooms(property_id: str, request: Request, engine: EngineDep, channel: Any = Channel):
+async def rooms(property_id: str, request: Request, engine: EngineDep, channel: Any = Channel) -> FastJSON:
     """Rooms with the stay's rate plans and prices (each with `total_price`, `net_price`, `length_of_stay` and
     `availability`); without dates, the rooms alone."""
     found = engine.shopping.rooms(channel, property_id, request.query_params.multi_items())

@@ -70,7 +70,7 @@ def remove_group_property(group_id: str, property_id: str, engine: EngineDep, ac
 
 
 @api_router.get("/media/{media_id}", response_class=Response)
-async def media(media_id: str, engine: EngineDep):
+async def media(media_id: str, engine: EngineDep) -> Response:
     """A stored image (a property logo). Public, like a CDN: its address is unguessable."""
     content_type, data = engine.media.get(media_id)
     return Response(data, media_type=content_type, headers={"Cache-Control": "public, max-age=86400",

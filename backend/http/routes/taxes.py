@@ -83,7 +83,7 @@ def update_tax_set(tax_set_id: str, engine: EngineDep, actor: ActorDep, data: An
 
 
 @router.put("/tax_set/{tax_set_id}", openapi_extra=body_doc(TaxSetEnvelope), include_in_schema=False)
-def update_tax_set_as_printed(tax_set_id: str, engine: EngineDep, actor: ActorDep, data: Any = TaxSetAsPrinted):
+def update_tax_set_as_printed(tax_set_id: str, engine: EngineDep, actor: ActorDep, data: Any = TaxSetAsPrinted) -> FastJSON:
     """The path and body key the service's page prints for the update (`PUT /tax_set/:id`, `{"tax": {...}}`): the
     same update."""
     return update_tax_set(tax_set_id, engine, actor, data)

@@ -57,7 +57,7 @@ from backend.inventory.store import (
 from backend.inventory.undo import Restored, Undo, after, before, restore
 from backend.inventory.window import Window, window_of
 from backend.outbox import record as outbox
-from storage import Connection, Store, new_id, utc_now
+from storage import Connection, Row, Store, new_id, utc_now
 
 MAX_VALUES = 10_000
 MAX_RANGE_DAYS = 731
@@ -251,18 +251,21 @@ class Ari:
             raise ValidationFailed.one("values", "give availability or restriction values")
         return lists
 
-    def _checked(self, actor: Actor, lists: dict[str, Any], name: str | None):
+    def _checked(self, actor: Actor, lists: dict[str, Any],
+                 name: str | None) -> tuple[list[Planned], dict[str, Holder], list[dict[str, Any]]]:
         """Every value of every list checked before anything is written, each problem named (`name`.N.field, or the
         list's own name when `name` is None) and all of them raised together; then what each would write: a derived
         plan's values that follow its parent, nights beyond state_length and rates beyond min_price/max_price each
         skipped or clamped with a warning."""
-        errors, props, checked = Errors(), {}, []
+        errors = Errors()
+        props: dict[str, Holder] = {}
+        checked: list[Checked] = []
         for kind, values in lists.items():
             checked += self._parse(actor, kind, values, name or kind, props, errors)
         errors.raise_if_any()
         warnings: list[dict[str, Any]] = []
-        parents: dict[str, str] = {}  # id → title, read once per write
-        planned = []
+        parents: dict[str, str | None] = {}  # id → title, read once per write
+        planned: list[Planned] = []
         for item in checked:
             holder = props[item.target["property_id"]]
             fields = item.fields
@@ -327,7 +330,7 @@ class Ari:
                 checked.append(Checked(kind, index, target, dates, fields))  # type: ignore[arg-type]
         return checked
 
-    def _holder(self, actor: Actor, property_id: str, props: dict[str, Holder], now) -> Holder | None:
+    def _holder(self, actor: Actor, property_id: str, props: dict[str, Holder], now: datetime) -> Holder | None:
         """The property a value names, read once per write; None when it is not one of the actor's."""
         if property_id not in props:
             row = property_row(self.store, property_id)
@@ -337,12 +340,12 @@ class Ari:
         return props[property_id]
 
     def _restriction_fields(self, prefix: str, raw: dict[str, Any], value: RestrictionValue, bad: set[str],
-                            plan, holder: Holder | None, errors: Errors) -> dict[str, Any] | None:
+                            plan: Row | None, holder: Holder | None, errors: Errors) -> dict[str, Any] | None:
         """The columns a restriction value sets, in their stored form (None when one can't be read)."""
         if not any(raw.get(name) is not None for name in ("min_stay", *RESTRICTION_FIELDS)):
             errors.add(prefix + "rate", "give at least one of rate, min_stay, " + ", ".join(RESTRICTION_FIELDS[1:]))
             return None
-        fields = {}
+        fields: dict[str, Any] = {}
         if "rate" in raw:
             if plan is None:
                 return None
@@ -363,7 +366,7 @@ class Ari:
                 fields[name] = int(fields[name])
         return fields
 
-    def _own(self, index: int, fields: dict[str, Any], plan, parents: dict[str, str],
+    def _own(self, index: int, fields: dict[str, Any], plan: Any, parents: dict[str, str | None],
              warnings: list[Any]) -> dict[str, Any]:
         """A derived plan's values that follow its parent are the parent's to set: skipped, each with a warning."""
         parent_id = plan["parent_rate_plan_id"]
@@ -379,7 +382,8 @@ class Ari:
                      for name in fields if name not in own]
         return own
 
-    def _clamp(self, index: int, fields: dict[str, Any], plan, holder: Holder, warnings: list[Any]) -> dict[str, Any]:
+    def _clamp(self, index: int, fields: dict[str, Any], plan: Any, holder: Holder,
+               warnings: list[Any]) -> dict[str, Any]:
         """min_price and max_price (in the property's currency) raise and lower a rate as it is stored."""
         if fields.get("rate") is None or plan["currency"] != holder.row["currency"]:
             return fields
@@ -440,7 +444,7 @@ class Ari:
         """filter[property_id], filter[date][gte] and filter[date][lte] (both days included)."""
         found = {(f.field, f.op): f.value for f in query.filters}
         errors = Errors()
-        property_id = found.get(("property_id", "eq"))
+        property_id = found.get(("property_id", "eq")) or ""
         if not property_id:
             errors.add("filter[property_id]", "is required")
         bounds = {}
@@ -454,7 +458,7 @@ class Ari:
         errors.raise_if_any()
         owned_property(self.store, actor, property_group(self.store, property_id), "property", property_id,
                        property_id=property_id)
-        return property_id, bounds["gte"], bounds["lte"] + timedelta(days=1)  # type: ignore[return-value]
+        return property_id, bounds["gte"], bounds["lte"] + timedelta(days=1)
 
     def _fields(self, query: ListQuery) -> tuple[str, ...]:
         asked = next((f.value for f in query.filters if f.field == "restrictions"), None)

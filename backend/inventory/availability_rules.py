@@ -15,7 +15,7 @@ import builtins
 import json
 from collections.abc import Callable
 from datetime import date, datetime, timedelta
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, cast
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 from pydantic_core import from_json
@@ -37,7 +37,7 @@ from backend.core.validation import validate
 from backend.identity.access import reaches
 from backend.identity.models import Actor
 from backend.inventory import sellable
-from backend.inventory.channel_rules import TYPES, WEEKDAYS
+from backend.inventory.channel_rules import WEEKDAYS, RuleType, Weekday
 from backend.inventory.store import (
     connected_channel_ids,
     delete_rule,
@@ -72,14 +72,14 @@ class RuleInput(BaseModel):
 
     property_id: Id | None = None
     title: Annotated[StrictStr, Field(max_length=MAX_TITLE)] | None = None
-    type: Literal[TYPES] | None = Field(None, description="close_out, availability_offset or max_availability")
+    type: RuleType | None = Field(None, description="close_out, availability_offset or max_availability")
     value: Annotated[StrictInt, Field(ge=0, le=MAX_VALUE)] | None = Field(
         None, description="rooms: the offset or the ceiling; required for those two, ignored for a close out")
     affected_channels: Annotated[list[Id], Field(max_length=MAX_CHANNELS)] | None = Field(
         None, description="channels connected to the property")
     affected_room_types: Annotated[list[Id], Field(max_length=MAX_ROOM_TYPES)] | None = Field(
         None, description="room types of the property")
-    days: Annotated[list[Literal[WEEKDAYS]], Field(max_length=len(WEEKDAYS))] | None = Field(
+    days: Annotated[list[Weekday], Field(max_length=len(WEEKDAYS))] | None = Field(
         None, description="weekdays mo..su the rule applies on; empty: every day")
     start_date: StrictStr | None = None
     end_date: StrictStr | None = Field(None, description="the last night; none: open-ended")
@@ -195,7 +195,7 @@ class AvailabilityRules:
 
     def _tell(self, conn: Connection, property_id: str, rules: builtins.list[dict[str, Any]]) -> None:
         """The channels and the sellable index hear of what the rules (as they were and as they are) cover."""
-        prop = property_row_in(conn, property_id)
+        prop = cast(Row, property_row_in(conn, property_id))  # the rules' property, as this transaction reads it
         window = window_of(prop, self.clock())
         last_night = window.end - timedelta(days=1)
         for rule in rules:

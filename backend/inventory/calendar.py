@@ -14,9 +14,9 @@ Tax sets are kept the same way by theirs. Nights are never kept: ARI is read liv
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from backend.inventory.stays import Nightly, Plan, Room, inherited, weekdays_between
 from backend.inventory.store import (
@@ -29,7 +29,9 @@ from backend.inventory.store import (
     versions,
 )
 from backend.inventory.taxes import TaxSet
-from storage import Store
+from storage import Row, Store
+
+T = TypeVar("T")
 
 KEEP_AT_MOST = 100_000
 
@@ -78,10 +80,12 @@ class Calendar:
                 found[set_id] = self._tax_sets[(set_id, updated_at)] = TaxSet.of(set_id, rows[set_id])
         return found
 
-    def _parsed(self, table: str, found_versions: Iterable[tuple[str, str]], kept: dict[str, Any], parse) -> dict[str, Any]:
+    def _parsed(self, table: str, found_versions: Iterable[tuple[str, str]], kept: dict[tuple[str, str], T],
+                parse: Callable[[Row], T]) -> dict[str, T]:
         """Rows of the table by id, parsed once per version: the versions (id, updated_at) are read first, the
         rows only for what has changed."""
-        found, missing = {}, []
+        found: dict[str, T] = {}
+        missing: list[str] = []
         for item_id, updated_at in found_versions:
             item = kept.get((item_id, updated_at))
             if item is None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from backend.core.errors import BadRequest, Errors, NotFound, ResourceNotFound, ValidationFailed
 from backend.core.events import EventBus
@@ -76,14 +76,14 @@ def as_batch(stored: list[dict[str, Any]], edited: list[dict[str, Any]], shown: 
     whose url a stored photo has is that photo (its id, and what the form does not show), the others are new, each
     goes at its row's place, and the stored photos no row is are removed. Removals come last, so that the batch's
     N-th item is the form's N-th row (errors name `content.photos.N`)."""
-    unclaimed: dict[str, list[dict[str, Any]]] = {}
+    unclaimed: dict[str | None, list[dict[str, Any]]] = {}
     for photo in stored:
         unclaimed.setdefault(photo["url"], []).append(photo)
     rows = []
     for index, row in enumerate(edited):
         same = unclaimed.get(row.get("url"), [])
-        photo = same.pop(0) if same else None
-        kept = {"id": photo["id"], **{k: photo[k] for k in FIELDS if k not in shown}} if photo else {}
+        claimed = same.pop(0) if same else None
+        kept = {"id": claimed["id"], **{k: claimed[k] for k in FIELDS if k not in shown}} if claimed else {}
         rows.append({**kept, **dict.fromkeys(shown), **row, "position": index})
     return [*rows, *({"id": p["id"], "is_removed": True} for left in unclaimed.values() for p in left)]
 
@@ -179,7 +179,7 @@ class Photos:
             if item.id is None:
                 self._add(conn, property_id, room_type_id, item.model_dump(include=set(FIELDS)), item.position, field)
                 continue
-            current = photo_row_in(conn, item.id)
+            current = cast(Row, photo_row_in(conn, item.id))  # checked: one of its photos
             if item.is_removed:
                 self._remove(conn, current)
             else:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 from backend.core.money import format_minor
 from backend.inventory.ranges import Planned
@@ -86,7 +86,8 @@ def review_of(planned: list[Planned], availability: dict[str, dict[str, int]], n
                     share = Fraction(abs(new - old), old) if old else Fraction(1)
                     if share > ASK_ABOVE_SHARE and (jump is None or share > jump[0]):
                         jump = (share, RateJump(day, format_minor(old, currency), format_minor(new, currency),
-                                                currency, round((new - old) * 100 / old) if old else 100))
+                                                cast(str, currency),  # a rate is a rate plan's: it has one
+                                                round((new - old) * 100 / old) if old else 100))
     changes = tuple(Change(name, _span(now, currency), _span(then, currency), currency)
                     for (name, currency), (now, then) in values.items())
     return Review(len(dates), dates[0] if dates else None, dates[-1] if dates else None,

@@ -119,7 +119,7 @@ class Owned:
         return self._all_attributes(rows)
 
     def get(self, actor: Actor, item_id: str) -> dict[str, Any]:
-        return cast(dict[str, Any], self._all_attributes([self._row(actor, item_id)])[0])
+        return self._all_attributes([self._row(actor, item_id)])[0]
 
     def delete(self, actor: Actor, item_id: str) -> None:
         row = self._row(actor, item_id)
@@ -155,7 +155,7 @@ class Owned:
         """`also(conn, before)`: more of the change, in its transaction, given the row as it was (a rate plan's ARI
         event)."""
         with self.store.transaction() as conn:
-            before = owned_row_in(conn, self.table, item_id)
+            before = cast(Row, owned_row_in(conn, self.table, item_id))  # _merge found it
             moves = self._moves(before, values)
             selling = remap.watching(conn, self._plans_of(conn, item_id), self.clock()) if moves else {}
             update_owned(conn, self.table, item_id, values, utc_now())
@@ -307,7 +307,7 @@ class RatePlans(Owned):
         so that channels and webhooks hear of it."""
         if _as_read(Plan.of(before)) == _as_read(Plan.of({**dict(before), **values})):
             return
-        prop = property_row_in(conn, before["property_id"])
+        prop = cast(Row, property_row_in(conn, before["property_id"]))  # the plan's, in this transaction
         window = window_of(prop, self.clock())
         outbox.rates_changed(conn, before["property_id"], before["id"],
                              (window.today.isoformat(), (window.end - timedelta(days=1)).isoformat()))
@@ -324,7 +324,8 @@ class RatePlans(Owned):
         if model is not None:
             rules = Errors()
             currency = self._check(actor, model, plan_id, rules)
-            if current is not None and model.currency != current["currency"] and has_rates(self.store, plan_id):
+            if (current is not None and plan_id is not None and model.currency != current["currency"]
+                    and has_rates(self.store, plan_id)):
                 rules.add("currency", "can't be changed once rates are stored; create a new rate plan")
             bad = failed(details)
             errors.merge({path: texts for path, texts in rules.details.items() if path.split(".")[0] not in bad})
@@ -603,7 +604,7 @@ def _room_model(sent: dict[str, Any], stored: dict[str, Any] | None = None) -> t
     if stored and isinstance(changes.get("content"), dict):
         record["content"] = {**stored["content"], **changes["content"]}
     model, details = validate_partly(RoomTypeInput, record, stand_ins=ROOM_STAND_INS)
-    aliases = {f"content.{old}": old for old in ("description", "photos") if old in sent}
+    aliases: dict[str, str] = {f"content.{old}": old for old in ("description", "photos") if old in sent}
     errors.merge(as_sent(details, aliases))
     return model, errors
 

@@ -101,7 +101,7 @@ class Plan:
     _rates: dict[int, int] = field(default_factory=dict, compare=False, repr=False)  # parent rate → derived
 
     @classmethod
-    def of(cls, row: Row) -> Plan:
+    def of(cls, row: Row | dict[str, Any]) -> Plan:
         currency = row["currency"]
         details = complete(from_json(row["details"]), currency)
         options = tuple((o["occupancy"], parse_money(o["rate"], currency)) for o in details["options"])
@@ -170,7 +170,7 @@ class Nightly(dict[str, Any]):
     def __missing__(self, day: str) -> tuple[Any, ...]:
         return self.weekdays[weekday_of(day)]
 
-    def get(self, day: str, default: object = None) -> tuple[Any, ...]:  # type: ignore[override]
+    def get(self, day: str, default: object = None) -> tuple[Any, ...]:
         return cast(tuple[Any, ...], self[day])
 
 

@@ -29,6 +29,7 @@ from backend.core.listing import ListQuery
 from backend.core.validation import failed, validate_partly
 from backend.identity.access import reaches
 from backend.identity.models import Actor
+from backend.inventory.models import RatePlanInput
 from backend.inventory.store import (
     claim_default,
     default_tax_set,
@@ -90,7 +91,7 @@ class _Property:
         return self._all(rows), meta
 
     def get(self, actor: Actor, item_id: str) -> dict[str, Any]:
-        return cast(dict[str, Any], self._all([self._row(actor, item_id)])[0])
+        return self._all([self._row(actor, item_id)])[0]
 
     def _changed(self, property_id: str, action: str) -> None:
         self.events.publish("inventory.changed", property_id, item=self.noun, action=action)
@@ -148,6 +149,7 @@ class Taxes(_Property):
                             errors.add("currency", f"must be {held['currency']}, the currency of tax set "
                                                    f"“{held['title']}” that holds it")
         errors.raise_if_any()
+        model = cast(TaxInput, model)  # None only with problems, raised above
         values = {name: getattr(model, name) for name in
                   ("title", "logic", "type", "currency", "skip_nights", "max_nights")}
         values.update(rate=rate_of(model.logic, model.rate, model.currency), is_inclusive=int(model.is_inclusive),
@@ -197,13 +199,14 @@ class TaxSets(_Property):
             delete_tax_set(conn, set_id)
         self._changed(row["property_id"], "deleted")
 
-    def _checked(self, actor: Actor, data: dict[str, Any], row: Row) -> TaxSetInput:
+    def _checked(self, actor: Actor, data: dict[str, Any], row: Row | None) -> TaxSetInput:
         """The set as sent, its taxes and rate plans checked against what they are: every problem at once."""
         model, details = validate_partly(TaxSetInput, data, stand_ins={"title": "-", "taxes": []})
         errors = Errors()
         errors.merge(details)
         if model is None:
             errors.raise_if_any()
+        model = cast(TaxSetInput, model)  # None only with problems, raised above
         bad = failed(details)
         if "property_id" not in bad:
             self._property(actor, model.property_id)
@@ -227,7 +230,7 @@ class TaxSets(_Property):
         errors.raise_if_any()
         return model
 
-    def _check_plans(self, model: TaxSetInput, row: Row, errors: Errors) -> None:
+    def _check_plans(self, model: TaxSetInput, row: Row | None, errors: Errors) -> None:
         """The plans it prices: those sent, else those it had (its currency may have changed)."""
         if model.associated_rate_plan_ids is None:
             plans = plans_with_set(self.store.conn, row["id"]) if row is not None else []
@@ -240,14 +243,14 @@ class TaxSets(_Property):
             return
         found = {plan["id"]: plan for plan in rows_by_id(self.store, "rate_plans", model.associated_rate_plan_ids)}
         for index, plan_id in enumerate(model.associated_rate_plan_ids):
-            plan = found.get(plan_id)
-            if plan is None or plan["property_id"] != model.property_id:
+            named = found.get(plan_id)
+            if named is None or named["property_id"] != model.property_id:
                 errors.add(f"associated_rate_plan_ids.{index}", "is not a rate plan of this property")
-            elif plan["currency"] != model.currency:
-                errors.add(f"associated_rate_plan_ids.{index}", f"“{plan['title']}” is in {plan['currency']}, the "
+            elif named["currency"] != model.currency:
+                errors.add(f"associated_rate_plan_ids.{index}", f"“{named['title']}” is in {named['currency']}, the "
                                                                 f"set in {model.currency}")
 
-    def _write(self, conn: Connection, set_id: str, model: TaxSetInput, row: Row) -> None:
+    def _write(self, conn: Connection, set_id: str, model: TaxSetInput, row: Row | None) -> None:
         now = utc_now()
         put_set_taxes(conn, set_id, [(t.id, t.level) for t in model.taxes])
         if model.associated_rate_plan_ids is not None:
@@ -284,7 +287,7 @@ class PlanTaxes:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    def chosen(self, sent: dict[str, Any], model, currency: str, current: dict[str, Any] | None) -> str | None:
+    def chosen(self, sent: dict[str, Any], model: RatePlanInput, currency: str, current: dict[str, Any] | None) -> str | None:
         """The set the plan is priced with, before its own set is written (`write`); 422 when it can't be."""
         if "tax_set_id" in sent and "taxes" in sent:
             raise ValidationFailed.one("taxes", "send either taxes (the rate plan's own tax set) or tax_set_id")
@@ -311,7 +314,7 @@ class PlanTaxes:
                                               f"{currency}")
         return cast(str | None, set_id)
 
-    def write(self, conn: Connection, plan_id: str, sent: dict[str, Any], model, currency: str,
+    def write(self, conn: Connection, plan_id: str, sent: dict[str, Any], model: RatePlanInput, currency: str,
               chosen: str | None) -> None:
         """The plan's own set, in the plan's write: made again from `taxes[]` when sent, dropped when the plan now
         names another set."""

@@ -245,7 +245,8 @@ def _linear(taxes: tuple[Tax, ...], charged: tuple[int, ...], count: int, first:
     for index in charged:
         tax = taxes[index]
         if tax.level != level:
-            deeper_a, deeper_c, level_a, level_c, level = deeper_a + level_a, deeper_c + level_c, 0, 0, tax.level
+            deeper_a, deeper_c, level_a, level_c, level = (deeper_a + level_a, deeper_c + level_c, Decimal(0), Decimal(0),
+                                                           tax.level)
         if tax.logic == "percent":
             a, c = tax.rate * (1 + deeper_a), tax.rate * deeper_c
         elif tax.logic in PER_NIGHT:
@@ -267,7 +268,8 @@ def _add(linear: Linear, price: int, totals: list[Decimal]) -> None:
         totals[index] += a * base + c
 
 
-def _groups(taxes: tuple[Tax, ...], nights: tuple[str, ...], prices: tuple[int, ...]):
+def _groups(taxes: tuple[Tax, ...], nights: tuple[str, ...],
+            prices: tuple[int, ...]) -> dict[tuple[int, ...], tuple[int, int, set[int]]]:
     """The nights grouped by the taxes charged on them (their indexes, in the set's order) → their price, how many
     they are, and the per-stay taxes whose first night charged is among them."""
     groups: dict[tuple[int, ...], list[Any]] = {}

@@ -81,7 +81,7 @@ def before(conn: Connection, planned: Iterable[Planned]) -> dict[tuple[str, str]
 
 def after(conn: Connection, planned: list[Planned], taken: dict[tuple[str, str], dict[str, Row]]) -> Undo:
     """The undo of a write that has just run in this transaction, from the rows `before` took."""
-    targets = {(value.kind, value.target["id"]): value.target for value in planned}
+    targets: dict[tuple[str, str], dict[str, Any]] = {(value.kind, value.target["id"]): value.target for value in planned}
     nights = []
     for (kind, target_id), old in taken.items():
         new = rows(conn, kind, target_id, list(old))

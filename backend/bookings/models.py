@@ -285,7 +285,7 @@ class BookingInput(Strict):
 
     @field_validator("ota_reservation_code")
     @classmethod
-    def _one_code(cls, value: str | None, info) -> str | None:
+    def _one_code(cls, value: str | None, info: ValidationInfo) -> str | None:
         if value is not None and info.data.get("reservation_id") is not None:
             raise ValueError("give reservation_id or ota_reservation_code, not both")
         return value
@@ -298,7 +298,7 @@ class BookingInput(Strict):
 
     @field_validator("departure_date")
     @classmethod
-    def _after_arrival(cls, value: str | None, info) -> str | None:
+    def _after_arrival(cls, value: str | None, info: ValidationInfo) -> str | None:
         arrival = info.data.get("arrival_date")
         if value is not None and arrival is not None and value <= arrival:
             raise ValueError("must be after arrival_date")

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, date, datetime, time, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel, ConfigDict, StrictBool
@@ -82,7 +82,7 @@ class BookingReports:
             row = booking_row(self.store, actor, booking_id)
             if row["channel_code"] not in REPORTING:
                 raise NotSupported("reports go to Booking.com only; this booking's channel takes none")
-            booking = from_json(revision_attributes(self.store, row["revision_id"]))
+            booking = from_json(cast(str, revision_attributes(self.store, row["revision_id"])))  # a booking's revision
             reported = reported_kinds(self.store, booking_id)
             Rules(row, booking, reported, self.clock()).check(kind)
             report_id, now = new_id(), _stamp(self.clock())

@@ -13,7 +13,7 @@ import builtins
 import hashlib
 import json
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import date, datetime
 from typing import Any, cast
@@ -26,7 +26,7 @@ from backend.bookings.cards import BookingCards, Reveal, masked
 from backend.bookings.crs import crs_body
 from backend.bookings.direct import DIRECT, direct_channel
 from backend.bookings.finding import guest_names, stay_view
-from backend.bookings.models import BookingInput
+from backend.bookings.models import BookingInput, RoomIn
 from backend.bookings.reports import BookingReports, reports_of
 from backend.bookings.shape import feed_view, room_taxes
 from backend.bookings.store import (
@@ -60,7 +60,7 @@ from backend.inventory import sellable
 from backend.inventory.age_bands import SPEC_BANDS, bands_of
 from backend.inventory.calendar import Calendar, Scope
 from backend.inventory.channel_rules import ChannelRules
-from backend.inventory.stays import R_RATE, Guests, Nights, NotSellable, Quote, quote
+from backend.inventory.stays import R_RATE, Guests, Nightly, Nights, NotSellable, Plan, Quote, quote
 from backend.inventory.store import give_back_rooms, take_room
 from backend.inventory.taxes import TaxSet, tax_lines
 from backend.inventory.window import Window, window_of
@@ -85,7 +85,7 @@ class Bookings:
     def push(self, channel_id: str, property_id: str, data: Any, *, secure: bool) -> tuple[dict[str, Any], bool]:
         """A booking from a shopping channel, checked against availability and restrictions.
         Returns the booking and whether it is new (201) rather than a change or a repeat."""
-        return cast(tuple[dict[str, Any], bool], self._write(channel_id, property_id, data, secure=secure, ota=False))
+        return self._write(channel_id, property_id, data, secure=secure, ota=False)
 
     def inbound(self, channel: Row, data: Any, *, secure: bool) -> tuple[dict[str, Any], bool]:
         """A booking from an OTA channel's adapter (`channel` from `channel_by_key`): always accepted,
@@ -94,7 +94,7 @@ class Bookings:
         if channel["channel_code"] not in OTA_CODES:
             raise NotSupported(f"{channel['channel_code']} channels push bookings through the shopping API")
         property_id = data.get("property_id") if isinstance(data, dict) else None
-        return cast(tuple[dict[str, Any], bool], self._write(channel_id, property_id, data, secure=secure, ota=True))
+        return self._write(channel_id, property_id, data, secure=secure, ota=True)
 
     def take(self, actor: Actor, data: Any, *, secure: bool) -> tuple[dict[str, Any], bool]:
         """A booking the property takes itself (`POST /bookings`, the service's CRS create), on its direct channel,
@@ -108,7 +108,7 @@ class Bookings:
             raise ValidationFailed.one("property_id", "is not a property of yours")
         with self.store.transaction() as conn:
             channel_id = direct_channel(conn, prop)
-        return cast(tuple[dict[str, Any], bool], self._write(channel_id, prop["id"], data, secure=secure, ota=False))
+        return self._write(channel_id, prop["id"], data, secure=secure, ota=False)
 
     def update(self, actor: Actor, booking_id: str, data: Any, *, secure: bool) -> dict[str, Any]:
         """The service's CRS update (`PUT /bookings/:id`): a booking of the actor's, the property's own or an OTA's,
@@ -122,7 +122,7 @@ class Bookings:
         errors = Errors()
         if data.get("status") not in ("modified", "cancelled"):
             errors.add("status", "must be modified or cancelled: the booking exists")
-        shown = from_json(revision_attributes(self.store, row["revision_id"]))["reservation_id"]
+        shown = from_json(cast(str, revision_attributes(self.store, row["revision_id"])))["reservation_id"]
         for name in ("reservation_id", "ota_reservation_code"):
             if data.get(name) not in (None, shown):
                 errors.add(name, f"is {shown}, the booking's: it can't change")
@@ -133,7 +133,7 @@ class Bookings:
         body = {**{k: v for k, v in data.items() if k != "ota_reservation_code"}, "reservation_id": shown}
         booking, _ = self._write(row["channel_id"], row["property_id"], body, secure=secure, ota=False,
                                  key=row["reservation_id"], crs=True)
-        return cast(dict[str, Any], booking)
+        return booking
 
     def channel_by_key(self, channel_id: str, inbound_key: str | None) -> Row:
         row = channel_row(self.store, channel_id)
@@ -141,8 +141,8 @@ class Bookings:
             raise Unauthorized("wrong channel or inbound key (header api-key)")
         return row
 
-    def _write(self, channel_id: str, property_id: str, data: Any, *, secure: bool, ota: bool,
-               key: str | None = None, crs: bool = False):
+    def _write(self, channel_id: str, property_id: str | None, data: Any, *, secure: bool, ota: bool,
+               key: str | None = None, crs: bool = False) -> tuple[dict[str, Any], bool]:
         """`key`: the booking's reservation key when the caller found it by its ID; `crs`: a CRS update, which
         sells every rate plan of the property, as its own bookings do, whatever the booking's channel."""
         # Prices come out in the booking's currency: 12000 is 120.00 EUR (backend/core/money.py).
@@ -155,8 +155,10 @@ class Bookings:
             # An OTA's property must be connected to its channel, as it is when the booking is written.
             if ota and not is_connected(self.store, channel_id, property_id):
                 raise ValidationFailed.one("property_id", "is not a property connected to this channel")
-            prop = property_row(self.store, property_id)
-            channel = channel_row(self.store, channel_id)
+            # Both there: the channel was authenticated or made, the property checked or connected to it.
+            # Both there: the property connected (checked above) or the caller's own, the channel authenticated or made.
+            prop = cast(Row, property_row(self.store, cast(str, property_id)))
+            channel = cast(Row, channel_row(self.store, channel_id))
             window = window_of(prop, self.clock())
             existing = booking_by_reservation(self.store, channel_id, key) if key else None
             if model.status == "new" and existing is not None:
@@ -164,13 +166,13 @@ class Bookings:
                     raise ValidationFailed.one("reservation_id", "is already taken by a different booking")
                 return self._attributes(existing["revision_id"]), True
             if model.status != "new":
-                _require_existing(model, existing)
+                existing = _require_existing(model, existing)
                 if existing["property_id"] != property_id:
                     raise ValidationFailed.one("property_id", "the booking belongs to another property")
                 if model.status == "cancelled" and existing["status"] == "cancelled":
                     return self._attributes(existing["revision_id"]), False
             if model.status == "cancelled":
-                booking = self._cancel(shown, existing, prop)
+                booking = self._cancel(shown, cast(Row, existing), prop)  # not new: _require_existing found it
             else:
                 sold = property_rate_plan_ids(self.store, prop["id"]) if crs else self._sold(channel, prop)
                 booking = self._book(model, shown, existing, prop, channel, sold, window, body_hash, key,
@@ -179,7 +181,7 @@ class Bookings:
                             property_id=property_id)
         return booking, model.status == "new"
 
-    def _book(self, model: BookingInput, shown: dict[str, Any], existing, prop: Row, channel: Row, sold: set[str],
+    def _book(self, model: BookingInput, shown: dict[str, Any], existing: Row | None, prop: Row, channel: Row, sold: set[str],
               window: Window, body_hash: str, key: str | None, *, secure: bool, ota: bool,
               ruled: bool) -> dict[str, Any]:
         """`ruled`: the channel's availability rules apply (all but a CRS update, the property's own word)."""
@@ -210,6 +212,7 @@ class Bookings:
             "deposits": shown["deposits"], "meta": shown["meta"],
             "is_overbooked": overbooked, "is_unmapped": unmapped,
         }
+        card_token: str | None
         if model.guarantee is not None and model.guarantee.token is not None:  # a card of the card form
             attributes["guarantee"] = self.cards.take(self.store.conn, shown["guarantee"], channel["id"], booking_id,
                                                       model.departure_date)
@@ -224,7 +227,7 @@ class Bookings:
         return self._save(attributes, existing, body_hash, taken, card_token, key or reservation_id)
 
     def _price_rooms(self, model: BookingInput, shown_rooms: list[dict[str, Any]], prop: Row, mapped: set[str],
-                     window: Window, arrival: date, departure: date, held: Counter, min_stay_type: str,
+                     window: Window, arrival: date, departure: date, held: Counter[tuple[str, str]], min_stay_type: str,
                      ota: bool, seen_by: str | None) -> tuple[list[dict[str, Any]], bool, bool]:
         """Each room of the booking with its nightly prices. A shopping push or a booking of the property's own must
         be sellable (422 naming the room otherwise), of the rate plans `mapped` (those its channel sells), at the
@@ -250,10 +253,10 @@ class Bookings:
             guests = party(room, bands)  # what `rooms` showed for these ages (backend/bookings/ages.py)
             plan = plans.get(room.rate_plan_code)
             ok = plan is not None and plan.property_id == prop["id"] and plan.room_type_id == room.room_type_code
-            if not ota and ok and plan.currency != model.currency:
+            if not ota and ok and plan is not None and plan.currency != model.currency:
                 errors.add("currency", f"must be {plan.currency}, the currency of the rate plan")
                 continue
-            if not ok or (not ota and plan.id not in mapped):
+            if not ok or plan is None or (not ota and plan.id not in mapped):
                 if not ota:
                     errors.add(f"rooms.{index}.rate_plan_code" if plan is None or plan.room_type_id == room.room_type_code
                                else f"rooms.{index}.room_type_code", "is not a room type and rate plan sold on this channel")
@@ -263,9 +266,9 @@ class Bookings:
                 continue
             try:
                 found = quote(plan, rooms[plan.room_type_id], guests, Nights.of(arrival, departure), window,
-                              restrictions.get(plan.id, {}), availability.get(plan.room_type_id, {}), min_stay_type,
-                              wanted[room.room_type_code])
-                prices = {d: format_minor(p, plan.currency) for d, p in found.days.items()}
+                              restrictions.get(plan.id, cast(Nightly, {})), availability.get(plan.room_type_id, {}),
+                              min_stay_type, wanted[room.room_type_code])
+                prices: dict[str, str | None] = {d: format_minor(p, plan.currency) for d, p in found.days.items()}
             except NotSellable as exc:
                 if not ota:
                     errors.add(f"rooms.{index}", f"can't be booked: {exc}")
@@ -296,12 +299,12 @@ class Bookings:
             return property_rate_plan_ids(self.store, prop["id"])
         return mapped_rate_plan_ids(self.store, channel["id"])
 
-    def cancel_taken(self, existing) -> dict[str, Any]:
+    def cancel_taken(self, existing: Row) -> dict[str, Any]:
         """Cancel a booking (its row, with its property's `settings`) in the caller's transaction: a cancellation
         for an invalid card."""
         return self._cancel({"services": []}, existing, existing)
 
-    def _cancel(self, shown: dict[str, Any], existing, prop: Row) -> dict[str, Any]:
+    def _cancel(self, shown: dict[str, Any], existing: Row, prop: Row) -> dict[str, Any]:
         settings = from_json(prop["settings"])
         taken = from_json(existing["taken"])
         if settings["allow_availability_autoupdate_on_cancellation"]:
@@ -313,7 +316,7 @@ class Bookings:
         return self._save(attributes, existing, existing["body_hash"], taken,
                           self._carried_card(existing, attributes["departure_date"]), existing["reservation_id"])
 
-    def _carried_card(self, existing, departure: str | None) -> str | None:
+    def _carried_card(self, existing: Row | None, departure: str | None) -> str | None:
         """The vault token of the booking's card, kept by a revision that brings no card of its own."""
         token = existing and revision_card_token(self.store, existing["revision_id"])
         if token:
@@ -343,7 +346,7 @@ class Bookings:
     def _give_back(self, units: list[tuple[str, str]]) -> None:
         give_back_rooms(self.store.conn, units)
 
-    def _save(self, attributes: dict[str, Any], existing, body_hash: str, taken: list[Any], card_token: str | None,
+    def _save(self, attributes: dict[str, Any], existing: Row | None, body_hash: str, taken: list[Any], card_token: str | None,
               key: str) -> dict[str, Any]:
         """`key` finds the booking by its reservation id (BookingCards.reservation_key)."""
         conn, now, revision_id = self.store.conn, utc_now(), new_id()
@@ -373,8 +376,7 @@ class Bookings:
                  "reports": reports[booking["id"]]} for r, booking in zip(rows, shown, strict=True)], meta
 
     def get(self, actor: Actor, booking_id: str, *, reveal: Reveal | None = None) -> dict[str, Any]:
-        row = booking_shown(self.store, booking_id)
-        owned_property(self.store, actor, row, "booking", booking_id)
+        row = owned_property(self.store, actor, booking_shown(self.store, booking_id), "booking", booking_id)
         return {**self._shown([row], reveal)[0], "is_acked": bool(row["is_acked"]), "message_thread_id": row["thread_id"],
                 "reports": reports_of(self.store, [booking_id])[booking_id]}
 
@@ -396,11 +398,11 @@ class Bookings:
             ack_revision(conn, revision_id, utc_now())
         self.events.publish("booking.acked", revision_id)
 
-    def _revision_row(self, revision_id: str):
-        return revision_row(self.store, revision_id)
+    def _revision_row(self, revision_id: str) -> Row:
+        return cast(Row, revision_row(self.store, revision_id))  # a booking's revisions are kept
 
     def _attributes(self, revision_id: str) -> dict[str, Any]:
-        return cast(dict[str, Any], self._shown([self._revision_row(revision_id)], None)[0])
+        return self._shown([self._revision_row(revision_id)], None)[0]
 
     def _shown(self, rows: builtins.list[Row], reveal: Reveal | None) -> builtins.list[dict[str, Any]]:
         """The stored attributes of revision rows; with `reveal`, each card the vault holds put back in
@@ -417,7 +419,7 @@ def _revision(row: Row, booking: dict[str, Any]) -> dict[str, Any]:
     return {**booking, "id": row["id"], "booking_id": booking["id"], "acked_at": row["acked_at"]}
 
 
-def _require_existing(model: BookingInput, existing) -> None:
+def _require_existing(model: BookingInput, existing: Row | None) -> Row:
     if not model.reservation_id:
         action = "modify" if model.status == "modified" else "cancel"
         raise ValidationFailed.one("reservation_id", f"is required to {action} a booking")
@@ -425,6 +427,7 @@ def _require_existing(model: BookingInput, existing) -> None:
         raise ValidationFailed.one("reservation_id", "is not a booking of this channel")
     if model.status == "modified" and existing["status"] == "cancelled":
         raise ValidationFailed.one("status", "the booking is cancelled and can't be modified")
+    return existing
 
 
 def _check_stay(model: BookingInput, window: Window, today: date, ota: bool) -> None:
@@ -453,8 +456,9 @@ def _check_services(model: BookingInput, errors: Errors) -> None:
             errors.add(f"services.{position}.room_index", f"no room has index {service.room_index}")
 
 
-def _room(index: int, room, guests: Guests, shown: dict[str, Any], room_type_id: str | None,
-          rate_plan_id: str | None, prices: dict[str, str | None], taxes: list[dict[str, Any]] | None = None):
+def _room(index: int, room: RoomIn, guests: Guests, shown: dict[str, Any], room_type_id: str | None,
+          rate_plan_id: str | None, prices: Mapping[str, Any],
+          taxes: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """The booked room: its `occupancy` is the party it was priced for (by its ages, when it gives them all)."""
     occupancy = {"adults": guests.adults, "children": guests.children, "infants": guests.infants,
                  "ages": room.occupancy.ages}
@@ -465,7 +469,7 @@ def _room(index: int, room, guests: Guests, shown: dict[str, Any], room_type_id:
             "meta": shown["meta"], "is_mapped": rate_plan_id is not None}
 
 
-def _taxes(plan, booked: Quote, guests: Guests, tax_set: TaxSet | None) -> list[dict[str, Any]]:
+def _taxes(plan: Plan, booked: Quote, guests: Guests, tax_set: TaxSet | None) -> list[dict[str, Any]]:
     """The room's taxes by the one rule that prices them (backend/inventory/taxes.py), as shopping offered them."""
     return room_taxes(tax_lines(tax_set, booked.nights, booked.prices, guests.persons), len(booked.nights),
                       guests.persons, plan.currency)
@@ -497,9 +501,9 @@ def _lacks(availability: dict[str, int], arrival: date, departure: date, count: 
 
 
 def _amount(rooms: list[dict[str, Any]], model: BookingInput, currency: str | None) -> str:
-    total = sum(parse_money(p, currency) for r in rooms for p in r["days"].values() if p is not None)  # type: ignore[arg-type]
-    total += sum(parse_money(s.total_price, currency) for s in model.services)  # type: ignore[arg-type]
-    return format_minor(total, currency)  # type: ignore[arg-type]
+    total = sum(parse_money(p, currency) for r in rooms for p in r["days"].values() if p is not None)
+    total += sum(parse_money(s.total_price, currency) for s in model.services)
+    return format_minor(total, currency)
 
 
 def _priced(services: list[dict[str, Any]], currency: str) -> list[dict[str, Any]]:

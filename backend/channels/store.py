@@ -69,7 +69,7 @@ def channels_for_property(store: Store, group_ids: list[str], direct_code: str, 
         "property_id = ?)) ORDER BY title, id", [*group_ids, direct_code, property_id, property_id])
 
 
-def is_connected(store: Store, channel_id: str, property_id: str) -> bool:
+def is_connected(store: Store, channel_id: str, property_id: str | None) -> bool:
     return bool(store.scalar("SELECT 1 FROM channel_properties WHERE channel_id = ? AND property_id = ?",
                              (channel_id, property_id)))
 

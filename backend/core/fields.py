@@ -63,7 +63,7 @@ def is_currency(code: object) -> TypeGuard[str]:
     return isinstance(code, str) and code in _currencies()
 
 
-def currency_minor_digits(code: str) -> int:
+def currency_minor_digits(code: str | None) -> int:
     """Digits after the decimal point of a currency's minor unit (2 for EUR, 0 for JPY)."""
     return 0 if code in {"BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF", "UGX",
                          "UYI", "VND", "VUV", "XAF", "XOF", "XPF"} else 3 if code in {

@@ -24,7 +24,7 @@ MAX_MINOR = 10**14  # a trillion in a two-digit currency: far above any room pri
 SHAPE = 'must be a decimal string such as "120.00" or a whole number of minor units (12000 for 120.00)'
 
 
-def parse_money(value: object, currency: str) -> int:
+def parse_money(value: object, currency: str | None) -> int:
     """Minor units of a money amount; ValueError with a message fit for a field error."""
     if isinstance(value, bool) or not isinstance(value, int | str):
         raise ValueError(SHAPE)
@@ -94,7 +94,7 @@ def format_amount(value: Decimal | str | None, currency: str) -> str | None:
 
 
 @lru_cache(maxsize=8192)
-def format_minor(minor: int, currency: str) -> str:
+def format_minor(minor: int, currency: str | None) -> str:
     """Integer arithmetic, remembered: a priced stay formats thousands of prices, most of them alike."""
     digits = currency_minor_digits(currency)
     if not digits:

@@ -485,7 +485,7 @@ def database_copy(source: str, target: str, keys: str | None) -> None:
         from storage.copy import copy_database
 
         copy = open_store(target)
-        copied = copy_database(engine.store, copy)  # type: ignore[arg-type]
+        copied = copy_database(engine.store, copy)
     except _refusals() as error:
         _say(error)
     click.echo(f"Copied {sum(copied.values())} rows of {len(copied)} tables into {copy.location}.")

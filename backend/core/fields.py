@@ -87,7 +87,7 @@ def url_error(value: str) -> str | None:
         return "must be at most 2048 characters"
     try:
         parts = urlsplit(value)
-        parts.port  # noqa: B018 — raises for a port that is not one
+        _ = parts.port  # read for its check: it raises for a port that is not one
     except ValueError:
         return "must be a valid http or https URL"
     if (parts.scheme not in {"http", "https"} or not parts.hostname
@@ -132,7 +132,7 @@ def decimal_number(value: object) -> Decimal:
     """A number of zero or more that is not money (a percentage, a penalty), sent as a decimal string or a
     whole number: floats would round. Money is read by backend/core/money.py, where a whole number is minor units."""
     if isinstance(value, bool) or not isinstance(value, int | str):
-        raise ValueError('must be a decimal string such as "12.50"')  # noqa: TRY004 — a field message, not a crash
+        raise ValueError('must be a decimal string such as "12.50"')  # a field message, not a crash
     try:
         number = Decimal(str(value).strip())
     except InvalidOperation:

@@ -198,7 +198,7 @@ class Deliverer:
                     self.holding, renewed = self.lease.acquire(), time.monotonic()
                 if self.lease.delivering():
                     self.round()
-            except Exception as exc:  # noqa: BLE001 — the deliverer outlives any one bad round
+            except Exception as exc:  # the deliverer outlives any one bad round
                 log.warning("deliverer round failed: %s", type(exc).__name__)
             self.wake.wait(POLL)
             self.wake.clear()
@@ -225,7 +225,7 @@ class Deliverer:
             for sweep in (self._catch_up, *self.sweeps):
                 try:
                     sweep(self.store, self.clock())
-                except Exception:  # noqa: BLE001 — one sweep's fault neither stops the others nor the deliveries
+                except Exception:  # one sweep's fault neither stops the others nor the deliveries
                     log.exception("sweep %s failed", getattr(sweep, "__qualname__", sweep))
         if now - self._pruned > PRUNE_EVERY:
             self._pruned = now
@@ -255,7 +255,7 @@ class Deliverer:
             self._redeliver(route, destination_id)
             while not self._stop.is_set() and self.lease.claimed(claim) and self._step(route, destination_id):
                 pass
-        except Exception as exc:  # noqa: BLE001 — one destination's trouble never stops the others
+        except Exception as exc:  # one destination's trouble never stops the others
             log.warning("delivery to %s failed: %s", destination_id, type(exc).__name__)
         finally:
             self.lease.unclaim(claim)
@@ -364,7 +364,7 @@ def _send(route: Route, destination_id: str, events: list[Event]) -> Delivered:
         return answer if isinstance(answer, Delivered) else Delivered(answer)
     except SendFailed:
         raise
-    except Exception as exc:  # noqa: BLE001 — see above; the traceback goes to the server's log
+    except Exception as exc:  # see above; the traceback goes to the server's log
         log.exception("could not build a call to %s", destination_id)
         raise SendFailed(f"Frontdesk could not build the call ({type(exc).__name__}); see the server's log") from None
 

@@ -323,7 +323,7 @@ class InventoryScreen(TabbedArea):
         elif self.tab == "calendar" and (selection := self.grid.selection()):
             chosen = self.grid.current()
             parents = {plan["id"]: data.parent_of(plan) for plan in selection.plans}
-            self.app.push_screen(RangeEditDialog(data.property["id"], selection, chosen[0].kind, parents),  # type: ignore[index]
+            self.app.push_screen(RangeEditDialog(data.property["id"], selection, chosen[0].kind, parents),
                                  self.range_saved)
 
     def range_saved(self, edit: Edit | None) -> None:

@@ -116,7 +116,7 @@ class Frames:
             if self.ready():
                 self.painted.set()
 
-        screen._compositor_refresh = refresh_then_check  # type: ignore[method-assign]
+        screen._compositor_refresh = refresh_then_check
 
 
 async def timed_downs(app: App, frames: Frames, ready_after: Callable[[], Callable[[], bool]],

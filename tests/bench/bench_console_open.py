@@ -208,7 +208,7 @@ class Paints:
             refresh(screen)
             last[id(screen)] = time.perf_counter()
 
-        Screen._compositor_refresh = stamped  # type: ignore[method-assign]
+        Screen._compositor_refresh = stamped
 
 
 async def timed(pilot: Pilot, paints: Paints, keys: tuple[str, ...], open_: Callable[[], Awaitable[None]] | None = None

@@ -83,7 +83,8 @@ class Engine:
         _replicas_need_postgres(self.store.dialect.name == "postgresql")
         from storage.replicas import read_store
 
-        return read_store(self.store, self.config.read_dbs, self.config.replica_lag_bound)  # type: ignore[arg-type]
+        return read_store(self.store, self.config.read_dbs,  # type: ignore[arg-type]  # PostgreSQL's: checked above
+                          self.config.replica_lag_bound)
 
     @cached_property
     def property_users(self) -> Users:

@@ -209,7 +209,7 @@ class Guarantee(Strict):
             kept = [e for e in failed.errors() if e["type"] != CARD_MISSING and e["loc"][0] not in SEALED]
             if not kept:
                 raise
-            raise ValidationError.from_exception_data(failed.title, kept) from None  # type: ignore[arg-type]
+            raise ValidationError.from_exception_data(failed.title, kept) from None  # type: ignore[arg-type]  # as pydantic gave them
 
     def expired(self, today: date) -> bool:
         """A card of the form was checked when the guest typed it; the vault holds its expiry."""

@@ -187,7 +187,9 @@ class Bookings:
         """`ruled`: the channel's availability rules apply (all but a CRS update, the property's own word)."""
         settings = from_json(prop["settings"])
         _check_stay(model, window, self.clock().date(), ota)
-        arrival, departure = date.fromisoformat(model.arrival_date), date.fromisoformat(model.departure_date)  # type: ignore[arg-type]
+        # Both dates: _check_stay requires them
+        arrival = date.fromisoformat(cast(str, model.arrival_date))
+        departure = date.fromisoformat(cast(str, model.departure_date))
         held = Counter(tuple(u) for u in from_json(existing["taken"])) if existing else Counter()
         rooms, overbooked, unmapped = self._price_rooms(model, shown["rooms"], prop, sold, window, arrival,
                                                         departure, held, settings["min_stay_type"], ota,
@@ -288,7 +290,8 @@ class Bookings:
                 found = replace(found, prices=tuple(parse_money(room.days[night], plan.currency)
                                                     for night in found.nights))
             priced.append(_room(index, room, guests, shown_rooms[index], plan.room_type_id, plan.id, room.days or prices,
-                                _taxes(plan, found, guests, tax_sets.get(plan.tax_set_id))))  # type: ignore[arg-type]
+                                _taxes(plan, found, guests,
+                                       tax_sets.get(plan.tax_set_id) if plan.tax_set_id is not None else None)))
         _check_services(model, errors)
         errors.raise_if_any()
         return priced, overbooked, unmapped

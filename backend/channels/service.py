@@ -35,7 +35,7 @@ import secrets
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 from pydantic_core import from_json
@@ -79,7 +79,8 @@ from storage import Connection, Row, Store, new_id, utc_now
 if TYPE_CHECKING:
     from backend.core.keys import Keys
 
-CHANNEL_CODES = ("BookingCom", "AirBNB", "OpenShopping")
+ChannelCode = Literal["BookingCom", "AirBNB", "OpenShopping"]
+CHANNEL_CODES: tuple[ChannelCode, ...] = get_args(ChannelCode)
 CHAT_PROVIDERS = ("BookingCom", "AirBNB")
 # Our older names, accepted as input only.
 ALIASES = {"channel_code": "channel", "property_ids": "properties", "rate_plan_ids": "rate_plans"}
@@ -87,7 +88,6 @@ ALIASES = {"channel_code": "channel", "property_ids": "properties", "rate_plan_i
 READ_ONLY = frozenset({"id", "inserted_at", "updated_at", "has_provider_api_key", "inbound_key", "ari_secret", "sync"})
 EDITABLE = ("title", "channel", "group_id", "properties", "rate_plans", "settings", "is_active")
 
-ChannelCode = Literal[CHANNEL_CODES]  # type: ignore[valid-type]
 
 
 class Mapping(BaseModel):
@@ -120,7 +120,8 @@ class ChannelInput(BaseModel):
 class ChannelBody(ChannelInput):
     """The request body as documented: the service's names, and ours as deprecated input aliases."""
 
-    channel: ChannelCode | None = Field(None, description="required on create (or channel_code); fixed once created")
+    channel: ChannelCode | None = Field(  # type: ignore[assignment]  # the body may leave it out: an update, an alias
+        None, description="required on create (or channel_code); fixed once created")
     channel_code: ChannelCode | None = Field(None, deprecated=True, description="older name of channel")
     property_ids: list[StrictStr] | None = Field(None, deprecated=True, description="older name of properties")
     rate_plan_ids: list[StrictStr] | None = Field(None, deprecated=True,

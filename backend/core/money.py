@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
-from typing import Annotated
+from typing import Annotated, cast
 
 from pydantic import BeforeValidator, ValidationInfo
 
@@ -33,7 +33,8 @@ def parse_money(value: object, currency: str | None) -> int:
     else:
         digits = currency_minor_digits(currency)
         amount = _decimal(value)
-        if amount.as_tuple().exponent < -digits and amount != round(amount, digits):  # type: ignore[operator]
+        exponent = cast(int, amount.as_tuple().exponent)  # an int: _decimal refuses NaN and infinities
+        if exponent < -digits and amount != round(amount, digits):
             raise ValueError(f"must have at most {digits} decimals in {currency}")
         minor = int(amount.scaleb(digits))
     if minor < 0:
@@ -43,7 +44,7 @@ def parse_money(value: object, currency: str | None) -> int:
     return minor
 
 
-def canonical(value: object, currency: str) -> str:
+def canonical(value: object, currency: str | None) -> str:
     """An amount as the engine stores and shows it: the currency's decimal string ("100.50", "1200" in JPY)."""
     return format_minor(parse_money(value, currency), currency)
 

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from decimal import Decimal
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError, model_validator
 from pydantic_core import from_json
@@ -38,6 +38,7 @@ from backend.identity.access import owned_property, reaches
 from backend.identity.models import Actor
 from backend.inventory import sellable
 from backend.inventory.calendar import Calendar, Scope
+from backend.inventory.channel_rules import Weekday
 from backend.inventory.models import INHERITS, complete
 from backend.inventory.ranges import TABLES, Kind, Planned
 from backend.inventory.review import Review, review_of
@@ -79,7 +80,7 @@ class Dated(BaseModel):
     date: StrictStr | None = None
     date_from: StrictStr | None = None
     date_to: StrictStr | None = None
-    days: Annotated[list[Literal[WEEKDAYS]], Field(min_length=1, max_length=7)] | None = None  # type: ignore[valid-type]
+    days: Annotated[list[Weekday], Field(min_length=1, max_length=7)] | None = None
 
     @model_validator(mode="after")
     def _one_way_of_dating(self) -> Dated:
@@ -323,11 +324,11 @@ class Ari:
             dates = ([] if bad & {"date", "date_from", "date_to"}
                      else _dates(value, holder.window.today if holder else None, prefix, errors))
             if kind == "availability":
-                fields = None if bad else {"availability": value.availability}  # type: ignore[attr-defined]
+                fields = None if bad else {"availability": value.availability}  # type: ignore[attr-defined]  # its kind's
             else:
-                fields = self._restriction_fields(prefix, raw, value, bad, target, holder, errors)  # type: ignore[arg-type]
+                fields = self._restriction_fields(prefix, raw, value, bad, target, holder, errors)  # type: ignore[arg-type]  # as above
             if target is not None and not bad and fields is not None:
-                checked.append(Checked(kind, index, target, dates, fields))  # type: ignore[arg-type]
+                checked.append(Checked(kind, index, target, dates, fields))  # type: ignore[arg-type]  # one of the Kinds
         return checked
 
     def _holder(self, actor: Actor, property_id: str, props: dict[str, Holder], now: datetime) -> Holder | None:

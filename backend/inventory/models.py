@@ -34,7 +34,7 @@ from pydantic import (
 from backend.core.fields import Currency, DecimalNumber, LongText, RequiredText, Text255, Url, decimal_number
 from backend.core.money import Money, format_minor
 from backend.core.validation import details_of
-from backend.inventory.taxes import LOGICS, MAX_LEVEL, Rate, TaxType
+from backend.inventory.taxes import LOGICS, MAX_LEVEL, Logic, Rate, TaxType
 
 HHMM = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
 # The service's `meal_type` values, as its rate plans page lists them (its spelling: "carribean"), with the
@@ -53,7 +53,8 @@ MEAL_TYPES = {
 }
 RateMode = Literal["manual", "derived"]  # the service's "auto" and "cascade" are refused by name
 RATE_MODES: tuple[RateMode, ...] = get_args(RateMode)
-RATE_RULES = ("increase_by_percent", "increase_by_amount", "decrease_by_percent", "decrease_by_amount")
+RateRule = Literal["increase_by_percent", "increase_by_amount", "decrease_by_percent", "decrease_by_amount"]
+RATE_RULES: tuple[RateRule, ...] = get_args(RateRule)
 # What a derived plan may take from its parent, and which night values each flag names. The last three are
 # the service's read-only settings, which Frontdesk does not have: their flags are kept and change nothing.
 INHERITS = {"inherit_rate": "rate", "inherit_min_stay_arrival": "min_stay_arrival",
@@ -213,7 +214,7 @@ ModifierValue = Annotated[Any, WithJsonSchema({"type": ["string", "integer"]})]
 class DerivedOption(Strict):
     """How a derived plan's rate comes from its parent's: the modifiers, applied in order."""
 
-    rate: Annotated[list[Annotated[tuple[Literal[RATE_RULES], ModifierValue],  # type: ignore[valid-type]
+    rate: Annotated[list[Annotated[tuple[RateRule, ModifierValue],
                                    AfterValidator(_rule)]], Field(max_length=10)] = []
 
 
@@ -264,7 +265,7 @@ class Tax(Strict):
     """A tax embedded in its rate plan, written as the plan's own tax set (backend/inventory/tax_sets.py)."""
 
     title: RequiredText
-    mode: Literal[TAX_MODES]  # type: ignore[valid-type]
+    mode: Logic
     rate: Rate = Field(description="a percentage (0-100) string for mode percent, else money in the rate plan's "
                                    "currency")
     inclusive: StrictBool = False

@@ -204,12 +204,13 @@ class RoomTypes(Owned):
         self.photos = photos  # `content.photos`: the room type's rows of the photo store
 
     def create(self, actor: Actor, data: Any) -> dict[str, Any]:
-        model, errors = _room_model(_writable(data, "room type"))
+        found, errors = _room_model(_writable(data, "room type"))
         errors.raise_if_any()
+        model = cast(RoomTypeInput, found)  # None only with problems, raised above
         with self.store.transaction() as conn:
-            self._property(actor, model.property_id, "property_id")  # type: ignore[union-attr]
-            room_id = self._insert(_room_values(model))  # type: ignore[arg-type]
-            self.photos.apply(conn, model.property_id, room_id, model.content.photos)  # type: ignore[union-attr]
+            self._property(actor, model.property_id, "property_id")
+            room_id = self._insert(_room_values(model))
+            self.photos.apply(conn, model.property_id, room_id, model.content.photos)
             return self.get(actor, room_id)
 
     def update(self, actor: Actor, room_id: str, data: Any) -> dict[str, Any]:
@@ -220,8 +221,9 @@ class RoomTypes(Owned):
             if model is not None and not failed(errors.details) & {"occ_adults", "occ_children"}:
                 self._check_capacity(room_id, model.occ_adults + model.occ_children, errors)
             errors.raise_if_any()
-            photos = model.content.photos  # type: ignore[union-attr]
-            self._update(room_id, _room_values(model),  # type: ignore[arg-type]
+            model = cast(RoomTypeInput, model)  # None only with problems, raised above
+            photos = model.content.photos
+            self._update(room_id, _room_values(model),
                          also=lambda conn, before: self.photos.apply(conn, before["property_id"], room_id, photos))
             return self.get(actor, room_id)
 
@@ -330,7 +332,7 @@ class RatePlans(Owned):
             bad = failed(details)
             errors.merge({path: texts for path, texts in rules.details.items() if path.split(".")[0] not in bad})
         errors.raise_if_any()
-        return model, currency  # type: ignore[return-value]
+        return cast(RatePlanInput, model), currency  # None only with problems, raised above
 
     def _validate(self, actor: Actor, data: dict[str, Any]) -> tuple[RatePlanInput | None, dict[str, list[str]]]:
         """Amounts are read in the plan's currency: its own, else its property's (when the actor's)."""
@@ -526,7 +528,7 @@ class HotelPolicies:
         with self.store.transaction() as conn:
             put_hotel_policy(conn, new_id(), property_id, prop["group_id"], json.dumps(policy), utc_now())
         self.events.publish("inventory.changed", property_id, item="hotel policy", action="updated")
-        return self.read(property_id)  # type: ignore[return-value]
+        return cast(dict[str, Any], self.read(property_id))  # just written
 
 
     def _checked(self, current: dict[str, Any], data: Any, currency: str | None) -> dict[str, Any]:

@@ -300,7 +300,7 @@ class PlanTaxes:
         if "tax_set_id" not in sent and current is None:
             found = default_tax_set(self.store, model.property_id)
             return found["id"] if found is not None and found["currency"] == currency else None
-        set_id = model.tax_set_id if "tax_set_id" in sent else current["tax_set_id"]  # type: ignore[index]
+        set_id = model.tax_set_id if "tax_set_id" in sent or current is None else current["tax_set_id"]
         if set_id is None:
             return None
         field = "tax_set_id" if "tax_set_id" in sent else "currency"

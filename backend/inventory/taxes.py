@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import (
     AfterValidator,
@@ -40,12 +40,15 @@ from backend.core.fields import Currency, RequiredText
 from backend.core.money import canonical, format_minor, parse_money
 from storage import Row
 
-LOGICS = ("percent", "per_room", "per_room_per_night", "per_person", "per_person_per_night", "per_night",
-          "per_booking")
+Logic = Literal[
+    "percent", "per_room", "per_room_per_night", "per_person", "per_person_per_night", "per_night", "per_booking",
+]
+LOGICS: tuple[Logic, ...] = get_args(Logic)
 PER_NIGHT = frozenset({"per_room_per_night", "per_person_per_night", "per_night"})
 PER_PERSON = frozenset({"per_person", "per_person_per_night"})
 # `city tax`, as the tax page writes it, is the booking rooms' `city_tax`.
-TYPES = ("tax", "fee", "city_tax")
+TaxKind = Literal["tax", "fee", "city_tax"]
+TYPES: tuple[TaxKind, ...] = get_args(TaxKind)
 MAX_RANGES = 20
 MAX_TAXES = 50  # of a set
 MAX_LEVEL = 99
@@ -76,7 +79,7 @@ IsoDate = Annotated[StrictStr, AfterValidator(_iso_date)]
 # Read against the tax's logic and currency by `rate_of`: never a float.
 Rate = Annotated[int | str, BeforeValidator(_rate_shape)]
 Nights = Annotated[StrictInt, Field(ge=1, le=730)]
-TaxType = Annotated[Literal[TYPES], BeforeValidator(_type)]  # type: ignore[valid-type]
+TaxType = Annotated[TaxKind, BeforeValidator(_type)]
 
 
 class Strict(BaseModel):
@@ -101,7 +104,7 @@ class TaxInput(Strict):
 
     property_id: StrictStr
     title: RequiredText
-    logic: Literal[LOGICS]  # type: ignore[valid-type]
+    logic: Logic
     type: TaxType = Field("tax", description="tax, fee or city_tax (also written `city tax`)")
     rate: Rate = Field(description="a percentage (0-100) string for logic percent, else money of `currency`: a "
                                    "decimal string, or a whole number of minor units")
@@ -125,7 +128,7 @@ def rate_of(logic: str, rate: object, currency: str | None) -> str:
         if not percent.is_finite() or not 0 <= percent <= HUNDRED:
             raise ValueError("must be a percentage from 0 to 100")
         return str(rate).strip()
-    return canonical(rate, currency)  # type: ignore[arg-type]
+    return canonical(rate, currency)
 
 
 class TaxEnvelope(BaseModel):

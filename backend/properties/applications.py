@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, StrictStr
 
@@ -23,13 +23,17 @@ from backend.properties.store import (
 from storage import Store, new_id, utc_now
 
 APPLICATIONS = {"chat": "Guest chat: answer guests from BookingCom and AirBNB in one inbox"}
+if TYPE_CHECKING:
+    ApplicationCode = str  # at run time the Literal of APPLICATIONS' codes, which mypy cannot build
+else:
+    ApplicationCode = Literal[tuple(APPLICATIONS)]
 
 
 class InstallationInput(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     property_id: StrictStr
-    application_code: Literal[tuple(APPLICATIONS)]  # type: ignore[valid-type]
+    application_code: ApplicationCode
 
 
 class InstallationEnvelope(BaseModel):

@@ -103,7 +103,7 @@ def _one_source(method: Method) -> Method:
         with one_source(self.store):
             return method(self, *args, **kwargs)
 
-    return call  # type: ignore[return-value]
+    return call  # type: ignore[return-value]  # functools.wraps: the method's own signature
 
 
 @dataclass(frozen=True)
@@ -119,7 +119,7 @@ class Shopping:
     def __init__(self, store: Store | ReadStore, clock: Callable[[], datetime]) -> None:
         """`store`: where its reads go (the engine's `reads`); Shopping writes nothing."""
         self.store = store
-        self.calendar = Calendar(store)  # type: ignore[arg-type]
+        self.calendar = Calendar(store)  # type: ignore[arg-type]  # it only reads: a ReadStore serves it
         self.clock = clock
 
     # --- channels ----------------------------------------------------------------------------
@@ -185,12 +185,13 @@ class Shopping:
         if wanted is None:
             rows, meta = property_page(self.store, query, channel_ids)
             offers = self.best_offers(channel_ids, stay, [r["id"] for r in rows]) if stay else {}
-        elif (ask := self._sellable(channel_ids, stay, now := self.clock())) is not None:  # type: ignore[arg-type]
+        elif (ask := self._sellable(channel_ids, dated := cast(Stay, stay), now := self.clock())) is not None:
+            # dated: _is_available refuses is_available without the stay's dates
             rows, meta = sellable_page(self.store, query, ask, self._zones(ask, now), wanted)
-            offers = self.best_offers(channel_ids, stay, [r["id"] for r in rows]) if wanted else {}  # type: ignore[arg-type]
+            offers = self.best_offers(channel_ids, dated, [r["id"] for r in rows]) if wanted else {}
         else:
             every = sold_properties(self.store, query, channel_ids)
-            offers = self.best_offers(channel_ids, stay, None)  # type: ignore[arg-type]
+            offers = self.best_offers(channel_ids, dated, None)
             matching = [r for r in every if (r["id"] in offers) == wanted]
             rows, meta = matching[query.offset:query.offset + query.limit], query.meta(len(matching))
         photos = of_properties(self.store, [r["id"] for r in rows])
@@ -344,7 +345,7 @@ class Shopping:
                              availability.get(plan.room_type_id, {}))
             if quotes:
                 shown = _plan_item(plan, stay.nights, left[plan.room_type_id])
-                taxes = tax_sets.get(plan.tax_set_id)  # type: ignore[arg-type]
+                taxes = tax_sets.get(plan.tax_set_id) if plan.tax_set_id is not None else None
                 offers[plan.room_type_id] += [_rate_item(shown, plan, found, party, taxes) for party, found in quotes]
         return [item(room, offers[room_id], left[room_id]) for room_id, room in rooms.items() if offers[room_id]]
 

@@ -188,9 +188,9 @@ def mark_thread_read(conn: Connection, thread_id: str) -> None:
 def unanswered_guest_messages(conn: Connection, thread_id: str) -> int:
     """The guest's messages since the property's last reply."""
     return cast(int, conn.execute(
-                  "SELECT count(*) FROM messages WHERE thread_id = ? AND sender = 'guest' AND inserted_at > coalesce("
-                  "(SELECT max(inserted_at) FROM messages WHERE thread_id = ? AND sender = 'property'), '')",
-                  (thread_id, thread_id)).fetchone()[0])
+        "SELECT count(*) FROM messages WHERE thread_id = ? AND sender = 'guest' AND inserted_at > coalesce("
+        "(SELECT max(inserted_at) FROM messages WHERE thread_id = ? AND sender = 'property'), '')",
+        (thread_id, thread_id)).fetchone()[0])
 
 
 def set_unread_count(conn: Connection, thread_id: str, unread: int) -> None:
@@ -443,9 +443,9 @@ def spend_one_time_token(conn: Connection, token_hash: str, now: str) -> Row | N
     """Mark the one-time token used, if it is unused, unexpired and its API token not revoked; its api_token_id
     and property_id, or None. One statement, so that a token is spent once however many try at once."""
     return cast(Row | None, conn.execute(
-                         "UPDATE chat_tokens SET used_at = ? WHERE token_hash = ? AND kind = 'one_time' AND used_at IS NULL "
-                         "AND expires_at > ? AND api_token_id IN (SELECT id FROM api_tokens WHERE revoked_at IS NULL) "
-                         "RETURNING api_token_id, property_id", (now, token_hash, now)).fetchone())
+        "UPDATE chat_tokens SET used_at = ? WHERE token_hash = ? AND kind = 'one_time' AND used_at IS NULL "
+        "AND expires_at > ? AND api_token_id IN (SELECT id FROM api_tokens WHERE revoked_at IS NULL) "
+        "RETURNING api_token_id, property_id", (now, token_hash, now)).fetchone())
 
 
 # --- what other domains hold about a thread (reads) ---------------------------------------------

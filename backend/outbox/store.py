@@ -181,11 +181,11 @@ def count_failure(conn: Connection, destination_id: str, cursor: int, attempts: 
 def ack_cursor(conn: Connection, destination_id: str, kind: str, cursor: int, now: str) -> int:
     """A pull destination's cursor moves up to `cursor`, never back (its row made if it had none); where it is now."""
     return cast(int, conn.execute(
-                  "INSERT INTO destinations AS d (id, kind, cursor, last_delivered_at) VALUES (?, ?, ?, ?) ON CONFLICT(id) DO "
-                  "UPDATE SET last_delivered_at = CASE WHEN excluded.cursor > d.cursor THEN excluded.last_delivered_at "
-                  "ELSE d.last_delivered_at END, cursor = CASE WHEN excluded.cursor > d.cursor THEN excluded.cursor "
-                  "ELSE d.cursor END RETURNING cursor",
-                  (destination_id, kind, cursor, now)).fetchone()[0])
+        "INSERT INTO destinations AS d (id, kind, cursor, last_delivered_at) VALUES (?, ?, ?, ?) ON CONFLICT(id) DO "
+        "UPDATE SET last_delivered_at = CASE WHEN excluded.cursor > d.cursor THEN excluded.last_delivered_at "
+        "ELSE d.last_delivered_at END, cursor = CASE WHEN excluded.cursor > d.cursor THEN excluded.cursor "
+        "ELSE d.cursor END RETURNING cursor",
+        (destination_id, kind, cursor, now)).fetchone()[0])
 
 
 # --- deliveries and redeliveries -------------------------------------------------------------------

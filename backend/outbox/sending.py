@@ -82,7 +82,7 @@ class Sender:
         except AddressRefused as refused:
             raise SendFailed(f"the address {refused.problem}") from None
         except httpx.TimeoutException:
-            raise SendFailed(f"no answer within {self.client.timeout.read:g} s", outline=TIMED_OUT) from None
+            raise SendFailed(f"no answer within {self.timeout:g} s", outline=TIMED_OUT) from None
         except (httpx.HTTPError, httpx.InvalidURL) as exc:  # InvalidURL: a host name httpx cannot encode
             raise SendFailed(f"{UNREACHABLE}: {type(exc).__name__}", outline=UNREACHABLE) from None
 

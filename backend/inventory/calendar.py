@@ -29,7 +29,7 @@ from backend.inventory.store import (
     versions,
 )
 from backend.inventory.taxes import TaxSet
-from storage import Row, Store
+from storage import Reads, Row
 
 T = TypeVar("T")
 
@@ -37,7 +37,7 @@ KEEP_AT_MOST = 100_000
 
 
 class Calendar:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Reads) -> None:
         self.store = store
         self._plans: dict[tuple[str, str], Plan] = {}
         self._rooms: dict[tuple[str, str], Room] = {}

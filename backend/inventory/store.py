@@ -115,13 +115,13 @@ def delete_owned(conn: Connection, table: str, item_id: str) -> None:
     conn.execute(f"DELETE FROM {table} WHERE id = ?", (item_id,))
 
 
-def versions(store: Store, table: str, ids: list[str]) -> Iterable[tuple[str, str]]:
+def versions(store: Reads, table: str, ids: list[str]) -> Iterable[tuple[str, str]]:
     """(id, updated_at) of these rows of the table (asked in chunks: a channel's list may name tens of thousands)."""
     return [row for chunk in chunked(ids) for row in
             store.tuples(f"SELECT id, updated_at FROM {table} WHERE id IN ({placeholders(chunk)})", chunk)]
 
 
-def rows_by_id(store: Store, table: str, ids: list[str]) -> list[Row]:
+def rows_by_id(store: Reads, table: str, ids: list[str]) -> list[Row]:
     return [row for chunk in chunked(ids) for row in
             store.query(f"SELECT * FROM {table} WHERE id IN ({placeholders(chunk)})", chunk)]
 
@@ -177,7 +177,7 @@ def has_rates(store: Store, plan_id: str) -> Any:
     return store.scalar("SELECT 1 FROM restrictions WHERE rate_plan_id = ? AND rate IS NOT NULL LIMIT 1", (plan_id,))
 
 
-def mapped_plan_versions(store: Store, channel_ids: list[str],
+def mapped_plan_versions(store: Reads, channel_ids: list[str],
                          property_ids: list[str] | None = None) -> Iterable[tuple[str, str]]:
     """(id, updated_at) of the rate plans mapped to the channels (optionally of some properties only): a subquery
     rather than a long IN list, for the property list over thousands of properties; of some properties, their plans
@@ -207,20 +207,20 @@ def _scope_rooms(scope: Scope) -> tuple[str, list[str]]:
     return placeholders(list(scope.ids)), list(scope.ids)
 
 
-def scope_plan_versions(store: Store, scope: Scope) -> Iterable[tuple[str, str]]:
+def scope_plan_versions(store: Reads, scope: Scope) -> Iterable[tuple[str, str]]:
     """(id, updated_at) of the scope's rate plans."""
     condition, params = _scope_plans(scope)
     return store.tuples(f"SELECT id, updated_at FROM rate_plans WHERE id IN ({condition})", params)
 
 
-def restriction_nights(store: Store, scope: Scope, first: str, last: str) -> Iterable[tuple[Any, ...]]:
+def restriction_nights(store: Reads, scope: Scope, first: str, last: str) -> Iterable[tuple[Any, ...]]:
     """The scope's stored restrictions rows from first to last (both included), as RESTRICTION_SELECT reads them."""
     condition, params = _scope_plans(scope)
     return store.tuples(f"SELECT {RESTRICTION_SELECT} FROM restrictions WHERE rate_plan_id IN ({condition}) "
                         "AND date >= ? AND date <= ?", [*params, first, last])
 
 
-def availability_nights(store: Store, scope: Scope, first: str, last: str) -> Iterable[tuple[str, str, int]]:
+def availability_nights(store: Reads, scope: Scope, first: str, last: str) -> Iterable[tuple[str, str, int]]:
     """(room_type_id, date, availability) of the scope's room types from first to last (both included)."""
     condition, params = _scope_rooms(scope)
     return store.tuples(f"SELECT room_type_id, date, availability FROM availability WHERE room_type_id IN ({condition}) "
@@ -605,7 +605,7 @@ def default_tax_set(store: Store, property_id: str) -> Row | None:
         "SELECT id, currency FROM tax_sets WHERE property_id = ? AND is_default = 1", (property_id,)))
 
 
-def set_taxes(store: Store, set_ids: list[str]) -> list[Row]:
+def set_taxes(store: Reads, set_ids: list[str]) -> list[Row]:
     """The taxes of these sets (SET_TAX_SELECT), by set, level (highest first) and position."""
     return [row for chunk in chunked(set_ids) for row in store.query(
         f"SELECT {SET_TAX_SELECT} FROM tax_set_taxes m JOIN taxes t ON t.id = m.tax_id "

@@ -119,7 +119,7 @@ class Shopping:
     def __init__(self, store: Store | ReadStore, clock: Callable[[], datetime]) -> None:
         """`store`: where its reads go (the engine's `reads`); Shopping writes nothing."""
         self.store = store
-        self.calendar = Calendar(store)  # type: ignore[arg-type]  # it only reads: a ReadStore serves it
+        self.calendar = Calendar(store)
         self.clock = clock
 
     # --- channels ----------------------------------------------------------------------------

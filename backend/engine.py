@@ -9,47 +9,47 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from backend.bookings.store import has_legacy_cards, has_unnamed_bookings
+from backend.core.changes import noter
 from backend.core.config import Config
 from backend.core.errors import CannotStart
-from backend.upgrades.steps import run_pending
-from backend.core.changes import noter
 from backend.core.events import EventBus
-from backend.outbox import changes
 from backend.identity.service import Identity
-from backend.bookings.store import has_legacy_cards, has_unnamed_bookings
+from backend.outbox import changes
 from backend.properties.store import property_count
-from storage import SqliteStore, Store, is_postgres_url, open_store
+from backend.upgrades.steps import run_pending
+from storage import Connection, SqliteStore, Store, is_postgres_url, open_store
 from storage.reads import ReadStore
 
 if TYPE_CHECKING:
-    from backend.identity.models import Actor
-    from backend.identity.users import Users
-    from backend.properties.applications import Applications
     from backend.bookings.service import Bookings
     from backend.channels.service import Channels
-    from backend.chat.embed import ChatEmbed
     from backend.chat.drafts import Drafts
+    from backend.chat.embed import ChatEmbed
     from backend.chat.notes import ThreadNotes
     from backend.chat.service import Chat
     from backend.chat.stay import ThreadStays
     from backend.chat.templates import MessageTemplates
-    from backend.message_rules.service import MessageRules
-    from backend.distribution.service import Distribution
-    from backend.properties.facilities import Facilities
-    from backend.inventory.service import Inventory
-    from backend.inventory.availability_rules import AvailabilityRules
     from backend.core.keys import Keys
-    from backend.properties.media import Media
+    from backend.distribution.service import Distribution
+    from backend.identity.models import Actor
+    from backend.identity.users import Users
+    from backend.inventory.availability_rules import AvailabilityRules
+    from backend.inventory.service import Inventory
+    from backend.message_rules.service import MessageRules
     from backend.outbox.deliverer import Deliverer, Route, Sweep
     from backend.outbox.lease import ServerAddresses
+    from backend.properties.applications import Applications
+    from backend.properties.facilities import Facilities
+    from backend.properties.media import Media
     from backend.properties.service import Properties
     from backend.reviews.service import Reviews
     from backend.shopping.service import Shopping
     from backend.vault.capture import Capture, CaptureTarget
     from backend.vault.card_form import CardForm
+    from backend.vault.keeping import Vault
     from backend.vault.pci_keys import PciKeys
     from backend.vault.service import Tokenisation
-    from backend.vault.keeping import Vault
     from backend.webhooks.service import Webhooks
 
 
@@ -84,7 +84,8 @@ class Engine:
         _replicas_need_postgres(self.store.dialect.name == "postgresql")
         from storage.replicas import read_store
 
-        return read_store(self.store, self.config.read_dbs, self.config.replica_lag_bound)  # type: ignore[arg-type]
+        return read_store(self.store, self.config.read_dbs,  # type: ignore[arg-type]  # PostgreSQL's: checked above
+                          self.config.replica_lag_bound)
 
     @cached_property
     def property_users(self) -> Users:
@@ -98,13 +99,13 @@ class Engine:
 
         return Users(self.store, "group", self._unassign)
 
-    def _unassign(self, conn, user_id: str) -> None:
+    def _unassign(self, conn: Connection, user_id: str) -> None:
         """A withdrawn user's threads on the properties they no longer reach are nobody's (in the same transaction)."""
         from backend.chat.store import unassign_unreached
 
         unassign_unreached(conn, user_id, self.chat.now())
 
-    def _unassign_property(self, conn, property_id: str) -> None:
+    def _unassign_property(self, conn: Connection, property_id: str) -> None:
         """A property a group let go: its threads assigned to users who no longer reach it are nobody's."""
         from backend.chat.store import unassign_unreaching
 
@@ -286,7 +287,6 @@ class Engine:
     @cached_property
     def webhooks(self) -> Webhooks:
         from backend.webhooks.service import Webhooks
-
         from backend.webhooks.trials import Trials
 
         config = self.config
@@ -354,7 +354,7 @@ class Engine:
         if config.db_direct and not is_postgres_url(target):
             raise CannotStart("--db-direct is the PostgreSQL server's own address when --db is a pooler's: a SQLite "
                               "--db has no pooler; leave --db-direct out")
-        keys_of(None if is_postgres_url(target) else Path(target), config).data_key
+        _ = keys_of(None if is_postgres_url(target) else Path(target), config).data_key  # read for its check
         return cls(open_store(target, direct=config.db_direct), config)
 
     @property

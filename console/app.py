@@ -89,7 +89,8 @@ class FrontdeskApp(ConsoleApp):
                                          Area("channels", "2", "Channels"), Area("inventory", "3", "Inventory"),
                                          Area("shopping", "4", "Shopping"), Area("bookings", "5", "Bookings"),
                                          Area("tokenisation", "6", "Tokenisation"), Area("reviews", "7", "Reviews"))
-    MODES = {"inbox": later("console.inbox.screen", "InboxScreen"), "properties": later("console.properties.screen", "PropertiesScreen"),
+    MODES = {"inbox": later("console.inbox.screen", "InboxScreen"),
+             "properties": later("console.properties.screen", "PropertiesScreen"),
              "channels": later("console.channels.screen", "ChannelsScreen"),
              "inventory": later("console.inventory.screen", "InventoryScreen"),
              "shopping": later("console.shopping.screen", "ShoppingScreen"),
@@ -237,9 +238,7 @@ class FrontdeskApp(ConsoleApp):
         self.push_screen(self.quit_question, answered)
 
     def action_help(self) -> None:
-        from console.help import (
-            HelpScreen,  # reads every screen's keys: loaded when first asked
-        )
+        from console.help import HelpScreen  # reads every screen's keys: loaded when first asked
 
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(self.HELP_BINDINGS))

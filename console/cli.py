@@ -120,8 +120,8 @@ def main(ctx: click.Context, db: str, keys: str | None, as_user: str | None, sec
     (filling an empty database with demo data first)."""
     ctx.ensure_object(dict).update(db=_target(db), keys=Path(keys) if keys else None)
     if ctx.invoked_subcommand is None:
-        from backend.tools.demo import load_demo_if_empty
         from backend.core.errors import NotFound
+        from backend.tools.demo import load_demo_if_empty
         from console.app import run_console
 
         try:
@@ -284,8 +284,7 @@ def serve(host: str, port: int, secure_port: int, pci_port: int, ssl_certfile: s
           forwarded_allow_ips: tuple[str, ...], workers: int, limits_storage: str | None, read_dbs: tuple[str, ...],
           replica_lag_bound: float, db_direct: str | None, **load: float) -> None:
     """Run the main, secure and pci HTTP listeners over one engine."""
-    from backend.http.server import Listeners
-    from backend.http.server import serve as run
+    from backend.http.server import Listeners, serve as run
 
     given = click.get_current_context().obj
     run(given["db"],
@@ -486,7 +485,7 @@ def database_copy(source: str, target: str, keys: str | None) -> None:
         from storage.copy import copy_database
 
         copy = open_store(target)
-        copied = copy_database(engine.store, copy)  # type: ignore[arg-type]
+        copied = copy_database(engine.store, copy)
     except _refusals() as error:
         _say(error)
     click.echo(f"Copied {sum(copied.values())} rows of {len(copied)} tables into {copy.location}.")

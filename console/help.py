@@ -12,13 +12,7 @@ from textual.widget import Widget
 from textual.widgets import Label, Static
 
 from console.bookings.keys import BOOKING, BOOKINGS, NO_SHOW
-from console.channels.keys import (
-    CHANNEL_DIALOG,
-    CHANNELS,
-    DELIVERY_LOG,
-    SECRET_DIALOG,
-    WEBHOOKS,
-)
+from console.channels.keys import CHANNEL_DIALOG, CHANNELS, DELIVERY_LOG, SECRET_DIALOG, WEBHOOKS
 from console.inbox.keys import (
     FILE_DIALOG,
     INBOX,

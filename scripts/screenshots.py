@@ -19,10 +19,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from backend.core.config import Config
-from backend.tools.demo import load_demo
 from backend.engine import Engine
-from tests.console.helpers import SteadyApp, add_hostel_channel, frozen_clock, select_row, settle, type_text
+from backend.tools.demo import load_demo
 from tests.console.bookings_scene import OVERBOOKED, stage_today
+from tests.console.helpers import SteadyApp, add_hostel_channel, frozen_clock, select_row, settle, type_text
 from tests.console.outbox_scene import stage_events_out
 from tests.console.test_reviews import chart_of_edelweiss, reading_emma, reviewing_lea
 

@@ -18,8 +18,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from backend.core.config import Config
-from backend.tools.demo import load_demo
 from backend.engine import Engine
+from backend.tools.demo import load_demo
 from tests.chat.test_web_chat import CHROMIUM, FLAGS
 from tests.conftest import LiveServer, free_port
 

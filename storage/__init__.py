@@ -8,10 +8,9 @@ import sys
 from pathlib import Path
 
 from storage.dialect import Dialect
+from storage.reads import Reads
 from storage.sqlite import SqliteStore, owner_only
-from storage.store import (
-    Connection, Lease, Row, Store, StoreError, chunked, new_id, placeholders, timestamp, utc_now,
-)
+from storage.store import Connection, Lease, Row, Store, StoreError, chunked, new_id, placeholders, timestamp, utc_now
 
 
 def is_postgres_url(target: str | Path) -> bool:
@@ -35,5 +34,6 @@ def open_store(target: str | Path, *, direct: str | None = None) -> Store:
     return SqliteStore(target)
 
 
-__all__ = ["Connection", "Dialect", "Lease", "Row", "SqliteStore", "Store", "StoreError", "chunked", "is_postgres_url",
-           "new_id", "open_store", "owner_only", "placeholders", "timestamp", "unreachable", "utc_now"]
+__all__ = ["Connection", "Dialect", "Lease", "Reads", "Row", "SqliteStore", "Store", "StoreError", "chunked",
+           "is_postgres_url", "new_id", "open_store", "owner_only", "placeholders", "timestamp", "unreachable",
+           "utc_now"]

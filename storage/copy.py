@@ -12,13 +12,14 @@ another schema version than the target's (both are migrated to this version's on
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from itertools import islice
+from typing import Any
 
 import psycopg
 import sqlite_utils
 
-from storage.postgres import PostgresStore
+from storage.postgres import PostgresStore, answer
 from storage.sqlite import SqliteStore
 from storage.store import StoreError
 
@@ -53,18 +54,18 @@ def _copy(source: SqliteStore, target: PostgresStore) -> dict[str, int]:
             if table in KEPT_BY_TRIGGERS:
                 conn.execute(f"DELETE FROM {table}")  # what the triggers made of the threads copied: SQLite's instead
             columns = [column.name for column in db[table].columns] + (["rowid"] if table in ORDERED else [])
-            order = FIRST.get(table, "rowid" if db[table].use_rowid else ", ".join(db[table].pks))
+            order = FIRST.get(table, "rowid" if db.table(table).use_rowid else ", ".join(db.table(table).pks))
             rows = source.tuples(f"SELECT {', '.join(columns)} FROM {table} ORDER BY {order}")
             insert = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
             for chunk in _chunks(rows):
                 conn.executemany(insert, chunk)
-            copied[table] = conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+            copied[table] = answer(conn.execute(f"SELECT count(*) FROM {table}"))[0]
             expected = source.scalar(f"SELECT count(*) FROM {table}")
             if copied[table] != expected:
                 raise StoreError(f"{table}: {copied[table]} rows arrived of {expected}; nothing was copied")
         for table, column in GENERATED.items():
             issued = max(source.scalar(SqliteStore.dialect.last_issued(table, column)) if table == "events" else 0,
-                         conn.execute(f"SELECT coalesce(max({column}), 0) FROM {table}").fetchone()[0])
+                         answer(conn.execute(f"SELECT coalesce(max({column}), 0) FROM {table}"))[0])
             conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), CAST(? AS bigint), ? = 1)",
                          (max(issued, 1), int(issued > 0)))
             if table == "events":  # SQLite's positions are its sequence: the cursors copied count in them
@@ -79,7 +80,7 @@ def in_dependency_order(db: sqlite_utils.Database) -> list[str]:
     """SQLite's tables (but its own), each after the tables it refers to."""
     names = [name for name in db.table_names()
              if not name.startswith("sqlite_") and not name.startswith(TEXT_INDEXES)]
-    after = {name: {fk.other_table for fk in db[name].foreign_keys if fk.other_table != name} for name in names}
+    after = {name: {fk.other_table for fk in db.table(name).foreign_keys if fk.other_table != name} for name in names}
     ordered: list[str] = []
     while len(ordered) < len(names):
         ready = [name for name in names if name not in ordered and after[name] <= set(ordered)]
@@ -89,7 +90,7 @@ def in_dependency_order(db: sqlite_utils.Database) -> list[str]:
     return ordered
 
 
-def _chunks(rows) -> Iterator[list[tuple]]:
+def _chunks(rows: Iterable[tuple[Any, ...]]) -> Iterator[list[tuple[Any, ...]]]:
     iterator = iter(rows)
     while chunk := list(islice(iterator, CHUNK)):
         yield chunk

@@ -34,10 +34,11 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 import psycopg
 from psycopg import adapt, conninfo, postgres
+from psycopg.abc import Buffer
 from psycopg.rows import RowMaker
 from psycopg_pool import ConnectionPool
 
@@ -61,13 +62,13 @@ def translate(sql: str) -> str:
     return _PLACEHOLDER.sub(lambda m: "%s" if m.group(1) else m.group(0), sql.replace("%", "%%"))
 
 
-class Row(tuple):
+class Row(tuple[Any, ...]):
     """A row read by position or by column name, like sqlite3.Row. Each set of column names has its own class."""
 
     __slots__ = ()
     _index: dict[str, int] = {}
 
-    def __getitem__(self, key):  # type: ignore[override]
+    def __getitem__(self, key: int | str) -> Any:  # type: ignore[override]  # a column's name too; never a slice
         if isinstance(key, str):
             return tuple.__getitem__(self, self._index[key])
         return tuple.__getitem__(self, key)
@@ -81,7 +82,12 @@ def _row_class(names: tuple[str, ...]) -> type[Row]:
     return type("Row", (Row,), {"__slots__": (), "_index": {name: i for i, name in enumerate(names)}})
 
 
-def rows(cursor: psycopg.Cursor) -> RowMaker[Row]:
+def answer(cursor: psycopg.Cursor[Any]) -> tuple[Any, ...]:
+    """The row of a statement that always answers one (an aggregate, a function's call)."""
+    return cast(tuple[Any, ...], cursor.fetchone())
+
+
+def rows(cursor: psycopg.Cursor[Any]) -> RowMaker[Row]:
     """psycopg's row factory for `Row`s."""
     description = cursor.description
     return _row_class(tuple(column.name for column in description) if description else ())
@@ -99,14 +105,14 @@ class _IntFromBool(adapt.Dumper):
 class _BoolAsInt(adapt.Loader):
     """A boolean the server computes (`EXISTS`, a comparison) is read as 1 or 0, as from SQLite."""
 
-    def load(self, data) -> int:
+    def load(self, data: Buffer) -> int:
         return 1 if bytes(data) == b"t" else 0
 
 
 def _configure(conn: psycopg.Connection) -> None:
     conn.adapters.register_dumper(bool, _IntFromBool)
     conn.adapters.register_loader("bool", _BoolAsInt)
-    conn.row_factory = rows  # type: ignore[assignment]
+    conn.row_factory = rows
 
 
 class Result:
@@ -187,8 +193,8 @@ class PooledReads:
         row = self.conn.execute(sql, params).fetchone()
         return None if row is None else row[0]
 
-    def tuples(self, sql: str, params: Sequence[Any] = ()) -> Iterable[tuple]:
-        current = getattr(self._local, "conn", None)
+    def tuples(self, sql: str, params: Sequence[Any] = ()) -> Iterable[tuple[Any, ...]]:
+        current: PgConnection | None = getattr(self._local, "conn", None)
         if current is not None:
             return current.raw.cursor(row_factory=psycopg.rows.tuple_row).execute(translate(sql), tuple(params))
         with self.pool.connection() as raw:
@@ -318,8 +324,8 @@ class PgLease:
                 self._give_up()
                 return False
             return True
-        self._held = bool(self._raw.execute("SELECT pg_try_advisory_lock(%s, %s)",
-                                            (FRONTDESK, HOUSEKEEPING)).fetchone()[0])
+        self._held = bool(answer(self._raw.execute("SELECT pg_try_advisory_lock(%s, %s)",
+                                                   (FRONTDESK, HOUSEKEEPING)))[0])
         if self._held:
             self._raw.execute(
                 "INSERT INTO servers (name, kind, backend_pid, addresses, wanted) VALUES (%s, %s, "
@@ -366,8 +372,8 @@ class PgLease:
             if not self.delivering() or self._raw.broken:
                 return False
             try:
-                taken = self._raw.execute("SELECT pg_try_advisory_lock(%s, hashtext(%s))",
-                                          (DESTINATION, key)).fetchone()[0]
+                taken = answer(self._raw.execute("SELECT pg_try_advisory_lock(%s, hashtext(%s))",
+                                                 (DESTINATION, key)))[0]
             except psycopg.OperationalError:
                 return False
             if taken:
@@ -458,7 +464,7 @@ def _check_same_database(direct: psycopg.Connection, direct_url: str, pooled_url
 
 
 def _check_collation(conn: psycopg.Connection, location: str) -> None:
-    collation = conn.execute("SELECT datcollate FROM pg_database WHERE datname = current_database()").fetchone()[0]
+    collation = answer(conn.execute("SELECT datcollate FROM pg_database WHERE datname = current_database()"))[0]
     if collation not in ACCEPTED_COLLATIONS:
         raise StoreError(f"the PostgreSQL database {location} sorts text by collation {collation!r}; Frontdesk "
                          "needs collation C (CREATE DATABASE … LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0)")
@@ -469,7 +475,7 @@ def _migrate(conn: psycopg.Connection, location: str) -> bool:
     conn.execute("SELECT pg_advisory_lock(%s, %s)", (FRONTDESK, MIGRATION))
     try:
         conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version integer NOT NULL)")
-        version = conn.execute("SELECT max(version) FROM schema_version").fetchone()[0] or 0
+        version = answer(conn.execute("SELECT max(version) FROM schema_version"))[0] or 0
         if version == 0 and conn.execute("SELECT 1 FROM pg_tables WHERE schemaname = current_schema() "
                                          "AND tablename <> 'schema_version'").fetchone():
             raise StoreError(f"the PostgreSQL database {location} holds tables that are not Frontdesk's: give "

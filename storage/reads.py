@@ -17,8 +17,9 @@ import itertools
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, cast
 
+from storage.dialect import Dialect
 from storage.store import Store
 
 T = TypeVar("T")
@@ -29,10 +30,15 @@ class ReplicaFailed(Exception):
 
 
 class Reads(Protocol):
+    """What a read needs of a store: a `Store`, or a `ReadStore` that may send it to a replica."""
+
+    @property
+    def dialect(self) -> Dialect: ...
+
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...
     def one(self, sql: str, params: Sequence[Any] = ()) -> Any: ...
     def scalar(self, sql: str, params: Sequence[Any] = ()) -> Any: ...
-    def tuples(self, sql: str, params: Sequence[Any] = ()) -> Iterable[tuple]: ...
+    def tuples(self, sql: str, params: Sequence[Any] = ()) -> Iterable[tuple[Any, ...]]: ...
 
 
 class Replica(Protocol):
@@ -80,15 +86,15 @@ class ReadStore:
         finally:
             self._local.source = None
 
-    def _pick(self) -> object:
+    def _pick(self) -> Replica | object:
         fresh = [replica for replica in self.replicas if replica.fresh()]
         return fresh[next(self._turn) % len(fresh)] if fresh else _PRIMARY
 
     def _read(self, run: Callable[[Reads], T]) -> T:
-        source = getattr(self._local, "source", None) or self._pick()
+        source: Replica | object = getattr(self._local, "source", None) or self._pick()
         if source is not _PRIMARY:
             try:
-                return source.read(run)  # type: ignore[attr-defined]
+                return cast(Replica, source).read(run)
             except ReplicaFailed:
                 if getattr(self._local, "source", None) is source:
                     self._local.source = _PRIMARY  # the rest of the block too: one source after the failure
@@ -103,7 +109,7 @@ class ReadStore:
     def scalar(self, sql: str, params: Sequence[Any] = ()) -> Any:
         return self._read(lambda reads: reads.scalar(sql, params))
 
-    def tuples(self, sql: str, params: Sequence[Any] = ()) -> Iterable[tuple]:
+    def tuples(self, sql: str, params: Sequence[Any] = ()) -> Iterable[tuple[Any, ...]]:
         return self._read(lambda reads: reads.tuples(sql, params))
 
     def close(self) -> None:

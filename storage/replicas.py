@@ -31,11 +31,12 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
+from typing import Any, cast
 
 import psycopg
 from psycopg_pool import ConnectionPool, PoolClosed, PoolTimeout
 
-from storage.postgres import WHICH, PooledReads, PostgresStore, _reason, open_pool, without_password
+from storage.postgres import WHICH, PooledReads, PostgresStore, _reason, answer, open_pool, without_password
 from storage.reads import Reads, ReadStore, ReplicaFailed, T
 from storage.store import StoreError
 
@@ -47,8 +48,8 @@ STATEMENT_TIMEOUT_MS = 2000  # a watcher's look that takes longer: the standby i
 RETRY_FIRST, RETRY_MOST = 1.0, 30.0
 # A standby that vanished from the network (no refusal, no reset): a read or look on it fails after 2 s unanswered
 # rather than TCP's minutes, and an idle connection to it is found dead within 4 s.
-NETWORK = {"tcp_user_timeout": 2000, "keepalives": 1, "keepalives_idle": 2, "keepalives_interval": 1,
-           "keepalives_count": 2}
+NETWORK: dict[str, Any] = {"tcp_user_timeout": 2000, "keepalives": 1, "keepalives_idle": 2, "keepalives_interval": 1,
+                           "keepalives_count": 2}
 POOL_SIZE = 16
 POOL_WAIT = 1.0  # seconds a read waits for one of a busy standby's connections before the primary answers it
 # A standby's state, and which cluster and database it is (equal on the primary and its standbys' copies of it).
@@ -123,9 +124,9 @@ class Replica:
         try:
             if self._primary is None or self._primary.closed:
                 self._primary = psycopg.connect(self.primary_url, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
-                self._pages = self._primary.execute(PAGES).fetchone()
+                self._pages = cast(tuple[int, int], answer(self._primary.execute(PAGES)))
             now = time.monotonic()
-            inserted = _inserted(int(self._primary.execute(INSERTED).fetchone()[0]), *self._pages)
+            inserted = _inserted(int(answer(self._primary.execute(INSERTED))[0]), *self._pages)
         except psycopg.Error:
             self._primary = None  # the primary's own trouble, not the standby's: nothing is covered meanwhile
             return
@@ -133,7 +134,7 @@ class Replica:
         while len(self._samples) > 1 and self._samples[0][0] < now - self.bound - self.period:
             self._samples.popleft()
         try:
-            in_recovery, replayed, *which = self._look.execute(LOOK).fetchone()  # type: ignore[union-attr]
+            in_recovery, replayed, *which = answer(self._look.execute(LOOK))  # type: ignore[union-attr]  # set with .reads
         except psycopg.Error as exc:
             self._down(_reason(exc))
             return
@@ -148,7 +149,7 @@ class Replica:
         try:
             self._look = psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT,
                                          options=f"-c statement_timeout={STATEMENT_TIMEOUT_MS}", **NETWORK)
-            in_recovery, _, *which = self._look.execute(LOOK).fetchone()
+            in_recovery, _, *which = answer(self._look.execute(LOOK))
         except psycopg.Error as exc:
             self._down(f"unreachable: {_reason(exc)}")
             return False

@@ -63,7 +63,7 @@ class SqliteStore:
         return str(self.path)
 
     @property
-    def conn(self) -> sqlite3.Connection:
+    def conn(self) -> SqliteConnection:
         """This thread's connection."""
         conn = getattr(self._local, "conn", None)
         if conn is None:
@@ -71,7 +71,7 @@ class SqliteStore:
             self._local.conn = conn
         return conn
 
-    def _connect(self) -> sqlite3.Connection:
+    def _connect(self) -> SqliteConnection:
         # isolation_level=None: we issue BEGIN ourselves, so sqlite3 never opens hidden transactions.
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, factory=SqliteConnection)
         conn.row_factory = sqlite3.Row
@@ -88,7 +88,7 @@ class SqliteStore:
         return conn
 
     @contextmanager
-    def transaction(self, *scope: str) -> Iterator[sqlite3.Connection]:
+    def transaction(self, *scope: str) -> Iterator[SqliteConnection]:
         """`BEGIN IMMEDIATE` … COMMIT, or ROLLBACK on any exception, after waiting in line: this process's writers
         first come first served, then the host's, by a lock on a file beside the database, for which the kernel
         wakes a waiter the moment it is free (SQLite's own busy handler stays for writers that do not line up: a
@@ -113,7 +113,8 @@ class SqliteStore:
         return self.conn.execute(sql, params).fetchall()
 
     def one(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
-        return self.conn.execute(sql, params).fetchone()
+        row: sqlite3.Row | None = self.conn.execute(sql, params).fetchone()
+        return row
 
     def scalar(self, sql: str, params: Sequence[Any] = ()) -> Any:
         row = self.conn.execute(sql, params).fetchone()
@@ -136,7 +137,8 @@ class SqliteStore:
 
     def change_stamp(self) -> int:
         """SQLite's data_version: it changes when another connection commits."""
-        return self.conn.execute("PRAGMA data_version").fetchone()[0]
+        stamp: int = self.conn.execute("PRAGMA data_version").fetchone()[0]
+        return stamp
 
     def lease(self, name: str, kind: str, *, ttl: float, record: dict[str, Any] | None = None) -> SqliteLease:
         return SqliteLease(lease_path(self.path), name, kind, ttl=ttl, record=record)

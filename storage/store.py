@@ -109,7 +109,7 @@ class Store(Protocol):
     def one(self, sql: str, params: Sequence[Any] = ()) -> Any: ...
     def scalar(self, sql: str, params: Sequence[Any] = ()) -> Any: ...
 
-    def tuples(self, sql: str, params: Sequence[Any] = ()) -> Iterable[tuple]:
+    def tuples(self, sql: str, params: Sequence[Any] = ()) -> Iterable[tuple[Any, ...]]:
         """Plain tuples, for reads of thousands of rows where a row object costs more than the read."""
 
     def change_stamp(self) -> int:

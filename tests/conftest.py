@@ -68,7 +68,8 @@ def pytest_configure(config: pytest.Config) -> None:
         if server_bin() is None:
             if os.environ.get("FRONTDESK_REQUIRE_POSTGRES"):
                 raise pytest.UsageError("PostgreSQL is not installed: run scripts/install-test-servers")
-            warnings.warn("PostgreSQL is not installed (scripts/install-test-servers): its tests are left out")
+            warnings.warn("PostgreSQL is not installed (scripts/install-test-servers): its tests are left out",
+                          stacklevel=1)  # the warning is the session's, not a caller's
             stores.remove(POSTGRESQL)
         else:
             cluster = Cluster(server_bin()).start()

@@ -21,8 +21,7 @@ from typing import Any
 
 import httpx
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from backend.core.card_data import luhn_ok
 from backend.core.listing import ListQuery
@@ -30,8 +29,8 @@ from tests.chat.test_chat_api import inquiry_body
 from tests.conftest import Site, delivering_site
 from tests.receiver import Receiver
 from tests.shopping.shop import CARD, Shop, booking, check, day, make_shop
-from tests.webhooks.hooks import make_hook, settled
 from tests.stores import Database
+from tests.webhooks.hooks import make_hook, settled
 
 SEPARATORS = [" ", "  ", "\u00a0", "-", "–", ".", "/", "_", "\t", "\n", " - "]
 FULL_WIDTH = str.maketrans("0123456789", "０１２３４５６７８９")

@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from backend.engine import Engine
 from backend.core.errors import Unauthorized
+from backend.engine import Engine
 from tests.stores import Database, on_disk
 
 

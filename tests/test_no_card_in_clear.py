@@ -54,7 +54,7 @@ def test_no_card_number_or_cvv_in_clear_in_the_database_or_the_log(tmp_path):
     try:
         _wait_for(f"{pci}/api/v1/health")
         with httpx.Client(base_url=main, headers={"Authorization": f"Bearer {token}"}, timeout=30) as client:
-            _use_the_card_everywhere(User(None, token, client), number, cvv, main, secure, pci, pci_key)  # type: ignore[arg-type]
+            _use_the_card_everywhere(User(None, token, client), number, cvv, main, secure, pci, pci_key)
         on_disk = {suffix: (tmp_path / f"pci.db{suffix}").read_bytes() for suffix in ("", "-wal", "-shm")}
     finally:
         server.send_signal(signal.SIGTERM)

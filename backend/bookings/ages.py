@@ -14,8 +14,8 @@ as sent in `guests_ages`.
 
 from __future__ import annotations
 
-from backend.inventory.age_bands import Bands
 from backend.bookings.models import RoomIn
+from backend.inventory.age_bands import Bands
 from backend.inventory.stays import Guests
 
 

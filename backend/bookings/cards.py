@@ -18,12 +18,13 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from backend.bookings.store import delete_legacy_cards, legacy_cards, set_revision_card_token
 from backend.core.card_data import MASKED_CVV, mask_cards_in, mask_number, mask_text
 from backend.core.keys import Keys
 from backend.vault.cards import CardData
+from storage import Connection, Store
 
 if TYPE_CHECKING:
     from backend.vault.card_form import CardForm
@@ -49,7 +50,7 @@ def masked(guarantee: dict[str, Any] | None) -> dict[str, Any] | None:
     if guarantee is None:
         return None
     if guarantee.get("token"):
-        return mask_cards_in({k: v for k, v in guarantee.items() if v is not None})
+        return cast(dict[str, Any] | None, mask_cards_in({k: v for k, v in guarantee.items() if v is not None}))
     return {**mask_cards_in({k: v for k, v in guarantee.items() if k not in ("card_number", "cvv", "token")}),
             "card_number": mask_number(guarantee["card_number"]), "cvv": MASKED_CVV}
 
@@ -67,7 +68,7 @@ class BookingCards:
             return reservation_id
         return KEYED + self._keys().fingerprint(reservation_id, "reservation_id")
 
-    def keep(self, conn, guarantee: dict[str, Any], departure: str | None, *, kept_at: datetime | None = None) -> str:
+    def keep(self, conn: Connection, guarantee: dict[str, Any], departure: str | None, *, kept_at: datetime | None = None) -> str:
         """Seal a validated guarantee (number digits only, expiry MM/YYYY) in the caller's transaction."""
         month, year = guarantee["expiration_date"].split("/")
         card = CardData(card_number=guarantee["card_number"], cardholder_name=guarantee["cardholder_name"],
@@ -76,7 +77,8 @@ class BookingCards:
                                   profile_name=PROFILE, actor="bookings", extras=[guarantee.get("meta")],
                                   kept_at=kept_at)[0]
 
-    def take(self, conn, sent: dict[str, Any], channel_id: str, booking_id: str, departure: str | None) -> dict[str, Any]:
+    def take(self, conn: Connection, sent: dict[str, Any], channel_id: str, booking_id: str,
+             departure: str | None) -> dict[str, Any]:
         """The booking takes the card the card form kept (`sent` is its masked guarantee with the token): what it
         shows of it, from the vault, with the holder and type the page sent."""
         card = self._card_form().take(conn, sent["token"], channel_id, booking_id, departure)
@@ -84,12 +86,12 @@ class BookingCards:
                 "card_type": sent.get("card_type") or card["card_type"], "expiration_date": card["expiration_date"],
                 "cvv": MASKED_CVV, "meta": sent.get("meta")}
 
-    def carry(self, conn, token: str, departure: str | None) -> None:
+    def carry(self, conn: Connection, token: str, departure: str | None) -> None:
         """A new revision keeps the card of the one before; the vault counts from the stay's new end."""
         if departure:
             self._vault().move(conn, token, date.fromisoformat(departure))
 
-    def reveal(self, conn, shown: list[tuple[str | None, dict[str, Any]]], reveal: Reveal) -> None:
+    def reveal(self, conn: Connection, shown: list[tuple[str | None, dict[str, Any]]], reveal: Reveal) -> None:
         """Put the clear card back into each (token, attributes) whose card the vault still holds."""
         clear = self._vault().reveal(conn, [token for token, _ in shown if token], reveal.actor)
         for token, attributes in shown:
@@ -103,7 +105,7 @@ class BookingCards:
                     "cvv": card["service_code"],
                     **({"meta": card["extra"]} if reveal.meta and card["extra"] is not None else {})}
 
-    def move_legacy(self, store, keys: Keys) -> int:
+    def move_legacy(self, store: Store, keys: Keys) -> int:
         """Cards that earlier versions kept per revision (`booking_cards`) go into the vault, once: the
         booking's card of each revision becomes a vault token; a CVV already past its life is dropped."""
         with store.transaction() as conn:  # read inside: of processes opening the database at once, one moves them

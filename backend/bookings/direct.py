@@ -15,12 +15,12 @@ import secrets
 from backend.bookings.store import direct_channel_id, link_direct_channel
 from backend.channels.store import insert_direct_channel
 from backend.identity.service import hash_secret
-from storage import Connection, new_id, utc_now
+from storage import Connection, Row, new_id, utc_now
 
 DIRECT = "Offline"  # its channel code and title: the bookings' `ota_name`
 
 
-def direct_channel(conn: Connection, prop) -> str:
+def direct_channel(conn: Connection, prop: Row) -> str:
     """The ID of the property's direct channel, made now if it has none, in the caller's transaction."""
     found = direct_channel_id(conn, prop["id"])
     if found is not None:

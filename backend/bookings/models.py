@@ -27,23 +27,13 @@ from pydantic import (
     field_validator,
     model_validator,
 )
-
 from pydantic_core import PydanticCustomError
 
 from backend.core.card_data import luhn_ok
 from backend.core.dates import parse_date
-from backend.core.fields import (
-    Country,
-    Currency,
-    Email,
-    LongText,
-    Phone,
-    RequiredText,
-    Text32,
-    Text255,
-)
-from backend.inventory.models import Time
+from backend.core.fields import Country, Currency, Email, LongText, Phone, RequiredText, Text32, Text255
 from backend.core.money import Money
+from backend.inventory.models import Time
 
 EXPIRY = re.compile(r"^(0[1-9]|1[0-2])/(\d{4})$")
 VAULT_TOKEN = re.compile(r"[0-9a-f]{32}")
@@ -219,7 +209,7 @@ class Guarantee(Strict):
             kept = [e for e in failed.errors() if e["type"] != CARD_MISSING and e["loc"][0] not in SEALED]
             if not kept:
                 raise
-            raise ValidationError.from_exception_data(failed.title, kept) from None  # type: ignore[arg-type]
+            raise ValidationError.from_exception_data(failed.title, kept) from None  # type: ignore[arg-type]  # as pydantic gave them
 
     def expired(self, today: date) -> bool:
         """A card of the form was checked when the guest typed it; the vault holds its expiry."""
@@ -295,7 +285,7 @@ class BookingInput(Strict):
 
     @field_validator("ota_reservation_code")
     @classmethod
-    def _one_code(cls, value: str | None, info) -> str | None:
+    def _one_code(cls, value: str | None, info: ValidationInfo) -> str | None:
         if value is not None and info.data.get("reservation_id") is not None:
             raise ValueError("give reservation_id or ota_reservation_code, not both")
         return value
@@ -308,7 +298,7 @@ class BookingInput(Strict):
 
     @field_validator("departure_date")
     @classmethod
-    def _after_arrival(cls, value: str | None, info) -> str | None:
+    def _after_arrival(cls, value: str | None, info: ValidationInfo) -> str | None:
         arrival = info.data.get("arrival_date")
         if value is not None and arrival is not None and value <= arrival:
             raise ValueError("must be after arrival_date")

@@ -19,8 +19,9 @@ the channel and acknowledged it, as it does the property's chat replies in the o
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, date, datetime, time, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel, ConfigDict, StrictBool
@@ -37,10 +38,10 @@ from backend.bookings.store import (
     revision_attributes,
 )
 from backend.core.errors import NotFound, NotSupported, ValidationFailed
-from backend.identity.models import Actor
 from backend.core.listing import ListQuery
 from backend.core.validation import validate
-from storage import Store, new_id
+from backend.identity.models import Actor
+from storage import Row, Store, new_id
 
 if TYPE_CHECKING:
     from backend.bookings.service import Bookings
@@ -59,7 +60,7 @@ class NoShowEnvelope(BaseModel):
 
 
 class BookingReports:
-    def __init__(self, store: Store, bookings: Bookings, clock) -> None:
+    def __init__(self, store: Store, bookings: Bookings, clock: Callable[[], datetime]) -> None:
         self.store = store
         self.bookings = bookings
         self.clock = clock
@@ -81,7 +82,7 @@ class BookingReports:
             row = booking_row(self.store, actor, booking_id)
             if row["channel_code"] not in REPORTING:
                 raise NotSupported("reports go to Booking.com only; this booking's channel takes none")
-            booking = from_json(revision_attributes(self.store, row["revision_id"]))
+            booking = from_json(cast(str, revision_attributes(self.store, row["revision_id"])))  # a booking's revision
             reported = reported_kinds(self.store, booking_id)
             Rules(row, booking, reported, self.clock()).check(kind)
             report_id, now = new_id(), _stamp(self.clock())
@@ -93,14 +94,14 @@ class BookingReports:
 
     # --- the channel's adapter -----------------------------------------------------------------
 
-    def feed(self, channel, query: ListQuery) -> tuple[list[dict[str, Any]], dict]:
+    def feed(self, channel: Row, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         """The channel's reports its adapter has not acknowledged yet, oldest first."""
         rows, meta = report_feed_page(self.store, query, channel["id"])
         return [{**_as_report(r), "booking_id": r["booking_id"], "property_id": r["property_id"],
                  "unique_id": r["unique_id"], "ota_reservation_code": from_json(r["shown"])["reservation_id"]}
                 for r in rows], meta
 
-    def delivered(self, channel, report_id: str) -> None:
+    def delivered(self, channel: Row, report_id: str) -> None:
         if not is_channel_report(self.store, report_id, channel["id"]):
             raise NotFound(f"report {report_id} is not one of this channel")
         with self.store.transaction() as conn:
@@ -117,7 +118,7 @@ def reports_of(store: Store, booking_ids: list[str]) -> dict[str, list[dict[str,
     return found
 
 
-def _as_report(row) -> dict[str, Any]:
+def _as_report(row: Row) -> dict[str, Any]:
     return {"id": row["id"], "report": row["kind"],
             "waived_fees": None if row["waived_fees"] is None else bool(row["waived_fees"]),
             "inserted_at": row["inserted_at"], "delivered_at": row["delivered_at"]}
@@ -135,7 +136,7 @@ class NotYet(ValidationFailed):
 class Rules:
     """Whether a report may be made now: Booking.com's rules, in the property's time."""
 
-    def __init__(self, row, booking: dict[str, Any], reported: dict[str, str], now: datetime) -> None:
+    def __init__(self, row: Row, booking: dict[str, Any], reported: dict[str, str], now: datetime) -> None:
         self.row, self.booking, self.reported = row, booking, reported
         self.zone = ZoneInfo(row["timezone"]) if row["timezone"] else UTC
         self.now = now.astimezone(self.zone)

@@ -9,23 +9,24 @@ exactly those, whatever the settings were in between.
 
 from __future__ import annotations
 
+import builtins
 import hashlib
 import json
 from collections import Counter
+from collections.abc import Callable, Mapping
 from dataclasses import replace
-from datetime import date
-from typing import Any
+from datetime import date, datetime
+from typing import Any, cast
 
 from pydantic_core import from_json
 
-from backend.inventory.age_bands import SPEC_BANDS, bands_of
-from backend.bookings.ages import by_ages, party
 from backend.bookings.access import booking_row
+from backend.bookings.ages import by_ages, party
 from backend.bookings.cards import BookingCards, Reveal, masked
 from backend.bookings.crs import crs_body
 from backend.bookings.direct import DIRECT, direct_channel
 from backend.bookings.finding import guest_names, stay_view
-from backend.bookings.models import BookingInput
+from backend.bookings.models import BookingInput, RoomIn
 from backend.bookings.reports import BookingReports, reports_of
 from backend.bookings.shape import feed_view, room_taxes
 from backend.bookings.store import (
@@ -48,29 +49,30 @@ from backend.core.card_data import mask_cards_in
 from backend.core.dates import days
 from backend.core.errors import Errors, NotSupported, Unauthorized, ValidationFailed
 from backend.core.events import EventBus
+from backend.core.listing import ListQuery
+from backend.core.money import canonical, format_minor, in_currency, parse_money
+from backend.core.scopes import VAULT, property_scope, reservation_scope
+from backend.core.validation import validate
 from backend.identity.access import owned_property, reaches
 from backend.identity.models import Actor
 from backend.identity.service import hash_secret
 from backend.inventory import sellable
+from backend.inventory.age_bands import SPEC_BANDS, bands_of
 from backend.inventory.calendar import Calendar, Scope
 from backend.inventory.channel_rules import ChannelRules
-from backend.inventory.stays import R_RATE, Guests, Nights, NotSellable, Quote, quote
+from backend.inventory.stays import R_RATE, Guests, Nightly, Nights, NotSellable, Plan, Quote, quote
 from backend.inventory.store import give_back_rooms, take_room
 from backend.inventory.taxes import TaxSet, tax_lines
 from backend.inventory.window import Window, window_of
-from backend.core.listing import ListQuery
-from backend.core.money import canonical, format_minor, in_currency, parse_money
-from backend.core.scopes import VAULT, property_scope, reservation_scope
 from backend.outbox import record as outbox
-from backend.core.validation import validate
-from storage import Store, new_id, utc_now
+from storage import Row, Store, new_id, utc_now
 
 PREFIXES = {"OpenShopping": "OSH", "BookingCom": "BDC", "AirBNB": "ABB", DIRECT: "OFL"}
 OTA_CODES = ("BookingCom", "AirBNB")
 
 
 class Bookings:
-    def __init__(self, store: Store, events: EventBus, cards: BookingCards, clock) -> None:
+    def __init__(self, store: Store, events: EventBus, cards: BookingCards, clock: Callable[[], datetime]) -> None:
         self.store = store
         self.events = events
         self.cards = cards
@@ -85,7 +87,7 @@ class Bookings:
         Returns the booking and whether it is new (201) rather than a change or a repeat."""
         return self._write(channel_id, property_id, data, secure=secure, ota=False)
 
-    def inbound(self, channel, data: Any, *, secure: bool) -> tuple[dict[str, Any], bool]:
+    def inbound(self, channel: Row, data: Any, *, secure: bool) -> tuple[dict[str, Any], bool]:
         """A booking from an OTA channel's adapter (`channel` from `channel_by_key`): always accepted,
         flagged when it overbooks or maps to nothing."""
         channel_id = channel["id"]
@@ -120,7 +122,7 @@ class Bookings:
         errors = Errors()
         if data.get("status") not in ("modified", "cancelled"):
             errors.add("status", "must be modified or cancelled: the booking exists")
-        shown = from_json(revision_attributes(self.store, row["revision_id"]))["reservation_id"]
+        shown = from_json(cast(str, revision_attributes(self.store, row["revision_id"])))["reservation_id"]
         for name in ("reservation_id", "ota_reservation_code"):
             if data.get(name) not in (None, shown):
                 errors.add(name, f"is {shown}, the booking's: it can't change")
@@ -133,14 +135,14 @@ class Bookings:
                                  key=row["reservation_id"], crs=True)
         return booking
 
-    def channel_by_key(self, channel_id: str, inbound_key: str | None):
+    def channel_by_key(self, channel_id: str, inbound_key: str | None) -> Row:
         row = channel_row(self.store, channel_id)
         if row is None or not inbound_key or hash_secret(inbound_key) != row["inbound_key_hash"]:
             raise Unauthorized("wrong channel or inbound key (header api-key)")
         return row
 
-    def _write(self, channel_id: str, property_id: str, data: Any, *, secure: bool, ota: bool,
-               key: str | None = None, crs: bool = False):
+    def _write(self, channel_id: str, property_id: str | None, data: Any, *, secure: bool, ota: bool,
+               key: str | None = None, crs: bool = False) -> tuple[dict[str, Any], bool]:
         """`key`: the booking's reservation key when the caller found it by its ID; `crs`: a CRS update, which
         sells every rate plan of the property, as its own bookings do, whatever the booking's channel."""
         # Prices come out in the booking's currency: 12000 is 120.00 EUR (backend/core/money.py).
@@ -153,8 +155,10 @@ class Bookings:
             # An OTA's property must be connected to its channel, as it is when the booking is written.
             if ota and not is_connected(self.store, channel_id, property_id):
                 raise ValidationFailed.one("property_id", "is not a property connected to this channel")
-            prop = property_row(self.store, property_id)
-            channel = channel_row(self.store, channel_id)
+            # Both there: the channel was authenticated or made, the property checked or connected to it.
+            # Both there: the property connected (checked above) or the caller's own, the channel authenticated or made.
+            prop = cast(Row, property_row(self.store, cast(str, property_id)))
+            channel = cast(Row, channel_row(self.store, channel_id))
             window = window_of(prop, self.clock())
             existing = booking_by_reservation(self.store, channel_id, key) if key else None
             if model.status == "new" and existing is not None:
@@ -162,13 +166,13 @@ class Bookings:
                     raise ValidationFailed.one("reservation_id", "is already taken by a different booking")
                 return self._attributes(existing["revision_id"]), True
             if model.status != "new":
-                _require_existing(model, existing)
+                existing = _require_existing(model, existing)
                 if existing["property_id"] != property_id:
                     raise ValidationFailed.one("property_id", "the booking belongs to another property")
                 if model.status == "cancelled" and existing["status"] == "cancelled":
                     return self._attributes(existing["revision_id"]), False
             if model.status == "cancelled":
-                booking = self._cancel(shown, existing, prop)
+                booking = self._cancel(shown, cast(Row, existing), prop)  # not new: _require_existing found it
             else:
                 sold = property_rate_plan_ids(self.store, prop["id"]) if crs else self._sold(channel, prop)
                 booking = self._book(model, shown, existing, prop, channel, sold, window, body_hash, key,
@@ -177,13 +181,15 @@ class Bookings:
                             property_id=property_id)
         return booking, model.status == "new"
 
-    def _book(self, model: BookingInput, shown: dict[str, Any], existing, prop, channel, sold: set[str],
+    def _book(self, model: BookingInput, shown: dict[str, Any], existing: Row | None, prop: Row, channel: Row, sold: set[str],
               window: Window, body_hash: str, key: str | None, *, secure: bool, ota: bool,
               ruled: bool) -> dict[str, Any]:
         """`ruled`: the channel's availability rules apply (all but a CRS update, the property's own word)."""
         settings = from_json(prop["settings"])
         _check_stay(model, window, self.clock().date(), ota)
-        arrival, departure = date.fromisoformat(model.arrival_date), date.fromisoformat(model.departure_date)  # type: ignore[arg-type]
+        # Both dates: _check_stay requires them
+        arrival = date.fromisoformat(cast(str, model.arrival_date))
+        departure = date.fromisoformat(cast(str, model.departure_date))
         held = Counter(tuple(u) for u in from_json(existing["taken"])) if existing else Counter()
         rooms, overbooked, unmapped = self._price_rooms(model, shown["rooms"], prop, sold, window, arrival,
                                                         departure, held, settings["min_stay_type"], ota,
@@ -208,6 +214,7 @@ class Bookings:
             "deposits": shown["deposits"], "meta": shown["meta"],
             "is_overbooked": overbooked, "is_unmapped": unmapped,
         }
+        card_token: str | None
         if model.guarantee is not None and model.guarantee.token is not None:  # a card of the card form
             attributes["guarantee"] = self.cards.take(self.store.conn, shown["guarantee"], channel["id"], booking_id,
                                                       model.departure_date)
@@ -221,8 +228,8 @@ class Bookings:
                 attributes["guarantee"] = from_json(self._revision_row(existing["revision_id"])["attributes"])["guarantee"]
         return self._save(attributes, existing, body_hash, taken, card_token, key or reservation_id)
 
-    def _price_rooms(self, model: BookingInput, shown_rooms: list[dict[str, Any]], prop, mapped: set[str],
-                     window: Window, arrival: date, departure: date, held: Counter, min_stay_type: str,
+    def _price_rooms(self, model: BookingInput, shown_rooms: list[dict[str, Any]], prop: Row, mapped: set[str],
+                     window: Window, arrival: date, departure: date, held: Counter[tuple[str, str]], min_stay_type: str,
                      ota: bool, seen_by: str | None) -> tuple[list[dict[str, Any]], bool, bool]:
         """Each room of the booking with its nightly prices. A shopping push or a booking of the property's own must
         be sellable (422 naming the room otherwise), of the rate plans `mapped` (those its channel sells), at the
@@ -248,10 +255,10 @@ class Bookings:
             guests = party(room, bands)  # what `rooms` showed for these ages (backend/bookings/ages.py)
             plan = plans.get(room.rate_plan_code)
             ok = plan is not None and plan.property_id == prop["id"] and plan.room_type_id == room.room_type_code
-            if not ota and ok and plan.currency != model.currency:
+            if not ota and ok and plan is not None and plan.currency != model.currency:
                 errors.add("currency", f"must be {plan.currency}, the currency of the rate plan")
                 continue
-            if not ok or (not ota and plan.id not in mapped):
+            if not ok or plan is None or (not ota and plan.id not in mapped):
                 if not ota:
                     errors.add(f"rooms.{index}.rate_plan_code" if plan is None or plan.room_type_id == room.room_type_code
                                else f"rooms.{index}.room_type_code", "is not a room type and rate plan sold on this channel")
@@ -261,9 +268,9 @@ class Bookings:
                 continue
             try:
                 found = quote(plan, rooms[plan.room_type_id], guests, Nights.of(arrival, departure), window,
-                              restrictions.get(plan.id, {}), availability.get(plan.room_type_id, {}), min_stay_type,
-                              wanted[room.room_type_code])
-                prices = {d: format_minor(p, plan.currency) for d, p in found.days.items()}
+                              restrictions.get(plan.id, cast(Nightly, {})), availability.get(plan.room_type_id, {}),
+                              min_stay_type, wanted[room.room_type_code])
+                prices: dict[str, str | None] = {d: format_minor(p, plan.currency) for d, p in found.days.items()}
             except NotSellable as exc:
                 if not ota:
                     errors.add(f"rooms.{index}", f"can't be booked: {exc}")
@@ -285,23 +292,24 @@ class Bookings:
                 found = replace(found, prices=tuple(parse_money(room.days[night], plan.currency)
                                                     for night in found.nights))
             priced.append(_room(index, room, guests, shown_rooms[index], plan.room_type_id, plan.id, room.days or prices,
-                                _taxes(plan, found, guests, tax_sets.get(plan.tax_set_id))))  # type: ignore[arg-type]
+                                _taxes(plan, found, guests,
+                                       tax_sets.get(plan.tax_set_id) if plan.tax_set_id is not None else None)))
         _check_services(model, errors)
         errors.raise_if_any()
         return priced, overbooked, unmapped
 
-    def _sold(self, channel, prop) -> set[str]:
+    def _sold(self, channel: Row, prop: Row) -> set[str]:
         """The rate plans a channel sells: those mapped to it; a property's direct channel, every plan of it."""
         if channel["channel_code"] == DIRECT:
             return property_rate_plan_ids(self.store, prop["id"])
         return mapped_rate_plan_ids(self.store, channel["id"])
 
-    def cancel_taken(self, existing) -> dict[str, Any]:
+    def cancel_taken(self, existing: Row) -> dict[str, Any]:
         """Cancel a booking (its row, with its property's `settings`) in the caller's transaction: a cancellation
         for an invalid card."""
         return self._cancel({"services": []}, existing, existing)
 
-    def _cancel(self, shown: dict[str, Any], existing, prop) -> dict[str, Any]:
+    def _cancel(self, shown: dict[str, Any], existing: Row, prop: Row) -> dict[str, Any]:
         settings = from_json(prop["settings"])
         taken = from_json(existing["taken"])
         if settings["allow_availability_autoupdate_on_cancellation"]:
@@ -313,7 +321,7 @@ class Bookings:
         return self._save(attributes, existing, existing["body_hash"], taken,
                           self._carried_card(existing, attributes["departure_date"]), existing["reservation_id"])
 
-    def _carried_card(self, existing, departure: str | None) -> str | None:
+    def _carried_card(self, existing: Row | None, departure: str | None) -> str | None:
         """The vault token of the booking's card, kept by a revision that brings no card of its own."""
         token = existing and revision_card_token(self.store, existing["revision_id"])
         if token:
@@ -345,7 +353,7 @@ class Bookings:
     def _give_back(self, units: list[tuple[str, str]]) -> None:
         give_back_rooms(self.store.conn, units)
 
-    def _save(self, attributes: dict[str, Any], existing, body_hash: str, taken: list, card_token: str | None,
+    def _save(self, attributes: dict[str, Any], existing: Row | None, body_hash: str, taken: list[Any], card_token: str | None,
               key: str) -> dict[str, Any]:
         """`key` finds the booking by its reservation id (BookingCards.reservation_key)."""
         conn, now, revision_id = self.store.conn, utc_now(), new_id()
@@ -364,7 +372,8 @@ class Bookings:
 
     # --- reading -----------------------------------------------------------------------------
 
-    def list(self, actor: Actor, query: ListQuery, *, reveal: Reveal | None = None) -> tuple[list[dict[str, Any]], dict]:
+    def list(self, actor: Actor, query: ListQuery, *,
+             reveal: Reveal | None = None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         """`reveal`, on every reading method: the cards in clear, for whom (the vault's audit log names them);
         only the secure listener passes it, for the tokenisation service."""
         rows, meta = booking_page(self.store, query, actor, stay_view(self.store, self.clock))
@@ -374,13 +383,12 @@ class Bookings:
                  "reports": reports[booking["id"]]} for r, booking in zip(rows, shown, strict=True)], meta
 
     def get(self, actor: Actor, booking_id: str, *, reveal: Reveal | None = None) -> dict[str, Any]:
-        row = booking_shown(self.store, booking_id)
-        owned_property(self.store, actor, row, "booking", booking_id)
+        row = owned_property(self.store, actor, booking_shown(self.store, booking_id), "booking", booking_id)
         return {**self._shown([row], reveal)[0], "is_acked": bool(row["is_acked"]), "message_thread_id": row["thread_id"],
                 "reports": reports_of(self.store, [booking_id])[booking_id]}
 
     def revisions(self, actor: Actor, query: ListQuery, *, feed: bool = False,
-                  reveal: Reveal | None = None) -> tuple[list[dict[str, Any]], dict]:
+                  reveal: Reveal | None = None) -> tuple[builtins.list[dict[str, Any]], dict[str, Any]]:
         """Revisions newest first; the feed is the revisions not yet acknowledged, oldest first."""
         rows, meta = revision_page(self.store, query, actor, feed=feed)
         return [_revision(r, booking) for r, booking in zip(rows, self._shown(rows, reveal), strict=True)], meta
@@ -397,13 +405,13 @@ class Bookings:
             ack_revision(conn, revision_id, utc_now())
         self.events.publish("booking.acked", revision_id)
 
-    def _revision_row(self, revision_id: str):
-        return revision_row(self.store, revision_id)
+    def _revision_row(self, revision_id: str) -> Row:
+        return cast(Row, revision_row(self.store, revision_id))  # a booking's revisions are kept
 
     def _attributes(self, revision_id: str) -> dict[str, Any]:
         return self._shown([self._revision_row(revision_id)], None)[0]
 
-    def _shown(self, rows: list, reveal: Reveal | None) -> list[dict[str, Any]]:
+    def _shown(self, rows: builtins.list[Row], reveal: Reveal | None) -> builtins.list[dict[str, Any]]:
         """The stored attributes of revision rows; with `reveal`, each card the vault holds put back in
         clear, all in one transaction (the vault writes an audit entry for every reveal)."""
         shown = [feed_view(from_json(r["attributes"])) for r in rows]
@@ -414,17 +422,19 @@ class Bookings:
         return shown
 
 
-def _revision(row, booking: dict[str, Any]) -> dict[str, Any]:
+def _revision(row: Row, booking: dict[str, Any]) -> dict[str, Any]:
     return {**booking, "id": row["id"], "booking_id": booking["id"], "acked_at": row["acked_at"]}
 
 
-def _require_existing(model: BookingInput, existing) -> None:
+def _require_existing(model: BookingInput, existing: Row | None) -> Row:
     if not model.reservation_id:
-        raise ValidationFailed.one("reservation_id", f"is required to {'modify' if model.status == 'modified' else 'cancel'} a booking")
+        action = "modify" if model.status == "modified" else "cancel"
+        raise ValidationFailed.one("reservation_id", f"is required to {action} a booking")
     if existing is None:
         raise ValidationFailed.one("reservation_id", "is not a booking of this channel")
     if model.status == "modified" and existing["status"] == "cancelled":
         raise ValidationFailed.one("status", "the booking is cancelled and can't be modified")
+    return existing
 
 
 def _check_stay(model: BookingInput, window: Window, today: date, ota: bool) -> None:
@@ -453,8 +463,9 @@ def _check_services(model: BookingInput, errors: Errors) -> None:
             errors.add(f"services.{position}.room_index", f"no room has index {service.room_index}")
 
 
-def _room(index: int, room, guests: Guests, shown: dict[str, Any], room_type_id: str | None,
-          rate_plan_id: str | None, prices: dict[str, str | None], taxes: list[dict[str, Any]] | None = None):
+def _room(index: int, room: RoomIn, guests: Guests, shown: dict[str, Any], room_type_id: str | None,
+          rate_plan_id: str | None, prices: Mapping[str, Any],
+          taxes: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """The booked room: its `occupancy` is the party it was priced for (by its ages, when it gives them all)."""
     occupancy = {"adults": guests.adults, "children": guests.children, "infants": guests.infants,
                  "ages": room.occupancy.ages}
@@ -465,18 +476,18 @@ def _room(index: int, room, guests: Guests, shown: dict[str, Any], room_type_id:
             "meta": shown["meta"], "is_mapped": rate_plan_id is not None}
 
 
-def _taxes(plan, booked: Quote, guests: Guests, tax_set: TaxSet | None) -> list[dict[str, Any]]:
+def _taxes(plan: Plan, booked: Quote, guests: Guests, tax_set: TaxSet | None) -> list[dict[str, Any]]:
     """The room's taxes by the one rule that prices them (backend/inventory/taxes.py), as shopping offered them."""
     return room_taxes(tax_lines(tax_set, booked.nights, booked.prices, guests.persons), len(booked.nights),
                       guests.persons, plan.currency)
 
 
-def _rate_of(rows: dict[str, tuple], day: str, currency: str) -> str | None:
+def _rate_of(rows: dict[str, tuple[Any, ...]], day: str, currency: str) -> str | None:
     row = rows.get(day)
     return None if row is None or row[R_RATE] is None else format_minor(row[R_RATE], currency)
 
 
-def _availability_events(store: Store, property_id: str, before: list, after: list) -> None:
+def _availability_events(store: Store, property_id: str, before: list[Any], after: list[Any]) -> None:
     """An ARI event per room type whose availability the booking moved: the nights whose units it took or gave back
     (given back and taken again is no change); the sellable index of those nights."""
     moved = Counter(tuple(unit) for unit in after)
@@ -497,9 +508,9 @@ def _lacks(availability: dict[str, int], arrival: date, departure: date, count: 
 
 
 def _amount(rooms: list[dict[str, Any]], model: BookingInput, currency: str | None) -> str:
-    total = sum(parse_money(p, currency) for r in rooms for p in r["days"].values() if p is not None)  # type: ignore[arg-type]
-    total += sum(parse_money(s.total_price, currency) for s in model.services)  # type: ignore[arg-type]
-    return format_minor(total, currency)  # type: ignore[arg-type]
+    total = sum(parse_money(p, currency) for r in rooms for p in r["days"].values() if p is not None)
+    total += sum(parse_money(s.total_price, currency) for s in model.services)
+    return format_minor(total, currency)
 
 
 def _priced(services: list[dict[str, Any]], currency: str) -> list[dict[str, Any]]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from backend.core.listing import Column, ListQuery, View
 from backend.core.store import page
@@ -44,7 +44,7 @@ BOOKING_ROW = ("SELECT b.*, p.group_id, p.timezone, p.settings, c.channel_code F
 
 
 def booking_with_property(store: Store, booking_id: str) -> Row | None:
-    return store.one(BOOKING_ROW, (booking_id,))
+    return cast(Row | None, store.one(BOOKING_ROW, (booking_id,)))
 
 
 def ended_stays(store: Store, channel_id: str, today: str, limit: int) -> list[str]:
@@ -57,19 +57,19 @@ def ended_stays(store: Store, channel_id: str, today: str, limit: int) -> list[s
 
 
 def booking_by_reservation(store: Store, channel_id: str, reservation_key: str) -> Row | None:
-    return store.one("SELECT * FROM bookings WHERE channel_id = ? AND reservation_id = ?",
-                     (channel_id, reservation_key))
+    return cast(Row | None, store.one("SELECT * FROM bookings WHERE channel_id = ? AND reservation_id = ?",
+                                      (channel_id, reservation_key)))
 
 
-def _booking_values(attributes: dict[str, Any], revision_id: str, body_hash: str, taken: list, guest_names: str,
-                    now: str) -> tuple:
+def _booking_values(attributes: dict[str, Any], revision_id: str, body_hash: str, taken: list[Any], guest_names: str,
+                    now: str) -> tuple[Any, ...]:
     """The columns a new revision sets on its booking, in the order of the statements below."""
     return (attributes["status"], attributes["arrival_date"], attributes["departure_date"], attributes["amount"],
             attributes["currency"], revision_id, body_hash, json.dumps(taken), int(attributes["is_overbooked"]),
             int(attributes["is_unmapped"]), guest_names, now)
 
 
-def update_booking(conn: Connection, attributes: dict[str, Any], revision_id: str, body_hash: str, taken: list,
+def update_booking(conn: Connection, attributes: dict[str, Any], revision_id: str, body_hash: str, taken: list[Any],
                    guest_names: str, now: str) -> None:
     conn.execute("UPDATE bookings SET status = ?, arrival_date = ?, departure_date = ?, amount = ?, currency = ?, "
                  "revision_id = ?, body_hash = ?, taken = ?, is_overbooked = ?, is_unmapped = ?, guest_names = ?, "
@@ -77,7 +77,7 @@ def update_booking(conn: Connection, attributes: dict[str, Any], revision_id: st
                  (*_booking_values(attributes, revision_id, body_hash, taken, guest_names, now), attributes["id"]))
 
 
-def insert_booking(conn: Connection, attributes: dict[str, Any], revision_id: str, body_hash: str, taken: list,
+def insert_booking(conn: Connection, attributes: dict[str, Any], revision_id: str, body_hash: str, taken: list[Any],
                    guest_names: str, now: str, reservation_key: str) -> None:
     conn.execute("INSERT INTO bookings (status, arrival_date, departure_date, amount, currency, revision_id, "
                  "body_hash, taken, is_overbooked, is_unmapped, guest_names, updated_at, id, property_id, "
@@ -96,11 +96,12 @@ def insert_revision(conn: Connection, revision_id: str, attributes: dict[str, An
                   json.dumps(attributes), card_token, now))
 
 
-def booking_page(store: Store, query: ListQuery, actor: Actor, stay: View) -> tuple[list[Row], dict]:
-    """One page of the bookings of the properties the actor reaches, newest first: each with its revision's attributes and card token,
-    whether it is acknowledged and its message thread. The bookings are read first (SQLite would otherwise start
-    from the few properties and sort every booking they have), along the newest-first index. Unfiltered, or filtered only by what booking_counts holds,
-    the total is a sum over those kept counts: the page costs the same at 1,000 bookings as at 100,000."""
+def booking_page(store: Store, query: ListQuery, actor: Actor, stay: View) -> tuple[list[Row], dict[str, Any]]:
+    """One page of the bookings of the properties the actor reaches, newest first: each with its revision's
+    attributes and card token, whether it is acknowledged and its message thread. The bookings are read first
+    (SQLite would otherwise start from the few properties and sort every booking they have), along the newest-first
+    index. Unfiltered, or filtered only by what booking_counts holds, the total is a sum over those kept counts: the page
+    costs the same at 1,000 bookings as at 100,000."""
     scope, params = reach_scope(actor, "b.property_id")
     return page(store, query, {**BOOKING_COLUMNS, "stay": stay},
                 select=f"b.revision_id, r.attributes, r.card_token, {ACKED} AS is_acked, {THREAD} AS thread_id",
@@ -127,12 +128,13 @@ def _kept_count(store: Store, query: ListQuery, actor: Actor) -> Callable[[], in
 
 def booking_shown(store: Store, booking_id: str) -> Row | None:
     """The booking as `booking_page` reads it, with its property and that property's group."""
-    return store.one(f"SELECT r.attributes, r.card_token, b.property_id, p.group_id, {ACKED} AS is_acked, {THREAD} AS thread_id "
-                     "FROM bookings b JOIN properties p ON p.id = b.property_id "
-                     "JOIN booking_revisions r ON r.id = b.revision_id WHERE b.id = ?", (booking_id,))
+    return cast(Row | None, store.one(
+        f"SELECT r.attributes, r.card_token, b.property_id, p.group_id, {ACKED} AS is_acked, {THREAD} AS thread_id "
+        "FROM bookings b JOIN properties p ON p.id = b.property_id "
+        "JOIN booking_revisions r ON r.id = b.revision_id WHERE b.id = ?", (booking_id,)))
 
 
-def revision_page(store: Store, query: ListQuery, actor: Actor, *, feed: bool) -> tuple[list[Row], dict]:
+def revision_page(store: Store, query: ListQuery, actor: Actor, *, feed: bool) -> tuple[list[Row], dict[str, Any]]:
     """Revisions of the properties the actor reaches newest first; the feed (`feed`) is those not yet acknowledged,
     oldest first."""
     scope, params = reach_scope(actor, "r.property_id")
@@ -143,16 +145,16 @@ def revision_page(store: Store, query: ListQuery, actor: Actor, *, feed: bool) -
 
 
 def revision_row(store: Store, revision_id: str) -> Row | None:
-    return store.one("SELECT r.*, p.group_id FROM booking_revisions r JOIN properties p ON p.id = r.property_id "
-                     "WHERE r.id = ?", (revision_id,))
+    return cast(Row | None, store.one("SELECT r.*, p.group_id FROM booking_revisions r JOIN properties p ON p.id = r.property_id "
+                                      "WHERE r.id = ?", (revision_id,)))
 
 
 def revision_attributes(store: Store, revision_id: str) -> str | None:
-    return store.scalar("SELECT attributes FROM booking_revisions WHERE id = ?", (revision_id,))
+    return cast(str | None, store.scalar("SELECT attributes FROM booking_revisions WHERE id = ?", (revision_id,)))
 
 
 def revision_card_token(store: Store, revision_id: str) -> str | None:
-    return store.scalar("SELECT card_token FROM booking_revisions WHERE id = ?", (revision_id,))
+    return cast(str | None, store.scalar("SELECT card_token FROM booking_revisions WHERE id = ?", (revision_id,)))
 
 
 def ack_revision(conn: Connection, revision_id: str, now: str) -> None:
@@ -160,11 +162,11 @@ def ack_revision(conn: Connection, revision_id: str, now: str) -> None:
 
 
 def property_row(store: Store, property_id: str) -> Row | None:
-    return store.one("SELECT * FROM properties WHERE id = ?", (property_id,))
+    return cast(Row | None, store.one("SELECT * FROM properties WHERE id = ?", (property_id,)))
 
 
 def property_group(store: Store, property_id: str) -> Row | None:
-    return store.one("SELECT id, group_id FROM properties WHERE id = ?", (property_id,))
+    return cast(Row | None, store.one("SELECT id, group_id FROM properties WHERE id = ?", (property_id,)))
 
 
 # --- finding: guests' names and stays --------------------------------------------------------------------------------
@@ -240,7 +242,7 @@ def insert_report(conn: Connection, report_id: str, booking_id: str, channel_id:
                  (report_id, booking_id, channel_id, kind, waived_fees, user_id, now))
 
 
-def report_feed_page(store: Store, query: ListQuery, channel_id: str) -> tuple[list[Row], dict]:
+def report_feed_page(store: Store, query: ListQuery, channel_id: str) -> tuple[list[Row], dict[str, Any]]:
     """One page of the channel's reports not yet delivered, oldest first, each with its booking's number, property
     and shown attributes (`shown`)."""
     return page(store, query, {}, select=f"{REPORT}, b.unique_id, {SHOWN}, b.property_id",

@@ -30,11 +30,12 @@ its bookings name.
 
 from __future__ import annotations
 
+import builtins
 import secrets
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 from pydantic_core import from_json
@@ -61,24 +62,25 @@ from backend.channels.store import (
     update_channel,
 )
 from backend.core.dates import utc_clock
-from backend.distribution import remap
-from backend.distribution.settings import DistributionSettings, track, url_problem
 from backend.core.errors import BadRequest, Errors, NotSupported, ValidationFailed
 from backend.core.events import EventBus
 from backend.core.fields import RequiredText
+from backend.core.listing import ListQuery
+from backend.core.validation import as_sent, validate
+from backend.distribution import remap
+from backend.distribution.settings import DistributionSettings, track, url_problem
 from backend.identity.models import Actor
 from backend.identity.service import hash_secret, require_group
 from backend.inventory import sellable
 from backend.inventory.sellable import SHOPPING_CODES
-from backend.core.listing import ListQuery
 from backend.properties.models import CONTACT_FIELDS
-from backend.core.validation import as_sent, validate
-from storage import Store, new_id, utc_now
+from storage import Connection, Row, Store, new_id, utc_now
 
 if TYPE_CHECKING:
     from backend.core.keys import Keys
 
-CHANNEL_CODES = ("BookingCom", "AirBNB", "OpenShopping")
+ChannelCode = Literal["BookingCom", "AirBNB", "OpenShopping"]
+CHANNEL_CODES: tuple[ChannelCode, ...] = get_args(ChannelCode)
 CHAT_PROVIDERS = ("BookingCom", "AirBNB")
 # Our older names, accepted as input only.
 ALIASES = {"channel_code": "channel", "property_ids": "properties", "rate_plan_ids": "rate_plans"}
@@ -86,7 +88,6 @@ ALIASES = {"channel_code": "channel", "property_ids": "properties", "rate_plan_i
 READ_ONLY = frozenset({"id", "inserted_at", "updated_at", "has_provider_api_key", "inbound_key", "ari_secret", "sync"})
 EDITABLE = ("title", "channel", "group_id", "properties", "rate_plans", "settings", "is_active")
 
-ChannelCode = Literal[CHANNEL_CODES]  # type: ignore[valid-type]
 
 
 class Mapping(BaseModel):
@@ -119,7 +120,8 @@ class ChannelInput(BaseModel):
 class ChannelBody(ChannelInput):
     """The request body as documented: the service's names, and ours as deprecated input aliases."""
 
-    channel: ChannelCode | None = Field(None, description="required on create (or channel_code); fixed once created")
+    channel: ChannelCode | None = Field(  # type: ignore[assignment]  # the body may leave it out: an update, an alias
+        None, description="required on create (or channel_code); fixed once created")
     channel_code: ChannelCode | None = Field(None, deprecated=True, description="older name of channel")
     property_ids: list[StrictStr] | None = Field(None, deprecated=True, description="older name of properties")
     rate_plan_ids: list[StrictStr] | None = Field(None, deprecated=True,
@@ -166,23 +168,23 @@ class Channels:
     def get(self, actor: Actor, channel_id: str) -> dict[str, Any]:
         return self._attributes(self._row(actor, channel_id))
 
-    def for_property(self, actor: Actor, property_id: str) -> list[dict[str, Any]]:
+    def for_property(self, actor: Actor, property_id: str) -> builtins.list[dict[str, Any]]:
         """The channels the property may be connected to (those of its group) and any it is connected to, each
         marked with whether it is."""
         groups = actor.group_list()
         rows = channels_for_property(self.store, groups, DIRECT, property_id)
         return [{**a, "connected": property_id in a["properties"]} for a in map(self._attributes, rows)]
 
-    def mappings(self, actor: Actor, channel_id: str) -> list[dict[str, Any]]:
+    def mappings(self, actor: Actor, channel_id: str) -> builtins.list[dict[str, Any]]:
         """The channel's rooms and rates: each mapped rate plan with its room type, property and settings."""
         self._row(actor, channel_id)
         return [{**dict(r), "settings": from_json(r["settings"])}
                 for r in channel_mappings_with_plans(self.store, channel_id)]
 
-    def _row(self, actor: Actor, channel_id: str):
+    def _row(self, actor: Actor, channel_id: str) -> Row:
         return actor.owned(channel_row(self.store, channel_id), "channel", channel_id)
 
-    def _attributes(self, row) -> dict[str, Any]:
+    def _attributes(self, row: Row) -> dict[str, Any]:
         properties = channel_property_ids(self.store, row["id"])
         mappings = [{"id": r[0], "rate_plan_id": r[1], "settings": from_json(r[2])}
                     for r in channel_mappings(self.store, row["id"])]
@@ -291,7 +293,7 @@ class Channels:
                 ids.append(rate_plan_id)
             return self.update(actor, channel_id, {"rate_plans": [{"rate_plan_id": i} for i in ids]})
 
-    def adapter_view(self, channel) -> dict[str, Any]:
+    def adapter_view(self, channel: Row) -> dict[str, Any]:
         """What a channel's adapter may know of its channel: its properties and mapped rooms and rates."""
         plans = mapped_rate_plans(self.store, channel["id"])
         properties = channel_property_ids(self.store, channel["id"])
@@ -332,7 +334,7 @@ class Channels:
             errors.add("settings.ari_url", problem)
         errors.raise_if_any()
 
-    def _connect(self, conn, channel_id: str, model: ChannelInput, kept: dict[str, dict[str, Any]]) -> None:
+    def _connect(self, conn: Connection, channel_id: str, model: ChannelInput, kept: dict[str, dict[str, Any]]) -> None:
         """The channel's properties and mappings; a rate plan mapped before keeps its mapping's ID, and its
         settings unless new ones are sent."""
         mappings = []
@@ -365,7 +367,8 @@ def _validated(data: dict[str, Any], stored: dict[str, Any] | None = None) -> Ch
                 value = [{"rate_plan_id": plan_id} for plan_id in value]
             changes.setdefault(new, value)
     seen: set[str] = set()
-    for index, mapping in enumerate(changes.get("rate_plans") if isinstance(changes.get("rate_plans"), list) else []):
+    sent = changes.get("rate_plans")
+    for index, mapping in enumerate(sent if isinstance(sent, list) else []):
         plan_id = mapping.get("rate_plan_id") if isinstance(mapping, dict) else None
         if not isinstance(plan_id, str):
             continue  # the model says what is wrong with it
@@ -400,7 +403,7 @@ def _named_as_sent(data: dict[str, Any]) -> Iterator[None]:
         raise ValidationFailed(as_sent(failed.details, renames)) from None
 
 
-def _name_free(conn, model: ChannelInput, group_id: str) -> None:
+def _name_free(conn: Connection, model: ChannelInput, group_id: str) -> None:
     """A shopping channel may not take a name that another group's shopping channel answers to (checked in the
     transaction that writes the name, so that two groups can't take one name at once)."""
     if model.channel not in SHOPPING_CODES:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from backend.core.listing import Column, ListQuery
 from backend.core.store import page
@@ -51,10 +51,10 @@ def name_taken(conn: Connection, title: str, group_id: str, shopping_codes: Sequ
 # --- reading ---------------------------------------------------------------------------------------------------------
 
 def channel_row(store: Store, channel_id: str) -> Row | None:
-    return store.one("SELECT * FROM channels WHERE id = ?", (channel_id,))
+    return cast(Row | None, store.one("SELECT * FROM channels WHERE id = ?", (channel_id,)))
 
 
-def channel_page(store: Store, query: ListQuery, group_ids: list[str], direct_code: str) -> tuple[list[Row], dict]:
+def channel_page(store: Store, query: ListQuery, group_ids: list[str], direct_code: str) -> tuple[list[Row], dict[str, Any]]:
     """One page of the channels of these groups, but the properties' direct channels (`direct_code`)."""
     return page(store, query, COLUMNS, select="c.*", source="channels c",
                 scope=f"c.group_id IN ({placeholders(group_ids)}) AND c.channel_code != ?",
@@ -69,7 +69,7 @@ def channels_for_property(store: Store, group_ids: list[str], direct_code: str, 
         "property_id = ?)) ORDER BY title, id", [*group_ids, direct_code, property_id, property_id])
 
 
-def is_connected(store: Store, channel_id: str, property_id: str) -> bool:
+def is_connected(store: Store, channel_id: str, property_id: str | None) -> bool:
     return bool(store.scalar("SELECT 1 FROM channel_properties WHERE channel_id = ? AND property_id = ?",
                              (channel_id, property_id)))
 
@@ -111,7 +111,7 @@ def property_rate_plan_ids(store: Store, property_id: str) -> set[str]:
 
 def rate_plan_properties(store: Store, rate_plan_ids: list[str]) -> dict[str, str]:
     """Rate plan id → its property's, of those that exist (asked in chunks: a channel has no cap on its plans)."""
-    found = {}
+    found: dict[str, str] = {}
     for chunk in chunked(rate_plan_ids):
         found.update((r[0], r[1]) for r in store.tuples(
             f"SELECT id, property_id FROM rate_plans WHERE id IN ({placeholders(chunk)})", chunk))
@@ -119,12 +119,12 @@ def rate_plan_properties(store: Store, rate_plan_ids: list[str]) -> dict[str, st
 
 
 def group_title(store: Store, group_id: str) -> str | None:
-    return store.scalar("SELECT title FROM groups WHERE id = ?", (group_id,))
+    return cast(str | None, store.scalar("SELECT title FROM groups WHERE id = ?", (group_id,)))
 
 
 def properties_in_groups(store: Store, property_ids: list[str], group_ids: list[str]) -> dict[str, Row]:
     """Property id → the property, with its group's title (`group_title`), of those of one of these groups."""
-    found = {}
+    found: dict[str, Row] = {}
     for chunk in chunked(property_ids):
         found.update((r["id"], r) for r in store.query(
             f"SELECT p.*, g.title AS group_title FROM properties p JOIN groups g ON g.id = p.group_id "
@@ -171,7 +171,7 @@ def delete_connections(conn: Connection, channel_id: str) -> None:
 
 
 def insert_connections(conn: Connection, channel_id: str, property_ids: Iterable[str],
-                       mappings: Iterable[tuple[str, str, dict[str, Any]]]) -> None:
+                       mappings: Iterable[tuple[str, str, dict[str, Any] | None]]) -> None:
     """The channel's properties, and its mappings as (mapping id, rate plan id, settings)."""
     conn.executemany("INSERT INTO channel_properties (channel_id, property_id) VALUES (?, ?)",
                      [(channel_id, p) for p in property_ids])

@@ -10,19 +10,24 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
-from typing import Any
+from typing import Any, cast
 
 from pydantic import BaseModel, ConfigDict, StrictStr
 
 from backend.chat.store import (
-    attach, attachment_content, attachment_owner, attachment_row, delete_unsent_upload, insert_attachment,
+    attach,
+    attachment_content,
+    attachment_owner,
+    attachment_row,
+    delete_unsent_upload,
+    insert_attachment,
     message_attachments,
 )
 from backend.core.errors import PayloadTooLarge, ValidationFailed
 from backend.core.fields import RequiredText
-from backend.properties.media import sniff_image
 from backend.core.validation import validate
-from storage import Connection, Store, new_id, utc_now
+from backend.properties.media import sniff_image
+from storage import Connection, Row, Store, new_id, utc_now
 
 FILE_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp", "application/pdf", "text/plain")
 
@@ -80,7 +85,7 @@ class Attachments:
         with self.store.transaction() as conn:
             insert_attachment(conn, attachment_id, user_id, channel_id, session_id, model.file_name, model.file_type,
                               len(content), hashlib.sha256(content).hexdigest(), content, utc_now())
-        return self.describe(attachment_row(self.store, attachment_id))
+        return self.describe(cast(Row, attachment_row(self.store, attachment_id)))  # inserted above
 
     def claim(self, conn: Connection, attachment_id: Any, message_id: str, *, user_id: str | None = None,
               channel_id: str | None = None, session_id: str | None = None) -> None:
@@ -106,9 +111,9 @@ class Attachments:
             found.setdefault(row["message_id"], []).append(self.describe(row))
         return found
 
-    def describe(self, row) -> dict[str, Any]:
+    def describe(self, row: Row) -> dict[str, Any]:
         return {"id": row["id"], "file_name": row["file_name"], "file_type": row["file_type"], "size": row["size"],
                 "url": f"{self.base_url}/api/v1/attachments/{row['id']}", "inserted_at": row["inserted_at"]}
 
-    def content(self, attachment_id: str):
+    def content(self, attachment_id: str) -> Row | None:
         return attachment_content(self.store, attachment_id)

@@ -20,9 +20,9 @@ from pydantic import BaseModel, ConfigDict, StrictStr
 from backend.chat.service import Chat
 from backend.chat.store import delete_expired_chat_tokens, insert_chat_token, property_title, spend_one_time_token
 from backend.core.errors import Unauthorized
+from backend.core.validation import validate
 from backend.identity.models import Actor
 from backend.identity.service import CHAT_SESSION_PREFIX, hash_secret
-from backend.core.validation import validate
 from storage import Connection, Store, new_id, utc_now
 
 # kind: (token prefix, lifetime). A session lasts a front-desk shift; then the host page issues a new one.

@@ -8,20 +8,20 @@ masked before it is stored, as in messages.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
-from backend.core.card_data import mask_text
 from backend.chat.service import MAX_TEXT, NEWEST_FIRST, Chat
 from backend.chat.store import delete_note, insert_note, note_author, note_row, notes_page
+from backend.core.card_data import mask_text
 from backend.core.errors import Forbidden, NotFound, ValidationFailed
 from backend.core.events import EventBus
-from backend.core.scopes import property_scope
-from backend.identity.models import Actor
 from backend.core.listing import ListQuery
+from backend.core.scopes import property_scope
 from backend.core.validation import validate
-from storage import Store, new_id
+from backend.identity.models import Actor
+from storage import Row, Store, new_id
 
 
 class NoteInput(BaseModel):
@@ -71,9 +71,9 @@ class ThreadNotes:
         self.events.publish("thread.changed", thread_id, action="note")
 
     def _one(self, note_id: str) -> dict[str, Any]:
-        return _note(note_row(self.store, note_id))
+        return _note(cast(Row, note_row(self.store, note_id)))  # just written
 
 
-def _note(row) -> dict[str, Any]:
+def _note(row: Row) -> dict[str, Any]:
     return {"id": row["id"], "message": row["note"], "user_id": row["user_id"], "author_email": row["author_email"],
             "inserted_at": row["inserted_at"], "updated_at": row["updated_at"], "thread_id": row["thread_id"]}

@@ -12,43 +12,64 @@ import json
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 from pydantic_core import from_json
 
 from backend.bookings.access import booking_row
-from backend.core.card_data import mask_cards_in, mask_text
-from backend.chat.attachments import Attachments
 from backend.channels.store import is_connected
-from backend.chat.store import (
-    THREAD_COUNT_COLUMNS, booking_thread, channel_booking, channel_code, channel_reply, chat_properties,
-    count_message, drop_draft, has_chat_app, inquiry_meta, insert_message, insert_thread,
-    channel_thread_property, is_property_room_type, mark_delivered, mark_thread_read, message_row, messages_by_id,
-    messages_page, pending_replies_page, property_group, rule_titles, revision_attributes, set_assignee, set_closed,
-    set_unread_count, snippet, thread_count, thread_of_booking, thread_row, thread_state, thread_with_property,
-    threads_page,
-    unanswered_guest_messages, unread_thread_count,
-)
-from backend.core.errors import (
-    BadRequest,
-    Forbidden,
-    NotFound,
-    NotSupported,
-    Unauthorized,
-    ValidationFailed,
-)
-from backend.core.events import EventBus
-from backend.core.scopes import property_scope
-from backend.identity.models import Actor
-from backend.identity.access import reaches
-from backend.identity.store import emails_by_id, property_people, sees_property
-from backend.core.listing import SEARCH_MAX, Filter, ListQuery, parse_bool
+from backend.chat.attachments import Attachments
 from backend.chat.search import full_text_query
+from backend.chat.store import (
+    THREAD_COUNT_COLUMNS,
+    booking_thread,
+    channel_booking,
+    channel_code,
+    channel_reply,
+    channel_thread_property,
+    chat_properties,
+    count_message,
+    drop_draft,
+    has_chat_app,
+    inquiry_meta,
+    insert_message,
+    insert_thread,
+    is_property_room_type,
+    mark_delivered,
+    mark_thread_read,
+    message_row,
+    messages_by_id,
+    messages_page,
+    pending_replies_page,
+    property_group,
+    revision_attributes,
+    rule_titles,
+    set_assignee,
+    set_closed,
+    set_unread_count,
+    snippet,
+    thread_count,
+    thread_of_booking,
+    thread_row,
+    thread_state,
+    thread_with_property,
+    threads_page,
+    unanswered_guest_messages,
+    unread_thread_count,
+)
+from backend.core.card_data import mask_cards_in, mask_text
+from backend.core.errors import BadRequest, Forbidden, NotFound, NotSupported, Unauthorized, ValidationFailed
+from backend.core.events import EventBus
+from backend.core.listing import SEARCH_MAX, Filter, ListQuery, parse_bool
 from backend.core.money import in_currency
-from backend.outbox import record as outbox
+from backend.core.scopes import property_scope
 from backend.core.validation import validate
-from storage import Connection, Store, new_id
+from backend.identity.access import reaches
+from backend.identity.models import Actor
+from backend.identity.store import emails_by_id, property_people, sees_property
+from backend.outbox import record as outbox
+from storage import Connection, Row, Store, new_id
 
 CHAT_PROVIDERS = ("BookingCom", "AirBNB")
 MAX_TEXT = 10_000
@@ -95,7 +116,7 @@ class InboundMessageInput(BaseModel):
 
 
 class Chat:
-    def __init__(self, store: Store, events: EventBus, attachments: Attachments, clock) -> None:
+    def __init__(self, store: Store, events: EventBus, attachments: Attachments, clock: Callable[[], datetime]) -> None:
         self.store = store
         self.events = events
         self.attachments = attachments
@@ -143,7 +164,7 @@ class Chat:
         """The actor's properties that have the chat app (id and title), by title: the inbox's scope."""
         return [dict(r) for r in chat_properties(self.store, actor)]
 
-    def _counter(self, query: ListQuery, allowed: list[str], unread: bool | None):
+    def _counter(self, query: ListQuery, allowed: list[str], unread: bool | None) -> Callable[[], int] | None:
         """The total from the trigger-kept thread_counts, when the filters are ones it holds; else None."""
         if any(f.field not in THREAD_COUNT_COLUMNS or f.op != "eq" for f in query.filters):
             return None
@@ -169,18 +190,18 @@ class Chat:
     def thread(self, actor: Actor, thread_id: str) -> dict[str, Any]:
         return self._threads([self._thread_row(actor, thread_id)])[0]
 
-    def thread_messages(self, actor: Actor, thread_id: str, query: ListQuery) -> tuple[list[dict[str, Any]], dict]:
+    def thread_messages(self, actor: Actor, thread_id: str, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         thread = self._thread_row(actor, thread_id)
         return self._messages(thread_id, query, thread["message_count"])
 
-    def booking_messages(self, actor: Actor, booking_id: str, query: ListQuery) -> tuple[list[dict[str, Any]], dict]:
+    def booking_messages(self, actor: Actor, booking_id: str, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         booking = self._booking(actor, booking_id)
         thread = booking_thread(self.store, booking["id"])
         if thread is None:
             return [], {**query.meta(0), **NEWEST_FIRST}
         return self._messages(thread["id"], query, thread["message_count"])
 
-    def _messages(self, thread_id: str, query: ListQuery, message_count: int) -> tuple[list[dict[str, Any]], dict]:
+    def _messages(self, thread_id: str, query: ListQuery, message_count: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         """A page of the thread's messages; without filters the thread's own counter is the total."""
         rows, meta = messages_page(self.store, query, thread_id,
                                    count=None if query.filters else lambda: message_count)
@@ -197,7 +218,7 @@ class Chat:
         assert message is not None  # nothing to claim: always sent
         return message
 
-    def post(self, booking, text: str, *, attachment_id: str | None = None, user_id: str | None = None,
+    def post(self, booking: Row, text: str, *, attachment_id: str | None = None, user_id: str | None = None,
              session_id: str | None = None, api_token_id: str | None = None, message_rule_id: str | None = None,
              at: str | None = None, claim: Callable[[Connection, str], bool] | None = None) -> dict[str, Any] | None:
         """A property message on the booking's thread (made with its first message), in one transaction under the
@@ -215,7 +236,7 @@ class Chat:
         self.events.publish("message.sent", message["id"], thread_id=thread_id)
         return message
 
-    def unsendable(self, booking) -> str | None:
+    def unsendable(self, booking: Row) -> str | None:
         """Why no message can be sent to a booking (a row with its `channel_code`), as `_booking` refuses it; None
         when one can."""
         if not has_chat_app(self.store, booking["property_id"]):
@@ -289,7 +310,7 @@ class Chat:
 
     # --- channels: inbound and outbox ----------------------------------------------------------
 
-    def receive(self, channel, data: Any) -> dict[str, Any]:
+    def receive(self, channel: Row, data: Any) -> dict[str, Any]:
         """A guest message from the channel's adapter, for a booking of the channel or one of its threads.
         It reopens a closed thread and counts as unread."""
         _require_chat_channel(channel)
@@ -305,16 +326,16 @@ class Chat:
             if booking is None:
                 raise ValidationFailed.one("booking_id", "is not a booking of this channel")
             property_id = booking["property_id"]
-        elif (property_id := channel_thread_property(self.store, model.thread_id, channel["id"])) is None:
+        elif (property_id := channel_thread_property(self.store, cast(str, model.thread_id), channel["id"])) is None:
             raise ValidationFailed.one("thread_id", "is not a thread of this channel")
         with self.store.transaction(property_scope(property_id)) as conn:
-            thread_id = self._thread_of_booking(conn, booking) if booking is not None else model.thread_id
+            thread_id = self._thread_of_booking(conn, booking) if booking is not None else cast(str, model.thread_id)
             message = self._add(conn, thread_id, "guest", model.message or "", attachment_ids=model.attachments,
                                 channel_id=channel["id"], at=_sent_at(model.sent_at, self.now()))
         self.events.publish("message.received", message["id"], outboxed=True, thread_id=thread_id)
         return message
 
-    def inquiry(self, channel, data: Any) -> dict[str, Any]:
+    def inquiry(self, channel: Row, data: Any) -> dict[str, Any]:
         """An Airbnb guest asking before booking: a thread without a booking, holding the system
         `inquiry` message with its meta, then the guest's own words."""
         # Imported here: its models bring the booking and inventory models, 50 ms that a console listing threads
@@ -347,14 +368,14 @@ class Chat:
         self.events.publish("message.received", thread_id, outboxed=True, thread_id=thread_id)
         return self._threads([thread_with_property(self.store, thread_id)])[0]
 
-    def outbox(self, channel, query: ListQuery) -> tuple[list[dict[str, Any]], dict]:
+    def outbox(self, channel: Row, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         """Property replies the channel has not taken yet, oldest first."""
         rows, meta = pending_replies_page(self.store, query, channel["id"])
         messages = self._message_list(rows)
         threads = {r["id"]: r for r in rows}
         return [{**m, "thread_id": threads[m["id"]]["thread_id"]} for m in messages], meta
 
-    def delivered(self, channel, message_id: str) -> None:
+    def delivered(self, channel: Row, message_id: str) -> None:
         reply = channel_reply(self.store, message_id, channel["id"])
         if reply is None:
             raise NotFound(f"message {message_id} is not a reply on this channel")
@@ -362,7 +383,7 @@ class Chat:
             mark_delivered(conn, message_id, self.now(), self.now())
         self.events.publish("message.delivered", message_id)
 
-    def attachment(self, actor: Actor, attachment_id: str):
+    def attachment(self, actor: Actor, attachment_id: str) -> Row:
         """An attachment's row for download: its uploader's until sent, then the thread's readers'."""
         row = self.attachments.content(attachment_id)
         if row is None:
@@ -383,13 +404,13 @@ class Chat:
         if not self.attachments.discard(attachment_id, user_id=actor.user_id):
             raise NotFound(f"attachment {attachment_id} is not an upload of yours waiting to be sent")
 
-    def channel_attachment(self, channel, attachment_id: str):
+    def channel_attachment(self, channel: Row, attachment_id: str) -> Row:
         """An attachment for a channel's adapter: its own uploads, or files on its threads' messages."""
         row = self.attachments.content(attachment_id)
         on_channel = row is not None and (row["channel_id"] == channel["id"] or (
             row["thread_id"] is not None
             and channel_thread_property(self.store, row["thread_id"], channel["id"]) is not None))
-        if not on_channel:
+        if row is None or not on_channel:
             raise NotFound(f"attachment {attachment_id} is not on this channel")
         return row
 
@@ -425,7 +446,7 @@ class Chat:
                 "sender": "guest"})
         return message
 
-    def _thread_of_booking(self, conn: Connection, booking) -> str:
+    def _thread_of_booking(self, conn: Connection, booking: Row) -> str:
         thread_id = thread_of_booking(conn, booking["id"])
         if thread_id:
             return thread_id
@@ -438,19 +459,19 @@ class Chat:
                       now)
         return thread_id
 
-    def _booking(self, actor: Actor, booking_id: str):
+    def _booking(self, actor: Actor, booking_id: str) -> Row:
         row = booking_row(self.store, actor, booking_id)
         self._require_chat(row["property_id"])
         if row["channel_code"] not in CHAT_PROVIDERS:
             raise NotSupported(NO_MESSAGING)
         return row
 
-    def reach(self, actor: Actor, thread_id: str):
+    def reach(self, actor: Actor, thread_id: str) -> Row:
         """The thread's row (with its property's group_id), once the actor's access is checked as every chat call
         checks it: 404 unknown, 401 someone else's, 403 without the chat app."""
         return self._thread_row(actor, thread_id)
 
-    def _thread_row(self, actor: Actor, thread_id: str):
+    def _thread_row(self, actor: Actor, thread_id: str) -> Row:
         row = thread_row(self.store, thread_id)
         if row is None:
             raise NotFound(f"message thread {thread_id} does not exist")
@@ -470,7 +491,7 @@ class Chat:
         if not has_chat_app(self.store, property_id):
             raise Forbidden(NO_CHAT)
 
-    def _threads(self, rows: list) -> list[dict[str, Any]]:
+    def _threads(self, rows: list[Any]) -> list[dict[str, Any]]:
         last = {m["id"]: m for m in self._message_list(
             messages_by_id(self.store, [r["last_message_id"] for r in rows]))} if rows else {}
         assigned = sorted({r["assignee_id"] for r in rows if r["assignee_id"]})
@@ -483,7 +504,7 @@ class Chat:
                  "assignee_id": r["assignee_id"], "assignee_email": emails.get(r["assignee_id"])}
                 for r in rows]
 
-    def _message_list(self, rows: list) -> list[dict[str, Any]]:
+    def _message_list(self, rows: list[Any]) -> list[dict[str, Any]]:
         flagged = bool(rows) and "has_files" in rows[0].keys()  # read WITH_FILES: only those need a look
         with_files = [r["id"] for r in rows if not flagged or r["has_files"]]
         attachments = self.attachments.of_messages(with_files)
@@ -531,7 +552,7 @@ def _unread(query: ListQuery) -> bool | None:
     value = parse_bool(found[-1].value)
     if found[-1].op != "eq" or value is None:
         raise ValidationFailed.one("filter[unread]", "must be true or false")
-    return value
+    return bool(value)
 
 
 def _microsecond_after(stamp: str) -> str:
@@ -554,13 +575,13 @@ def _sent_at(value: str | None, now: str) -> str:
     return stamp
 
 
-def _closed_or_reopened(conn: Connection, thread_id: str, thread, closed: bool) -> None:
+def _closed_or_reopened(conn: Connection, thread_id: str, thread: Row, closed: bool) -> None:
     """The outbox's event of a thread closed or reopened (by staff, or by a guest's message), in the caller's
     transaction."""
     outbox.record(conn, "thread_closed" if closed else "thread_reopened", thread["property_id"],
                   {"message_thread_id": thread_id, "booking_id": thread["booking_id"]})
 
 
-def _require_chat_channel(channel) -> None:
+def _require_chat_channel(channel: Row) -> None:
     if channel["channel_code"] not in CHAT_PROVIDERS:
         raise NotSupported(f"{channel['channel_code']} channels have no guest messaging")

@@ -15,8 +15,8 @@ from typing import Any
 from backend.bookings.service import Bookings
 from backend.chat.service import Chat
 from backend.chat.store import titles_by_id
-from backend.identity.models import Actor
 from backend.core.money import format_minor, parse_money
+from backend.identity.models import Actor
 from backend.shopping.service import Shopping
 from backend.shopping.stay_query import Party, Stay
 from storage import Store

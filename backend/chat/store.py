@@ -9,10 +9,10 @@ transactions."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from backend.chat.search import MARK
-from backend.core.listing import Column, ListQuery, Search
+from backend.core.listing import Column, Columns, ListQuery, Search
 from backend.core.store import page
 from backend.identity.models import Actor
 from backend.identity.store import reach_scope
@@ -79,7 +79,7 @@ def threads_page(store: Store, query: ListQuery, property_ids: list[str], unread
     With `words` (a full-text query, see backend/chat/search.py) only the threads with a message holding them, or
     whose title or last message holds `typed`, best match first; each row's `hit` is its best message."""
     scope = f"{store.dialect.unindexed('t.property_id')} IN ({placeholders(property_ids)})" + UNREAD[unread]
-    columns = {**THREAD_COLUMNS, "search": THREAD_SEARCH[store.dialect.name]}
+    columns: Columns = {**THREAD_COLUMNS, "search": THREAD_SEARCH[store.dialect.name]}
     source = f"message_threads t {store.dialect.join_in_order} properties p ON p.id = t.property_id"
     order = f"t.last_message_received_at {store.dialect.order('DESC')}, t.id DESC"
     if words is None:
@@ -99,8 +99,8 @@ def threads_page(store: Store, query: ListQuery, property_ids: list[str], unread
 def snippet(store: Store, words: str, hit: Any) -> str | None:
     """The message `hit`'s words around those of the search, each marked (MARK)."""
     if store.dialect.name == "sqlite":
-        return store.scalar(SNIPPET["sqlite"], (*MARK, words, hit))
-    return store.scalar(SNIPPET["postgresql"], (words, *MARK, hit))
+        return cast(str | None, store.scalar(SNIPPET["sqlite"], (*MARK, words, hit)))
+    return cast(str | None, store.scalar(SNIPPET["postgresql"], (words, *MARK, hit)))
 
 
 def thread_count(store: Store, property_ids: list[str], filters: list[tuple[str, list[Any]]],
@@ -114,12 +114,12 @@ def thread_count(store: Store, property_ids: list[str], filters: list[tuple[str,
     if unread is not None:
         where.append("unread = ?")
         params.append(int(unread))
-    return store.scalar(f"SELECT coalesce(sum(threads), 0) FROM thread_counts WHERE {' AND '.join(where)}", params)
+    return cast(int, store.scalar(f"SELECT coalesce(sum(threads), 0) FROM thread_counts WHERE {' AND '.join(where)}", params))
 
 
 def unread_thread_count(store: Store, property_ids: list[str]) -> int:
-    return store.scalar(f"SELECT coalesce(sum(threads), 0) FROM thread_counts WHERE unread = 1 AND "
-                        f"property_id IN ({placeholders(property_ids)})", property_ids)
+    return cast(int, store.scalar(f"SELECT coalesce(sum(threads), 0) FROM thread_counts WHERE unread = 1 AND "
+                                  f"property_id IN ({placeholders(property_ids)})", property_ids))
 
 
 def chat_properties(store: Store, actor: Actor) -> list[Row]:
@@ -137,23 +137,24 @@ def has_chat_app(store: Store, property_id: str) -> bool:
 
 
 def property_group(store: Store, property_id: str) -> Row | None:
-    return store.one("SELECT group_id FROM properties WHERE id = ?", (property_id,))
+    return cast(Row | None, store.one("SELECT group_id FROM properties WHERE id = ?", (property_id,)))
 
 
 def thread_row(store: Store, thread_id: str) -> Row | None:
     """The thread with its property's group_id and title, and whether the property has the chat app (`chat`)."""
-    return store.one(f"SELECT t.*, p.group_id, p.title AS property_title, {CHAT_APP} AS chat "
-                     "FROM message_threads t JOIN properties p ON p.id = t.property_id WHERE t.id = ?", (thread_id,))
+    return cast(Row | None, store.one(
+        f"SELECT t.*, p.group_id, p.title AS property_title, {CHAT_APP} AS chat "
+        "FROM message_threads t JOIN properties p ON p.id = t.property_id WHERE t.id = ?", (thread_id,)))
 
 
 def thread_with_property(store: Store, thread_id: str) -> Row | None:
-    return store.one("SELECT t.*, p.title AS property_title FROM message_threads t "
-                     "JOIN properties p ON p.id = t.property_id WHERE t.id = ?", (thread_id,))
+    return cast(Row | None, store.one("SELECT t.*, p.title AS property_title FROM message_threads t "
+                                      "JOIN properties p ON p.id = t.property_id WHERE t.id = ?", (thread_id,)))
 
 
 def booking_thread(store: Store, booking_id: str) -> Row | None:
     """The booking's thread (id, message_count), if it has one."""
-    return store.one("SELECT id, message_count FROM message_threads WHERE booking_id = ?", (booking_id,))
+    return cast(Row | None, store.one("SELECT id, message_count FROM message_threads WHERE booking_id = ?", (booking_id,)))
 
 
 def thread_of_booking(conn: Connection, booking_id: str) -> str | None:
@@ -163,14 +164,14 @@ def thread_of_booking(conn: Connection, booking_id: str) -> str | None:
 
 def channel_thread_property(store: Store, thread_id: str, channel_id: str) -> str | None:
     """The property of the thread, if it is a thread of the channel."""
-    return store.scalar("SELECT property_id FROM message_threads WHERE id = ? AND channel_id = ?",
-                        (thread_id, channel_id))
+    return cast(str | None, store.scalar("SELECT property_id FROM message_threads WHERE id = ? AND channel_id = ?",
+                                         (thread_id, channel_id)))
 
 
 def thread_state(conn: Connection, thread_id: str) -> Row:
     """What closing or reopening a thread tells the outbox: property_id, booking_id, is_closed."""
-    return conn.execute("SELECT property_id, booking_id, is_closed FROM message_threads WHERE id = ?",
-                        (thread_id,)).fetchone()
+    return cast(Row, conn.execute("SELECT property_id, booking_id, is_closed FROM message_threads WHERE id = ?",
+                                  (thread_id,)).fetchone())
 
 
 def insert_thread(conn: Connection, thread_id: str, property_id: str, channel_id: str, booking_id: str | None,
@@ -186,10 +187,10 @@ def mark_thread_read(conn: Connection, thread_id: str) -> None:
 
 def unanswered_guest_messages(conn: Connection, thread_id: str) -> int:
     """The guest's messages since the property's last reply."""
-    return conn.execute(
+    return cast(int, conn.execute(
         "SELECT count(*) FROM messages WHERE thread_id = ? AND sender = 'guest' AND inserted_at > coalesce("
         "(SELECT max(inserted_at) FROM messages WHERE thread_id = ? AND sender = 'property'), '')",
-        (thread_id, thread_id)).fetchone()[0]
+        (thread_id, thread_id)).fetchone()[0])
 
 
 def set_unread_count(conn: Connection, thread_id: str, unread: int) -> None:
@@ -262,13 +263,13 @@ def rule_titles(store: Store, rule_ids: list[str]) -> dict[str, str]:
 
 
 def message_row(conn: Connection, message_id: str) -> Row:
-    return conn.execute("SELECT * FROM messages WHERE id = ?", (message_id,)).fetchone()
+    return cast(Row, conn.execute("SELECT * FROM messages WHERE id = ?", (message_id,)).fetchone())
 
 
 def inquiry_meta(store: Store, thread_id: str) -> str | None:
     """The meta (JSON) of the thread's first system message: an inquiry's, with its booking_details."""
-    return store.scalar("SELECT meta FROM messages WHERE thread_id = ? AND sender = 'system' AND meta IS NOT "
-                        "NULL ORDER BY inserted_at, id LIMIT 1", (thread_id,))
+    return cast(str | None, store.scalar("SELECT meta FROM messages WHERE thread_id = ? AND sender = 'system' AND meta IS NOT "
+                                         "NULL ORDER BY inserted_at, id LIMIT 1", (thread_id,)))
 
 
 def insert_message(conn: Connection, message_id: str, thread_id: str, sender: str, text: str, meta: str | None,
@@ -284,8 +285,8 @@ def insert_message(conn: Connection, message_id: str, thread_id: str, sender: st
 
 def channel_reply(store: Store, message_id: str, channel_id: str) -> Row | None:
     """The message (its id and its thread's property) if it is a property reply on one of the channel's threads."""
-    return store.one("SELECT m.id, t.property_id FROM messages m JOIN message_threads t ON t.id = m.thread_id "
-                     "WHERE m.id = ? AND t.channel_id = ? AND m.sender = 'property'", (message_id, channel_id))
+    return cast(Row | None, store.one("SELECT m.id, t.property_id FROM messages m JOIN message_threads t ON t.id = m.thread_id "
+                                      "WHERE m.id = ? AND t.channel_id = ? AND m.sender = 'property'", (message_id, channel_id)))
 
 
 def mark_delivered(conn: Connection, message_id: str, delivered_at: str, now: str) -> None:
@@ -305,13 +306,13 @@ def insert_attachment(conn: Connection, attachment_id: str, user_id: str | None,
 
 
 def attachment_row(store: Store, attachment_id: str) -> Row | None:
-    return store.one("SELECT * FROM attachments WHERE id = ?", (attachment_id,))
+    return cast(Row | None, store.one("SELECT * FROM attachments WHERE id = ?", (attachment_id,)))
 
 
 def attachment_owner(conn: Connection, attachment_id: str) -> Row | None:
     """Who uploaded it (user_id, channel_id, session_id) and the message_id that took it, if any."""
-    return conn.execute("SELECT user_id, channel_id, session_id, message_id FROM attachments WHERE id = ?",
-                        (attachment_id,)).fetchone()
+    return cast(Row | None, conn.execute("SELECT user_id, channel_id, session_id, message_id FROM attachments WHERE id = ?",
+                                         (attachment_id,)).fetchone())
 
 
 def attach(conn: Connection, attachment_id: str, message_id: str) -> bool:
@@ -334,8 +335,8 @@ def message_attachments(store: Store, message_ids: list[str]) -> list[Row]:
 
 def attachment_content(store: Store, attachment_id: str) -> Row | None:
     """The attachment with its content and the thread of the message it is on (NULL while unsent)."""
-    return store.one("SELECT a.*, m.thread_id FROM attachments a LEFT JOIN messages m ON m.id = a.message_id "
-                     "WHERE a.id = ?", (attachment_id,))
+    return cast(Row | None, store.one("SELECT a.*, m.thread_id FROM attachments a LEFT JOIN messages m ON m.id = a.message_id "
+                                      "WHERE a.id = ?", (attachment_id,)))
 
 
 # --- thread notes ------------------------------------------------------------------------------
@@ -352,13 +353,13 @@ def notes_page(store: Store, query: ListQuery, thread_id: str) -> tuple[list[Row
 
 
 def note_row(store: Store, note_id: str) -> Row | None:
-    return store.one("SELECT n.*, u.email AS author_email FROM thread_notes n "
-                     "LEFT JOIN users u ON u.id = n.user_id WHERE n.id = ?", (note_id,))
+    return cast(Row | None, store.one("SELECT n.*, u.email AS author_email FROM thread_notes n "
+                                      "LEFT JOIN users u ON u.id = n.user_id WHERE n.id = ?", (note_id,)))
 
 
 def note_author(store: Store, note_id: str, thread_id: str) -> Row | None:
     """The note's user_id, if it is a note of this thread."""
-    return store.one("SELECT user_id FROM thread_notes WHERE id = ? AND thread_id = ?", (note_id, thread_id))
+    return cast(Row | None, store.one("SELECT user_id FROM thread_notes WHERE id = ? AND thread_id = ?", (note_id, thread_id)))
 
 
 def insert_note(conn: Connection, note_id: str, thread_id: str, user_id: str, text: str, now: str) -> None:
@@ -417,8 +418,8 @@ def templates_page(store: Store, query: ListQuery, actor: Actor) -> tuple[list[R
 
 def template_row(store: Store, template_id: str) -> Row | None:
     """The template with `owner`, the group it is of (its own, or its property's)."""
-    return store.one("SELECT m.*, coalesce(m.group_id, p.group_id) AS owner FROM message_templates m "
-                     "LEFT JOIN properties p ON p.id = m.property_id WHERE m.id = ?", (template_id,))
+    return cast(Row | None, store.one("SELECT m.*, coalesce(m.group_id, p.group_id) AS owner FROM message_templates m "
+                                      "LEFT JOIN properties p ON p.id = m.property_id WHERE m.id = ?", (template_id,)))
 
 
 def thread_templates(store: Store, property_id: str, group_id: str) -> list[Row]:
@@ -434,8 +435,8 @@ def property_group_id(conn: Connection, property_id: str) -> str | None:
 
 def templates_in_group(conn: Connection, group_id: str) -> int:
     """The group's templates and its properties'."""
-    return conn.execute("SELECT count(*) FROM message_templates m LEFT JOIN properties p ON p.id = m.property_id "
-                        "WHERE m.group_id = ? OR p.group_id = ?", (group_id, group_id)).fetchone()[0]
+    return cast(int, conn.execute("SELECT count(*) FROM message_templates m LEFT JOIN properties p ON p.id = m.property_id "
+                                  "WHERE m.group_id = ? OR p.group_id = ?", (group_id, group_id)).fetchone()[0])
 
 
 def insert_template(conn: Connection, template_id: str, group_id: str | None, property_id: str | None, title: str,
@@ -470,10 +471,10 @@ def insert_chat_token(conn: Connection, token_hash: str, token_id: str, kind: st
 def spend_one_time_token(conn: Connection, token_hash: str, now: str) -> Row | None:
     """Mark the one-time token used, if it is unused, unexpired and its API token not revoked; its api_token_id
     and property_id, or None. One statement, so that a token is spent once however many try at once."""
-    return conn.execute(
+    return cast(Row | None, conn.execute(
         "UPDATE chat_tokens SET used_at = ? WHERE token_hash = ? AND kind = 'one_time' AND used_at IS NULL "
         "AND expires_at > ? AND api_token_id IN (SELECT id FROM api_tokens WHERE revoked_at IS NULL) "
-        "RETURNING api_token_id, property_id", (now, token_hash, now)).fetchone()
+        "RETURNING api_token_id, property_id", (now, token_hash, now)).fetchone())
 
 
 # --- what other domains hold about a thread (reads) ---------------------------------------------
@@ -484,16 +485,16 @@ def property_title(conn: Connection, property_id: str) -> str | None:
 
 
 def channel_booking(store: Store, booking_id: str, channel_id: str) -> Row | None:
-    return store.one("SELECT * FROM bookings WHERE id = ? AND channel_id = ?", (booking_id, channel_id))
+    return cast(Row | None, store.one("SELECT * FROM bookings WHERE id = ? AND channel_id = ?", (booking_id, channel_id)))
 
 
 def revision_attributes(conn: Connection, revision_id: str) -> str:
     """A booking revision's attributes (JSON)."""
-    return conn.execute("SELECT attributes FROM booking_revisions WHERE id = ?", (revision_id,)).fetchone()[0]
+    return cast(str, conn.execute("SELECT attributes FROM booking_revisions WHERE id = ?", (revision_id,)).fetchone()[0])
 
 
 def channel_code(conn: Connection, channel_id: str) -> str:
-    return conn.execute("SELECT channel_code FROM channels WHERE id = ?", (channel_id,)).fetchone()[0]
+    return cast(str, conn.execute("SELECT channel_code FROM channels WHERE id = ?", (channel_id,)).fetchone()[0])
 
 
 def is_property_room_type(store: Store, room_type_id: str, property_id: str) -> bool:
@@ -502,14 +503,14 @@ def is_property_room_type(store: Store, room_type_id: str, property_id: str) -> 
 
 def booking_stay(store: Store, booking_id: str, property_id: str) -> Row | None:
     """The booking's unique_id and dates, and its latest revision's attributes (JSON), if it is the property's."""
-    return store.one("SELECT b.unique_id, b.arrival_date, b.departure_date, r.attributes FROM bookings b "
-                     "JOIN booking_revisions r ON r.id = b.revision_id WHERE b.id = ? AND b.property_id = ?",
-                     (booking_id, property_id))
+    return cast(Row | None, store.one("SELECT b.unique_id, b.arrival_date, b.departure_date, r.attributes FROM bookings b "
+                                      "JOIN booking_revisions r ON r.id = b.revision_id WHERE b.id = ? AND b.property_id = ?",
+                                      (booking_id, property_id)))
 
 
 def hotel_policy(store: Store, property_id: str) -> str | None:
     """The property's hotel policy (JSON), if it has one."""
-    return store.scalar("SELECT policy FROM hotel_policies WHERE property_id = ?", (property_id,))
+    return cast(str | None, store.scalar("SELECT policy FROM hotel_policies WHERE property_id = ?", (property_id,)))
 
 
 TITLED = ("room_types", "rate_plans")  # the tables `titles_by_id` reads

@@ -7,28 +7,41 @@ every object is. The text is masked for card numbers before it is stored, as mes
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+import builtins
+from typing import Annotated, Any, cast
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictStr
 
-from backend.core.card_data import mask_text
 from backend.chat.placeholders import (
-    fill, guest_values, placeholders_in, thread_values, unknown_placeholders, unknown_text,
+    fill,
+    guest_values,
+    placeholders_in,
+    thread_values,
+    unknown_placeholders,
+    unknown_text,
 )
 from backend.chat.service import MAX_TEXT, Chat
 from backend.chat.store import (
-    delete_template, insert_template, property_group, property_group_id, template_row, templates_in_group,
-    templates_page, thread_templates, update_template,
+    delete_template,
+    insert_template,
+    property_group,
+    property_group_id,
+    template_row,
+    templates_in_group,
+    templates_page,
+    thread_templates,
+    update_template,
 )
+from backend.core.card_data import mask_text
 from backend.core.changes import note
 from backend.core.errors import BadRequest, Errors, NotFound, Unauthorized, ValidationFailed
 from backend.core.fields import RequiredText
+from backend.core.listing import ListQuery
+from backend.core.validation import validate
 from backend.identity.access import reaches, reaches_owner
 from backend.identity.models import Actor
 from backend.identity.service import require_group
-from backend.core.listing import ListQuery
-from backend.core.validation import validate
-from storage import Connection, Store, new_id, utc_now
+from storage import Connection, Row, Store, new_id, utc_now
 
 MAX_PER_GROUP = 500  # a group's templates and its properties': the picker lists them all
 # Sent back by clients that PUT what they read: ignored.
@@ -116,7 +129,7 @@ class MessageTemplates:
             note(conn, "saved_reply.changed")  # for consoles of other processes
             delete_template(conn, template_id)
 
-    def for_thread(self, actor: Actor, thread_id: str) -> list[dict[str, Any]]:
+    def for_thread(self, actor: Actor, thread_id: str) -> builtins.list[dict[str, Any]]:
         """The templates that apply to a thread (its property's and its group's), by title, each with
         `filled_message`: its text with the thread's values, and `unfilled`, the placeholders left as written."""
         thread = self.chat.reach(actor, thread_id)
@@ -124,7 +137,7 @@ class MessageTemplates:
                        thread_values(self.store, thread))
 
     def for_guest(self, actor: Actor, property_id: str, guest_name: str | None,
-                  booking_id: str | None = None) -> list[dict[str, Any]]:
+                  booking_id: str | None = None) -> builtins.list[dict[str, Any]]:
         """The templates of a property (its own and its group's), filled as `for_thread` fills them, for a guest
         outside a thread: a review's writer, with the booking the review is of (ignored unless the property's)."""
         row = property_group(self.store, property_id)
@@ -163,12 +176,12 @@ class MessageTemplates:
         if model.group_id:
             require_group(conn, model.group_id)
             return model.group_id
-        group_id = property_group_id(conn, model.property_id)
+        group_id = property_group_id(conn, cast(str, model.property_id))  # checked: without a group, a property
         if group_id is None:
             raise ValidationFailed.one("property_id", "is not a property of yours")
         return group_id
 
-    def _row(self, actor: Actor, template_id: str):
+    def _row(self, actor: Actor, template_id: str) -> Row:
         row = template_row(self.store, template_id)
         if row is None:
             raise NotFound(f"message template {template_id} does not exist")
@@ -177,7 +190,7 @@ class MessageTemplates:
         return row
 
 
-def _filled(rows: list, values: dict[str, str | None]) -> list[dict[str, Any]]:
+def _filled(rows: list[Any], values: dict[str, str | None]) -> list[dict[str, Any]]:
     """Each template with `filled_message`, its text with these values, and `unfilled`, the placeholders left as
     written."""
     templates = []
@@ -189,7 +202,7 @@ def _filled(rows: list, values: dict[str, str | None]) -> list[dict[str, Any]]:
     return templates
 
 
-def _template(row) -> dict[str, Any]:
+def _template(row: Row) -> dict[str, Any]:
     return {"id": row["id"], "title": row["title"], "message": row["message"], "property_id": row["property_id"],
             "group_id": row["group_id"], "placeholders": placeholders_in(row["message"]), "user_id": row["user_id"],
             "inserted_at": row["inserted_at"], "updated_at": row["updated_at"]}

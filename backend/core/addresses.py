@@ -79,7 +79,7 @@ def checked(host: str, port: int | None, private_allowed: bool) -> list[str]:
     any is refused (a name that also resolves to loopback is refused whole); OSError when the name does not
     resolve."""
     infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    addresses = list(dict.fromkeys(info[4][0] for info in infos if info[0] in (socket.AF_INET, socket.AF_INET6)))
+    addresses = list(dict.fromkeys(str(info[4][0]) for info in infos if info[0] in (socket.AF_INET, socket.AF_INET6)))
     if not addresses:
         raise OSError(f"{host} has no IPv4 or IPv6 address")
     for address in addresses:

@@ -35,7 +35,7 @@ def note_after(store: Store, kind: str) -> None:
     try:
         with store.transaction(SCOPE) as conn:
             insert_change(conn, kind, utc_now())
-    except Exception:  # noqa: BLE001 (the change itself committed: a lost hint must not fail it)
+    except Exception:  # the change itself committed: a lost hint must not fail it
         log.warning("a change of %s went unnoted for other processes", kind, exc_info=True)
 
 

@@ -25,7 +25,7 @@ import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     import redis
@@ -56,7 +56,7 @@ class Window(Protocol):
 
 
 def window(limit: int, seconds: float, name: str, *, shared: str | None = None, workers: int = 1,
-           **memory) -> Window:
+           **memory: Any) -> Window:
     """The window of a limit named `name`: in a Redis server that all processes share, else in this process's
     memory (`memory`: MovingWindow's options), its limit divided by the number of workers (never below one)."""
     if shared:
@@ -99,7 +99,7 @@ class MovingWindow:
             return None
 
     def _wait(self, key: Hashable, now: float) -> int | None:
-        events = self.events.get(key, ())
+        events = self.events.get(key, [])
         if len(events) < self.limit or events[0] <= now - self.seconds:
             return None
         return max(1, math.ceil(events[0] + self.seconds - now))

@@ -35,8 +35,8 @@ class Config:
     vault_cvv_hours: int = 72  # a CVV is kept this long (or until wiped): enough to charge a new booking
     vault_purge_days: int = 30  # cards leave the vault this many days after departure (or after arriving)
     tokenise_max_bytes: int = 8 * MiB  # a message to tokenise, or a captured response
-    capture_allow_list: tuple[str, ...] = ()
-    capture_timeout: float = 30.0  # seconds per connect/read of a captured endpoint  # URL prefixes beyond the secure API that capture may fetch
+    capture_allow_list: tuple[str, ...] = ()  # URL prefixes beyond the secure API that capture may fetch
+    capture_timeout: float = 30.0  # seconds per connect/read of a captured endpoint
     pci_docs: bool = False  # the interactive docs (/docs) on the pci listener too; its /openapi.json is always served
     # Origins whose pages may call the shopping API and frame the card capture form from a browser (backend/http/cors.py);
     # "*" for any. Empty: none.

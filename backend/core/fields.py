@@ -8,9 +8,10 @@ from __future__ import annotations
 import ipaddress
 import re
 import zoneinfo
+from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from functools import cache
-from typing import Annotated
+from typing import Annotated, Any, TypeGuard
 from urllib.parse import urlsplit
 
 from pydantic import AfterValidator, BeforeValidator, StrictStr
@@ -58,11 +59,11 @@ def timezones() -> frozenset[str]:
     return frozenset(zoneinfo.available_timezones())
 
 
-def is_currency(code: object) -> bool:
+def is_currency(code: object) -> TypeGuard[str]:
     return isinstance(code, str) and code in _currencies()
 
 
-def currency_minor_digits(code: str) -> int:
+def currency_minor_digits(code: str | None) -> int:
     """Digits after the decimal point of a currency's minor unit (2 for EUR, 0 for JPY)."""
     return 0 if code in {"BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF", "UGX",
                          "UYI", "VND", "VUV", "XAF", "XOF", "XPF"} else 3 if code in {
@@ -86,7 +87,7 @@ def url_error(value: str) -> str | None:
         return "must be at most 2048 characters"
     try:
         parts = urlsplit(value)
-        parts.port  # noqa: B018 — raises for a port that is not one
+        _ = parts.port  # read for its check: it raises for a port that is not one
     except ValueError:
         return "must be a valid http or https URL"
     if (parts.scheme not in {"http", "https"} or not parts.hostname
@@ -131,7 +132,7 @@ def decimal_number(value: object) -> Decimal:
     """A number of zero or more that is not money (a percentage, a penalty), sent as a decimal string or a
     whole number: floats would round. Money is read by backend/core/money.py, where a whole number is minor units."""
     if isinstance(value, bool) or not isinstance(value, int | str):
-        raise ValueError('must be a decimal string such as "12.50"')  # noqa: TRY004 — a field message, not a crash
+        raise ValueError('must be a decimal string such as "12.50"')  # a field message, not a crash
     try:
         number = Decimal(str(value).strip())
     except InvalidOperation:
@@ -141,10 +142,10 @@ def decimal_number(value: object) -> Decimal:
     return number
 
 
-def _check(test):
+def _check(test: Callable[[Any], str | None]) -> AfterValidator:
     """Turn an error-returning check into a pydantic after-validator."""
 
-    def validate(value):
+    def validate(value: Any) -> Any:
         if value is not None:
             problem = test(value)
             if problem:
@@ -154,7 +155,7 @@ def _check(test):
     return AfterValidator(validate)
 
 
-def _blank_to_none(value):
+def _blank_to_none(value: Any) -> Any:
     """Optional text fields: surrounding space is dropped and an empty string means "not set"."""
     if isinstance(value, str):
         value = value.strip()
@@ -162,7 +163,7 @@ def _blank_to_none(value):
     return value
 
 
-def _strip(value):
+def _strip(value: Any) -> Any:
     return value.strip() if isinstance(value, str) else value
 
 
@@ -182,11 +183,11 @@ def _phone_error(value: str) -> str | None:
     return None
 
 
-def _max_length(limit: int):
+def _max_length(limit: int) -> AfterValidator:
     return _check(lambda v: f"must be at most {limit} characters" if len(v) > limit else None)
 
 
-def _decimal_error(value) -> str | None:
+def _decimal_error(value: Any) -> str | None:
     try:
         Decimal(value)
     except (InvalidOperation, ValueError):
@@ -204,7 +205,8 @@ LongText = Annotated[StrictStr | None, Optional, _max_length(65_535), _check(_no
 Email = Annotated[StrictStr | None, Optional, _check(email_error)]
 Phone = Annotated[StrictStr | None, Optional, _max_length(32), _check(_phone_error)]
 Country = Annotated[StrictStr | None, Optional,
-                    _check(lambda v: None if v in _countries() else "must be an ISO 3166-1 alpha-2 country code in capitals, e.g. GB")]
+                    _check(lambda v: None if v in _countries()
+                           else "must be an ISO 3166-1 alpha-2 country code in capitals, e.g. GB")]
 Currency = Annotated[StrictStr, BeforeValidator(_strip),
                      _check(lambda v: None if is_currency(v) else "must be an ISO 4217 currency code in capitals, e.g. EUR")]
 Longitude = Annotated[StrictStr | None, Optional, _check(lambda v: coordinate_error(v, 180))]

@@ -22,7 +22,7 @@ import os
 import secrets
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from backend.core.store import keep_keys_fingerprint, keys_fingerprint
 from storage import Store
@@ -55,7 +55,7 @@ class Keys:
                                f"missing), or set {DATA_KEY_ENV} and {INTERNAL_SECRET_ENV}")
         if not self.path.exists():
             self._create(self.path)
-        return json.loads(self.path.read_text())
+        return cast(dict[str, str], json.loads(self.path.read_text()))
 
     @staticmethod
     def _create(path: Path, values: dict[str, str] | None = None) -> None:
@@ -109,7 +109,9 @@ class Keys:
                                f"cards no other process could read): give that database's keys")
 
     def is_internal(self, presented: str | None) -> bool:
-        return bool(presented) and hmac.compare_digest(presented.encode(), self.internal_secret.encode())
+        if not presented:
+            return False
+        return hmac.compare_digest(presented.encode(), self.internal_secret.encode())
 
     def fingerprint(self, value: str, purpose: str) -> str:
         """A keyed hash of `value` (HMAC-SHA256 under a key derived from the data key for `purpose`): equal for equal

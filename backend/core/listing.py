@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -83,7 +83,7 @@ class View:
     condition: Callable[[str], tuple[str, list[Any]]]
 
 
-Columns = dict[str, Column | Search | View]
+Columns = Mapping[str, Column | Search | View]
 
 
 @dataclass(frozen=True)
@@ -196,7 +196,7 @@ def where(query: ListQuery, columns: Columns, dialect: Dialect,
                 clauses.append(column.template.format(cond=f"{column.sql} LIKE ? ESCAPE '\\'"))
                 params.append(_contains(fold(f.value)))
             continue
-        values = f.value.split(",") if column.kind in {"id", "enum", "bool"} and f.op in {"eq", "not"} else [f.value]
+        values: list[Any] = f.value.split(",") if column.kind in {"id", "enum", "bool"} and f.op in {"eq", "not"} else [f.value]
         if column.kind == "bool":
             parsed = [parse_bool(v) for v in values]
             if None in parsed:

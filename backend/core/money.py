@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
-from typing import Annotated
+from typing import Annotated, cast
 
 from pydantic import BeforeValidator, ValidationInfo
 
@@ -24,7 +24,7 @@ MAX_MINOR = 10**14  # a trillion in a two-digit currency: far above any room pri
 SHAPE = 'must be a decimal string such as "120.00" or a whole number of minor units (12000 for 120.00)'
 
 
-def parse_money(value: object, currency: str) -> int:
+def parse_money(value: object, currency: str | None) -> int:
     """Minor units of a money amount; ValueError with a message fit for a field error."""
     if isinstance(value, bool) or not isinstance(value, int | str):
         raise ValueError(SHAPE)
@@ -33,7 +33,8 @@ def parse_money(value: object, currency: str) -> int:
     else:
         digits = currency_minor_digits(currency)
         amount = _decimal(value)
-        if amount.as_tuple().exponent < -digits and amount != round(amount, digits):  # type: ignore[operator]
+        exponent = cast(int, amount.as_tuple().exponent)  # an int: _decimal refuses NaN and infinities
+        if exponent < -digits and amount != round(amount, digits):
             raise ValueError(f"must have at most {digits} decimals in {currency}")
         minor = int(amount.scaleb(digits))
     if minor < 0:
@@ -43,7 +44,7 @@ def parse_money(value: object, currency: str) -> int:
     return minor
 
 
-def canonical(value: object, currency: str) -> str:
+def canonical(value: object, currency: str | None) -> str:
     """An amount as the engine stores and shows it: the currency's decimal string ("100.50", "1200" in JPY)."""
     return format_minor(parse_money(value, currency), currency)
 
@@ -94,7 +95,7 @@ def format_amount(value: Decimal | str | None, currency: str) -> str | None:
 
 
 @lru_cache(maxsize=8192)
-def format_minor(minor: int, currency: str) -> str:
+def format_minor(minor: int, currency: str | None) -> str:
     """Integer arithmetic, remembered: a priced stay formats thousands of prices, most of them alike."""
     digits = currency_minor_digits(currency)
     if not digits:

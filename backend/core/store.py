@@ -6,14 +6,14 @@ common dialect of storage/."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from backend.core.listing import SEARCH_COUNTED, SEARCH_MAX, TRIGRAM, Columns, ListQuery, Search, order_by, where
-from storage import Connection, Store, utc_now
+from storage import Connection, Reads, Store, utc_now
 
 
 def keys_fingerprint(store: Store) -> str | None:
-    return store.scalar("SELECT fingerprint FROM keys_fingerprint WHERE id = 1")
+    return cast(str | None, store.scalar("SELECT fingerprint FROM keys_fingerprint WHERE id = 1"))
 
 
 def keep_keys_fingerprint(store: Store, fingerprint: str) -> str:
@@ -21,7 +21,7 @@ def keep_keys_fingerprint(store: Store, fingerprint: str) -> str:
     with store.transaction() as conn:
         conn.execute("INSERT INTO keys_fingerprint (id, fingerprint, inserted_at) VALUES (1, ?, ?) "
                      "ON CONFLICT (id) DO NOTHING", (fingerprint, utc_now()))
-        return conn.execute("SELECT fingerprint FROM keys_fingerprint WHERE id = 1").fetchone()[0]
+        return cast(str, conn.execute("SELECT fingerprint FROM keys_fingerprint WHERE id = 1").fetchone()[0])
 
 
 def insert_change(conn: Connection, kind: str, inserted_at: str) -> None:
@@ -42,7 +42,7 @@ def prune_changes(conn: Connection, before: str) -> None:
     conn.execute("DELETE FROM changes WHERE inserted_at < ?", (before,))
 
 
-def page(store: Store, query: ListQuery, columns: Columns, *, select: str, source: str,
+def page(store: Reads, query: ListQuery, columns: Columns, *, select: str, source: str,
          scope: str, scope_params: list[Any], default_order: str,
          count: Callable[[], int] | None = None, searched: bool = False) -> tuple[list[Any], dict[str, Any]]:
     """One page of a collection, limited by `scope` to what the actor may see, and its meta. `count`,
@@ -69,7 +69,7 @@ def page(store: Store, query: ListQuery, columns: Columns, *, select: str, sourc
     return rows, query.meta(store.scalar(f"SELECT count(*) FROM {source}{condition}", [*scope_params, *params]))
 
 
-def _crowded(store: Store, search: Search, text: str) -> bool:
+def _crowded(store: Reads, search: Search, text: str) -> bool:
     """Whether more than SEARCH_COUNTED rows of the whole index hold `text`, by a probe that stops there; a text
     too short for the index, or too long to be a search (refused by `where`), is not looked up. PostgreSQL's planner
     makes this choice itself, from the column's statistics (a probe there reads the index's every match); SQLite's
@@ -79,5 +79,5 @@ def _crowded(store: Store, search: Search, text: str) -> bool:
     if not TRIGRAM <= len(text) <= SEARCH_MAX:
         return len(text) < TRIGRAM  # no index finds it: reading in order is the cheaper look through every row
     condition, param = search.indexed(text, store.dialect)
-    return store.scalar(f"SELECT count(*) FROM (SELECT 1 FROM {search.index} WHERE {condition} LIMIT ?) found",
-                        [param, SEARCH_COUNTED + 1]) > SEARCH_COUNTED
+    return cast(bool, store.scalar(f"SELECT count(*) FROM (SELECT 1 FROM {search.index} WHERE {condition} LIMIT ?) found",
+                                   [param, SEARCH_COUNTED + 1]) > SEARCH_COUNTED)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
+from pydantic_core import ErrorDetails
 
 from backend.core.errors import BadRequest, ValidationFailed
 
@@ -85,7 +86,7 @@ def details_of(exc: ValidationError) -> dict[str, list[str]]:
     return details
 
 
-def _message(error: dict[str, Any]) -> str:
+def _message(error: ErrorDetails) -> str:
     kind, ctx = error["type"], error.get("ctx") or {}
     if kind == "value_error":
         return str(ctx.get("error", error["msg"]))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 from datetime import date, timedelta
+from typing import Any
 
 ONE_DAY = timedelta(days=1)
 
@@ -16,21 +17,23 @@ class Span:
     target_id: str
     date_from: date
     date_to: date
-    values: Hashable  # a room type's availability, a rate plan's night (backend/inventory/stays.py ROW_FIELDS)
+    values: Any  # a room type's availability (int), a rate plan's night (tuple: backend/inventory/stays.py ROW_FIELDS)
 
 
 def collapse(target_id: str, nights: Iterable[tuple[date, Hashable]]) -> list[Span]:
     """The nights (in date order, each day once) as ranges of consecutive days with equal values."""
     spans: list[Span] = []
-    first = last = values = None
+    first: date | None = None
+    last: date | None = None
+    values: Hashable = None
     for day, value in nights:
         if last is not None and value == values and last + ONE_DAY == day:
             last = day
             continue
-        if last is not None:
+        if first is not None and last is not None:
             spans.append(Span(target_id, first, last, values))
         first = last = day
         values = value
-    if last is not None:
+    if first is not None and last is not None:
         spans.append(Span(target_id, first, last, values))
     return spans

@@ -4,7 +4,6 @@ transaction. They go as any change does (pull or push, values read when they lea
 
 from __future__ import annotations
 
-
 from backend.distribution.collapse import ONE_DAY
 from backend.distribution.mapped import Mapped
 from backend.inventory.window import Window

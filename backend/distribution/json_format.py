@@ -23,12 +23,12 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+from backend.core.money import format_minor
 from backend.distribution.collapse import Span
 from backend.distribution.mapped import Mapped
 from backend.distribution.message import Call, accepted, chunks
 from backend.distribution.reading import Closed, Read
 from backend.inventory.stays import ROW_FIELDS, Plan
-from backend.core.money import format_minor
 from backend.outbox.sending import Answer
 
 CONTENT_TYPE = "application/json"

@@ -9,13 +9,13 @@ of those that stopped being mapped (backend/distribution/remap.py), which name t
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from pydantic_core import from_json
 
 from backend.distribution.store import channel_mappings, mapped_channel
 from backend.outbox.deliverer import Event
-from storage import Store
+from storage import Row, Store
 
 
 @dataclass(frozen=True)
@@ -68,10 +68,10 @@ class Mapped:
 
     @property
     def mode(self) -> str:
-        return self.settings.get("ari_distribution", "none")
+        return cast(str, self.settings.get("ari_distribution", "none"))
 
     def hotel_code(self, property_id: str) -> str:
-        return self.settings.get("hotel_codes", {}).get(property_id, property_id)
+        return cast(str, self.settings.get("hotel_codes", {}).get(property_id, property_id))
 
     def room_of(self, plan_id: str) -> Target:
         return self.rooms[self.plans[plan_id].room_type_id]
@@ -111,12 +111,12 @@ class MappedChannels:
             kept = self._kept[channel_id] = (row["updated_at"], self._read(row))
         return kept[1]
 
-    def _read(self, channel) -> Mapped:
+    def _read(self, channel: Row) -> Mapped:
         plans, rooms = targets(channel_mappings(self.store.conn, channel["id"]))
         return Mapped(channel["id"], channel["title"], from_json(channel["settings"]), plans, rooms)
 
 
-def targets(mappings) -> tuple[dict[str, Target], dict[str, Target]]:
+def targets(mappings: list[Row]) -> tuple[dict[str, Target], dict[str, Target]]:
     """A channel's mapped plans and their room types, by its codes, from its mappings' rows
     (backend/distribution/store.py: `channel_mappings`)."""
     plans: dict[str, Target] = {}

@@ -32,13 +32,13 @@ from datetime import UTC, datetime
 from lxml import etree
 from lxml.builder import ElementMaker
 
+from backend.core.errors import FrontdeskError
+from backend.core.money import format_minor
 from backend.distribution.collapse import Span
 from backend.distribution.mapped import Mapped
 from backend.distribution.message import Call, accepted, chunks, excerpt
 from backend.distribution.reading import Closed, Read
-from backend.core.errors import FrontdeskError
 from backend.inventory.stays import Plan
-from backend.core.money import format_minor
 from backend.outbox.sending import READ_CAP, Answer, SendFailed
 from backend.vault.xmlsafe import read_xml
 

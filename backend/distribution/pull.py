@@ -16,13 +16,13 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from backend.core.changes import DELIVERED, note_after
+from backend.core.errors import ValidationFailed
+from backend.core.scopes import destination_scope
 from backend.distribution import json_format
 from backend.distribution.mapped import Mapped
 from backend.distribution.reading import Changes, Reader
 from backend.distribution.settings import KIND
-from backend.core.changes import DELIVERED, note_after
-from backend.core.errors import ValidationFailed
-from backend.core.scopes import destination_scope
 from backend.outbox.deliverer import Event
 from backend.outbox.store import ack_cursor, any_event_after, events_after, head, stamp_positions
 from storage import Store, timestamp

@@ -26,7 +26,7 @@ from typing import Any
 
 from backend.core.dates import days
 from backend.distribution.collapse import ONE_DAY, Span, collapse
-from backend.distribution.mapped import Closing, Mapped
+from backend.distribution.mapped import Closing, Mapped, Target
 from backend.distribution.store import properties_in
 from backend.inventory.calendar import Calendar, Scope
 from backend.inventory.channel_rules import ChannelRules
@@ -120,8 +120,8 @@ class Resolved:
     def __init__(self, mapped: Mapped) -> None:
         self.mapped = mapped
         self.opened: dict[tuple[str, str], Ranges] = defaultdict(list)
-        self.closed: dict[tuple, tuple[Closing, Ranges]] = {}
-        self.reading: dict[tuple, set[tuple[str, str]]] = defaultdict(set)  # entity: the targets read under it
+        self.closed: dict[tuple[Any, ...], tuple[Closing, Ranges]] = {}
+        self.reading: dict[tuple[Any, ...], set[tuple[str, str]]] = defaultdict(set)  # entity: the targets read under it
 
     def open(self, kind: str, target_id: str, ranges: Ranges) -> None:
         entity = self.mapped.closing(kind, target_id).entity
@@ -195,7 +195,7 @@ def windows_of(store: Store, property_ids: set[str], now: datetime) -> dict[str,
     return {row["id"]: window_of(row, now) for row in properties_in(store.conn, ids)} if ids else {}
 
 
-def _target(mapped: Mapped, item: Change):
+def _target(mapped: Mapped, item: Change) -> Target:
     return mapped.plans[item.target_id] if item.kind == "plan" else mapped.rooms[item.target_id]
 
 

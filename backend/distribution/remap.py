@@ -22,16 +22,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from pydantic_core import from_json
 
+from backend.channels.store import touch_channel
 from backend.distribution.collapse import ONE_DAY
 from backend.distribution.mapped import Closing, Target, targets
-from backend.channels.store import touch_channel
 from backend.distribution.store import channel_mappings, channel_settings, channels_selling, properties_in
 from backend.inventory.window import Window, window_of
 from backend.outbox.record import record
 from storage import Connection, utc_now
+
 
 @dataclass(frozen=True)
 class Seen:
@@ -97,7 +99,7 @@ def told(conn: Connection, before: dict[str, Seen | None], now: datetime) -> int
     return recorded
 
 
-def _ranged(conn: Connection, channel_id: str, payload: dict, window: Window | None) -> int:
+def _ranged(conn: Connection, channel_id: str, payload: dict[str, Any], window: Window | None) -> int:
     """One event over the window (today up to today + state_length), for the channel alone."""
     if window is None:
         return 0

@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterator
 from itertools import count
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from pydantic_core import from_json
 
@@ -62,7 +62,7 @@ class ChannelRoute:
             raise SendFailed("the channel no longer takes ARI by push")
         read = self.reader.read(mapped, Changes.of(events, mapped))
         sealed = ari_secret(self.store.conn, destination_id)
-        secret = unseal(self.keys(), sealed, destination_id)
+        secret = unseal(self.keys(), cast(str, sealed), destination_id)  # a push channel always has one
         form = FORMATS[mapped.settings.get("ari_format", "json")]
         status, warnings = None, []  # no call: every night already past, nothing to tell
         for call in form.calls(read, mapped, _ids(events[-1].id)):
@@ -81,7 +81,8 @@ class ChannelRoute:
         properties = channel_property_ids(conn, destination_id)
         payload = {"channel_id": destination_id, "channel_title": row["title"], "property_ids": properties,
                    "error": error, "attempts": row["attempts"], "failing": row["failing_since"] is not None}
-        for property_id in properties or [None]:
+        owners: list[str | None] = [*properties] or [None]
+        for property_id in owners:
             record(conn, "sync_error", property_id, payload, channel_id=destination_id)
 
 

@@ -11,19 +11,19 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic_core import from_json
 
+from backend.core.errors import NotSupported
+from backend.core.events import EventBus
 from backend.distribution import full_sync, pull, settings
 from backend.distribution.mapped import Mapped, MappedChannels
 from backend.distribution.reading import Reader, windows_of
 from backend.distribution.route import ChannelRoute
 from backend.distribution.store import acked_cursor, channel_deliveries
-from backend.core.errors import NotSupported
-from backend.core.events import EventBus
 from backend.identity.models import Actor
 from backend.inventory.calendar import Calendar
 from backend.outbox import deliverer
 from backend.outbox.sending import Sender
 from backend.outbox.status import destination_status, every_page
-from storage import Store
+from storage import Row, Store
 
 if TYPE_CHECKING:
     from backend.channels.service import Channels  # handed in by the engine: the channels' access checks
@@ -46,13 +46,13 @@ class Distribution:
 
     # --- the pull feed, to the channel's adapter ---------------------------------------------------
 
-    def feed(self, channel, cursor: int | None) -> pull.Page:
+    def feed(self, channel: Row, cursor: int | None) -> pull.Page:
         """What changed since `cursor` (default: where the channel acked up to)."""
         mapped = self._taking(channel["id"], "pull")
         start = pull.checked(self.store, cursor) if cursor is not None else acked_cursor(self.store, channel["id"]) or 0
         return pull.page(self.store, self.reader, mapped, start)
 
-    def ack(self, channel, cursor: Any) -> int:
+    def ack(self, channel: Row, cursor: Any) -> int:
         self._taking(channel["id"], "pull")
         return pull.ack(self.store, channel["id"], cursor, self.clock())
 
@@ -71,7 +71,7 @@ class Distribution:
 
     def _state(self, channel: dict[str, Any]) -> dict[str, Any] | None:
         mapped = self.mapped.get(channel["id"])
-        return deliverer.state(self.store, channel["id"], mapped and deliverer.Wanted(mapped.takes))
+        return deliverer.state(self.store, channel["id"], deliverer.Wanted(mapped.takes) if mapped else None)
 
     def statuses(self, actor: Actor) -> list[dict[str, Any]]:
         """Each channel of the actor's groups that takes ARI, as the outbox's status shows it

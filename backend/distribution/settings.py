@@ -16,14 +16,14 @@ that sets it and dropped when it goes back to `none` (or the channel is deleted)
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, cast
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationInfo, field_validator
 
-from backend.core.fields import Url
-from backend.core.addresses import host_problem
 from backend.channels.store import set_ari_secret
+from backend.core.addresses import host_problem
+from backend.core.fields import Url
 from backend.distribution.store import ari_secret
 from backend.outbox.deliverer import add_destination, drop_destination
 from backend.outbox.sending import new_secret
@@ -55,7 +55,7 @@ class DistributionSettings(BaseModel):
 
 
 def mode_of(settings: dict[str, Any] | None) -> str:
-    return (settings or {}).get("ari_distribution", "none")
+    return cast(str, (settings or {}).get("ari_distribution", "none"))
 
 
 def url_problem(settings: dict[str, Any], private_addresses: bool) -> str | None:

@@ -6,6 +6,8 @@ The statements are written in the common dialect of storage/, which both SQLite 
 
 from __future__ import annotations
 
+from typing import cast
+
 from storage import Connection, Row, Store, placeholders
 
 CHUNK = 500  # plans looked up by one query: SQLite bounds a statement's parameters
@@ -22,7 +24,7 @@ def keep_window(conn: Connection, property_id: str, opens: str, ends: str, now: 
 
 def kept_window(conn: Connection, property_id: str) -> Row | None:
     """The window the property's channels were last told of (opens, ends)."""
-    return conn.execute("SELECT opens, ends FROM ari_windows WHERE property_id = ?", (property_id,)).fetchone()
+    return cast(Row | None, conn.execute("SELECT opens, ends FROM ari_windows WHERE property_id = ?", (property_id,)).fetchone())
 
 
 def told_windows(store: Store) -> list[Row]:
@@ -36,7 +38,7 @@ def told_windows(store: Store) -> list[Row]:
 
 
 def property_row(conn: Connection, property_id: str) -> Row | None:
-    return conn.execute("SELECT * FROM properties WHERE id = ?", (property_id,)).fetchone()
+    return cast(Row | None, conn.execute("SELECT * FROM properties WHERE id = ?", (property_id,)).fetchone())
 
 
 def properties_in(conn: Connection, property_ids: list[str]) -> list[Row]:
@@ -61,7 +63,7 @@ def channel_mappings(conn: Connection, channel_id: str) -> list[Row]:
 
 def mapped_channel(store: Store, channel_id: str) -> Row | None:
     """The channel's id, title, settings and updated_at."""
-    return store.one("SELECT id, title, settings, updated_at FROM channels WHERE id = ?", (channel_id,))
+    return cast(Row | None, store.one("SELECT id, title, settings, updated_at FROM channels WHERE id = ?", (channel_id,)))
 
 
 def channel_settings(conn: Connection, channel_id: str) -> str | None:
@@ -95,8 +97,8 @@ def active_channel_destinations(store: Store) -> list[Row]:
 
 def channel_failure(conn: Connection, channel_id: str) -> Row | None:
     """The channel's destination's attempts and failing_since, and the channel's title."""
-    return conn.execute("SELECT d.attempts, d.failing_since, c.title FROM destinations d JOIN channels c "
-                        "ON c.id = d.id WHERE d.id = ?", (channel_id,)).fetchone()
+    return cast(Row | None, conn.execute("SELECT d.attempts, d.failing_since, c.title FROM destinations d JOIN channels c "
+                                         "ON c.id = d.id WHERE d.id = ?", (channel_id,)).fetchone())
 
 
 def channel_property_ids(conn: Connection, channel_id: str) -> list[str]:
@@ -110,7 +112,7 @@ def channel_property_ids(conn: Connection, channel_id: str) -> list[str]:
 
 def acked_cursor(store: Store, channel_id: str) -> int | None:
     """The channel's destination's cursor; None when it has none."""
-    return store.scalar("SELECT cursor FROM destinations WHERE id = ?", (channel_id,))
+    return cast(int | None, store.scalar("SELECT cursor FROM destinations WHERE id = ?", (channel_id,)))
 
 
 def channel_deliveries(store: Store, channel_id: str, limit: int) -> list[Row]:

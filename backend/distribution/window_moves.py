@@ -74,7 +74,7 @@ def sweep(store: Store, now: datetime) -> int:
     return recorded
 
 
-def _told(row) -> tuple[str, str] | None:
+def _told(row: Row) -> tuple[str, str] | None:
     return None if row["opens"] is None else (row["opens"], row["ends"])
 
 

@@ -13,8 +13,8 @@ from backend.http.guard import Gate, Guard
 from backend.http.routes import (
     applications,
     availability_rules,
-    card_form,
     bookings,
+    card_form,
     channels,
     chat,
     embed,

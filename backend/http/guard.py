@@ -39,12 +39,12 @@ from backend.core.errors import (
     ServiceUnavailable,
     TooManyRequests,
 )
+from backend.core.keys import INTERNAL_HEADER
 from backend.http.cors import Cors
 from backend.http.errors import error_response
 from backend.http.limits import DEFAULT_BYTES, LARGE_BYTES, LargeBodies, body_limits
 from backend.http.throttle import Throttle, accepted, credential
 from storage import unreachable
-from backend.core.keys import INTERNAL_HEADER
 
 log = logging.getLogger("frontdesk.http")
 
@@ -241,7 +241,8 @@ class _Exchange:
     async def _body_begins(self) -> None:
         """The route is known now: its limit applies, first to the length the client declared."""
         self.guard.body_awaited(self)
-        self.limit = self.guard.limits.get(getattr(self.scope.get("route"), "path", None), DEFAULT_BYTES)
+        path: str | None = getattr(self.scope.get("route"), "path", None)
+        self.limit = self.guard.limits.get(path, DEFAULT_BYTES) if path is not None else DEFAULT_BYTES
         for name, value in self.scope["headers"]:
             if name == b"content-length":
                 self.declared = int(value)  # h11 has checked that it is a number

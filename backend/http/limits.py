@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 
-from backend.core.config import MiB, Config
+from backend.core.config import Config, MiB
 
 KiB = 1024
 DEFAULT_BYTES = MiB  # a property with all its content, a rate plan, a message: tens of KB at most

@@ -21,7 +21,6 @@ from fastapi.routing import APIRoute
 from pydantic import BaseModel
 from starlette.staticfiles import StaticFiles
 
-from backend.properties.applications import InstallationEnvelope
 from backend.bookings.models import BookingEnvelope
 from backend.bookings.reports import NoShowEnvelope
 from backend.channels.service import ChannelEnvelope
@@ -41,10 +40,9 @@ from backend.inventory.availability_rules import RuleEnvelope
 from backend.inventory.models import HotelPolicyEnvelope, PhotoEnvelope, RatePlanEnvelope, RoomTypeEnvelope
 from backend.inventory.taxes import TaxEnvelope, TaxSetEnvelope
 from backend.message_rules.service import MessageRuleEnvelope, MessageRulePreviewEnvelope
+from backend.properties.applications import InstallationEnvelope
 from backend.properties.models import PropertyEnvelope
-from backend.reviews.models import (
-    DeliveryFailureEnvelope, GuestReviewEnvelope, InboundReviewEnvelope, ReplyEnvelope,
-)
+from backend.reviews.models import DeliveryFailureEnvelope, GuestReviewEnvelope, InboundReviewEnvelope, ReplyEnvelope
 from backend.vault.card_form import CardFormEnvelope
 from backend.vault.profiles import ProfileEnvelope
 from backend.webhooks.models import WebhookEnvelope
@@ -74,7 +72,7 @@ SCHEMES = {
     "cardFormSession": {"type": "apiKey", "in": "query", "name": "session_token",
                         "description": "The card capture form's single-use session, from card_capture_form_url."},
 }
-USER = [{"bearer": []}, {"userApiKey": []}]
+USER: list[dict[str, list[str]]] = [{"bearer": []}, {"userApiKey": []}]
 # The dependency that checks a route's credential and the alternatives it takes (`{}`: none needed). The
 # first one a route depends on wins: an inbound channel's check reads the same header as a shopping key's.
 CREDENTIALS: list[tuple[Callable[..., Any], list[dict[str, list[str]]]]] = [
@@ -131,7 +129,7 @@ def document(app: FastAPI) -> None:
                                                        if isinstance(route, APIRoute) and route.include_in_schema])
         return app.openapi_schema
 
-    app.openapi = openapi  # type: ignore[method-assign]
+    app.openapi = openapi  # type: ignore[method-assign]  # FastAPI's documented way to give it a schema
 
 
 def add_docs(app: FastAPI) -> None:
@@ -155,7 +153,7 @@ def _complete(schema: dict[str, Any], routes: list[APIRoute]) -> dict[str, Any]:
     schemas.update(Error=ERROR_SHAPE, Data=DATA_SHAPE)
     used: set[str] = set()
     for route in routes:
-        for method in route.methods:
+        for method in route.methods or ():
             operation = schema["paths"][route.path_format][method.lower()]
             security = _security(route.dependant)
             if security:
@@ -173,8 +171,8 @@ def _security(dependant: Dependant) -> list[dict[str, list[str]]]:
     return next((alternatives for check, alternatives in CREDENTIALS if check in calls), [])
 
 
-def _calls(dependant: Dependant) -> set[Callable[..., Any]]:
-    found: set[Callable[..., Any]] = set()
+def _calls(dependant: Dependant) -> set[Callable[..., Any] | None]:
+    found: set[Callable[..., Any] | None] = set()
     for dependency in dependant.dependencies:
         found |= {dependency.call} | _calls(dependency)
     return found

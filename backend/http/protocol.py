@@ -40,7 +40,7 @@ class GuardedH11Protocol(H11Protocol):
         """The protocol of one listener (uvicorn makes one instance per connection from the class)."""
         return type(cls.__name__, (cls,), {"header_timeout": header_timeout, "max_connections": max_connections})
 
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]  # uvicorn's is one
         super().connection_made(transport)
         if len(self.connections) > self.max_connections:
             self._turn_away()

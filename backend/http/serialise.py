@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from backend.properties import facilities
 from backend.http.responses import entity
 from backend.inventory.rooms import with_service_names
+from backend.properties import facilities
 
 
 def property_entity(p: dict[str, Any]) -> dict[str, Any]:

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import signal
 import socket
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -84,20 +85,23 @@ class _Listener(uvicorn.Server):
     """One of several servers on a loop: signals are handled once, for all, by `serve`."""
 
     @contextlib.contextmanager
-    def capture_signals(self):
+    def capture_signals(self) -> Iterator[None]:
         yield
 
 
 def listener_config(engine: Engine, listener: Listener, host: str, port: int, gate: Gate | None = None,
-                    log_level: str = "info", **tls: str | None) -> uvicorn.Config:
+                    log_level: str = "info", *, ssl_certfile: str | None = None,
+                    ssl_keyfile: str | None = None) -> uvicorn.Config:
     """One listener as `frontdesk serve` runs it: its app behind the guard, on the guarded h11 protocol."""
     config = engine.config
     # X-Forwarded-For is read only from the proxies named: the client address is what throttles count.
     return uvicorn.Config(create_app(engine, listener, gate), host=host, port=port, log_level=log_level,
-                          access_log=False, timeout_keep_alive=config.idle_timeout,
+                          access_log=False,
+                          timeout_keep_alive=config.idle_timeout,  # type: ignore[arg-type]  # seconds, a float too
                           proxy_headers=bool(config.forwarded_allow_ips),
                           forwarded_allow_ips=list(config.forwarded_allow_ips),
-                          http=GuardedH11Protocol.limited(config.header_timeout, config.max_connections), **tls)
+                          http=GuardedH11Protocol.limited(config.header_timeout, config.max_connections),
+                          ssl_certfile=ssl_certfile, ssl_keyfile=ssl_keyfile)
 
 
 def serve(target: str | Path, listeners: Listeners, keys_path: Path | None = None, workers: int = 1) -> None:
@@ -118,10 +122,11 @@ def run_listeners(engine: Engine, listeners: Listeners, sockets: list[socket.soc
     """The three listeners over `engine`, on the sockets a supervisor bound (else they bind their own ports), until
     SIGINT or SIGTERM, when they finish the requests in progress."""
     gate = Gate.of(engine.config)  # one count of failed credentials for the three listeners
-    tls = {"ssl_certfile": listeners.ssl_certfile, "ssl_keyfile": listeners.ssl_keyfile}
     servers = [_Listener(listener_config(engine, "main", listeners.host, listeners.port, gate)),
-               _Listener(listener_config(engine, "secure", listeners.host, listeners.secure_port, gate, **tls)),
-               _Listener(listener_config(engine, "pci", listeners.host, listeners.pci_port, gate, **tls))]
+               _Listener(listener_config(engine, "secure", listeners.host, listeners.secure_port, gate,
+                                         ssl_certfile=listeners.ssl_certfile, ssl_keyfile=listeners.ssl_keyfile)),
+               _Listener(listener_config(engine, "pci", listeners.host, listeners.pci_port, gate,
+                                         ssl_certfile=listeners.ssl_certfile, ssl_keyfile=listeners.ssl_keyfile))]
 
     def stop(*_: object) -> None:
         for server in servers:
@@ -135,6 +140,6 @@ def run_listeners(engine: Engine, listeners: Listeners, sockets: list[socket.soc
         asyncio.run(_serve_all(servers, sockets))
 
 
-async def _serve_all(servers: list[uvicorn.Server], sockets: list[socket.socket] | None) -> None:
+async def _serve_all(servers: Sequence[uvicorn.Server], sockets: list[socket.socket] | None) -> None:
     await asyncio.gather(*(server.serve(sockets=[sockets[n]] if sockets else None)
                            for n, server in enumerate(servers)))

@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Callable, MutableMapping
-from typing import Any
+from typing import Any, cast
 from urllib.parse import parse_qsl
 
 from backend.core.clients import MAX_KEYS, window
@@ -65,4 +65,4 @@ def accept(scope: MutableMapping[str, Any]) -> None:
 
 
 def accepted(scope: MutableMapping[str, Any]) -> bool:
-    return scope.get("state", {}).get(ACCEPTED, False)
+    return cast(bool, scope.get("state", {}).get(ACCEPTED, False))

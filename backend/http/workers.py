@@ -28,17 +28,21 @@ import socket
 import time
 from multiprocessing.process import BaseProcess
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from backend.core.config import Config
-from backend.engine import Engine
 from backend.core.errors import CannotStart
+from backend.engine import Engine
+
+if TYPE_CHECKING:
+    from backend.http.server import Listeners
 
 log = logging.getLogger("frontdesk.workers")
 DRAIN = 30.0  # seconds a worker has to finish what it is answering once told to stop
 RESTART_EVERY = 1.0  # seconds at least between two starts of one worker: a worker that cannot start is no loop
 
 
-def supervise(target: str | Path, listeners, config: Config) -> None:
+def supervise(target: str | Path, listeners: Listeners, config: Config) -> None:
     """Run `config.workers` workers over the database at `target` until SIGTERM or SIGINT."""
     first = Engine.open(target, config)  # refused here, in one line, before any socket or worker
     location = first.location
@@ -110,7 +114,7 @@ def _socket(host: str, port: int, *, reuse_port: bool) -> socket.socket:
     return sock
 
 
-def _work(target: str | Path, listeners, config: Config, sockets: list[socket.socket]) -> None:
+def _work(target: str | Path, listeners: Listeners, config: Config, sockets: list[socket.socket]) -> None:
     """One worker: an engine of its own, the three listeners on the supervisor's sockets."""
     from backend.http.server import run_listeners
 

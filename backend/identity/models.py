@@ -3,9 +3,8 @@ group's input, a token as issued, an invitation and a change of role."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import json
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, StrictStr

@@ -25,10 +25,29 @@ from backend.core.fields import email_error
 from backend.core.validation import validate
 from backend.identity.models import Actor, GroupInput, IssuedToken
 from backend.identity.store import (
-    actor_by_chat_session, actor_by_email, actor_by_token, all_group_ids, channel_titles_in_group, delete_group_row,
-    email_taken, group_exists, group_owner, group_properties, group_row, group_rows, insert_group, insert_members,
-    insert_token, insert_user, is_default_group, property_titles_in_group, revoke_active_token, set_group_title,
-    token_rows, user_emails, user_id_of,
+    actor_by_chat_session,
+    actor_by_email,
+    actor_by_token,
+    all_group_ids,
+    channel_titles_in_group,
+    delete_group_row,
+    email_taken,
+    group_exists,
+    group_owner,
+    group_properties,
+    group_row,
+    group_rows,
+    insert_group,
+    insert_members,
+    insert_token,
+    insert_user,
+    is_default_group,
+    property_titles_in_group,
+    revoke_active_token,
+    set_group_title,
+    token_rows,
+    user_emails,
+    user_id_of,
 )
 from storage import Connection, Row, Store, new_id, utc_now
 
@@ -147,7 +166,7 @@ class Identity:
             errors.raise_if_any()
             delete_group_row(conn, group_id)
 
-    def _groups(self, actor: Actor, rows) -> list[dict[str, Any]]:
+    def _groups(self, actor: Actor, rows: list[Row] | list[dict[str, Any]]) -> list[dict[str, Any]]:
         ids = [r["id"] for r in rows]
         properties: dict[str, list[dict[str, str]]] = {i: [] for i in ids}
         for r in group_properties(self.store, ids):
@@ -169,7 +188,7 @@ class Identity:
         insert_token(conn, issued.id, user_id, hash_secret(token), issued.prefix, utc_now())
         return issued
 
-    def tokens(self, email: str) -> list[dict]:
+    def tokens(self, email: str) -> list[dict[str, Any]]:
         actor = self.actor_for(email)
         return [dict(r) for r in token_rows(self.store, actor.user_id)]
 
@@ -226,7 +245,7 @@ def _still_in(titles: list[str]) -> str:
     return f"{names} {'are' if many else 'is'} in this group: move or delete {'them' if many else 'it'} first"
 
 
-def _actor(row) -> Actor:
+def _actor(row: Row) -> Actor:
     keys = row.keys()
     return Actor(row["id"], row["email"], row["default_group_id"], frozenset((row["groups"] or "").split()),
                  token_id=row["token_id"] if "token_id" in keys else None,

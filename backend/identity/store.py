@@ -10,7 +10,7 @@ transactions."""
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from backend.core.listing import Column, ListQuery
 from backend.core.store import page
@@ -89,7 +89,7 @@ def email_taken(conn: Connection, email: str) -> bool:
 
 
 def user_id_of(store: Store, email: str) -> str | None:
-    return store.scalar("SELECT id FROM users WHERE email = ?", (email,))
+    return cast(str | None, store.scalar("SELECT id FROM users WHERE email = ?", (email,)))
 
 
 def insert_user(conn: Connection, user_id: str, email: str, default_group_id: str, now: str) -> None:
@@ -108,22 +108,23 @@ def emails_by_id(store: Store, user_ids: list[str]) -> dict[str, str]:
 
 def actor_by_email(store: Store, email: str) -> Row | None:
     """The user (id, email, default_group_id) with their group ids, space-separated (`groups`)."""
-    return store.one(f"{_actor_select(store.dialect, '')} WHERE u.email = ?", (email,))
+    return cast(Row | None, store.one(f"{_actor_select(store.dialect, '')} WHERE u.email = ?", (email,)))
 
 
 def actor_by_token(store: Store, token_hash: str) -> Row | None:
     """As `actor_by_email`, for the API token of that hash if it is not revoked, with its id (`token_id`)."""
-    return store.one(f"{_actor_select(store.dialect, TOKEN_EXTRA)} JOIN api_tokens t ON t.user_id = u.id "
-                     "WHERE t.token_hash = ? AND t.revoked_at IS NULL", (token_hash,))
+    return cast(Row | None, store.one(f"{_actor_select(store.dialect, TOKEN_EXTRA)} JOIN api_tokens t ON t.user_id = u.id "
+                                      "WHERE t.token_hash = ? AND t.revoked_at IS NULL", (token_hash,)))
 
 
 def actor_by_chat_session(store: Store, token_hash: str, now: str) -> Row | None:
     """As `actor_by_token`, for the unexpired web chat session of that hash whose API token is not revoked, with its
     `property_id` and `session_id`."""
-    return store.one(f"{_actor_select(store.dialect, CHAT_EXTRA)} JOIN api_tokens t ON t.user_id = u.id "
-                     "JOIN chat_tokens c ON c.api_token_id = t.id "
-                     "WHERE c.token_hash = ? AND c.kind = 'session' AND c.expires_at > ? AND t.revoked_at IS NULL",
-                     (token_hash, now))
+    return cast(Row | None, store.one(
+        f"{_actor_select(store.dialect, CHAT_EXTRA)} JOIN api_tokens t ON t.user_id = u.id "
+        "JOIN chat_tokens c ON c.api_token_id = t.id "
+        "WHERE c.token_hash = ? AND c.kind = 'session' AND c.expires_at > ? AND t.revoked_at IS NULL",
+        (token_hash, now)))
 
 
 def is_default_group(conn: Connection, group_id: str) -> bool:
@@ -155,7 +156,7 @@ def group_rows(store: Store, group_ids: list[str]) -> list[Row]:
 
 
 def group_row(store: Store, group_id: str) -> Row | None:
-    return store.one("SELECT id, title FROM groups WHERE id = ?", (group_id,))
+    return cast(Row | None, store.one("SELECT id, title FROM groups WHERE id = ?", (group_id,)))
 
 
 def set_group_title(conn: Connection, group_id: str, title: str) -> None:
@@ -216,8 +217,8 @@ def members_page(store: Store, kind: str, query: ListQuery, actor: Actor) -> tup
 
 def member_row(conn: Connection, kind: str, member_id: str) -> Row | None:
     table, holder = _holder(kind)
-    return conn.execute(f"SELECT m.id, m.{holder} AS holder_id, m.user_id, m.role, m.overrides, u.email FROM "
-                        f"{table} m JOIN users u ON u.id = m.user_id WHERE m.id = ?", (member_id,)).fetchone()
+    return cast(Row | None, conn.execute(f"SELECT m.id, m.{holder} AS holder_id, m.user_id, m.role, m.overrides, u.email FROM "
+                                         f"{table} m JOIN users u ON u.id = m.user_id WHERE m.id = ?", (member_id,)).fetchone())
 
 
 def member_taken(conn: Connection, kind: str, holder_id: str, user_id: str) -> bool:

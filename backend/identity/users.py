@@ -29,8 +29,17 @@ from backend.identity.access import reaches
 from backend.identity.models import Actor, InviteInput, RoleInput
 from backend.identity.service import new_user
 from backend.identity.store import (
-    delete_member, group_owner, group_row, insert_member, member_row, member_taken, members_page, property_exists,
-    property_owner, set_member, user_id_of,
+    delete_member,
+    group_owner,
+    group_row,
+    insert_member,
+    member_row,
+    member_taken,
+    members_page,
+    property_exists,
+    property_owner,
+    set_member,
+    user_id_of,
 )
 from storage import Connection, Row, Store, new_id
 

@@ -17,7 +17,7 @@ from pydantic_core import from_json
 
 from backend.inventory.stays import Guests
 from backend.inventory.store import policies_of
-from storage import Store
+from storage import Reads
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ class Bands:
 SPEC_BANDS = Bands(1, 16)  # the spec's: infants under 2, children 2 to 16, adults over 16
 
 
-def bands_of(store: Store, property_ids: Iterable[str]) -> dict[str, Bands]:
+def bands_of(store: Reads, property_ids: Iterable[str]) -> dict[str, Bands]:
     """Each property's bands, from its hotel policy; the spec's for one without a policy."""
     ids = list(property_ids)
     if not ids:

@@ -18,30 +18,27 @@ else the plan's weekday default, and a derived plan's taken from its parent, com
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from decimal import Decimal
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    StrictBool,
-    StrictInt,
-    StrictStr,
-    ValidationError,
-    model_validator,
-)
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError, model_validator
 from pydantic_core import from_json
 
 from backend.core.dates import WEEKDAYS, days, parse_date
 from backend.core.errors import Errors, Unauthorized, ValidationFailed
 from backend.core.events import EventBus
+from backend.core.listing import ListQuery
+from backend.core.money import format_minor, parse_money, to_minor
+from backend.core.scopes import property_scope
+from backend.core.validation import details_of
 from backend.identity.access import owned_property, reaches
 from backend.identity.models import Actor
 from backend.inventory import sellable
 from backend.inventory.calendar import Calendar, Scope
+from backend.inventory.channel_rules import Weekday
 from backend.inventory.models import INHERITS, complete
 from backend.inventory.ranges import TABLES, Kind, Planned
 from backend.inventory.review import Review, review_of
@@ -60,12 +57,8 @@ from backend.inventory.store import (
 )
 from backend.inventory.undo import Restored, Undo, after, before, restore
 from backend.inventory.window import Window, window_of
-from backend.core.listing import ListQuery
-from backend.core.money import format_minor, parse_money, to_minor
-from backend.core.scopes import property_scope
 from backend.outbox import record as outbox
-from backend.core.validation import details_of
-from storage import Store, new_id, utc_now
+from storage import Connection, Row, Store, new_id, utc_now
 
 MAX_VALUES = 10_000
 MAX_RANGE_DAYS = 731
@@ -87,7 +80,7 @@ class Dated(BaseModel):
     date: StrictStr | None = None
     date_from: StrictStr | None = None
     date_to: StrictStr | None = None
-    days: Annotated[list[Literal[WEEKDAYS]], Field(min_length=1, max_length=7)] | None = None  # type: ignore[valid-type]
+    days: Annotated[list[Weekday], Field(min_length=1, max_length=7)] | None = None
 
     @model_validator(mode="after")
     def _one_way_of_dating(self) -> Dated:
@@ -183,7 +176,7 @@ MODELS: dict[str, tuple[type[Dated], str, str]] = {  # kind → model, its targe
 
 
 class Ari:
-    def __init__(self, store: Store, events: EventBus, clock) -> None:
+    def __init__(self, store: Store, events: EventBus, clock: Callable[[], datetime]) -> None:
         self.store = store
         self.events = events
         self.clock = clock
@@ -259,18 +252,21 @@ class Ari:
             raise ValidationFailed.one("values", "give availability or restriction values")
         return lists
 
-    def _checked(self, actor: Actor, lists: dict[str, Any], name: str | None):
+    def _checked(self, actor: Actor, lists: dict[str, Any],
+                 name: str | None) -> tuple[list[Planned], dict[str, Holder], list[dict[str, Any]]]:
         """Every value of every list checked before anything is written, each problem named (`name`.N.field, or the
         list's own name when `name` is None) and all of them raised together; then what each would write: a derived
         plan's values that follow its parent, nights beyond state_length and rates beyond min_price/max_price each
         skipped or clamped with a warning."""
-        errors, props, checked = Errors(), {}, []
+        errors = Errors()
+        props: dict[str, Holder] = {}
+        checked: list[Checked] = []
         for kind, values in lists.items():
             checked += self._parse(actor, kind, values, name or kind, props, errors)
         errors.raise_if_any()
         warnings: list[dict[str, Any]] = []
-        parents: dict[str, str] = {}  # id → title, read once per write
-        planned = []
+        parents: dict[str, str | None] = {}  # id → title, read once per write
+        planned: list[Planned] = []
         for item in checked:
             holder = props[item.target["property_id"]]
             fields = item.fields
@@ -328,14 +324,14 @@ class Ari:
             dates = ([] if bad & {"date", "date_from", "date_to"}
                      else _dates(value, holder.window.today if holder else None, prefix, errors))
             if kind == "availability":
-                fields = None if bad else {"availability": value.availability}  # type: ignore[attr-defined]
+                fields = None if bad else {"availability": value.availability}  # type: ignore[attr-defined]  # its kind's
             else:
-                fields = self._restriction_fields(prefix, raw, value, bad, target, holder, errors)  # type: ignore[arg-type]
+                fields = self._restriction_fields(prefix, raw, value, bad, target, holder, errors)  # type: ignore[arg-type]  # as above
             if target is not None and not bad and fields is not None:
-                checked.append(Checked(kind, index, target, dates, fields))  # type: ignore[arg-type]
+                checked.append(Checked(kind, index, target, dates, fields))  # type: ignore[arg-type]  # one of the Kinds
         return checked
 
-    def _holder(self, actor: Actor, property_id: str, props: dict[str, Holder], now) -> Holder | None:
+    def _holder(self, actor: Actor, property_id: str, props: dict[str, Holder], now: datetime) -> Holder | None:
         """The property a value names, read once per write; None when it is not one of the actor's."""
         if property_id not in props:
             row = property_row(self.store, property_id)
@@ -345,12 +341,12 @@ class Ari:
         return props[property_id]
 
     def _restriction_fields(self, prefix: str, raw: dict[str, Any], value: RestrictionValue, bad: set[str],
-                            plan, holder: Holder | None, errors: Errors) -> dict[str, Any] | None:
+                            plan: Row | None, holder: Holder | None, errors: Errors) -> dict[str, Any] | None:
         """The columns a restriction value sets, in their stored form (None when one can't be read)."""
         if not any(raw.get(name) is not None for name in ("min_stay", *RESTRICTION_FIELDS)):
             errors.add(prefix + "rate", "give at least one of rate, min_stay, " + ", ".join(RESTRICTION_FIELDS[1:]))
             return None
-        fields = {}
+        fields: dict[str, Any] = {}
         if "rate" in raw:
             if plan is None:
                 return None
@@ -371,8 +367,8 @@ class Ari:
                 fields[name] = int(fields[name])
         return fields
 
-    def _own(self, index: int, fields: dict[str, Any], plan, parents: dict[str, str],
-             warnings: list) -> dict[str, Any]:
+    def _own(self, index: int, fields: dict[str, Any], plan: Any, parents: dict[str, str | None],
+             warnings: list[Any]) -> dict[str, Any]:
         """A derived plan's values that follow its parent are the parent's to set: skipped, each with a warning."""
         parent_id = plan["parent_rate_plan_id"]
         if parent_id is None:
@@ -387,7 +383,8 @@ class Ari:
                      for name in fields if name not in own]
         return own
 
-    def _clamp(self, index: int, fields: dict[str, Any], plan, holder: Holder, warnings: list) -> dict[str, Any]:
+    def _clamp(self, index: int, fields: dict[str, Any], plan: Any, holder: Holder,
+               warnings: list[Any]) -> dict[str, Any]:
         """min_price and max_price (in the property's currency) raise and lower a rate as it is stored."""
         if fields.get("rate") is None or plan["currency"] != holder.row["currency"]:
             return fields
@@ -427,7 +424,7 @@ class Ari:
         plans = property_plans(self.store, property_id)
         return self.plan_values(property_id, plans, start, end, wanted)
 
-    def plan_values(self, property_id: str, plans: list, start: date, end: date,
+    def plan_values(self, property_id: str, plans: list[Any], start: date, end: date,
                     wanted: tuple[str, ...]) -> dict[str, dict[str, dict[str, Any]]]:
         """Per rate plan (rows of the property's with id, room_type_id and currency) and night from start up to
         end, the values named in `wanted`, as a restrictions read answers them."""
@@ -448,7 +445,7 @@ class Ari:
         """filter[property_id], filter[date][gte] and filter[date][lte] (both days included)."""
         found = {(f.field, f.op): f.value for f in query.filters}
         errors = Errors()
-        property_id = found.get(("property_id", "eq"))
+        property_id = found.get(("property_id", "eq")) or ""
         if not property_id:
             errors.add("filter[property_id]", "is required")
         bounds = {}
@@ -462,7 +459,7 @@ class Ari:
         errors.raise_if_any()
         owned_property(self.store, actor, property_group(self.store, property_id), "property", property_id,
                        property_id=property_id)
-        return property_id, bounds["gte"], bounds["lte"] + timedelta(days=1)  # type: ignore[return-value]
+        return property_id, bounds["gte"], bounds["lte"] + timedelta(days=1)
 
     def _fields(self, query: ListQuery) -> tuple[str, ...]:
         asked = next((f.value for f in query.filters if f.field == "restrictions"), None)
@@ -475,7 +472,7 @@ class Ari:
         return names
 
 
-def _tasks(conn, planned: list[Planned], props: dict[str, Holder], user_id: str) -> list[str]:
+def _tasks(conn: Connection, planned: list[Planned], props: dict[str, Holder], user_id: str) -> list[str]:
     """A restrictions task for each property of the write, with the count of its values written."""
     counts, now = Counter(value.property_id for value in planned), utc_now()
     tasks = []
@@ -485,7 +482,7 @@ def _tasks(conn, planned: list[Planned], props: dict[str, Holder], user_id: str)
     return tasks
 
 
-def _cell(row: tuple, wanted: tuple[str, ...], currency: str, available: int, min_stay_type: str) -> dict[str, Any]:
+def _cell(row: tuple[Any, ...], wanted: tuple[str, ...], currency: str, available: int, min_stay_type: str) -> dict[str, Any]:
     """A night's values, by name: `min_stay` is the min stay that the property's min_stay_type enforces (the
     higher of the two with both), `availability` the room type's."""
     rate, arrival, through, most, cta, ctd, stop = row
@@ -497,7 +494,7 @@ def _cell(row: tuple, wanted: tuple[str, ...], currency: str, available: int, mi
     return {name: values[name] for name in wanted}
 
 
-def _within(index: int, holder: Holder, dates: list[date], warnings: list) -> list[date]:
+def _within(index: int, holder: Holder, dates: list[date], warnings: list[Any]) -> list[date]:
     """The dates before the property's state_length ends; the rest are skipped with a warning."""
     end = holder.window.end
     kept = [d for d in dates if d < end]

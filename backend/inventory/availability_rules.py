@@ -11,17 +11,24 @@ values read when it leaves), and the sellable index of those nights is made agai
 
 from __future__ import annotations
 
+import builtins
 import json
 from collections.abc import Callable
 from datetime import date, datetime, timedelta
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, cast
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 from pydantic_core import from_json
 
 from backend.core.dates import parse_date
 from backend.core.errors import (
-    BadRequest, Errors, NotFound, NotFoundAsSpelt, ResourceNotFound, Unauthorized, ValidationFailed,
+    BadRequest,
+    Errors,
+    NotFound,
+    NotFoundAsSpelt,
+    ResourceNotFound,
+    Unauthorized,
+    ValidationFailed,
 )
 from backend.core.events import EventBus
 from backend.core.listing import ListQuery
@@ -30,7 +37,7 @@ from backend.core.validation import validate
 from backend.identity.access import reaches
 from backend.identity.models import Actor
 from backend.inventory import sellable
-from backend.inventory.channel_rules import TYPES, WEEKDAYS
+from backend.inventory.channel_rules import WEEKDAYS, RuleType, Weekday
 from backend.inventory.store import (
     connected_channel_ids,
     delete_rule,
@@ -44,7 +51,7 @@ from backend.inventory.store import (
 )
 from backend.inventory.window import window_of
 from backend.outbox.record import record
-from storage import Connection, Store, new_id, utc_now
+from storage import Connection, Row, Store, new_id, utc_now
 
 MAX_TITLE = 255
 MAX_CHANNELS = 50
@@ -65,14 +72,14 @@ class RuleInput(BaseModel):
 
     property_id: Id | None = None
     title: Annotated[StrictStr, Field(max_length=MAX_TITLE)] | None = None
-    type: Literal[TYPES] | None = Field(None, description="close_out, availability_offset or max_availability")
+    type: RuleType | None = Field(None, description="close_out, availability_offset or max_availability")
     value: Annotated[StrictInt, Field(ge=0, le=MAX_VALUE)] | None = Field(
         None, description="rooms: the offset or the ceiling; required for those two, ignored for a close out")
     affected_channels: Annotated[list[Id], Field(max_length=MAX_CHANNELS)] | None = Field(
         None, description="channels connected to the property")
     affected_room_types: Annotated[list[Id], Field(max_length=MAX_ROOM_TYPES)] | None = Field(
         None, description="room types of the property")
-    days: Annotated[list[Literal[WEEKDAYS]], Field(max_length=len(WEEKDAYS))] | None = Field(
+    days: Annotated[list[Weekday], Field(max_length=len(WEEKDAYS))] | None = Field(
         None, description="weekdays mo..su the rule applies on; empty: every day")
     start_date: StrictStr | None = None
     end_date: StrictStr | None = Field(None, description="the last night; none: open-ended")
@@ -186,9 +193,9 @@ class AvailabilityRules:
                 "start_date": model.start_date, "end_date": model.end_date or None,
                 "affected_channels": channels, "affected_room_types": rooms}
 
-    def _tell(self, conn: Connection, property_id: str, rules: list[dict[str, Any]]) -> None:
+    def _tell(self, conn: Connection, property_id: str, rules: builtins.list[dict[str, Any]]) -> None:
         """The channels and the sellable index hear of what the rules (as they were and as they are) cover."""
-        prop = property_row_in(conn, property_id)
+        prop = cast(Row, property_row_in(conn, property_id))  # the rules' property, as this transaction reads it
         window = window_of(prop, self.clock())
         last_night = window.end - timedelta(days=1)
         for rule in rules:
@@ -238,7 +245,7 @@ def _as_input(attributes: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in attributes.items() if k in RuleInput.model_fields}
 
 
-def _attributes(row, channels: list[str]) -> dict[str, Any]:
+def _attributes(row: Row, channels: list[str]) -> dict[str, Any]:
     """The service's attributes, and `property_id` (its relationship)."""
     return {"id": row["id"], "type": row["type"], "value": row["value"], "title": row["title"],
             "days": from_json(row["days"]), "start_date": row["start_date"], "end_date": row["end_date"],

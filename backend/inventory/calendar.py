@@ -14,8 +14,9 @@ Tax sets are kept the same way by theirs. Nights are never kept: ARI is read liv
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from backend.inventory.stays import Nightly, Plan, Room, inherited, weekdays_between
 from backend.inventory.store import (
@@ -28,13 +29,15 @@ from backend.inventory.store import (
     versions,
 )
 from backend.inventory.taxes import TaxSet
-from storage import Store
+from storage import Reads, Row
+
+T = TypeVar("T")
 
 KEEP_AT_MOST = 100_000
 
 
 class Calendar:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Reads) -> None:
         self.store = store
         self._plans: dict[tuple[str, str], Plan] = {}
         self._rooms: dict[tuple[str, str], Room] = {}
@@ -68,7 +71,7 @@ class Calendar:
             else:
                 found[set_id] = kept
         if missing:
-            rows: dict[str, list] = defaultdict(list)
+            rows: dict[str, list[Any]] = defaultdict(list[Any])
             for row in set_taxes(self.store, [set_id for set_id, _ in missing]):
                 rows[row["tax_set_id"]].append(row)
             if len(self._tax_sets) > KEEP_AT_MOST:
@@ -77,10 +80,12 @@ class Calendar:
                 found[set_id] = self._tax_sets[(set_id, updated_at)] = TaxSet.of(set_id, rows[set_id])
         return found
 
-    def _parsed(self, table: str, found_versions: Iterable[tuple[str, str]], kept: dict, parse) -> dict:
+    def _parsed(self, table: str, found_versions: Iterable[tuple[str, str]], kept: dict[tuple[str, str], T],
+                parse: Callable[[Row], T]) -> dict[str, T]:
         """Rows of the table by id, parsed once per version: the versions (id, updated_at) are read first, the
         rows only for what has changed."""
-        found, missing = {}, []
+        found: dict[str, T] = {}
+        missing: list[str] = []
         for item_id, updated_at in found_versions:
             item = kept.get((item_id, updated_at))
             if item is None:

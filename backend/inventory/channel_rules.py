@@ -24,14 +24,17 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
+from typing import Literal, cast, get_args
 
 from pydantic_core import from_json
 
 from backend.inventory.store import rules_of_channels, rules_of_property
-from storage import Connection, Store
+from storage import Connection, Reads, Row
 
-WEEKDAYS = ("mo", "tu", "we", "th", "fr", "sa", "su")
-TYPES = ("close_out", "availability_offset", "max_availability")
+Weekday = Literal["mo", "tu", "we", "th", "fr", "sa", "su"]
+WEEKDAYS: tuple[Weekday, ...] = get_args(Weekday)
+RuleType = Literal["close_out", "availability_offset", "max_availability"]
+TYPES: tuple[RuleType, ...] = get_args(RuleType)
 Availability = dict[str, dict[str, int]]  # room type → night → rooms, as backend/inventory/calendar.py reads it
 
 
@@ -46,7 +49,7 @@ class Rule:
     rooms: frozenset[str]
 
     @classmethod
-    def of(cls, row) -> Rule:
+    def of(cls, row: Row) -> Rule:
         return cls(row["id"], row["type"], row["value"], frozenset(WEEKDAYS.index(d) for d in from_json(row["days"])),
                    row["start_date"], row["end_date"], frozenset(from_json(row["affected_room_types"])))
 
@@ -62,14 +65,15 @@ def channel_availability(available: int, rules: Iterable[Rule]) -> int:
     for rule in rules:
         if rule.type == "close_out":
             return 0
-        seen = min(seen, available - rule.value if rule.type == "availability_offset" else rule.value)  # type: ignore[operator]
+        value = cast(int, rule.value)  # every rule but a close out has one
+        seen = min(seen, available - value if rule.type == "availability_offset" else value)
     return max(seen, 0)
 
 
 class ChannelRules:
     """The rules of some channels, by channel and room type."""
 
-    def __init__(self, rows: Iterable) -> None:
+    def __init__(self, rows: Iterable[Row]) -> None:
         """`rows`: one per rule and channel it names (backend/inventory/store.py `rules_of_channels`)."""
         self._rules: dict[tuple[str, str], list[Rule]] = defaultdict(list)
         for row in rows:
@@ -78,7 +82,7 @@ class ChannelRules:
                 self._rules[(row["channel_id"], room_id)].append(rule)
 
     @classmethod
-    def of(cls, store: Store, channel_ids: Iterable[str], first: str, last: str) -> ChannelRules:
+    def of(cls, store: Reads, channel_ids: Iterable[str], first: str, last: str) -> ChannelRules:
         """The rules of these channels that reach into the nights first..last: one read."""
         ids = list(dict.fromkeys(channel_ids))
         return cls(rules_of_channels(store, ids, first, last) if ids else [])

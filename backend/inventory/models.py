@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, get_args
 
 from pydantic import (
     AfterValidator,
@@ -31,18 +31,10 @@ from pydantic import (
     field_validator,
 )
 
-from backend.core.fields import (
-    Currency,
-    DecimalNumber,
-    LongText,
-    RequiredText,
-    Text255,
-    Url,
-    decimal_number,
-)
+from backend.core.fields import Currency, DecimalNumber, LongText, RequiredText, Text255, Url, decimal_number
 from backend.core.money import Money, format_minor
 from backend.core.validation import details_of
-from backend.inventory.taxes import LOGICS, MAX_LEVEL, Rate, TaxType
+from backend.inventory.taxes import LOGICS, MAX_LEVEL, Logic, Rate, TaxType
 
 HHMM = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
 # The service's `meal_type` values, as its rate plans page lists them (its spelling: "carribean"), with the
@@ -59,8 +51,10 @@ MEAL_TYPES = {
     "family_american": "Family American plan", "breakfast_and_lunch": "Breakfast & lunch",
     "lunch_and_dinner": "Lunch & dinner",
 }
-RATE_MODES = ("manual", "derived")  # the service's "auto" and "cascade" are refused by name
-RATE_RULES = ("increase_by_percent", "increase_by_amount", "decrease_by_percent", "decrease_by_amount")
+RateMode = Literal["manual", "derived"]  # the service's "auto" and "cascade" are refused by name
+RATE_MODES: tuple[RateMode, ...] = get_args(RateMode)
+RateRule = Literal["increase_by_percent", "increase_by_amount", "decrease_by_percent", "decrease_by_amount"]
+RATE_RULES: tuple[RateRule, ...] = get_args(RateRule)
 # What a derived plan may take from its parent, and which night values each flag names. The last three are
 # the service's read-only settings, which Frontdesk does not have: their flags are kept and change nothing.
 INHERITS = {"inherit_rate": "rate", "inherit_min_stay_arrival": "min_stay_arrival",
@@ -174,7 +168,7 @@ class RoomTypeInput(Strict):
 
     @field_validator("default_occupancy")
     @classmethod
-    def _fits(cls, value: int | None, info) -> int | None:
+    def _fits(cls, value: int | None, info: ValidationInfo) -> int | None:
         adults, children = info.data.get("occ_adults"), info.data.get("occ_children", 0)
         if value is not None and adults is not None and value > adults + children:
             raise ValueError("must not exceed occ_adults + occ_children")
@@ -220,7 +214,7 @@ ModifierValue = Annotated[Any, WithJsonSchema({"type": ["string", "integer"]})]
 class DerivedOption(Strict):
     """How a derived plan's rate comes from its parent's: the modifiers, applied in order."""
 
-    rate: Annotated[list[Annotated[tuple[Literal[RATE_RULES], ModifierValue],  # type: ignore[valid-type]
+    rate: Annotated[list[Annotated[tuple[RateRule, ModifierValue],
                                    AfterValidator(_rule)]], Field(max_length=10)] = []
 
 
@@ -271,7 +265,7 @@ class Tax(Strict):
     """A tax embedded in its rate plan, written as the plan's own tax set (backend/inventory/tax_sets.py)."""
 
     title: RequiredText
-    mode: Literal[TAX_MODES]  # type: ignore[valid-type]
+    mode: Logic
     rate: Rate = Field(description="a percentage (0-100) string for mode percent, else money in the rate plan's "
                                    "currency")
     inclusive: StrictBool = False
@@ -280,9 +274,9 @@ class Tax(Strict):
     amount: StrictStr | None = Field(None, description="read-only: the tax of a priced stay")
 
 
-def weekly(item: object, default: object):
+def weekly(item: Any, default: object) -> Any:
     """A weekday default: one value for every weekday, or a list of seven from Monday; stored as seven."""
-    one = TypeAdapter(item)
+    one: TypeAdapter[Any] = TypeAdapter(item)
 
     def seven(value: object) -> object:
         if isinstance(value, list):
@@ -295,7 +289,7 @@ def weekly(item: object, default: object):
             raise ValueError(next(iter(details_of(exc).values()))[0]) from None
 
     seven_defaults = Field(default_factory=lambda: [default] * 7)
-    return Annotated[list[item], BeforeValidator(seven), seven_defaults]  # type: ignore[valid-type]
+    return Annotated[list[item], BeforeValidator(seven), seven_defaults]
 
 
 def _supported(mode: object) -> object:
@@ -304,7 +298,10 @@ def _supported(mode: object) -> object:
     return mode
 
 
-MealType = Literal[tuple(MEAL_TYPES)]  # type: ignore[valid-type]
+if TYPE_CHECKING:
+    MealType = str  # at run time the Literal of MEAL_TYPES' names, which mypy cannot build
+else:
+    MealType = Literal[tuple(MEAL_TYPES)]
 MinStay = Annotated[StrictInt, Field(ge=1, le=730)]
 MaxStay = Annotated[StrictInt, Field(ge=0, le=730)]
 
@@ -315,18 +312,26 @@ class RatePlanInput(Strict):
     title: RequiredText
     currency: Currency | None = Field(None, description="defaults to the property's currency")
     sell_mode: Literal["per_room", "per_person"] = "per_room"
-    rate_mode: Annotated[Literal[RATE_MODES], BeforeValidator(_supported)] = Field(  # type: ignore[valid-type]
+    rate_mode: Annotated[RateMode, BeforeValidator(_supported)] = Field(
         "manual", description="manual, or derived (with parent_rate_plan_id); auto and cascade are not supported")
     meal_type: MealType | None = Field(None, description="none when neither it nor meal_plan is given")
     meal_plan: MealType | None = Field(None, description="the same as meal_type, its earlier name")
     children_fee: Money = Field(0, description="added per child per night")
     infant_fee: Money = Field(0, description="added per infant per night")
-    max_stay: weekly(MaxStay, 0)
-    min_stay_arrival: weekly(MinStay, 1)
-    min_stay_through: weekly(MinStay, 1)
-    closed_to_arrival: weekly(StrictBool, False)
-    closed_to_departure: weekly(StrictBool, False)
-    stop_sell: weekly(StrictBool, False)
+    if TYPE_CHECKING:  # what weekly() makes at run time, as mypy can read it
+        max_stay: list[int]
+        min_stay_arrival: list[int]
+        min_stay_through: list[int]
+        closed_to_arrival: list[bool]
+        closed_to_departure: list[bool]
+        stop_sell: list[bool]
+    else:
+        max_stay: weekly(MaxStay, 0)
+        min_stay_arrival: weekly(MinStay, 1)
+        min_stay_through: weekly(MinStay, 1)
+        closed_to_arrival: weekly(StrictBool, False)
+        closed_to_departure: weekly(StrictBool, False)
+        stop_sell: weekly(StrictBool, False)
     options: Annotated[list[RateOption], Field(min_length=1, max_length=20)]
     parent_rate_plan_id: StrictStr | None = Field(None, description="the manual plan a derived plan follows")
     inherit_rate: StrictBool | None = Field(None, description="as rate_mode says: a derived plan's rate follows its parent")

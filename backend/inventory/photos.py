@@ -13,8 +13,9 @@ in the parent's transaction: items without `id` are created, with one changed (o
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from backend.core.errors import BadRequest, Errors, NotFound, ResourceNotFound, ValidationFailed
 from backend.core.events import EventBus
@@ -40,7 +41,7 @@ from backend.inventory.store import (
     shift_photos,
     update_photo,
 )
-from storage import Connection, Row, Store, new_id, utc_now
+from storage import Connection, Reads, Row, Store, new_id, utc_now
 
 MAX_PHOTOS = 100  # of a property's own, and of each room type's
 FIELDS = ("url", "kind", "author", "description", "title")  # what a photo holds besides its place
@@ -54,7 +55,7 @@ def describe(row: Row) -> dict[str, Any]:
             "updated_at": row["updated_at"]}
 
 
-def of_properties(store: Store, property_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
+def of_properties(store: Reads, property_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
     """Each property's own photos, in order (every id has a list)."""
     found: dict[str, list[dict[str, Any]]] = {pid: [] for pid in property_ids}
     for row in property_photos(store, property_ids) if property_ids else ():
@@ -62,7 +63,7 @@ def of_properties(store: Store, property_ids: list[str]) -> dict[str, list[dict[
     return found
 
 
-def of_rooms(store: Store, room_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
+def of_rooms(store: Reads, room_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
     """Each room type's photos, in order (every id has a list)."""
     found: dict[str, list[dict[str, Any]]] = {rid: [] for rid in room_ids}
     for row in room_photos(store, room_ids) if room_ids else ():
@@ -75,14 +76,14 @@ def as_batch(stored: list[dict[str, Any]], edited: list[dict[str, Any]], shown: 
     whose url a stored photo has is that photo (its id, and what the form does not show), the others are new, each
     goes at its row's place, and the stored photos no row is are removed. Removals come last, so that the batch's
     N-th item is the form's N-th row (errors name `content.photos.N`)."""
-    unclaimed: dict[str, list[dict[str, Any]]] = {}
+    unclaimed: dict[str | None, list[dict[str, Any]]] = {}
     for photo in stored:
         unclaimed.setdefault(photo["url"], []).append(photo)
     rows = []
     for index, row in enumerate(edited):
         same = unclaimed.get(row.get("url"), [])
-        photo = same.pop(0) if same else None
-        kept = {"id": photo["id"], **{k: photo[k] for k in FIELDS if k not in shown}} if photo else {}
+        claimed = same.pop(0) if same else None
+        kept = {"id": claimed["id"], **{k: claimed[k] for k in FIELDS if k not in shown}} if claimed else {}
         rows.append({**kept, **dict.fromkeys(shown), **row, "position": index})
     return [*rows, *({"id": p["id"], "is_removed": True} for left in unclaimed.values() for p in left)]
 
@@ -156,7 +157,7 @@ class Photos:
 
     # --- content.photos[] ----------------------------------------------------------------------
 
-    def apply(self, conn: Connection, property_id: str, room_type_id: str | None, items: list[ContentPhoto],
+    def apply(self, conn: Connection, property_id: str, room_type_id: str | None, items: builtins.list[ContentPhoto],
               field: str = "content.photos") -> None:
         """A parent's `content.photos[]`, in its transaction (which covers the property): every item checked first,
         then each change in the order sent."""
@@ -178,7 +179,7 @@ class Photos:
             if item.id is None:
                 self._add(conn, property_id, room_type_id, item.model_dump(include=set(FIELDS)), item.position, field)
                 continue
-            current = photo_row_in(conn, item.id)
+            current = cast(Row, photo_row_in(conn, item.id))  # checked: one of its photos
             if item.is_removed:
                 self._remove(conn, current)
             else:

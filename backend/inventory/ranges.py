@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from backend.inventory.stays import ROW_FIELDS
 
@@ -41,7 +41,7 @@ class Planned:
 
     @property
     def property_id(self) -> str:
-        return self.target["property_id"]
+        return cast(str, self.target["property_id"])
 
     @property
     def days(self) -> list[str]:

@@ -8,11 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
+from backend.core.money import format_minor
 from backend.inventory.ranges import Planned
 from backend.inventory.stays import ROW_FIELDS, Nightly
-from backend.core.money import format_minor
 
 ASK_ABOVE_NIGHTS = 31
 ASK_ABOVE_SHARE = Fraction(1, 2)  # of a night's rate
@@ -71,7 +71,7 @@ def review_of(planned: list[Planned], availability: dict[str, dict[str, int]], n
            warnings: list[dict[str, Any]]) -> Review:
     """`availability` and `nights` are what the rooms and plans read now over the planned nights (`Calendar`)."""
     dates = sorted({d for value in planned for d in value.dates})
-    values: dict[tuple[str, str | None], tuple[list, list]] = {}
+    values: dict[tuple[str, str | None], tuple[list[Any], list[Any]]] = {}
     jump: tuple[Fraction, RateJump] | None = None
     for value in planned:
         currency = value.target["currency"] if value.kind == "restrictions" else None
@@ -86,7 +86,8 @@ def review_of(planned: list[Planned], availability: dict[str, dict[str, int]], n
                     share = Fraction(abs(new - old), old) if old else Fraction(1)
                     if share > ASK_ABOVE_SHARE and (jump is None or share > jump[0]):
                         jump = (share, RateJump(day, format_minor(old, currency), format_minor(new, currency),
-                                                currency, round((new - old) * 100 / old) if old else 100))
+                                                cast(str, currency),  # a rate is a rate plan's: it has one
+                                                round((new - old) * 100 / old) if old else 100))
     changes = tuple(Change(name, _span(now, currency), _span(then, currency), currency)
                     for (name, currency), (now, then) in values.items())
     return Review(len(dates), dates[0] if dates else None, dates[-1] if dates else None,
@@ -94,7 +95,7 @@ def review_of(planned: list[Planned], availability: dict[str, dict[str, int]], n
                   jump[1] if jump else None, warnings)
 
 
-def _span(values: list, currency: str | None) -> Span:
+def _span(values: list[Any], currency: str | None) -> Span:
     known = [v for v in values if v is not None]
     if not known:
         return Span(blank=True)

@@ -10,19 +10,23 @@ their codes, backend/distribution/remap.py), in the same transaction.
 
 from __future__ import annotations
 
+import builtins
 import json
 import uuid
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from functools import cached_property
-from typing import Any
+from typing import Any, cast
 
 from pydantic_core import from_json
 
 from backend.core.dates import utc_clock
-from backend.distribution import remap
 from backend.core.errors import BadRequest, Errors, NotFound, Unauthorized, ValidationFailed
 from backend.core.events import EventBus
+from backend.core.listing import ListQuery
+from backend.core.money import canonical, in_currency
+from backend.core.validation import as_input, as_sent, failed, validate, validate_partly
+from backend.distribution import remap
 from backend.identity.access import owned_property, reaches
 from backend.identity.models import Actor
 from backend.inventory import sellable
@@ -37,13 +41,6 @@ from backend.inventory.models import (
 )
 from backend.inventory.photos import Photos, of_rooms
 from backend.inventory.stays import Plan
-from backend.inventory.tax_sets import PlanTaxes
-from backend.inventory.taxes import rate_of
-from backend.inventory.window import window_of
-from backend.core.listing import ListQuery
-from backend.core.money import canonical, in_currency
-from backend.outbox import record as outbox
-from backend.core.validation import as_input, as_sent, failed, validate, validate_partly
 from backend.inventory.store import (
     child_plans,
     delete_hotel_policy,
@@ -54,10 +51,9 @@ from backend.inventory.store import (
     hotel_policy,
     hotel_policy_row,
     insert_free_hotel_policy,
+    insert_owned,
     link_hotel_policy,
     move_hotel_policy,
-    set_hotel_policy,
-    insert_owned,
     owned_of_property,
     owned_options,
     owned_page,
@@ -71,9 +67,14 @@ from backend.inventory.store import (
     room_plan_details,
     room_plan_ids,
     room_type,
+    set_hotel_policy,
     update_owned,
 )
-from storage import Connection, Row, Store, new_id, utc_now
+from backend.inventory.tax_sets import PlanTaxes
+from backend.inventory.taxes import rate_of
+from backend.inventory.window import window_of
+from backend.outbox import record as outbox
+from storage import Connection, Reads, Row, Store, new_id, utc_now
 
 READ_ONLY = frozenset({"id", "inserted_at", "updated_at"})
 POLICY_ALIASES = {"checkin_time": "checkin_from_time", "checkout_time": "checkout_to_time"}
@@ -96,23 +97,23 @@ class Owned:
         self.events = events
         self.clock = clock
 
-    def _row(self, actor: Actor, item_id: str):
+    def _row(self, actor: Actor, item_id: str) -> Row:
         return owned_property(self.store, actor, owned_row(self.store, self.table, item_id), self.noun, item_id)
 
     def list(self, actor: Actor, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         rows, meta = owned_page(self.store, self.table, query, actor)
         return self._all_attributes(rows), meta
 
-    def options(self, actor: Actor, query: ListQuery) -> list[dict[str, Any]]:
+    def options(self, actor: Actor, query: ListQuery) -> builtins.list[dict[str, Any]]:
         """Every one the actor may see, short and unpaginated (the service's `/options`): the list's filters and
         order apply, its pagination does not."""
         rows = owned_options(self.store, self.table, query, actor)
         return [self._option(r) for r in rows]
 
-    def _option(self, row) -> dict[str, Any]:
+    def _option(self, row: Row) -> dict[str, Any]:
         return {"id": row["id"], "title": row["title"], **{name: row[name] for name in self.option_fields}}
 
-    def for_property(self, actor: Actor, property_id: str) -> list[dict[str, Any]]:
+    def for_property(self, actor: Actor, property_id: str) -> builtins.list[dict[str, Any]]:
         self._property(actor, property_id, "property_id", strict=False)
         rows = owned_of_property(self.store, self.table, property_id)
         return self._all_attributes(rows)
@@ -130,7 +131,7 @@ class Owned:
             sellable.refresh(self.store, [row["property_id"]])
         self.events.publish("inventory.changed", row["property_id"], item=self.noun, action="deleted")
 
-    def _property(self, actor: Actor, property_id: str, field: str, strict: bool = True):
+    def _property(self, actor: Actor, property_id: str, field: str, strict: bool = True) -> Row:
         """The property a body names (422 naming the field) or a path names (404/401)."""
         row = property_access(self.store, property_id)
         if row is None or not reaches(self.store, actor, property_id, row["group_id"]):
@@ -154,7 +155,7 @@ class Owned:
         """`also(conn, before)`: more of the change, in its transaction, given the row as it was (a rate plan's ARI
         event)."""
         with self.store.transaction() as conn:
-            before = owned_row_in(conn, self.table, item_id)
+            before = cast(Row, owned_row_in(conn, self.table, item_id))  # _merge found it
             moves = self._moves(before, values)
             selling = remap.watching(conn, self._plans_of(conn, item_id), self.clock()) if moves else {}
             update_owned(conn, self.table, item_id, values, utc_now())
@@ -172,17 +173,17 @@ class Owned:
             raise ValidationFailed.one("property_id", f"can't be changed; create a new {self.noun} instead")
         return current, {**current, **{k: v for k, v in data.items() if k not in READ_ONLY}}
 
-    def _attributes(self, row) -> dict[str, Any]:
+    def _attributes(self, row: Row) -> dict[str, Any]:
         raise NotImplementedError
 
-    def _all_attributes(self, rows: list) -> list[dict[str, Any]]:
+    def _all_attributes(self, rows: builtins.list[Row]) -> builtins.list[dict[str, Any]]:
         """Several rows' attributes, with what they read elsewhere read once for all."""
         return [self._attributes(r) for r in rows]
 
-    def _check_delete(self, row) -> None:
+    def _check_delete(self, row: Row) -> None:
         """Refuses (a 422) when something else still needs the row."""
 
-    def _plans_of(self, conn: Connection, item_id: str) -> list[str]:
+    def _plans_of(self, conn: Connection, item_id: str) -> builtins.list[str]:
         """The rate plans that go with it (the channels that sell them are told)."""
         return [item_id]
 
@@ -203,12 +204,13 @@ class RoomTypes(Owned):
         self.photos = photos  # `content.photos`: the room type's rows of the photo store
 
     def create(self, actor: Actor, data: Any) -> dict[str, Any]:
-        model, errors = _room_model(_writable(data, "room type"))
+        found, errors = _room_model(_writable(data, "room type"))
         errors.raise_if_any()
+        model = cast(RoomTypeInput, found)  # None only with problems, raised above
         with self.store.transaction() as conn:
-            self._property(actor, model.property_id, "property_id")  # type: ignore[union-attr]
-            room_id = self._insert(_room_values(model))  # type: ignore[arg-type]
-            self.photos.apply(conn, model.property_id, room_id, model.content.photos)  # type: ignore[union-attr]
+            self._property(actor, model.property_id, "property_id")
+            room_id = self._insert(_room_values(model))
+            self.photos.apply(conn, model.property_id, room_id, model.content.photos)
             return self.get(actor, room_id)
 
     def update(self, actor: Actor, room_id: str, data: Any) -> dict[str, Any]:
@@ -219,8 +221,9 @@ class RoomTypes(Owned):
             if model is not None and not failed(errors.details) & {"occ_adults", "occ_children"}:
                 self._check_capacity(room_id, model.occ_adults + model.occ_children, errors)
             errors.raise_if_any()
-            photos = model.content.photos  # type: ignore[union-attr]
-            self._update(room_id, _room_values(model),  # type: ignore[arg-type]
+            model = cast(RoomTypeInput, model)  # None only with problems, raised above
+            photos = model.content.photos
+            self._update(room_id, _room_values(model),
                          also=lambda conn, before: self.photos.apply(conn, before["property_id"], room_id, photos))
             return self.get(actor, room_id)
 
@@ -235,18 +238,18 @@ class RoomTypes(Owned):
     def _plans_of(self, conn: Connection, item_id: str) -> list[str]:
         return room_plan_ids(conn, item_id)
 
-    def _check_delete(self, row) -> None:
+    def _check_delete(self, row: Row) -> None:
         """Its rate plans go with it, but not one that a plan of another room type derives from."""
         children = derived_elsewhere(self.store, row["id"])
         if children:
             raise ValidationFailed.one("room_type", f"sells the parent of derived rate plans of other room types "
                                                     f"({_titles(children)}): delete them or make them manual first")
 
-    def _all_attributes(self, rows: list) -> list[dict[str, Any]]:
+    def _all_attributes(self, rows: list[Any]) -> list[dict[str, Any]]:
         photos = of_rooms(self.store, [r["id"] for r in rows])
         return [self._attributes(r, photos[r["id"]]) for r in rows]
 
-    def _attributes(self, row, photos: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    def _attributes(self, row: Row, photos: list[dict[str, Any]] | None = None) -> dict[str, Any]:
         details = from_json(row["details"])
         return {"id": row["id"], "property_id": row["property_id"], "title": row["title"],
                 "count_of_rooms": row["count_of_rooms"], "occ_adults": row["occ_adults"],
@@ -298,7 +301,7 @@ class RatePlans(Owned):
         return PlanTaxes(self.store)
 
     def _moves(self, before: Row, values: dict[str, Any]) -> bool:
-        return values["room_type_id"] != before["room_type_id"]
+        return cast(bool, values["room_type_id"] != before["room_type_id"])
 
     def _ari_changed(self, conn: Connection, before: Row, values: dict[str, Any]) -> None:
         """When the change makes the plan's nights read otherwise though no night was written (its weekday defaults,
@@ -306,7 +309,7 @@ class RatePlans(Owned):
         so that channels and webhooks hear of it."""
         if _as_read(Plan.of(before)) == _as_read(Plan.of({**dict(before), **values})):
             return
-        prop = property_row_in(conn, before["property_id"])
+        prop = cast(Row, property_row_in(conn, before["property_id"]))  # the plan's, in this transaction
         window = window_of(prop, self.clock())
         outbox.rates_changed(conn, before["property_id"], before["id"],
                              (window.today.isoformat(), (window.end - timedelta(days=1)).isoformat()))
@@ -323,12 +326,13 @@ class RatePlans(Owned):
         if model is not None:
             rules = Errors()
             currency = self._check(actor, model, plan_id, rules)
-            if current is not None and model.currency != current["currency"] and has_rates(self.store, plan_id):
+            if (current is not None and plan_id is not None and model.currency != current["currency"]
+                    and has_rates(self.store, plan_id)):
                 rules.add("currency", "can't be changed once rates are stored; create a new rate plan")
             bad = failed(details)
             errors.merge({path: texts for path, texts in rules.details.items() if path.split(".")[0] not in bad})
         errors.raise_if_any()
-        return model, currency  # type: ignore[return-value]
+        return cast(RatePlanInput, model), currency  # None only with problems, raised above
 
     def _validate(self, actor: Actor, data: dict[str, Any]) -> tuple[RatePlanInput | None, dict[str, list[str]]]:
         """Amounts are read in the plan's currency: its own, else its property's (when the actor's)."""
@@ -391,26 +395,26 @@ class RatePlans(Owned):
         if children and any(child["currency"] != currency for child in children):
             errors.add("currency", f"can't change while {_titles(children)} derive(s) from this rate plan")
 
-    def _children(self, plan_id: str) -> list:
+    def _children(self, plan_id: str) -> list[Any]:
         return child_plans(self.store, plan_id)
 
-    def _check_delete(self, row) -> None:
+    def _check_delete(self, row: Row) -> None:
         if children := self._children(row["id"]):
             raise ValidationFailed.one("rate_plan", f"has derived rate plans ({_titles(children)}): delete them or "
                                                     "make them manual first")
 
-    def _option(self, row) -> dict[str, Any]:
+    def _option(self, row: Row) -> dict[str, Any]:
         """The service's item (reference §15): the plan's `occupancy` and `rate_category_id` are its primary
         option's."""
         primary = next(o for o in complete(from_json(row["details"]), row["currency"])["options"] if o["is_primary"])
         return {**super()._option(row), "occupancy": primary["occupancy"], "rate_category_id": primary["rate_category_id"]}
 
-    def _all_attributes(self, rows: list) -> list[dict[str, Any]]:
+    def _all_attributes(self, rows: list[Any]) -> list[dict[str, Any]]:
         """Each with its tax set's taxes as `taxes[]`, read for the page at once."""
         taxes = self.taxes.shown([row["tax_set_id"] for row in rows if row["tax_set_id"]])
         return [self._attributes(row, taxes.get(row["tax_set_id"], [])) for row in rows]
 
-    def _attributes(self, row, taxes: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    def _attributes(self, row: Row, taxes: list[dict[str, Any]] | None = None) -> dict[str, Any]:
         details = complete(from_json(row["details"]), row["currency"])
         options = [{"id": _option_id(row["id"], option["occupancy"]), **option} for option in details.pop("options")]
         if taxes is None:
@@ -505,7 +509,7 @@ class HotelPolicies:
         """The property changed its own group (`relationships.group`): its policy goes with it."""
         move_hotel_policy(conn, property_id)
 
-    def _row(self, actor: Actor, policy_id: str):
+    def _row(self, actor: Actor, policy_id: str) -> Row:
         """A property's policy is reached as the property is, a policy of no property by its group's users."""
         row = hotel_policy_row(self.store, policy_id)
         if row is not None and row["property_id"] is not None:
@@ -524,7 +528,7 @@ class HotelPolicies:
         with self.store.transaction() as conn:
             put_hotel_policy(conn, new_id(), property_id, prop["group_id"], json.dumps(policy), utc_now())
         self.events.publish("inventory.changed", property_id, item="hotel policy", action="updated")
-        return self.read(property_id)  # type: ignore[return-value]
+        return cast(dict[str, Any], self.read(property_id))  # just written
 
 
     def _checked(self, current: dict[str, Any], data: Any, currency: str | None) -> dict[str, Any]:
@@ -544,13 +548,13 @@ class HotelPolicies:
         return {**model.model_dump(), "currency": model.currency or currency}
 
 
-def policy_of(store: Store, property_id: str) -> dict[str, Any] | None:
+def policy_of(store: Reads, property_id: str) -> dict[str, Any] | None:
     """The property's hotel policy, if it has one."""
     row = hotel_policy(store, property_id)
     return None if row is None else _policy(row)
 
 
-def _policy(row) -> dict[str, Any]:
+def _policy(row: Row) -> dict[str, Any]:
     return {"id": row["id"], "property_id": row["property_id"], **from_json(row["policy"])}
 
 
@@ -602,7 +606,7 @@ def _room_model(sent: dict[str, Any], stored: dict[str, Any] | None = None) -> t
     if stored and isinstance(changes.get("content"), dict):
         record["content"] = {**stored["content"], **changes["content"]}
     model, details = validate_partly(RoomTypeInput, record, stand_ins=ROOM_STAND_INS)
-    aliases = {f"content.{old}": old for old in ("description", "photos") if old in sent}
+    aliases: dict[str, str] = {f"content.{old}": old for old in ("description", "photos") if old in sent}
     errors.merge(as_sent(details, aliases))
     return model, errors
 
@@ -658,7 +662,7 @@ def _tax_keys(data: dict[str, Any], current: dict[str, Any], model: RatePlanInpu
 
 
 def _same_taxes(model: RatePlanInput, shown: list[dict[str, Any]], currency: str) -> bool:
-    def key(tax: dict[str, Any]) -> tuple:
+    def key(tax: dict[str, Any]) -> tuple[Any, ...]:
         try:
             rate = rate_of(tax["mode"], tax["rate"], currency)
         except ValueError:
@@ -668,7 +672,7 @@ def _same_taxes(model: RatePlanInput, shown: list[dict[str, Any]], currency: str
     return [key(t.model_dump()) for t in model.taxes] == [key(t) for t in shown]
 
 
-def _titles(rows) -> str:
+def _titles(rows: list[Row]) -> str:
     return ", ".join(f"“{row['title']}”" for row in rows)
 
 
@@ -703,7 +707,7 @@ def _plan_values(model: RatePlanInput, currency: str) -> dict[str, Any]:
             "parent_rate_plan_id": model.parent_rate_plan_id if derived else None, "details": json.dumps(details)}
 
 
-def _as_read(plan: Plan) -> tuple:
+def _as_read(plan: Plan) -> tuple[Any, ...]:
     """What a rate plan's nights read as, besides their own rows (backend/inventory/stays.py): its room type, weekday
     defaults, parent, modifiers and inherit flags, and the occupancy its rate is for (OTA's NumberOfGuests)."""
     primary = next(option["occupancy"] for option in plan.details["options"] if option["is_primary"])

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import date, timedelta
+from typing import Any, cast
 from weakref import WeakKeyDictionary
 
 from pydantic_core import from_json
@@ -97,12 +98,12 @@ def _refresh(store: Store, calendar: Calendar, property_id: str, first: str | No
     plans = calendar.plans({plan_id for _, plan_id in mappings})
     parents = {p.parent_id for p in plans.values() if p.parent_id}
     if first is None:
-        span = restriction_span(conn, list(plans.keys() | parents)) if plans else (None, None)
-        arrivals = (date.fromisoformat(span[0]), date.fromisoformat(span[1])) if span[0] else None
+        span_low, span_high = restriction_span(conn, list(plans.keys() | parents)) if plans else (None, None)
+        arrivals = (date.fromisoformat(span_low), date.fromisoformat(span_high)) if span_low and span_high else None
     else:
-        arrivals = date.fromisoformat(first) - timedelta(days=MAX_NIGHTS), date.fromisoformat(last)
-    rows: list[tuple] = []
-    if arrivals is not None and plans:
+        arrivals = date.fromisoformat(first) - timedelta(days=MAX_NIGHTS), date.fromisoformat(cast(str, last))
+    rows: list[tuple[Any, ...]] = []
+    if arrivals is not None and plans and prop is not None:
         settings = from_json(prop["settings"])
         facts = (prop["timezone"] or "", settings["cut_off_time"], settings["cut_off_days"], settings["state_length"])
         rooms = calendar.rooms(p.room_type_id for p in plans.values())
@@ -110,7 +111,7 @@ def _refresh(store: Store, calendar: Calendar, property_id: str, first: str | No
         nights = calendar.restrictions(Scope(tuple(plans)), keys[0], keys[-1], plans.values())
         availability = calendar.availability(Scope(tuple(rooms)), keys[0], keys[-1])
         count = (arrivals[1] - arrivals[0]).days + 1
-        kinds: dict[tuple, list[int]] = {}
+        kinds: dict[tuple[Any, ...], list[int]] = {}
         available = {room_id: [availability.get(room_id, {}).get(k, 0) for k in keys] for room_id in rooms}
         masks = {plan_id: _masks(plan, [nights[plan_id][k] for k in keys], available[plan.room_type_id],
                                  settings["min_stay_type"], count)
@@ -127,14 +128,14 @@ def _refresh(store: Store, calendar: Calendar, property_id: str, first: str | No
                 own = _masks(plan, [nights[plan_id][k] for k in keys], seen, settings["min_stay_type"], count)
             for index, mask in enumerate(own):
                 merged[index] |= mask
-        for (channel_id, *kind), merged in kinds.items():
-            rows += [(channel_id, keys[index], property_id, *kind, mask, *facts)
+        for (channel_id, *party), merged in kinds.items():
+            rows += [(channel_id, keys[index], property_id, *party, mask, *facts)
                      for index, mask in enumerate(merged) if mask]
-    bounds = (arrivals[0].isoformat(), arrivals[1].isoformat()) if first is not None and arrivals else (None, None)
-    put_sellable(conn, property_id, *bounds, rows)
+    lower, upper = (arrivals[0].isoformat(), arrivals[1].isoformat()) if first is not None and arrivals else (None, None)
+    put_sellable(conn, property_id, lower, upper, rows)
 
 
-def _masks(plan: Plan, rows: list[tuple], available: list[int], min_stay_type: str, count: int) -> list[int]:
+def _masks(plan: Plan, rows: list[tuple[Any, ...]], available: list[int], min_stay_type: str, count: int) -> list[int]:
     """Per arrival (the first `count` of the nights), the stay lengths the plan can sell from it as bits: the rules
     of `open_rates` on every night, computed at once for a run of open nights, night by night only where a closed
     to departure or a min stay through lies within reach."""

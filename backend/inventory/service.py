@@ -3,6 +3,9 @@ offers them. `media_of(url)`: the upload a photo's url names (backend/properties
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from datetime import datetime
+
 from backend.core.events import EventBus
 from backend.inventory.ari import Ari
 from backend.inventory.photos import Photos
@@ -12,7 +15,8 @@ from storage import Store
 
 
 class Inventory:
-    def __init__(self, store: Store, events: EventBus, clock, media_of=lambda url: None) -> None:
+    def __init__(self, store: Store, events: EventBus, clock: Callable[[], datetime],
+                 media_of: Callable[[str], str | None] = lambda url: None) -> None:
         self.photos = Photos(store, events, media_of)
         self.room_types = RoomTypes(store, events, clock, self.photos)
         self.rate_plans = RatePlans(store, events, clock)

@@ -24,14 +24,15 @@ from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from functools import cached_property, lru_cache
 from operator import itemgetter
-from typing import Any
+from typing import Any, cast
 
 from pydantic_core import from_json
 
 from backend.core.dates import days
+from backend.core.money import parse_money
 from backend.inventory.models import INHERITS, after_reservation, complete
 from backend.inventory.window import Window
-from backend.core.money import parse_money
+from storage import Row
 
 # Column order of the restriction rows that the evaluator reads: a night's values, rate first.
 ROW_FIELDS = ("rate", "min_stay_arrival", "min_stay_through", "max_stay", "closed_to_arrival", "closed_to_departure",
@@ -63,7 +64,7 @@ class Room:
     details: dict[str, Any]
 
     @classmethod
-    def of(cls, row) -> Room:
+    def of(cls, row: Row) -> Room:
         return cls(row["id"], row["property_id"], row["title"], row["count_of_rooms"], row["occ_adults"],
                    row["occ_children"], row["occ_infants"], row["default_occupancy"], from_json(row["details"]))
 
@@ -90,7 +91,7 @@ class Plan:
     options: tuple[tuple[int, int], ...]  # (occupancy, rate in minor units), smallest occupancy first
     primary_rate: int
     details: dict[str, Any]
-    weekdays: tuple[tuple, ...]  # Monday first: the row of a night without values of its own (no rate)
+    weekdays: tuple[tuple[Any, ...], ...]  # Monday first: the row of a night without values of its own (no rate)
     children_fee: int
     infant_fee: int
     parent_id: str | None = None
@@ -100,7 +101,7 @@ class Plan:
     _rates: dict[int, int] = field(default_factory=dict, compare=False, repr=False)  # parent rate → derived
 
     @classmethod
-    def of(cls, row) -> Plan:
+    def of(cls, row: Row | dict[str, Any]) -> Plan:
         currency = row["currency"]
         details = complete(from_json(row["details"]), currency)
         options = tuple((o["occupancy"], parse_money(o["rate"], currency)) for o in details["options"])
@@ -153,24 +154,24 @@ def weekdays_between(first: str, last: str) -> dict[str, int]:
     return {d.isoformat(): d.weekday() for d in days(start, date.fromisoformat(last) + timedelta(days=1))}
 
 
-class Nightly(dict):
+class Nightly(dict[str, Any]):
     """One plan's nights, ISO date → row (ROW_FIELDS): a night without values of its own reads the plan's
     weekday defaults, by `[]` and `get` alike."""
 
     __slots__ = ("weekdays",)
-    weekdays: tuple[tuple, ...]
+    weekdays: tuple[tuple[Any, ...], ...]
 
     @classmethod
-    def of(cls, weekdays: tuple[tuple, ...]) -> Nightly:
+    def of(cls, weekdays: tuple[tuple[Any, ...], ...]) -> Nightly:
         nights = cls()
         nights.weekdays = weekdays
         return nights
 
-    def __missing__(self, day: str) -> tuple:
+    def __missing__(self, day: str) -> tuple[Any, ...]:
         return self.weekdays[weekday_of(day)]
 
-    def get(self, day: str, default: object = None) -> tuple:  # type: ignore[override]
-        return self[day]
+    def get(self, day: str, default: object = None) -> tuple[Any, ...]:
+        return cast(tuple[Any, ...], self[day])
 
 
 def inherited(plan: Plan, own: Nightly, parent: Nightly) -> Nightly:

@@ -6,14 +6,14 @@ their connection in (or the Store, for single reads)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from backend.core.listing import Column, ListQuery, order_by, where
 from backend.core.store import page
 from backend.identity.models import Actor
 from backend.identity.store import reach_scope
 from backend.inventory.ranges import Table
-from storage import Connection, Row, Store, chunked, placeholders
+from storage import Connection, Reads, Row, Store, chunked, placeholders
 
 if TYPE_CHECKING:
     from backend.inventory.calendar import Scope
@@ -41,38 +41,38 @@ RESTRICTION_SELECT = ("rate_plan_id, date, rate, min_stay_arrival, min_stay_thro
 # --- properties, as inventory reads them -------------------------------------------------------------------------
 
 def property_row(store: Store, property_id: str) -> Row | None:
-    return store.one("SELECT * FROM properties WHERE id = ?", (property_id,))
+    return cast(Row | None, store.one("SELECT * FROM properties WHERE id = ?", (property_id,)))
 
 
 def property_row_in(conn: Connection, property_id: str) -> Row | None:
     """The property as this transaction reads it."""
-    return conn.execute("SELECT * FROM properties WHERE id = ?", (property_id,)).fetchone()
+    return cast(Row | None, conn.execute("SELECT * FROM properties WHERE id = ?", (property_id,)).fetchone())
 
 
 def property_access(store: Store, property_id: str) -> Row | None:
-    return store.one("SELECT id, group_id, currency FROM properties WHERE id = ?", (property_id,))
+    return cast(Row | None, store.one("SELECT id, group_id, currency FROM properties WHERE id = ?", (property_id,)))
 
 
 def property_group(store: Store, property_id: str) -> Row | None:
-    return store.one("SELECT group_id FROM properties WHERE id = ?", (property_id,))
+    return cast(Row | None, store.one("SELECT group_id FROM properties WHERE id = ?", (property_id,)))
 
 
 def property_currency(store: Store, property_id: str, actor: Actor) -> str | None:
     """The property's currency when the actor reaches it."""
     scope, params = reach_scope(actor, "id")
-    return store.scalar(f"SELECT currency FROM properties WHERE id = ? AND {scope}", (property_id, *params))
+    return cast(str | None, store.scalar(f"SELECT currency FROM properties WHERE id = ? AND {scope}", (property_id, *params)))
 
 
 def property_settings(store: Store, property_id: str) -> str:
-    return store.scalar("SELECT settings FROM properties WHERE id = ?", (property_id,))
+    return cast(str, store.scalar("SELECT settings FROM properties WHERE id = ?", (property_id,)))
 
 
 # --- room types and rate plans (`table`: room_types or rate_plans) ----------------------------------------------
 
 def owned_row(store: Store, table: str, item_id: str) -> Row | None:
     """The room type or rate plan with its property's group_id."""
-    return store.one(f"SELECT r.*, p.group_id FROM {table} r JOIN properties p ON p.id = r.property_id "
-                     "WHERE r.id = ?", (item_id,))
+    return cast(Row | None, store.one(f"SELECT r.*, p.group_id FROM {table} r JOIN properties p ON p.id = r.property_id "
+                                      "WHERE r.id = ?", (item_id,)))
 
 
 def owned_page(store: Store, table: str, query: ListQuery, actor: Actor) -> tuple[list[Any], dict[str, Any]]:
@@ -98,7 +98,7 @@ def owned_of_property(store: Store, table: str, property_id: str) -> list[Row]:
 
 
 def owned_row_in(conn: Connection, table: str, item_id: str) -> Row | None:
-    return conn.execute(f"SELECT * FROM {table} WHERE id = ?", (item_id,)).fetchone()
+    return cast(Row | None, conn.execute(f"SELECT * FROM {table} WHERE id = ?", (item_id,)).fetchone())
 
 
 def insert_owned(conn: Connection, table: str, item_id: str, values: dict[str, Any], now: str) -> None:
@@ -115,19 +115,19 @@ def delete_owned(conn: Connection, table: str, item_id: str) -> None:
     conn.execute(f"DELETE FROM {table} WHERE id = ?", (item_id,))
 
 
-def versions(store: Store, table: str, ids: list[str]) -> Iterable[tuple[str, str]]:
+def versions(store: Reads, table: str, ids: list[str]) -> Iterable[tuple[str, str]]:
     """(id, updated_at) of these rows of the table (asked in chunks: a channel's list may name tens of thousands)."""
     return [row for chunk in chunked(ids) for row in
             store.tuples(f"SELECT id, updated_at FROM {table} WHERE id IN ({placeholders(chunk)})", chunk)]
 
 
-def rows_by_id(store: Store, table: str, ids: list[str]) -> list[Row]:
+def rows_by_id(store: Reads, table: str, ids: list[str]) -> list[Row]:
     return [row for chunk in chunked(ids) for row in
             store.query(f"SELECT * FROM {table} WHERE id IN ({placeholders(chunk)})", chunk)]
 
 
 def room_type(store: Store, room_id: str) -> Row | None:
-    return store.one("SELECT * FROM room_types WHERE id = ?", (room_id,))
+    return cast(Row | None, store.one("SELECT * FROM room_types WHERE id = ?", (room_id,)))
 
 
 def room_type_ids(store: Store, property_id: str) -> list[str]:
@@ -152,8 +152,8 @@ def derived_elsewhere(store: Store, room_id: str) -> list[Row]:
 
 
 def parent_plan(store: Store, plan_id: str) -> Row | None:
-    return store.one("SELECT title, property_id, currency, parent_rate_plan_id FROM rate_plans WHERE id = ?",
-                     (plan_id,))
+    return cast(Row | None, store.one("SELECT title, property_id, currency, parent_rate_plan_id FROM rate_plans WHERE id = ?",
+                                      (plan_id,)))
 
 
 def child_plans(store: Store, plan_id: str) -> list[Row]:
@@ -163,7 +163,7 @@ def child_plans(store: Store, plan_id: str) -> list[Row]:
 
 
 def plan_title(store: Store, plan_id: str) -> str | None:
-    return store.scalar("SELECT title FROM rate_plans WHERE id = ?", (plan_id,))
+    return cast(str | None, store.scalar("SELECT title FROM rate_plans WHERE id = ?", (plan_id,)))
 
 
 def property_plans(store: Store, property_id: str) -> list[Row]:
@@ -177,7 +177,7 @@ def has_rates(store: Store, plan_id: str) -> Any:
     return store.scalar("SELECT 1 FROM restrictions WHERE rate_plan_id = ? AND rate IS NOT NULL LIMIT 1", (plan_id,))
 
 
-def mapped_plan_versions(store: Store, channel_ids: list[str],
+def mapped_plan_versions(store: Reads, channel_ids: list[str],
                          property_ids: list[str] | None = None) -> Iterable[tuple[str, str]]:
     """(id, updated_at) of the rate plans mapped to the channels (optionally of some properties only): a subquery
     rather than a long IN list, for the property list over thousands of properties; of some properties, their plans
@@ -207,20 +207,20 @@ def _scope_rooms(scope: Scope) -> tuple[str, list[str]]:
     return placeholders(list(scope.ids)), list(scope.ids)
 
 
-def scope_plan_versions(store: Store, scope: Scope) -> Iterable[tuple[str, str]]:
+def scope_plan_versions(store: Reads, scope: Scope) -> Iterable[tuple[str, str]]:
     """(id, updated_at) of the scope's rate plans."""
     condition, params = _scope_plans(scope)
     return store.tuples(f"SELECT id, updated_at FROM rate_plans WHERE id IN ({condition})", params)
 
 
-def restriction_nights(store: Store, scope: Scope, first: str, last: str) -> Iterable[tuple]:
+def restriction_nights(store: Reads, scope: Scope, first: str, last: str) -> Iterable[tuple[Any, ...]]:
     """The scope's stored restrictions rows from first to last (both included), as RESTRICTION_SELECT reads them."""
     condition, params = _scope_plans(scope)
     return store.tuples(f"SELECT {RESTRICTION_SELECT} FROM restrictions WHERE rate_plan_id IN ({condition}) "
                         "AND date >= ? AND date <= ?", [*params, first, last])
 
 
-def availability_nights(store: Store, scope: Scope, first: str, last: str) -> Iterable[tuple[str, str, int]]:
+def availability_nights(store: Reads, scope: Scope, first: str, last: str) -> Iterable[tuple[str, str, int]]:
     """(room_type_id, date, availability) of the scope's room types from first to last (both included)."""
     condition, params = _scope_rooms(scope)
     return store.tuples(f"SELECT room_type_id, date, availability FROM availability WHERE room_type_id IN ({condition}) "
@@ -243,7 +243,7 @@ def write_nights(conn: Connection, table: Table, target_id: str, days: list[str]
         [(target_id, day, *fields.values()) for day in days])
 
 
-def night_rows(conn: Connection, table: Table, target_id: str, first: str, last: str) -> dict[str, tuple]:
+def night_rows(conn: Connection, table: Table, target_id: str, first: str, last: str) -> dict[str, tuple[Any, ...]]:
     """ISO date → the night's stored columns (table.columns), of the nights from first to last that have a row."""
     return {row[0]: tuple(row[1:]) for row in conn.execute(
         f"SELECT date, {', '.join(table.columns)} FROM {table.name} WHERE {table.key} = ? AND date >= ? AND date <= ?",
@@ -252,7 +252,7 @@ def night_rows(conn: Connection, table: Table, target_id: str, first: str, last:
 
 def target_row(store: Store, table: Table, target_id: str) -> Row | None:
     """The room type or rate plan the table's nights are for."""
-    return store.one(f"SELECT * FROM {table.targets} WHERE id = ?", (target_id,))
+    return cast(Row | None, store.one(f"SELECT * FROM {table.targets} WHERE id = ?", (target_id,)))
 
 
 def target_exists(conn: Connection, table: Table, target_id: str) -> bool:
@@ -260,7 +260,7 @@ def target_exists(conn: Connection, table: Table, target_id: str) -> bool:
     return conn.execute(f"SELECT 1 FROM {table.targets} WHERE id = ?", (target_id,)).fetchone() is not None
 
 
-def put_nights(conn: Connection, table: Table, target_id: str, wanted: dict[str, tuple | None]) -> None:
+def put_nights(conn: Connection, table: Table, target_id: str, wanted: dict[str, tuple[Any, ...] | None]) -> None:
     """These rows exactly: None deletes the night's row, a tuple replaces it whole (its NULLs too)."""
     conn.executemany(f"DELETE FROM {table.name} WHERE {table.key} = ? AND date = ?",
                      [(target_id, day) for day, row in wanted.items() if row is None])
@@ -273,13 +273,13 @@ def put_nights(conn: Connection, table: Table, target_id: str, wanted: dict[str,
 
 # --- hotel policies -----------------------------------------------------------------------------------------------
 
-def hotel_policy(store: Store, property_id: str) -> Row | None:
-    return store.one("SELECT * FROM hotel_policies WHERE property_id = ?", (property_id,))
+def hotel_policy(store: Reads, property_id: str) -> Row | None:
+    return cast(Row | None, store.one("SELECT * FROM hotel_policies WHERE property_id = ?", (property_id,)))
 
 
 def hotel_policy_row(store: Store, policy_id: str) -> Row | None:
     """The policy, with its group_id: a policy made on its own is its group's."""
-    return store.one("SELECT * FROM hotel_policies WHERE id = ?", (policy_id,))
+    return cast(Row | None, store.one("SELECT * FROM hotel_policies WHERE id = ?", (policy_id,)))
 
 
 def hotel_policies_page(store: Store, query: ListQuery, actor: Actor) -> tuple[list[Any], dict[str, Any]]:
@@ -292,7 +292,7 @@ def hotel_policies_page(store: Store, query: ListQuery, actor: Actor) -> tuple[l
                 scope_params=[*groups, *params], default_order="p.title, h.id")
 
 
-def policies_of(store: Store, property_ids: list[str]) -> list[Row]:
+def policies_of(store: Reads, property_ids: list[str]) -> list[Row]:
     """(property_id, policy) of these properties' policies."""
     return [row for chunk in chunked(property_ids) for row in store.query(
         f"SELECT property_id, policy FROM hotel_policies WHERE property_id IN ({placeholders(chunk)})", chunk)]
@@ -352,7 +352,7 @@ def give_back_rooms(conn: Connection, units: list[tuple[str, str]]) -> None:
 
 
 def plan_currency(store: Store, plan_id: str) -> str | None:
-    return store.scalar("SELECT currency FROM rate_plans WHERE id = ?", (plan_id,))
+    return cast(str | None, store.scalar("SELECT currency FROM rate_plans WHERE id = ?", (plan_id,)))
 
 
 # --- the sellable index (backend/inventory/sellable.py) -----------------------------------------------------------
@@ -404,7 +404,7 @@ def all_channel_ids(conn: Connection) -> list[str]:
 
 
 def put_sellable(conn: Connection, property_id: str, first: str | None, last: str | None,
-                 rows: list[tuple]) -> None:
+                 rows: list[tuple[Any, ...]]) -> None:
     """The property's index rows from first to last (every one, both None) replaced by these."""
     if first is None:
         conn.execute("DELETE FROM sellable_nights WHERE property_id = ?", (property_id,))
@@ -442,8 +442,8 @@ def rule_page(store: Store, query: ListQuery, actor: Actor) -> tuple[list[Any], 
 
 def rule_row(store: Store, rule_id: str) -> Row | None:
     """The rule with its property's group_id."""
-    return store.one("SELECT r.*, p.group_id FROM channel_availability_rules r "
-                     "JOIN properties p ON p.id = r.property_id WHERE r.id = ?", (rule_id,))
+    return cast(Row | None, store.one("SELECT r.*, p.group_id FROM channel_availability_rules r "
+                                      "JOIN properties p ON p.id = r.property_id WHERE r.id = ?", (rule_id,)))
 
 
 def rule_channels(store: Store, rule_ids: list[str]) -> dict[str, list[str]]:
@@ -456,7 +456,7 @@ def rule_channels(store: Store, rule_ids: list[str]) -> dict[str, list[str]]:
     return found
 
 
-def rules_of_channels(store: Store, channel_ids: list[str], first: str, last: str) -> list[Row]:
+def rules_of_channels(store: Reads, channel_ids: list[str], first: str, last: str) -> list[Row]:
     """The rules naming any of these channels that reach into first..last, one row per rule and channel named."""
     return store.query(
         "SELECT r.id, r.type, r.value, r.days, r.start_date, r.end_date, r.affected_room_types, c.channel_id "
@@ -521,8 +521,8 @@ SET_TAX_SELECT = "m.tax_set_id, m.level, m.position, t.*"
 
 def tax_or_set_row(store: Store, table: str, item_id: str) -> Row | None:
     """A tax or tax set (`table`: taxes or tax_sets) with its property's group_id."""
-    return store.one(f"SELECT t.*, p.group_id FROM {table} t JOIN properties p ON p.id = t.property_id "
-                     "WHERE t.id = ?", (item_id,))
+    return cast(Row | None, store.one(f"SELECT t.*, p.group_id FROM {table} t JOIN properties p ON p.id = t.property_id "
+                                      "WHERE t.id = ?", (item_id,)))
 
 
 def tax_or_set_page(store: Store, table: str, query: ListQuery, actor: Actor) -> tuple[list[Any], dict[str, Any]]:
@@ -601,10 +601,11 @@ def set_default(conn: Connection, set_id: str, property_id: str, is_default: boo
 
 
 def default_tax_set(store: Store, property_id: str) -> Row | None:
-    return store.one("SELECT id, currency FROM tax_sets WHERE property_id = ? AND is_default = 1", (property_id,))
+    return cast(Row | None, store.one(
+        "SELECT id, currency FROM tax_sets WHERE property_id = ? AND is_default = 1", (property_id,)))
 
 
-def set_taxes(store: Store, set_ids: list[str]) -> list[Row]:
+def set_taxes(store: Reads, set_ids: list[str]) -> list[Row]:
     """The taxes of these sets (SET_TAX_SELECT), by set, level (highest first) and position."""
     return [row for chunk in chunked(set_ids) for row in store.query(
         f"SELECT {SET_TAX_SELECT} FROM tax_set_taxes m JOIN taxes t ON t.id = m.tax_id "
@@ -670,12 +671,12 @@ def photos_page(store: Store, query: ListQuery, actor: Actor) -> tuple[list[Any]
 
 def photo_row(store: Store, photo_id: str) -> Row | None:
     """The photo with its property's group_id."""
-    return store.one("SELECT ph.*, p.group_id FROM photos ph JOIN properties p ON p.id = ph.property_id "
-                     "WHERE ph.id = ?", (photo_id,))
+    return cast(Row | None, store.one("SELECT ph.*, p.group_id FROM photos ph JOIN properties p ON p.id = ph.property_id "
+                                      "WHERE ph.id = ?", (photo_id,)))
 
 
 def photo_row_in(conn: Connection, photo_id: str) -> Row | None:
-    return conn.execute("SELECT * FROM photos WHERE id = ?", (photo_id,)).fetchone()
+    return cast(Row | None, conn.execute("SELECT * FROM photos WHERE id = ?", (photo_id,)).fetchone())
 
 
 def photos_in(conn: Connection, property_id: str, room: str) -> list[Row]:
@@ -684,17 +685,17 @@ def photos_in(conn: Connection, property_id: str, room: str) -> list[Row]:
 
 
 def photo_count(conn: Connection, property_id: str, room: str) -> int:
-    return conn.execute(f"SELECT count(*) FROM photos WHERE {PHOTO_PLACE}", (property_id, room)).fetchone()[0]
+    return cast(int, conn.execute(f"SELECT count(*) FROM photos WHERE {PHOTO_PLACE}", (property_id, room)).fetchone()[0])
 
 
-def property_photos(store: Store, property_ids: list[str]) -> list[Row]:
+def property_photos(store: Reads, property_ids: list[str]) -> list[Row]:
     """The own photos of these properties, each one's in order."""
     return [row for chunk in chunked(property_ids) for row in store.query(
         f"SELECT * FROM photos WHERE property_id IN ({placeholders(chunk)}) AND room_type_id IS NULL "
         "ORDER BY property_id, position", chunk)]
 
 
-def room_photos(store: Store, room_ids: list[str]) -> list[Row]:
+def room_photos(store: Reads, room_ids: list[str]) -> list[Row]:
     """The photos of these room types, each one's in order."""
     return [row for chunk in chunked(room_ids) for row in store.query(
         f"SELECT * FROM photos WHERE room_type_id IN ({placeholders(chunk)}) ORDER BY room_type_id, position", chunk)]

@@ -15,10 +15,11 @@ Decisions where the service's page is silent (docs/coming-from-channex.md):
 
 from __future__ import annotations
 
+import builtins
 import json
 from collections import defaultdict
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from pydantic_core import from_json
 
@@ -28,6 +29,7 @@ from backend.core.listing import ListQuery
 from backend.core.validation import failed, validate_partly
 from backend.identity.access import reaches
 from backend.identity.models import Actor
+from backend.inventory.models import RatePlanInput
 from backend.inventory.store import (
     claim_default,
     default_tax_set,
@@ -53,7 +55,7 @@ from backend.inventory.store import (
     update_tax_set,
 )
 from backend.inventory.taxes import TaxInput, TaxSetInput, rate_of
-from storage import Connection, Store, new_id, utc_now
+from storage import Connection, Row, Store, new_id, utc_now
 
 READ_ONLY = frozenset({"id", "inserted_at", "updated_at", "applicable_after", "applicable_before"})
 TAX_STAND_INS = {"title": "-", "logic": "percent", "rate": "0", "is_inclusive": False}
@@ -75,7 +77,7 @@ class _Property:
             raise ValidationFailed.one("property_id", "is not a property of yours")
         return row
 
-    def _row(self, actor: Actor, item_id: str, missing: type[NotFound] = NotFound):
+    def _row(self, actor: Actor, item_id: str, missing: type[NotFound] = NotFound) -> Row:
         """404 `not_found` on a read, `resource_not_found` on a change (the service's codes, §10)."""
         row = tax_or_set_row(self.store, self.table, item_id)
         if row is None:
@@ -94,7 +96,7 @@ class _Property:
     def _changed(self, property_id: str, action: str) -> None:
         self.events.publish("inventory.changed", property_id, item=self.noun, action=action)
 
-    def _all(self, rows: list[Any]) -> list[dict[str, Any]]:
+    def _all(self, rows: builtins.list[Any]) -> builtins.list[dict[str, Any]]:
         raise NotImplementedError
 
 
@@ -147,6 +149,7 @@ class Taxes(_Property):
                             errors.add("currency", f"must be {held['currency']}, the currency of tax set "
                                                    f"“{held['title']}” that holds it")
         errors.raise_if_any()
+        model = cast(TaxInput, model)  # None only with problems, raised above
         values = {name: getattr(model, name) for name in
                   ("title", "logic", "type", "currency", "skip_nights", "max_nights")}
         values.update(rate=rate_of(model.logic, model.rate, model.currency), is_inclusive=int(model.is_inclusive),
@@ -196,13 +199,14 @@ class TaxSets(_Property):
             delete_tax_set(conn, set_id)
         self._changed(row["property_id"], "deleted")
 
-    def _checked(self, actor: Actor, data: dict[str, Any], row) -> TaxSetInput:
+    def _checked(self, actor: Actor, data: dict[str, Any], row: Row | None) -> TaxSetInput:
         """The set as sent, its taxes and rate plans checked against what they are: every problem at once."""
         model, details = validate_partly(TaxSetInput, data, stand_ins={"title": "-", "taxes": []})
         errors = Errors()
         errors.merge(details)
         if model is None:
             errors.raise_if_any()
+        model = cast(TaxSetInput, model)  # None only with problems, raised above
         bad = failed(details)
         if "property_id" not in bad:
             self._property(actor, model.property_id)
@@ -226,7 +230,7 @@ class TaxSets(_Property):
         errors.raise_if_any()
         return model
 
-    def _check_plans(self, model: TaxSetInput, row, errors: Errors) -> None:
+    def _check_plans(self, model: TaxSetInput, row: Row | None, errors: Errors) -> None:
         """The plans it prices: those sent, else those it had (its currency may have changed)."""
         if model.associated_rate_plan_ids is None:
             plans = plans_with_set(self.store.conn, row["id"]) if row is not None else []
@@ -239,14 +243,14 @@ class TaxSets(_Property):
             return
         found = {plan["id"]: plan for plan in rows_by_id(self.store, "rate_plans", model.associated_rate_plan_ids)}
         for index, plan_id in enumerate(model.associated_rate_plan_ids):
-            plan = found.get(plan_id)
-            if plan is None or plan["property_id"] != model.property_id:
+            named = found.get(plan_id)
+            if named is None or named["property_id"] != model.property_id:
                 errors.add(f"associated_rate_plan_ids.{index}", "is not a rate plan of this property")
-            elif plan["currency"] != model.currency:
-                errors.add(f"associated_rate_plan_ids.{index}", f"“{plan['title']}” is in {plan['currency']}, the "
+            elif named["currency"] != model.currency:
+                errors.add(f"associated_rate_plan_ids.{index}", f"“{named['title']}” is in {named['currency']}, the "
                                                                 f"set in {model.currency}")
 
-    def _write(self, conn: Connection, set_id: str, model: TaxSetInput, row) -> None:
+    def _write(self, conn: Connection, set_id: str, model: TaxSetInput, row: Row | None) -> None:
         now = utc_now()
         put_set_taxes(conn, set_id, [(t.id, t.level) for t in model.taxes])
         if model.associated_rate_plan_ids is not None:
@@ -283,7 +287,7 @@ class PlanTaxes:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    def chosen(self, sent: dict[str, Any], model, currency: str, current: dict[str, Any] | None) -> str | None:
+    def chosen(self, sent: dict[str, Any], model: RatePlanInput, currency: str, current: dict[str, Any] | None) -> str | None:
         """The set the plan is priced with, before its own set is written (`write`); 422 when it can't be."""
         if "tax_set_id" in sent and "taxes" in sent:
             raise ValidationFailed.one("taxes", "send either taxes (the rate plan's own tax set) or tax_set_id")
@@ -296,7 +300,7 @@ class PlanTaxes:
         if "tax_set_id" not in sent and current is None:
             found = default_tax_set(self.store, model.property_id)
             return found["id"] if found is not None and found["currency"] == currency else None
-        set_id = model.tax_set_id if "tax_set_id" in sent else current["tax_set_id"]  # type: ignore[index]
+        set_id = model.tax_set_id if "tax_set_id" in sent or current is None else current["tax_set_id"]
         if set_id is None:
             return None
         field = "tax_set_id" if "tax_set_id" in sent else "currency"
@@ -308,9 +312,9 @@ class PlanTaxes:
         if row["currency"] != currency:
             raise ValidationFailed.one(field, f"tax set “{row['title']}” is in {row['currency']}, the rate plan in "
                                               f"{currency}")
-        return set_id
+        return cast(str | None, set_id)
 
-    def write(self, conn: Connection, plan_id: str, sent: dict[str, Any], model, currency: str,
+    def write(self, conn: Connection, plan_id: str, sent: dict[str, Any], model: RatePlanInput, currency: str,
               chosen: str | None) -> None:
         """The plan's own set, in the plan's write: made again from `taxes[]` when sent, dropped when the plan now
         names another set."""
@@ -362,7 +366,7 @@ def check_rate(logic: str, rate: object, currency: str | None, errors: Errors, p
         errors.add(f"{prefix}rate", str(problem))
 
 
-def tax_attributes(row) -> dict[str, Any]:
+def tax_attributes(row: Row) -> dict[str, Any]:
     ranges = from_json(row["applicable_date_ranges"])
     one = ranges[0] if len(ranges) == 1 else {}
     return {"id": row["id"], "property_id": row["property_id"], "title": row["title"], "logic": row["logic"],
@@ -373,7 +377,7 @@ def tax_attributes(row) -> dict[str, Any]:
             "rate_plan_id": row["rate_plan_id"], "inserted_at": row["inserted_at"], "updated_at": row["updated_at"]}
 
 
-def _tax_input(row) -> dict[str, Any]:
+def _tax_input(row: Row) -> dict[str, Any]:
     attributes = tax_attributes(row)
     return {k: v for k, v in attributes.items() if k in TaxInput.model_fields}
 
@@ -384,5 +388,5 @@ def _writable(data: Any, noun: str) -> dict[str, Any]:
     return {k: v for k, v in data.items() if k not in READ_ONLY}
 
 
-def _titles(rows) -> str:
+def _titles(rows: list[Row]) -> str:
     return ", ".join(f"“{row['title']}”" for row in rows)

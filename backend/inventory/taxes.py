@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import (
     AfterValidator,
@@ -38,13 +38,17 @@ from pydantic_core import from_json
 
 from backend.core.fields import Currency, RequiredText
 from backend.core.money import canonical, format_minor, parse_money
+from storage import Row
 
-LOGICS = ("percent", "per_room", "per_room_per_night", "per_person", "per_person_per_night", "per_night",
-          "per_booking")
+Logic = Literal[
+    "percent", "per_room", "per_room_per_night", "per_person", "per_person_per_night", "per_night", "per_booking",
+]
+LOGICS: tuple[Logic, ...] = get_args(Logic)
 PER_NIGHT = frozenset({"per_room_per_night", "per_person_per_night", "per_night"})
 PER_PERSON = frozenset({"per_person", "per_person_per_night"})
 # `city tax`, as the tax page writes it, is the booking rooms' `city_tax`.
-TYPES = ("tax", "fee", "city_tax")
+TaxKind = Literal["tax", "fee", "city_tax"]
+TYPES: tuple[TaxKind, ...] = get_args(TaxKind)
 MAX_RANGES = 20
 MAX_TAXES = 50  # of a set
 MAX_LEVEL = 99
@@ -75,7 +79,7 @@ IsoDate = Annotated[StrictStr, AfterValidator(_iso_date)]
 # Read against the tax's logic and currency by `rate_of`: never a float.
 Rate = Annotated[int | str, BeforeValidator(_rate_shape)]
 Nights = Annotated[StrictInt, Field(ge=1, le=730)]
-TaxType = Annotated[Literal[TYPES], BeforeValidator(_type)]  # type: ignore[valid-type]
+TaxType = Annotated[TaxKind, BeforeValidator(_type)]
 
 
 class Strict(BaseModel):
@@ -100,7 +104,7 @@ class TaxInput(Strict):
 
     property_id: StrictStr
     title: RequiredText
-    logic: Literal[LOGICS]  # type: ignore[valid-type]
+    logic: Logic
     type: TaxType = Field("tax", description="tax, fee or city_tax (also written `city tax`)")
     rate: Rate = Field(description="a percentage (0-100) string for logic percent, else money of `currency`: a "
                                    "decimal string, or a whole number of minor units")
@@ -124,7 +128,7 @@ def rate_of(logic: str, rate: object, currency: str | None) -> str:
         if not percent.is_finite() or not 0 <= percent <= HUNDRED:
             raise ValueError("must be a percentage from 0 to 100")
         return str(rate).strip()
-    return canonical(rate, currency)  # type: ignore[arg-type]
+    return canonical(rate, currency)
 
 
 class TaxEnvelope(BaseModel):
@@ -182,7 +186,7 @@ class TaxSet:
     taxes: tuple[Tax, ...]  # highest level first
     every_night: bool  # no tax of it is for some nights only: the stay is priced as a whole
     # charges by (price, nights, persons), and its taxes' coefficients by (nights, persons): a set without night rules
-    memo: dict[tuple, Any] = field(default_factory=dict, compare=False, repr=False)
+    memo: dict[tuple[Any, ...], Any] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(cls, set_id: str, rows: list[Any]) -> TaxSet:
@@ -191,7 +195,7 @@ class TaxSet:
         return cls(set_id, taxes, all(t.skip == 0 and t.most is None and not t.ranges for t in taxes))
 
 
-def _tax(row) -> Tax:
+def _tax(row: Row) -> Tax:
     logic, currency = row["logic"], row["currency"]
     rate = Decimal(row["rate"]) / HUNDRED if logic == "percent" else Decimal(parse_money(row["rate"], currency))
     ranges = tuple((r.get("after") or "0001-01-01", r.get("before") or "9999-12-31")
@@ -244,7 +248,8 @@ def _linear(taxes: tuple[Tax, ...], charged: tuple[int, ...], count: int, first:
     for index in charged:
         tax = taxes[index]
         if tax.level != level:
-            deeper_a, deeper_c, level_a, level_c, level = deeper_a + level_a, deeper_c + level_c, 0, 0, tax.level
+            deeper_a, deeper_c, level_a, level_c, level = (deeper_a + level_a, deeper_c + level_c, Decimal(0), Decimal(0),
+                                                           tax.level)
         if tax.logic == "percent":
             a, c = tax.rate * (1 + deeper_a), tax.rate * deeper_c
         elif tax.logic in PER_NIGHT:
@@ -266,10 +271,11 @@ def _add(linear: Linear, price: int, totals: list[Decimal]) -> None:
         totals[index] += a * base + c
 
 
-def _groups(taxes: tuple[Tax, ...], nights: tuple[str, ...], prices: tuple[int, ...]):
+def _groups(taxes: tuple[Tax, ...], nights: tuple[str, ...],
+            prices: tuple[int, ...]) -> dict[tuple[int, ...], tuple[int, int, set[int]]]:
     """The nights grouped by the taxes charged on them (their indexes, in the set's order) → their price, how many
     they are, and the per-stay taxes whose first night charged is among them."""
-    groups: dict[tuple[int, ...], list] = {}
+    groups: dict[tuple[int, ...], list[Any]] = {}
     seen: set[int] = set()
     for position, (night, price) in enumerate(zip(nights, prices, strict=True)):
         key = tuple(i for i, tax in enumerate(taxes) if tax.charged(position, night))

@@ -14,12 +14,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
+from typing import Any
 
 from backend.inventory.ranges import TABLES, Planned
 from backend.inventory.store import night_rows, put_nights, target_exists
 from storage import Connection
 
-Row = tuple | None  # a night's stored columns; None: the night has no row
+Row = tuple[Any, ...] | None  # a night's stored columns; None: the night has no row
 
 
 @dataclass(frozen=True)
@@ -80,7 +81,7 @@ def before(conn: Connection, planned: Iterable[Planned]) -> dict[tuple[str, str]
 
 def after(conn: Connection, planned: list[Planned], taken: dict[tuple[str, str], dict[str, Row]]) -> Undo:
     """The undo of a write that has just run in this transaction, from the rows `before` took."""
-    targets = {(value.kind, value.target["id"]): value.target for value in planned}
+    targets: dict[tuple[str, str], dict[str, Any]] = {(value.kind, value.target["id"]): value.target for value in planned}
     nights = []
     for (kind, target_id), old in taken.items():
         new = rows(conn, kind, target_id, list(old))

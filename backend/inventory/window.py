@@ -4,11 +4,13 @@ including, today + state_length, all by the property's own clock."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
+from typing import Any
 
 from pydantic_core import from_json
 
 from backend.core.dates import local_now
+from storage import Row
 
 
 @dataclass(frozen=True)
@@ -18,7 +20,7 @@ class Window:
     end: date
 
 
-def window_of(prop, now) -> Window:
+def window_of(prop: Row | dict[str, Any], now: datetime) -> Window:
     settings = from_json(prop["settings"])
     local = local_now(prop["timezone"], now)
     today = local.date()

@@ -12,9 +12,9 @@ why, and no message. Access is a saved reply's (backend/chat/templates.py): a ru
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, date, datetime, time, timedelta
-from typing import Any, Literal
+from typing import Any, Literal, cast
 from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, field_validator
@@ -34,8 +34,20 @@ from backend.identity.access import reaches, reaches_owner
 from backend.identity.models import Actor
 from backend.identity.service import require_group
 from backend.message_rules.store import (
-    active_rules, booking_for_rules, booking_status, claim_send, delete_rule, insert_rule, rule_bookings, rule_row,
-    rules_in_group, rules_page, sent_count, template_scope, update_rule, was_done,
+    active_rules,
+    booking_for_rules,
+    booking_status,
+    claim_send,
+    delete_rule,
+    insert_rule,
+    rule_bookings,
+    rule_row,
+    rules_in_group,
+    rules_page,
+    sent_count,
+    template_scope,
+    update_rule,
+    was_done,
 )
 from storage import Connection, Row, Store, new_id
 
@@ -86,7 +98,7 @@ class MessageRulePreviewEnvelope(BaseModel):
 
 
 class MessageRules:
-    def __init__(self, store: Store, chat: Chat, clock) -> None:
+    def __init__(self, store: Store, chat: Chat, clock: Callable[[], datetime]) -> None:
         self.store = store
         self.chat = chat
         self.clock = clock
@@ -161,7 +173,8 @@ class MessageRules:
             skipped = "the rule is paused"
         if skipped is None and at is not None and at < _parse(max(rule["active_from"], self._since())):
             skipped = "its moment passed before the rule was active"
-        return {"id": rule_id, "booking_id": booking_id, "message": fill(rule["message"], guest_values(self.store, booking["property_id"], None, booking_id)),
+        message = fill(rule["message"], guest_values(self.store, booking["property_id"], None, booking_id))
+        return {"id": rule_id, "booking_id": booking_id, "message": message,
                 "would_send": skipped is None, "skipped": skipped, "at": _stamp(at) if at else None}
 
     # --- the sweep -----------------------------------------------------------------------------
@@ -289,8 +302,8 @@ def moment(rule: Row | Mapping[str, Any], booking: Row | Mapping[str, Any]) -> d
 
 def _applies(rule: Row, booking: Row) -> bool:
     if rule["property_id"]:
-        return booking["property_id"] == rule["property_id"]
-    return booking["group_id"] == rule["group_id"]
+        return cast(bool, booking["property_id"] == rule["property_id"])
+    return cast(bool, booking["group_id"] == rule["group_id"])
 
 
 def _columns(model: RuleInput) -> dict[str, Any]:

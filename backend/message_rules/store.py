@@ -4,7 +4,7 @@ connection (or the Store for single reads)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from backend.core.listing import Column, Columns, ListQuery
 from backend.core.store import page
@@ -34,21 +34,21 @@ def rules_page(store: Store, query: ListQuery, actor: Actor) -> tuple[list[Row],
 
 def template_scope(store: Store, template_id: str) -> Row | None:
     """A saved reply's property and group (its own, or its property's)."""
-    return store.one("SELECT t.property_id, coalesce(t.group_id, p.group_id) AS owner FROM message_templates t "
-                     "LEFT JOIN properties p ON p.id = t.property_id WHERE t.id = ?", (template_id,))
+    return cast(Row | None, store.one("SELECT t.property_id, coalesce(t.group_id, p.group_id) AS owner FROM message_templates t "
+                                      "LEFT JOIN properties p ON p.id = t.property_id WHERE t.id = ?", (template_id,)))
 
 
 def rule_row(store: Store, rule_id: str) -> Row | None:
     """The rule with `owner`, the group it is of (its own, or its property's), and its saved reply's text."""
-    return store.one("SELECT m.*, coalesce(m.group_id, p.group_id) AS owner, t.message FROM message_rules m "
-                     "LEFT JOIN properties p ON p.id = m.property_id "
-                     "JOIN message_templates t ON t.id = m.message_template_id WHERE m.id = ?", (rule_id,))
+    return cast(Row | None, store.one("SELECT m.*, coalesce(m.group_id, p.group_id) AS owner, t.message FROM message_rules m "
+                                      "LEFT JOIN properties p ON p.id = m.property_id "
+                                      "JOIN message_templates t ON t.id = m.message_template_id WHERE m.id = ?", (rule_id,)))
 
 
 def rules_in_group(conn: Connection, group_id: str) -> int:
     """The group's rules and its properties'."""
-    return conn.execute("SELECT count(*) FROM message_rules m LEFT JOIN properties p ON p.id = m.property_id "
-                        "WHERE m.group_id = ? OR p.group_id = ?", (group_id, group_id)).fetchone()[0]
+    return cast(int, conn.execute("SELECT count(*) FROM message_rules m LEFT JOIN properties p ON p.id = m.property_id "
+                                  "WHERE m.group_id = ? OR p.group_id = ?", (group_id, group_id)).fetchone()[0])
 
 
 def insert_rule(conn: Connection, values: dict[str, Any]) -> None:
@@ -87,7 +87,7 @@ def rule_bookings(store: Store, rule: Row, column: str, first: str, last: str) -
 
 def booking_for_rules(store: Store, booking_id: str) -> Row | None:
     """A booking as the preview reads it."""
-    return store.one(f"SELECT {BOOKING} FROM {BOOKING_SOURCE} WHERE b.id = ?", (booking_id,))
+    return cast(Row | None, store.one(f"SELECT {BOOKING} FROM {BOOKING_SOURCE} WHERE b.id = ?", (booking_id,)))
 
 
 def booking_status(conn: Connection, booking_id: str) -> str | None:
@@ -105,8 +105,8 @@ def claim_send(conn: Connection, rule_id: str, booking_id: str, now: str, messag
 
 
 def was_done(store: Store, rule_id: str, booking_id: str) -> bool:
-    return store.scalar("SELECT count(*) FROM message_rule_sends WHERE rule_id = ? AND booking_id = ?",
-                        (rule_id, booking_id)) > 0
+    return cast(bool, store.scalar("SELECT count(*) FROM message_rule_sends WHERE rule_id = ? AND booking_id = ?",
+                                   (rule_id, booking_id)) > 0)
 
 
 def sent_count(store: Store, rule_ids: list[str]) -> dict[str, int]:

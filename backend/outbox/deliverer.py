@@ -33,13 +33,12 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol, cast
 
 from pydantic_core import from_json
 
 from backend.core import changes
 from backend.core.scopes import destination_scope
-from backend.outbox.lease import Lease
 from backend.outbox.sending import SendFailed
 from backend.outbox.store import (
     advance_cursor,
@@ -67,7 +66,7 @@ from backend.outbox.store import (
     stamp_positions,
     upsert_deliveries,
 )
-from storage import Store, new_id, utc_now
+from storage import Connection, Lease, Row, Store, new_id, utc_now
 
 log = logging.getLogger("frontdesk.deliverer")
 
@@ -96,7 +95,7 @@ class Event:
     inserted_at: str
 
     @classmethod
-    def of(cls, row) -> Event:
+    def of(cls, row: Row) -> Event:
         return cls(row["seq"], row["pos"], row["id"], row["event"], row["property_id"], row["channel_id"],
                    from_json(row["payload"]), row["inserted_at"])
 
@@ -136,12 +135,12 @@ class Route(Protocol):
     def send(self, destination_id: str, events: list[Event]) -> int | Delivered | None:
         """Deliver the events in one call; the answer's status (and warnings). Raises SendFailed."""
 
-    def failed(self, conn, destination_id: str, error: str, events: list[Event]) -> None:
+    def failed(self, conn: Connection, destination_id: str, error: str, events: list[Event]) -> None:
         """A call failed (in the transaction that logs it): a channel records its sync_error here."""
 
 
 def backoff(attempts: int, base: float) -> float:
-    return min(base * 2 ** (attempts - 1), MAX_BACKOFF)
+    return cast(float, min(base * 2 ** (attempts - 1), MAX_BACKOFF))
 
 
 class Deliverer:
@@ -161,7 +160,7 @@ class Deliverer:
         self._stop = threading.Event()
         self.workers = workers
         self._pool = ThreadPoolExecutor(workers, thread_name_prefix="deliver")
-        self._busy: dict[str, Future] = {}
+        self._busy: dict[str, Future[None]] = {}
         self._thread: threading.Thread | None = None
         self._swept = self._pruned = 0.0
         self.holding = False  # the lease, as last renewed: the housekeeping is this process's while it holds it
@@ -199,7 +198,7 @@ class Deliverer:
                     self.holding, renewed = self.lease.acquire(), time.monotonic()
                 if self.lease.delivering():
                     self.round()
-            except Exception as exc:  # noqa: BLE001 — the deliverer outlives any one bad round
+            except Exception as exc:  # the deliverer outlives any one bad round
                 log.warning("deliverer round failed: %s", type(exc).__name__)
             self.wake.wait(POLL)
             self.wake.clear()
@@ -226,7 +225,7 @@ class Deliverer:
             for sweep in (self._catch_up, *self.sweeps):
                 try:
                     sweep(self.store, self.clock())
-                except Exception:  # noqa: BLE001 — one sweep's fault neither stops the others nor the deliveries
+                except Exception:  # one sweep's fault neither stops the others nor the deliveries
                     log.exception("sweep %s failed", getattr(sweep, "__qualname__", sweep))
         if now - self._pruned > PRUNE_EVERY:
             self._pruned = now
@@ -256,7 +255,7 @@ class Deliverer:
             self._redeliver(route, destination_id)
             while not self._stop.is_set() and self.lease.claimed(claim) and self._step(route, destination_id):
                 pass
-        except Exception as exc:  # noqa: BLE001 — one destination's trouble never stops the others
+        except Exception as exc:  # one destination's trouble never stops the others
             log.warning("delivery to %s failed: %s", destination_id, type(exc).__name__)
         finally:
             self.lease.unclaim(claim)
@@ -311,7 +310,7 @@ class Deliverer:
             advance_cursor(conn, destination_id, cursor, to)
         changes.note_after(self.store, changes.DELIVERED)
 
-    def _failed(self, route: Route, destination_id: str, events: list, cursor: int, attempts: int,
+    def _failed(self, route: Route, destination_id: str, events: list[Any], cursor: int, attempts: int,
                 failed: SendFailed) -> None:
         """The head event failed once more, after `attempts` at it from `cursor`: counted, unless the destination
         moved meanwhile (another deliverer, a resume), whose state then stands."""
@@ -333,6 +332,7 @@ class Deliverer:
         for seq in redelivered_seqs(self.store, destination_id):
             row = event_at(self.store, seq)
             events = [Event.of(row)] if row else []
+            warnings: tuple[str, ...]
             status, error, warnings = None, None, ()
             if events:
                 try:
@@ -348,7 +348,7 @@ class Deliverer:
             changes.note_after(self.store, changes.DELIVERED)
 
     @staticmethod
-    def _log(conn, destination_id: str, events: list, status: str, attempts: int, response: int | None,
+    def _log(conn: Connection, destination_id: str, events: list[Any], status: str, attempts: int, response: int | None,
              error: str | None, retry_at: str | None, warnings: tuple[str, ...] = ()) -> None:
         now = utc_now()
         said = json.dumps(list(warnings)) if warnings else None
@@ -364,7 +364,7 @@ def _send(route: Route, destination_id: str, events: list[Event]) -> Delivered:
         return answer if isinstance(answer, Delivered) else Delivered(answer)
     except SendFailed:
         raise
-    except Exception as exc:  # noqa: BLE001 — see above; the traceback goes to the server's log
+    except Exception as exc:  # see above; the traceback goes to the server's log
         log.exception("could not build a call to %s", destination_id)
         raise SendFailed(f"Frontdesk could not build the call ({type(exc).__name__}); see the server's log") from None
 
@@ -372,23 +372,23 @@ def _send(route: Route, destination_id: str, events: list[Event]) -> Delivered:
 # --- destinations, as their owners keep them ---------------------------------------------------
 
 
-def add_destination(conn, destination_id: str, kind: str) -> None:
+def add_destination(conn: Connection, destination_id: str, kind: str) -> None:
     """A new destination starts at the outbox's head: it gets what happens from now on (in the caller's unscoped
     transaction, so every event before it has been committed and is given its position first)."""
     stamp_in(conn)
     insert_destination(conn, destination_id, kind, head(conn))
 
 
-def drop_destination(conn, destination_id: str) -> None:
+def drop_destination(conn: Connection, destination_id: str) -> None:
     delete_destination(conn, destination_id)
 
 
-def resume(conn, destination_id: str) -> None:
+def resume(conn: Connection, destination_id: str) -> None:
     """A failing destination is tried again at once, from where it stopped."""
     resume_destination(conn, destination_id)
 
 
-def redeliver(conn, destination_id: str, event_seq: int) -> None:
+def redeliver(conn: Connection, destination_id: str, event_seq: int) -> None:
     insert_redelivery(conn, destination_id, event_seq)
 
 
@@ -399,7 +399,7 @@ def state(store: Store, destination_id: str, wants: Wanted | None) -> dict[str, 
     if row is None:
         return None
     events = map(Event.of, events_after(store, row["cursor"], COUNTED, wants.property_id)) if wants else ()
-    waiting = [event for event in events if wants.takes(event)]
+    waiting = [event for event in events if wants.takes(event)] if wants else []
     return {"cursor": row["cursor"], "waiting": len(waiting),
             "oldest_waiting_at": waiting[0].inserted_at if waiting else None, "attempts": row["attempts"],
             "next_attempt_at": row["next_attempt_at"], "last_error": row["last_error"],

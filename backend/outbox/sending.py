@@ -61,6 +61,7 @@ class Sender:
         from backend.core.outbound_client import guarded_client
 
         self.client = guarded_client(private_addresses, timeout=timeout, follow_redirects=False)
+        self.timeout = timeout
 
     def post(self, url: str, body: str, headers: dict[str, str]) -> Answer:
         """POST `body`; the answer, whatever its status. SendFailed when there is none."""
@@ -68,20 +69,20 @@ class Sender:
 
         try:
             with self.client.stream("POST", url, content=body.encode(), headers=headers) as response:
-                read, deadline = bytearray(), time.monotonic() + self.client.timeout.read * 2
+                read, deadline = bytearray(), time.monotonic() + self.timeout * 2
                 for chunk in response.iter_bytes():
                     read += chunk[:READ_CAP - len(read)]
                     if len(read) >= READ_CAP:
                         break
                     if time.monotonic() > deadline:  # a receiver trickling its answer holds a deliverer's thread
-                        raise SendFailed(f"its answer took over {self.client.timeout.read * 2:g} s", outline=TIMED_OUT)
+                        raise SendFailed(f"its answer took over {self.timeout * 2:g} s", outline=TIMED_OUT)
                 return Answer(response.status_code, read.decode("utf-8", "replace"))
         except SendFailed:
             raise
         except AddressRefused as refused:
             raise SendFailed(f"the address {refused.problem}") from None
         except httpx.TimeoutException:
-            raise SendFailed(f"no answer within {self.client.timeout.read:g} s", outline=TIMED_OUT) from None
+            raise SendFailed(f"no answer within {self.timeout:g} s", outline=TIMED_OUT) from None
         except (httpx.HTTPError, httpx.InvalidURL) as exc:  # InvalidURL: a host name httpx cannot encode
             raise SendFailed(f"{UNREACHABLE}: {type(exc).__name__}", outline=UNREACHABLE) from None
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import base64
 from typing import TYPE_CHECKING
 
-
 if TYPE_CHECKING:
     from backend.core.keys import Keys
 

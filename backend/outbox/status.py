@@ -4,8 +4,8 @@ for any of the active ones, the one figure that says whether deliveries keep up.
 
 from __future__ import annotations
 
-from datetime import datetime
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 from backend.core.errors import Forbidden
@@ -28,10 +28,10 @@ def summary(store: Store, destinations: Callable[[], list[dict[str, Any]]], now:
     their oldest change waiting (seconds, None when none waits), and the oldest of the active ones. Forbidden to a
     caller who manages no webhook and no channel: nothing here is theirs."""
     stamp_positions(store)
-    destinations = destinations()
-    if not destinations:
+    listed = destinations()
+    if not listed:
         raise Forbidden("the outbox's status is for those who manage webhooks or channels: you manage none")
-    shown = [{**each, "oldest_waiting_age": age(each["oldest_waiting_at"], now)} for each in destinations]
+    shown = [{**each, "oldest_waiting_age": age(each["oldest_waiting_at"], now)} for each in listed]
     held = [each for each in shown if each["is_active"] and each["oldest_waiting_at"]]
     oldest = min(held, key=lambda each: each["oldest_waiting_at"], default=None)
     return {"oldest_waiting_at": oldest and oldest["oldest_waiting_at"],

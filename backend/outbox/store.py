@@ -5,7 +5,8 @@ The statements are written in the common dialect of storage/, which both SQLite 
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, cast
 
 from storage import Connection, Row, Store
 from storage.dialect import COMMIT_HORIZON, OUTBOX_NEWS
@@ -31,8 +32,8 @@ def head(conn: Connection) -> int:
     """The outbox's head: the last position ever recorded (0 before the first), which stays when events are pruned:
     where cursors may go."""
     if conn.dialect.name == "sqlite":  # AUTOINCREMENT keeps the last sequence issued
-        return conn.execute(conn.dialect.last_issued("events", "seq")).fetchone()[0]
-    return conn.execute("SELECT pos FROM outbox_head").fetchone()[0]
+        return cast(int, conn.execute(conn.dialect.last_issued("events", "seq")).fetchone()[0])
+    return cast(int, conn.execute("SELECT pos FROM outbox_head").fetchone()[0])
 
 
 def stamp_positions(store: Store) -> int:
@@ -81,7 +82,7 @@ def any_event_after(store: Store, position: int) -> bool:
 
 
 def event_at(store: Store, seq: int) -> Row | None:
-    return store.one(f"SELECT {_with_pos(store.dialect.position)} FROM events WHERE seq = ?", (seq,))
+    return cast(Row | None, store.one(f"SELECT {_with_pos(store.dialect.position)} FROM events WHERE seq = ?", (seq,)))
 
 
 def _with_pos(position: str) -> str:
@@ -110,15 +111,15 @@ def resume_destination(conn: Connection, destination_id: str) -> None:
 
 
 def destination(store: Store, destination_id: str) -> Row | None:
-    return store.one("SELECT * FROM destinations WHERE id = ?", (destination_id,))
+    return cast(Row | None, store.one("SELECT * FROM destinations WHERE id = ?", (destination_id,)))
 
 
 def destination_progress(store: Store, destination_id: str) -> Row | None:
     """Its cursor, attempts and failing_since."""
-    return store.one("SELECT cursor, attempts, failing_since FROM destinations WHERE id = ?", (destination_id,))
+    return cast(Row | None, store.one("SELECT cursor, attempts, failing_since FROM destinations WHERE id = ?", (destination_id,)))
 
 
-def _scoped(destinations: dict[str, str | None]) -> tuple[str, list[Any]]:
+def _scoped(destinations: Mapping[str, str | None]) -> tuple[str, list[Any]]:
     """The destinations as a table `w(id, property_id)` (a CTE), and its parameters."""
     rows = ", ".join("(?, CAST(? AS TEXT))" for _ in destinations)
     return f"WITH w(id, property_id) AS (VALUES {rows}) ", [value for each in destinations.items() for value in each]
@@ -179,18 +180,18 @@ def count_failure(conn: Connection, destination_id: str, cursor: int, attempts: 
 
 def ack_cursor(conn: Connection, destination_id: str, kind: str, cursor: int, now: str) -> int:
     """A pull destination's cursor moves up to `cursor`, never back (its row made if it had none); where it is now."""
-    return conn.execute(
+    return cast(int, conn.execute(
         "INSERT INTO destinations AS d (id, kind, cursor, last_delivered_at) VALUES (?, ?, ?, ?) ON CONFLICT(id) DO "
         "UPDATE SET last_delivered_at = CASE WHEN excluded.cursor > d.cursor THEN excluded.last_delivered_at "
         "ELSE d.last_delivered_at END, cursor = CASE WHEN excluded.cursor > d.cursor THEN excluded.cursor "
         "ELSE d.cursor END RETURNING cursor",
-        (destination_id, kind, cursor, now)).fetchone()[0]
+        (destination_id, kind, cursor, now)).fetchone()[0])
 
 
 # --- deliveries and redeliveries -------------------------------------------------------------------
 
 
-def upsert_deliveries(conn: Connection, rows: list[tuple]) -> None:
+def upsert_deliveries(conn: Connection, rows: list[tuple[Any, ...]]) -> None:
     """Each (id, destination_id, event_seq, status, attempts, response_status, last_error, next_retry_at,
     updated_at, warnings): the log of an event sent to a destination, replacing what it said before."""
     conn.executemany(

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, StrictStr
 
 from backend.core.errors import NotFound, Unauthorized, ValidationFailed
 from backend.core.events import EventBus
-from backend.identity.models import Actor
 from backend.core.listing import ListQuery
+from backend.core.validation import validate
+from backend.identity.models import Actor
 from backend.properties.service import Properties
 from backend.properties.store import (
     delete_installation,
@@ -19,17 +20,20 @@ from backend.properties.store import (
     installation_of,
     installations_page,
 )
-from backend.core.validation import validate
 from storage import Store, new_id, utc_now
 
 APPLICATIONS = {"chat": "Guest chat: answer guests from BookingCom and AirBNB in one inbox"}
+if TYPE_CHECKING:
+    ApplicationCode = str  # at run time the Literal of APPLICATIONS' codes, which mypy cannot build
+else:
+    ApplicationCode = Literal[tuple(APPLICATIONS)]
 
 
 class InstallationInput(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     property_id: StrictStr
-    application_code: Literal[tuple(APPLICATIONS)]  # type: ignore[valid-type]
+    application_code: ApplicationCode
 
 
 class InstallationEnvelope(BaseModel):

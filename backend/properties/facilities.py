@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 from functools import cache
+from typing import Any
 
 from backend.properties.store import add_facilities, facility_count, facility_ids, facility_list
 from storage import Store
@@ -54,5 +55,5 @@ class Facilities:
             self._ids = frozenset(facility_ids(self.store))
         return self._ids
 
-    def list(self) -> list[dict]:
+    def list(self) -> list[dict[str, Any]]:
         return [dict(r) for r in facility_list(self.store)]

@@ -17,11 +17,12 @@ import hashlib
 import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import cast
 
 from backend.core.addresses import AddressRefused
 from backend.core.errors import NotFound, PayloadTooLarge, ValidationFailed
 from backend.properties.store import delete_unused_uploads, insert_media, media_content
-from storage import Store, new_id, utc_now
+from storage import Connection, Store, new_id, utc_now
 
 UPLOAD_KEPT = timedelta(days=1)  # how long an upload waits for a photo to show it
 
@@ -78,7 +79,7 @@ class Media:
             raise ValidationFailed.one("photo", "is not a PNG, JPEG, GIF or WebP image")
         with self.store.transaction() as conn:
             media_id = self.insert(conn, Fetched(content_type, data, None))
-        return self.url(media_id)  # type: ignore[return-value]
+        return cast(str, self.url(media_id))  # an id has its url
 
     def fetch_image(self, url: str, field: str) -> Fetched:
         """Download an image or raise a 422 on `field` saying why it could not be had."""
@@ -109,7 +110,7 @@ class Media:
             raise ValidationFailed.one(field, "is not a PNG, JPEG, GIF or WebP image")
         return Fetched(content_type, bytes(data), url)
 
-    def insert(self, conn, fetched: Fetched) -> str:
+    def insert(self, conn: Connection, fetched: Fetched) -> str:
         media_id = new_id()
         insert_media(conn, media_id, fetched.content_type, len(fetched.data), hashlib.sha256(fetched.data).hexdigest(),
                      fetched.source_url, fetched.data, utc_now())

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
 from pydantic import (
     AfterValidator,
@@ -26,7 +26,6 @@ from backend.core.fields import (
     LongText,
     Phone,
     RequiredText,
-    RequiredUrl,
     Text32,
     Text255,
     Timezone,
@@ -36,12 +35,12 @@ from backend.core.fields import (
 from backend.core.money import Money, parse_money
 from backend.inventory.models import ContentPhoto
 
-PROPERTY_TYPES = (
+PropertyType = Literal[
     "apart_hotel", "apartment", "boat", "camping", "capsule_hotel", "chalet", "country_house", "farm_stay",
-    "guest_house", "holiday_home", "holiday_park", "homestay", "hostel", "hotel", "inn", "lodge", "motel",
-    "resort", "riad", "ryokan", "tent", "villa",
-)
-PropertyType = Literal[PROPERTY_TYPES]  # type: ignore[valid-type]
+    "guest_house", "holiday_home", "holiday_park", "homestay", "hostel", "hotel", "inn", "lodge", "motel", "resort",
+    "riad", "ryokan", "tent", "villa",
+]
+PROPERTY_TYPES: tuple[PropertyType, ...] = get_args(PropertyType)
 
 # Needed from the first connected channel on, and kept while any channel stays connected.
 CONTACT_FIELDS = ("email", "phone", "zip_code", "country", "state", "city", "address", "longitude", "latitude")
@@ -73,7 +72,7 @@ def _group(value: str | None, info: ValidationInfo) -> str | None:
 class Settings(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    allow_availability_autoupdate: StrictBool = Field(True, description="deprecated")
+    allow_availability_autoupdate: StrictBool = Field(default=True, description="deprecated")
     allow_availability_autoupdate_on_confirmation: StrictBool = True
     allow_availability_autoupdate_on_modification: StrictBool = True
     allow_availability_autoupdate_on_cancellation: StrictBool = True

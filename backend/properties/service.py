@@ -11,45 +11,44 @@ closes what its channels sold of it (backend/distribution/remap.py).
 
 from __future__ import annotations
 
+import builtins
 import json
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
-from pydantic_core import (
-    from_json,  # the list's hot path parses two documents a row: about 3x json.loads
-)
+from pydantic_core import from_json  # the list's hot path parses two documents a row: about 3x json.loads
 
 from backend.core.dates import utc_clock
-from backend.distribution import remap, window_moves
 from backend.core.errors import BadRequest, Errors, Forbidden, NotFound, ValidationFailed
 from backend.core.events import EventBus
-from backend.properties.facilities import Facilities
+from backend.core.listing import ListQuery
+from backend.core.money import format_amount, in_currency
+from backend.core.validation import as_input, validate
+from backend.distribution import remap, window_moves
 from backend.identity.access import owned_property
 from backend.identity.models import Actor
 from backend.identity.service import group_of, require_group
 from backend.identity.store import property_owner
 from backend.inventory import sellable
-from backend.inventory.window import window_of
-from backend.core.listing import ListQuery
-from backend.properties.media import Media
-from backend.core.money import format_amount, in_currency
 from backend.inventory.photos import Photos, of_properties
 from backend.inventory.rooms import HotelPolicies
+from backend.inventory.window import window_of
+from backend.properties.facilities import Facilities
+from backend.properties.media import Media
 from backend.properties.models import CONTACT_FIELDS, READ_ONLY_FIELDS, PropertyInput
-from backend.core.validation import as_input, validate
 from backend.properties.store import (
     add_to_group,
-    in_group,
-    move_to_group,
     channels_elsewhere,
     delete_property,
     delete_property_facilities,
     facilities_of,
     groups_of,
+    in_group,
     insert_property,
     insert_property_facilities,
     logo_media_id,
+    move_to_group,
     properties_page,
     property_options,
     property_plan_ids,
@@ -58,7 +57,7 @@ from backend.properties.store import (
     shown_property,
     update_property,
 )
-from storage import Connection, Store, new_id, utc_now
+from storage import Connection, Row, Store, new_id, utc_now
 
 PLAIN_FIELDS = ("title", "currency", "email", "phone", "zip_code", "country", "state", "city", "address",
                 "longitude", "latitude", "timezone", "property_type", "website")
@@ -83,7 +82,7 @@ class Properties:
         rows, meta = properties_page(self.store, query, actor)
         return self._serialise(rows), meta
 
-    def options(self, actor: Actor) -> list[dict[str, Any]]:
+    def options(self, actor: Actor) -> builtins.list[dict[str, Any]]:
         """Every property of the account, without details or pagination."""
         rows = property_options(self.store, actor)
         groups = self._groups_of(rows)
@@ -97,17 +96,17 @@ class Properties:
         """Raise unless the property exists and the actor may see it (404 unknown, 401 someone else's)."""
         self._row(actor, property_id)
 
-    def _row(self, actor: Actor, property_id: str):
+    def _row(self, actor: Actor, property_id: str) -> Row:
         return owned_property(self.store, actor, shown_property(self.store, property_id), "property", property_id,
                               property_id=property_id)
 
-    def _serialise(self, rows: list) -> list[dict[str, Any]]:
+    def _serialise(self, rows: builtins.list[Row]) -> builtins.list[dict[str, Any]]:
         facilities = self._facilities_of([r["id"] for r in rows])
         photos = of_properties(self.store, [r["id"] for r in rows])
         groups = self._groups_of(rows)
         return [self._attributes(r, facilities.get(r["id"], []), groups[r["id"]], photos[r["id"]]) for r in rows]
 
-    def _groups_of(self, rows: list) -> dict[str, list[dict[str, str]]]:
+    def _groups_of(self, rows: builtins.list[Row]) -> dict[str, builtins.list[dict[str, str]]]:
         """Each property's groups (`{id, title}`), its own group first: `relationships.groups`."""
         found: dict[str, list[dict[str, str]]] = {r["id"]: [] for r in rows}
         for i in range(0, len(rows), 10_000):
@@ -115,7 +114,7 @@ class Properties:
                 found[g["property_id"]].append({"id": g["id"], "title": g["title"]})
         return found
 
-    def _facilities_of(self, ids: list[str]) -> dict[str, list[str]]:
+    def _facilities_of(self, ids: builtins.list[str]) -> dict[str, builtins.list[str]]:
         if not ids:
             return {}
         found: dict[str, list[str]] = {}
@@ -123,8 +122,8 @@ class Properties:
             found.setdefault(r[0], []).append(r[1])
         return found
 
-    def _attributes(self, row, facilities: list[str], groups: list[dict[str, str]],
-                    photos: list[dict[str, Any]]) -> dict[str, Any]:
+    def _attributes(self, row: Row, facilities: builtins.list[str], groups: builtins.list[dict[str, str]],
+                    photos: builtins.list[dict[str, Any]]) -> dict[str, Any]:
         settings = from_json(row["settings"])
         for key in ("min_price", "max_price"):
             settings[key] = format_amount(settings[key], row["currency"])
@@ -182,7 +181,7 @@ class Properties:
             row = self._row_values(model, model.group_id or current["group_id"], logo_id)
             if row["group_id"] != current["group_id"]:
                 require_group(conn, row["group_id"])
-            before = property_row(conn, property_id)
+            before = cast(Row, property_row(conn, property_id))  # _merged read it in this transaction
             update_property(conn, property_id, row, utc_now())
             if row["group_id"] != before["group_id"]:
                 move_to_group(conn, property_id, before["group_id"], row["group_id"])
@@ -193,7 +192,7 @@ class Properties:
             if model.hotel_policy_id != current["hotel_policy_id"]:
                 self.policies.link(conn, actor, {"id": property_id, "group_id": row["group_id"]}, model.hotel_policy_id)
             now = self.clock()
-            after = property_row(conn, property_id)
+            after = cast(Row, property_row(conn, property_id))
             window_moves.moved(conn, after, now, since=window_of(before, now))  # its window's nights that moved
             if any(after[name] != before[name] for name in ("settings", "timezone", "is_active")):
                 sellable.refresh(self.store, [property_id])  # its min stay rule and window, kept with its nights
@@ -287,7 +286,7 @@ class Properties:
             "content": json.dumps(content),
         }
 
-    def _write_facilities(self, conn, property_id: str, facilities: list[str]) -> None:
+    def _write_facilities(self, conn: Connection, property_id: str, facilities: builtins.list[str]) -> None:
         insert_property_facilities(conn, property_id, list(dict.fromkeys(facilities)))
 
 

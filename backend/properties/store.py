@@ -5,7 +5,7 @@ transactions and pass their connection in (or the Store, for single reads)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from backend.core.listing import Column, ListQuery
 from backend.core.store import page
@@ -91,15 +91,15 @@ def groups_of(store: Store, property_ids: list[str]) -> list[Row]:
 
 def shown_property(store: Store, property_id: str) -> Row | None:
     """The property as shown (SELECT_COLUMNS)."""
-    return store.one(f"SELECT {SELECT_COLUMNS} FROM properties p WHERE p.id = ?", (property_id,))
+    return cast(Row | None, store.one(f"SELECT {SELECT_COLUMNS} FROM properties p WHERE p.id = ?", (property_id,)))
 
 
 def property_row(conn: Connection, property_id: str) -> Row | None:
-    return conn.execute("SELECT * FROM properties WHERE id = ?", (property_id,)).fetchone()
+    return cast(Row | None, conn.execute("SELECT * FROM properties WHERE id = ?", (property_id,)).fetchone())
 
 
 def logo_media_id(conn: Connection, property_id: str) -> str | None:
-    return conn.execute("SELECT logo_media_id FROM properties WHERE id = ?", (property_id,)).fetchone()[0]
+    return cast(str | None, conn.execute("SELECT logo_media_id FROM properties WHERE id = ?", (property_id,)).fetchone()[0])
 
 
 def insert_property(conn: Connection, property_id: str, values: dict[str, Any], now: str) -> None:
@@ -155,7 +155,7 @@ def delete_property_facilities(conn: Connection, property_id: str) -> None:
 
 
 def facility_count(store: Store) -> int:
-    return store.scalar("SELECT count(*) FROM facilities")
+    return cast(int, store.scalar("SELECT count(*) FROM facilities"))
 
 
 def add_facilities(conn: Connection, rows: list[tuple[str, str, str]]) -> None:
@@ -192,7 +192,7 @@ def delete_unused_uploads(conn: Connection, before: str) -> int:
 
 def media_content(store: Store, media_id: str) -> Row | None:
     """content_type and data of the media."""
-    return store.one("SELECT content_type, data FROM media WHERE id = ?", (media_id,))
+    return cast(Row | None, store.one("SELECT content_type, data FROM media WHERE id = ?", (media_id,)))
 
 
 # --- application installations ------------------------------------------------------------------------------------
@@ -214,8 +214,8 @@ def delete_installation(conn: Connection, installation_id: str) -> None:
 
 def installation_of(store: Store, property_id: str, code: str) -> Row | None:
     """The id of the application's installation on the property."""
-    return store.one("SELECT id FROM application_installations WHERE property_id = ? "
-                     "AND application_code = ?", (property_id, code))
+    return cast(Row | None, store.one("SELECT id FROM application_installations WHERE property_id = ? "
+                                      "AND application_code = ?", (property_id, code)))
 
 
 def has_installation(store: Store, property_id: str, code: str) -> bool:
@@ -224,7 +224,7 @@ def has_installation(store: Store, property_id: str, code: str) -> bool:
 
 
 def installation(store: Store, installation_id: str) -> Row | None:
-    return store.one("SELECT * FROM application_installations WHERE id = ?", (installation_id,))
+    return cast(Row | None, store.one("SELECT * FROM application_installations WHERE id = ?", (installation_id,)))
 
 
 def properties_with_app(store: Store, code: str) -> set[str]:
@@ -233,4 +233,4 @@ def properties_with_app(store: Store, code: str) -> set[str]:
 
 
 def property_count(store: Store) -> int:
-    return store.scalar("SELECT count(*) FROM properties")
+    return cast(int, store.scalar("SELECT count(*) FROM properties"))

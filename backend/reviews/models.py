@@ -9,6 +9,7 @@ What the channel sent, on its own scale, is kept in `raw_content`. Categories ta
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictStr, field_validator
@@ -31,7 +32,7 @@ ALIASES = {"cleanliness": "clean", "check_in": "checkin", "value_for_money": "va
 GUEST_CATEGORIES = ("respect_house_rules", "communication", "cleanliness")
 
 
-def _line(limit: int):
+def _line(limit: int) -> Callable[[str | None], str | None]:
     def check(value: str | None) -> str | None:
         if value is not None and (len(value) > limit or NOT_IN_A_LINE.search(value)):
             raise ValueError(f"must be one line of at most {limit} characters")
@@ -39,7 +40,7 @@ def _line(limit: int):
     return check
 
 
-def _text(limit: int):
+def _text(limit: int) -> Callable[[str | None], str | None]:
     def check(value: str | None) -> str | None:
         if value is not None and (len(value) > limit or NOT_IN_A_TEXT.search(value)):
             raise ValueError(f"must be a text of at most {limit} characters")

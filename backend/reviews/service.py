@@ -12,17 +12,26 @@ the property's scores (backend/reviews/scores.py) in the same transaction.
 
 from __future__ import annotations
 
+import builtins
 import hashlib
 import json
+from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar, cast
 
+from pydantic import BaseModel
 from pydantic_core import from_json
 
 from backend.channels.store import is_connected
 from backend.core.card_data import mask_text
 from backend.core.errors import (
-    BadRequest, Errors, NotFound, NotFoundAsSpelt, NotSupported, Unauthorized, ValidationFailed,
+    BadRequest,
+    Errors,
+    NotFound,
+    NotFoundAsSpelt,
+    NotSupported,
+    Unauthorized,
+    ValidationFailed,
 )
 from backend.core.events import EventBus
 from backend.core.listing import ListQuery
@@ -33,18 +42,26 @@ from backend.identity.models import Actor
 from backend.outbox import record as outbox
 from backend.reviews import store as sql
 from backend.reviews.models import (
-    CATEGORIES, OTAS, DeliveryFailure, GuestReviewInput, InboundReviewInput, ReplyInput, category,
-    in_range, scaled,
+    CATEGORIES,
+    OTAS,
+    DeliveryFailure,
+    GuestReviewInput,
+    InboundReviewInput,
+    ReplyInput,
+    category,
+    in_range,
+    scaled,
 )
 from backend.reviews.scores import score, tally
 from storage import Connection, Row, Store, new_id
 
+M = TypeVar("M", bound=BaseModel)
 NEWEST_FIRST = {"order_by": "received_at", "order_direction": "desc"}
 KINDS = sql.KINDS
 
 
 class Reviews:
-    def __init__(self, store: Store, events: EventBus, clock) -> None:
+    def __init__(self, store: Store, events: EventBus, clock: Callable[[], datetime]) -> None:
         self.store = store
         self.events = events
         self.clock = clock
@@ -115,7 +132,7 @@ class Reviews:
 
     # --- channels ------------------------------------------------------------------------------
 
-    def receive(self, channel, data: Any) -> tuple[dict[str, Any], bool]:
+    def receive(self, channel: Row, data: Any) -> tuple[dict[str, Any], bool]:
         """A review from the channel's adapter (`channel` from `channel_by_key`); whether it is new. The same
         review sent again is the review's new state: unchanged, nothing happens; changed, its scores are counted
         anew and `updated_review` is told."""
@@ -135,7 +152,7 @@ class Reviews:
                 tally(conn, sql.review_in(conn, review_id), 1, now)
                 self._told(conn, "review", review_id)
             else:
-                old = sql.channel_review(conn, channel["id"], model.ota_review_id)
+                old = cast(Row, sql.channel_review(conn, channel["id"], model.ota_review_id))  # not created: there
                 review_id = old["id"]
                 if old["property_id"] != property_id:
                     raise ValidationFailed.one("property_id", "is not the property of the review sent before")
@@ -148,9 +165,9 @@ class Reviews:
                     tally(conn, sql.review_in(conn, review_id), 1, now)
                     self._told(conn, "updated_review", review_id)
         self.events.publish("review.received" if created else "review.changed", review_id, action="received")
-        return _review(sql.review_row(self.store, review_id), now), created
+        return _review(cast(Row, sql.review_row(self.store, review_id)), now), created
 
-    def outbox(self, channel, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    def outbox(self, channel: Row, query: ListQuery) -> tuple[builtins.list[dict[str, Any]], dict[str, Any]]:
         """Replies and guest reviews waiting for the channel, oldest first; ack each once the channel has it."""
         rows, meta = sql.pending_page(self.store, query, channel["id"])
         reviews = {r["id"]: r for r in sql.reviews_by_id(self.store, [r["review_id"] for r in rows])} if rows else {}
@@ -165,7 +182,7 @@ class Reviews:
                           "scheduled_at": review[f"{r['kind']}_scheduled_at"]})
         return items, meta
 
-    def delivered(self, channel, review_id: str, kind: str) -> None:
+    def delivered(self, channel: Row, review_id: str, kind: str) -> None:
         """The channel has the reply (or guest review). Acknowledging again changes nothing; a guest review that
         reached Airbnb shows the guest's review."""
         row = self._waiting(channel, review_id, kind)
@@ -178,7 +195,7 @@ class Reviews:
                 self._told(conn, "updated_review", review_id)
         self.events.publish("review.changed", review_id, action="delivered")
 
-    def failed(self, channel, review_id: str, kind: str, data: Any) -> None:
+    def failed(self, channel: Row, review_id: str, kind: str, data: Any) -> None:
         """The channel refused the reply (or guest review): shown as failed; a refused reply may be written again."""
         row = self._waiting(channel, review_id, kind)
         error = mask_text(validate(DeliveryFailure, data if data is not None else {}).error)
@@ -192,7 +209,7 @@ class Reviews:
 
     # --- the pieces ----------------------------------------------------------------------------
 
-    def _waiting(self, channel, review_id: str, kind: str) -> Row:
+    def _waiting(self, channel: Row, review_id: str, kind: str) -> Row:
         if kind not in KINDS:
             raise NotFound(f"a review has no {kind}; use one of {', '.join(KINDS)}")
         row = sql.channel_review_state(self.store, review_id, channel["id"], kind)
@@ -200,7 +217,7 @@ class Reviews:
             raise NotFound(f"review {review_id} has no {kind} for this channel")
         return row
 
-    def _placed(self, channel, model: InboundReviewInput) -> tuple[str, str | None]:
+    def _placed(self, channel: Row, model: InboundReviewInput) -> tuple[str, str | None]:
         """The review's property and booking: the booking's, or the property named (connected to the channel) and
         the channel's booking of the reservation number, if there is one."""
         if model.booking_id is not None:
@@ -274,7 +291,7 @@ def payload(r: Row, now: str) -> dict[str, Any]:
             "is_expired": _expired(r["expired_at"], now)}
 
 
-def _input(model, data: Any, name: str):
+def _input(model: type[M], data: Any, name: str) -> M:
     if not isinstance(data, dict):
         raise BadRequest([f"the {name} must be a JSON object"])
     return validate(model, data)
@@ -312,7 +329,8 @@ def _replied_on_channel(model: InboundReviewInput, now: str) -> dict[str, Any]:
 def _channel_values(ota: str, model: InboundReviewInput, booking_id: str | None, property_id: str,
                     now: str) -> dict[str, Any]:
     """The columns the channel's review sets, its scores out of 10 (reference §8); 422 naming each bad score."""
-    errors, scores, seen = Errors(), [], set()
+    errors, seen = Errors(), set()
+    scores: list[dict[str, Any]] = []
     for n, given in enumerate(model.scores):
         name, value = category(ota, given.category), given.value()
         if name is None:
@@ -321,7 +339,7 @@ def _channel_values(ota: str, model: InboundReviewInput, booking_id: str | None,
             errors.add(f"scores.{n}.category", "is given twice")
         if not in_range(ota, value):
             errors.add(f"scores.{n}.score", _range(ota))
-        if name and name not in seen and in_range(ota, value):
+        if name and name not in seen and in_range(ota, value) and value is not None:
             seen.add(name)
             scores.append({"category": name, "score": scaled(ota, value)})
     if model.overall_score is not None and not in_range(ota, model.overall_score):
@@ -329,6 +347,7 @@ def _channel_values(ota: str, model: InboundReviewInput, booking_id: str | None,
     received_at = _stamp(model.received_at, "received_at", now, errors, future=False) or now
     expired_at = _stamp(model.expired_at, "expired_at", now, errors, future=True)
     errors.raise_if_any()
+    overall: float | None
     if model.overall_score is not None:
         overall = scaled(ota, model.overall_score)
     else:

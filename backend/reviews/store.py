@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from backend.core.listing import Column, ListQuery
 from backend.core.store import page
@@ -30,9 +30,9 @@ REVIEW = "r.*, p.title AS property_title"
 def review_page(store: Store, query: ListQuery, actor: Actor,
                 order: str) -> tuple[list[Row], dict[str, Any]]:
     """One page of the reviews of the properties the actor reaches. The reviews are read first, along the
-    newest-first index, each tested against those properties (backend/identity/store.py `reach_scope`; SQLite would otherwise start from the properties and sort every
-    review they have): a page of 50 reads some 50 rows at 100,000 reviews. Filtered only by what review_counts holds,
-    the total is a sum over those counts."""
+    newest-first index, each tested against those properties (backend/identity/store.py `reach_scope`; SQLite would
+    otherwise start from the properties and sort every review they have): a page of 50 reads some 50 rows at
+    100,000 reviews. Filtered only by what review_counts holds, the total is a sum over those counts."""
     scope, params = reach_scope(actor, "p.id")
     return page(store, query, REVIEW_COLUMNS, select=REVIEW,
                 source=f"reviews r {store.dialect.join_in_order} properties p ON p.id = r.property_id",
@@ -62,13 +62,13 @@ def _kept_count(store: Store, query: ListQuery, actor: Actor) -> Callable[[], in
 
 def review_row(store: Store, review_id: str) -> Row | None:
     """The review with its property's title and group."""
-    return store.one(f"SELECT {REVIEW}, p.group_id FROM reviews r JOIN properties p ON p.id = r.property_id "
-                     "WHERE r.id = ?", (review_id,))
+    return cast(Row | None, store.one(f"SELECT {REVIEW}, p.group_id FROM reviews r JOIN properties p ON p.id = r.property_id "
+                                      "WHERE r.id = ?", (review_id,)))
 
 
 def review_in(conn: Connection, review_id: str) -> Row:
     """The review as the caller's transaction sees it."""
-    return conn.execute("SELECT * FROM reviews WHERE id = ?", (review_id,)).fetchone()
+    return cast(Row, conn.execute("SELECT * FROM reviews WHERE id = ?", (review_id,)).fetchone())
 
 
 def reviews_by_id(store: Store, review_ids: list[str]) -> list[Row]:
@@ -77,8 +77,8 @@ def reviews_by_id(store: Store, review_ids: list[str]) -> list[Row]:
 
 
 def channel_review(conn: Connection, channel_id: str, ota_review_id: str) -> Row | None:
-    return conn.execute("SELECT * FROM reviews WHERE channel_id = ? AND ota_review_id = ?",
-                        (channel_id, ota_review_id)).fetchone()
+    return cast(Row | None, conn.execute("SELECT * FROM reviews WHERE channel_id = ? AND ota_review_id = ?",
+                                         (channel_id, ota_review_id)).fetchone())
 
 
 def insert_review(conn: Connection, values: dict[str, Any]) -> bool:
@@ -134,8 +134,8 @@ def pending_page(store: Store, query: ListQuery, channel_id: str) -> tuple[list[
 
 def channel_review_state(store: Store, review_id: str, channel_id: str, kind: str) -> Row | None:
     """(property_id, state) of the review's `kind` (reply, guest_review) if the review is the channel's."""
-    return store.one(f"SELECT property_id, {kind}_state AS state FROM reviews WHERE id = ? AND channel_id = ?",
-                     (review_id, channel_id))
+    return cast(Row | None, store.one(f"SELECT property_id, {kind}_state AS state FROM reviews WHERE id = ? AND channel_id = ?",
+                                      (review_id, channel_id)))
 
 
 def mark_delivered(conn: Connection, review_id: str, kind: str, now: str) -> bool:
@@ -194,20 +194,22 @@ def property_scores(store: Store, property_id: str) -> list[Row]:
 
 def unreplied_total(store: Store, actor: Actor) -> int:
     scope, params = reach_scope(actor, "p.id")
-    return store.scalar("SELECT coalesce(sum(c.unreplied), 0) FROM review_counts c JOIN properties p "
-                        f"ON p.id = c.property_id WHERE {scope}", params)
+    return cast(int, store.scalar("SELECT coalesce(sum(c.unreplied), 0) FROM review_counts c JOIN properties p "
+                                  f"ON p.id = c.property_id WHERE {scope}", params))
 
 
 # --- others' rows ----------------------------------------------------------------------------------------------------
 
 def property_row(store: Store, property_id: str) -> Row | None:
-    return store.one("SELECT id, group_id, title FROM properties WHERE id = ?", (property_id,))
+    return cast(Row | None, store.one("SELECT id, group_id, title FROM properties WHERE id = ?", (property_id,)))
 
 
 def channel_booking(store: Store, booking_id: str, channel_id: str) -> Row | None:
-    return store.one("SELECT id, property_id FROM bookings WHERE id = ? AND channel_id = ?", (booking_id, channel_id))
+    return cast(Row | None, store.one(
+        "SELECT id, property_id FROM bookings WHERE id = ? AND channel_id = ?", (booking_id, channel_id)))
 
 
 def booking_of_reservation(store: Store, channel_id: str, reservation_id: str, property_id: str) -> str | None:
-    return store.scalar("SELECT id FROM bookings WHERE channel_id = ? AND reservation_id = ? AND property_id = ?",
-                        (channel_id, reservation_id, property_id))
+    return cast(str | None, store.scalar(
+        "SELECT id FROM bookings WHERE channel_id = ? AND reservation_id = ? AND property_id = ?",
+        (channel_id, reservation_id, property_id)))

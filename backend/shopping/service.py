@@ -29,27 +29,24 @@ import functools
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from pydantic_core import from_json
 
-from backend.inventory.age_bands import SPEC_BANDS, Bands, bands_of
-from backend.channels.service import SHOPPING_CODES, ShoppingSettings
+from backend.channels.service import ShoppingSettings
 from backend.core.dates import days, local_now
-from backend.core.errors import (
-    NotFound,
-    NotSupported,
-    Unauthorized,
-    ValidationFailed,
-)
+from backend.core.errors import NotFound, NotSupported, Unauthorized, ValidationFailed
+from backend.core.listing import ListQuery, parse_bool
+from backend.core.money import format_minor
 from backend.identity.models import Actor
 from backend.identity.service import hash_secret
+from backend.inventory.age_bands import SPEC_BANDS, Bands, bands_of
 from backend.inventory.calendar import Calendar, Scope
-from backend.inventory.channel_rules import ChannelRules
+from backend.inventory.channel_rules import Availability, ChannelRules
 from backend.inventory.models import MEAL_TYPES
 from backend.inventory.photos import of_properties, of_rooms
 from backend.inventory.rooms import policy_of, with_service_names
-from backend.inventory.sellable import MAX_NIGHTS
+from backend.inventory.sellable import MAX_NIGHTS, SHOPPING_CODES
 from backend.inventory.stays import (
     R_CTA,
     R_CTD,
@@ -58,6 +55,7 @@ from backend.inventory.stays import (
     R_RATE,
     R_STOP,
     Guests,
+    Nightly,
     Nights,
     NotSellable,
     Plan,
@@ -68,10 +66,10 @@ from backend.inventory.stays import (
 )
 from backend.inventory.taxes import TaxSet, offered
 from backend.inventory.window import Window, window_of
-from backend.core.listing import ListQuery, parse_bool
-from backend.core.money import format_minor
+from backend.properties.facilities import CATALOGUE
 from backend.shopping.stay_query import Stay, parse_stay
 from backend.shopping.store import (
+    Sellable,
     active_channels_named,
     channel_group_and_code,
     channel_settings,
@@ -81,15 +79,14 @@ from backend.shopping.store import (
     property_facilities,
     property_page,
     property_row,
-    Sellable,
     sellable_page,
     sells_property,
     sold_properties,
     unsafe_zones,
 )
-from backend.properties.facilities import CATALOGUE
-from storage import Store
+from storage import Row, Store
 from storage.reads import ReadStore, on_primary, one_source
+
 # A facility category's code in the grouped facilities: its name in snake case ("Food & drink" → food_and_drink).
 CATEGORY_CODES = str.maketrans({" ": "_", "&": "and", "-": "_"})
 CATEGORY_OF = {title: category for category, titles in CATALOGUE.items() for title in titles}
@@ -106,7 +103,7 @@ def _one_source(method: Method) -> Method:
         with one_source(self.store):
             return method(self, *args, **kwargs)
 
-    return call  # type: ignore[return-value]
+    return call  # type: ignore[return-value]  # functools.wraps: the method's own signature
 
 
 @dataclass(frozen=True)
@@ -119,10 +116,10 @@ class Context:
 
 
 class Shopping:
-    def __init__(self, store: Store | ReadStore, clock) -> None:
+    def __init__(self, store: Store | ReadStore, clock: Callable[[], datetime]) -> None:
         """`store`: where its reads go (the engine's `reads`); Shopping writes nothing."""
         self.store = store
-        self.calendar = Calendar(store)  # type: ignore[arg-type]
+        self.calendar = Calendar(store)
         self.clock = clock
 
     # --- channels ----------------------------------------------------------------------------
@@ -158,7 +155,7 @@ class Shopping:
         wanted = hash_secret(api_key) if api_key else None
         for row in rows:
             if row["provider_api_key_hash"] in (None, wanted):
-                return row["id"]
+                return cast(str, row["id"])
         raise Unauthorized("this channel needs its provider API key in the header api-key")
 
     def booking_channel(self, name: str, property_id: str, api_key: str | None) -> str:
@@ -179,7 +176,7 @@ class Shopping:
     # --- property list -----------------------------------------------------------------------
 
     @_one_source
-    def property_list(self, channel_ids: list[str], params: list[tuple[str, str]]) -> tuple[list, dict]:
+    def property_list(self, channel_ids: list[str], params: list[tuple[str, str]]) -> tuple[list[Any], dict[str, Any]]:
         stay = parse_stay(params)
         query = ListQuery.from_params(params)
         available = [f for f in query.filters if f.field == "is_available"]
@@ -188,12 +185,13 @@ class Shopping:
         if wanted is None:
             rows, meta = property_page(self.store, query, channel_ids)
             offers = self.best_offers(channel_ids, stay, [r["id"] for r in rows]) if stay else {}
-        elif (ask := self._sellable(channel_ids, stay, now := self.clock())) is not None:  # type: ignore[arg-type]
+        elif (ask := self._sellable(channel_ids, dated := cast(Stay, stay), now := self.clock())) is not None:
+            # dated: _is_available refuses is_available without the stay's dates
             rows, meta = sellable_page(self.store, query, ask, self._zones(ask, now), wanted)
-            offers = self.best_offers(channel_ids, stay, [r["id"] for r in rows]) if wanted else {}  # type: ignore[arg-type]
+            offers = self.best_offers(channel_ids, dated, [r["id"] for r in rows]) if wanted else {}
         else:
             every = sold_properties(self.store, query, channel_ids)
-            offers = self.best_offers(channel_ids, stay, None)  # type: ignore[arg-type]
+            offers = self.best_offers(channel_ids, dated, None)
             matching = [r for r in every if (r["id"] in offers) == wanted]
             rows, meta = matching[query.offset:query.offset + query.limit], query.meta(len(matching))
         photos = of_properties(self.store, [r["id"] for r in rows])
@@ -206,7 +204,7 @@ class Shopping:
         if nights > MAX_NIGHTS or (stay.party and stay.party.ages):
             return None
         today = now.astimezone(UTC).date()
-        party = stay.party and (stay.party.adults, stay.party.children, stay.party.infants)
+        party = (stay.party.adults, stay.party.children, stay.party.infants) if stay.party else None
         return Sellable(channel_ids, stay.arrival.isoformat(), 1 << (nights - 1), party, stay.currency,
                         (stay.arrival - today).days, (stay.departure - today).days)
 
@@ -234,7 +232,7 @@ class Shopping:
         availability = self._seen(channel_ids, self.calendar.availability(rooms_scope, first, last), first, last)
         rooms = self.calendar.rooms({p.room_type_id for p in plans})
         contexts = self._contexts({p.property_id for p in plans}, bands=bool(stay.party and stay.party.ages))
-        parties = {pid: stay.party and stay.party.guests(context.bands) for pid, context in contexts.items()}
+        parties = {pid: stay.party.guests(context.bands) if stay.party else None for pid, context in contexts.items()}
         best: dict[str, tuple[int, str]] = {}
         for plan in plans:
             if stay.currency not in (None, plan.currency):
@@ -247,7 +245,7 @@ class Shopping:
                     best[plan.property_id] = (found.price, plan.currency)
         return {pid: (format_minor(price, currency), currency) for pid, (price, currency) in best.items()}
 
-    def _seen(self, channel_ids: list[str], availability, first: str, last: str):
+    def _seen(self, channel_ids: list[str], availability: Availability, first: str, last: str) -> Availability:
         """The rooms' availability as the channels see it, under their availability rules (read once per call:
         backend/inventory/channel_rules.py)."""
         return ChannelRules.of(self.store, channel_ids, first, last).apply(channel_ids, availability)
@@ -268,8 +266,8 @@ class Shopping:
         """The spec's fields, with the property's `email` and `phone`, and the channel's word to a booking engine on
         asking for a card (`request_credit_card`) and on the form of `facilities` (ShoppingSettings)."""
         self._require_connected(channel_id, property_id)
-        settings = ShoppingSettings.model_validate(from_json(channel_settings(self.store, channel_id)))
-        row = property_row(self.store, property_id)
+        settings = ShoppingSettings.model_validate(from_json(cast(str, channel_settings(self.store, channel_id))))
+        row = cast(Row, property_row(self.store, property_id))  # connected: there
         facilities = property_facilities(self.store, property_id)
         item = _list_item(row, None, of_properties(self.store, [property_id])[property_id])
         del item["best_offer"]
@@ -300,7 +298,8 @@ class Shopping:
         for day in days(window.today, window.end):
             key = day.isoformat()
             rows = {p.id: restrictions[p.id][key] for p in plans}
-            open_now = [p for p in plans if day >= window.first and _sellable(rows[p.id], availability.get(p.room_type_id, {}).get(key, 0))]
+            open_now = [p for p in plans
+                        if day >= window.first and _sellable(rows[p.id], availability.get(p.room_type_id, {}).get(key, 0))]
             if plans and all(rows[p.id][R_CTD] for p in plans):
                 result["closed_to_departure"].append(key)
             if not open_now:
@@ -322,7 +321,7 @@ class Shopping:
         only plans in the `currency` asked for. Without dates, the rooms alone."""
         stay = parse_stay(_pairs(params), length_allowed=True)
         self._require_connected(channel_id, property_id)
-        settings = ShoppingSettings.model_validate(from_json(channel_settings(self.store, channel_id)))
+        settings = ShoppingSettings.model_validate(from_json(cast(str, channel_settings(self.store, channel_id))))
         plans = self.calendar.mapped_plans([channel_id], [property_id])
         rooms = self.calendar.rooms(p.room_type_id for p in plans)
         item = functools.partial(_room_item, photos=of_rooms(self.store, list(rooms)),
@@ -331,7 +330,7 @@ class Shopping:
             return [item(room, [], None) for room in rooms.values()]
         context = self._contexts([property_id], bands=bool(stay.party and stay.party.ages))[property_id]
         _check_window(stay, context.window)
-        guests = stay.party and stay.party.guests(context.bands)
+        guests = stay.party.guests(context.bands) if stay.party else None
         plans = [p for p in plans if stay.currency in (None, p.currency)]
         first, last = stay.arrival.isoformat(), stay.departure.isoformat()
         restrictions = self.calendar.restrictions(Scope(tuple(p.id for p in plans)), first, last, plans)
@@ -346,7 +345,7 @@ class Shopping:
                              availability.get(plan.room_type_id, {}))
             if quotes:
                 shown = _plan_item(plan, stay.nights, left[plan.room_type_id])
-                taxes = tax_sets.get(plan.tax_set_id)  # type: ignore[arg-type]
+                taxes = tax_sets.get(plan.tax_set_id) if plan.tax_set_id is not None else None
                 offers[plan.room_type_id] += [_rate_item(shown, plan, found, party, taxes) for party, found in quotes]
         return [item(room, offers[room_id], left[room_id]) for room_id, room in rooms.items() if offers[room_id]]
 
@@ -378,7 +377,7 @@ class Shopping:
         if not plans:
             return _unpriced([f"no rate plan {'of the room ' if room_type_id else ''}is mapped to this channel"])
         context = self._contexts([property_id], bands=bool(stay.party and stay.party.ages))[property_id]
-        guests = stay.party and stay.party.guests(context.bands)
+        guests = stay.party.guests(context.bands) if stay.party else None
         first, last = stay.arrival.isoformat(), stay.departure.isoformat()
         restrictions = self.calendar.restrictions(Scope(tuple(p.id for p in plans)), first, last, plans)
         rooms = self.calendar.rooms({p.room_type_id for p in plans})
@@ -411,8 +410,8 @@ def _pairs(params: Params) -> Iterable[tuple[str, str]]:
     return params.items() if isinstance(params, Mapping) else params
 
 
-def _quotes(plan: Plan, room: Room, nights: Nights, guests: Guests | None, context: Context, restrictions,
-            availability) -> list[tuple[Guests, Quote]]:
+def _quotes(plan: Plan, room: Room, nights: Nights, guests: Guests | None, context: Context,
+            restrictions: Nightly, availability: dict[str, int]) -> list[tuple[Guests, Quote]]:
     """The plan's sellable quotes (`_offers`), none when it can't sell the stay."""
     try:
         return _offers(plan, room, nights, guests, context, restrictions, availability)
@@ -420,8 +419,8 @@ def _quotes(plan: Plan, room: Room, nights: Nights, guests: Guests | None, conte
         return []
 
 
-def _offers(plan: Plan, room: Room, nights: Nights, guests: Guests | None, context: Context, restrictions,
-            availability) -> list[tuple[Guests, Quote]]:
+def _offers(plan: Plan, room: Room, nights: Nights, guests: Guests | None, context: Context,
+            restrictions: Nightly, availability: dict[str, int]) -> list[tuple[Guests, Quote]]:
     """The plan's quotes: for the guests, or one per option when none are given; NotSellable says why there are none.
     The nights are checked once per plan; each option's price is then arithmetic."""
     if guests is not None and (problem := room.holds(guests)):
@@ -442,7 +441,7 @@ def _party(room: Room, occupancy: int) -> Guests:
     return Guests(adults, occupancy - adults)
 
 
-def _sellable(row: tuple, available: int) -> bool:
+def _sellable(row: tuple[Any, ...], available: int) -> bool:
     return available > 0 and row[R_RATE] is not None and not row[R_STOP]
 
 
@@ -455,7 +454,7 @@ def _check_window(stay: Stay, window: Window) -> None:
                                    f"is beyond the property's inventory ({window.end.isoformat()})")
 
 
-def _is_available(filters: list, stay: Stay | None) -> bool | None:
+def _is_available(filters: list[Any], stay: Stay | None) -> bool | None:
     if not filters:
         return None
     value = parse_bool(filters[0].value)
@@ -466,7 +465,7 @@ def _is_available(filters: list, stay: Stay | None) -> bool | None:
     return bool(value)
 
 
-def _list_item(row, best_offer: str | None, photos: list[dict[str, Any]]) -> dict[str, Any]:
+def _list_item(row: Row, best_offer: str | None, photos: list[dict[str, Any]]) -> dict[str, Any]:
     content = from_json(row["content"])
     return {
         "id": row["id"], "title": row["title"], "address": row["address"], "city": row["city"],
@@ -478,7 +477,7 @@ def _list_item(row, best_offer: str | None, photos: list[dict[str, Any]]) -> dic
     }
 
 
-def _grouped(facilities: list) -> list[dict[str, Any]]:
+def _grouped(facilities: list[Any]) -> list[dict[str, Any]]:
     """Facilities (`{title, category}`) by category, categories in the order of their first facility."""
     groups: dict[str, list[str]] = {}
     for facility in facilities:
@@ -486,7 +485,7 @@ def _grouped(facilities: list) -> list[dict[str, Any]]:
     return [{"category_code": code, "facilities": titles} for code, titles in groups.items()]
 
 
-def _room_item(room, rate_plans: list[dict[str, Any]], available: int | None, *,
+def _room_item(room: Room, rate_plans: list[dict[str, Any]], available: int | None, *,
                photos: dict[str, list[dict[str, Any]]], grouped: bool) -> dict[str, Any]:
     """`availability`: the rooms left on every night of the stay (none without one); `photos`: each room's; `grouped`:
     the facilities by category, as property_info's (a room's facility outside the catalogue is a General one)."""

@@ -19,11 +19,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from functools import cached_property
+from typing import cast
 
-from backend.inventory.age_bands import Bands
 from backend.core.dates import parse_date
 from backend.core.errors import Errors
 from backend.core.fields import is_currency
+from backend.inventory.age_bands import Bands
 from backend.inventory.stays import Guests, Nights
 
 MAX_GUESTS = 200
@@ -131,8 +132,8 @@ def parse_stay(params: Iterable[tuple[str, str]], *, length_allowed: bool = Fals
                    + (f" (or give {name('length_of_stay')})" if length_allowed else ""))
     if arrival and departure and departure <= arrival:
         errors.add(name("checkout_date"), f"must be after {name('checkin_date')}")
-    errors.raise_if_any()
-    return Stay(arrival, departure, party, currency, names)  # type: ignore[arg-type]
+    errors.raise_if_any()  # for want of either date too
+    return Stay(cast(date, arrival), cast(date, departure), party, currency, names)
 
 
 def _party(found: dict[str, tuple[str, str]], errors: Errors) -> Party | None:

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any, cast
 
 from backend.channels.store import named
 from backend.core.listing import Column, ListQuery, where
 from backend.core.store import page
-from storage import Row, Store, chunked, placeholders
+from storage import Reads, Row, chunked, placeholders
 
 TEXT = ("title", "city", "country", "zip_code", "state", "address")
 LIST_COLUMNS = {**{name: Column(f"p.{name}") for name in TEXT},
@@ -21,14 +22,14 @@ LIST_COLUMNS = {**{name: Column(f"p.{name}") for name in TEXT},
 
 # --- channels ----------------------------------------------------------------------------------------------------
 
-def active_channels_named(store: Store, name: str, shopping_codes: Sequence[str]) -> list[Row]:
+def active_channels_named(store: Reads, name: str, shopping_codes: Sequence[str]) -> list[Row]:
     """(id, provider_api_key_hash) of the active shopping channels the name reaches (backend/channels/store.py)."""
     reached, params = named(name, shopping_codes)
     return store.query(f"SELECT c.id, c.provider_api_key_hash FROM channels c WHERE c.is_active = 1 AND {reached}",
                        params)
 
 
-def channels_named_selling(store: Store, name: str, shopping_codes: Sequence[str], property_id: str) -> list[Row]:
+def channels_named_selling(store: Reads, name: str, shopping_codes: Sequence[str], property_id: str) -> list[Row]:
     """(id, provider_api_key_hash) of the active shopping channels the name reaches that the active property is
     connected to."""
     reached, params = named(name, shopping_codes)
@@ -38,15 +39,15 @@ def channels_named_selling(store: Store, name: str, shopping_codes: Sequence[str
         f"AND p.is_active = 1 AND {reached}", (property_id, *params))
 
 
-def channel_group_and_code(store: Store, channel_id: str) -> Row | None:
-    return store.one("SELECT group_id, channel_code FROM channels WHERE id = ?", (channel_id,))
+def channel_group_and_code(store: Reads, channel_id: str) -> Row | None:
+    return cast(Row | None, store.one("SELECT group_id, channel_code FROM channels WHERE id = ?", (channel_id,)))
 
 
-def channel_settings(store: Store, channel_id: str) -> str | None:
-    return store.scalar("SELECT settings FROM channels WHERE id = ?", (channel_id,))
+def channel_settings(store: Reads, channel_id: str) -> str | None:
+    return cast(str | None, store.scalar("SELECT settings FROM channels WHERE id = ?", (channel_id,)))
 
 
-def sells_property(store: Store, channel_id: str, property_id: str) -> bool:
+def sells_property(store: Reads, channel_id: str, property_id: str) -> bool:
     """Whether the property is connected to the channel and active."""
     return bool(store.scalar("SELECT 1 FROM channel_properties cp JOIN properties p ON p.id = cp.property_id "
                              "WHERE cp.channel_id = ? AND cp.property_id = ? AND p.is_active = 1",
@@ -61,7 +62,7 @@ def _sold_scope(channel_ids: list[str]) -> str:
             f"({placeholders(channel_ids)}) AND cp.property_id = p.id)")
 
 
-def property_page(store: Store, query: ListQuery, channel_ids: list[str]) -> tuple[list[Row], dict]:
+def property_page(store: Reads, query: ListQuery, channel_ids: list[str]) -> tuple[list[Row], dict[str, Any]]:
     """One page of the properties the channels sell, by title; the total of an unfiltered one of one channel is the
     count kept (backend/inventory/sellable.py)."""
     kept = None
@@ -86,10 +87,10 @@ class Sellable:
     arrives: int
     departs: int
 
-    def rows(self) -> tuple[str, list]:
+    def rows(self) -> tuple[str, list[Any]]:
         """SQL on `sellable_nights s`: the rows of a kind that sells the stay, its window aside."""
         sql = f"s.channel_id IN ({placeholders(self.channel_ids)}) AND s.date = ? AND (s.nights & ?) <> 0"
-        params: list = [*self.channel_ids, self.arrival, self.bit]
+        params: list[Any] = [*self.channel_ids, self.arrival, self.bit]
         if self.party is not None:
             adults, children, infants = self.party
             sql += " AND s.adults >= ? AND s.children >= ? AND s.infants >= ? AND s.persons >= ?"
@@ -100,13 +101,13 @@ class Sellable:
         return sql, params
 
     @property
-    def safe(self) -> tuple[str, list]:
+    def safe(self) -> tuple[str, list[Any]]:
         """SQL on `s`: a window that holds the stay whatever the property's time zone says the date is (the local
         date is within a day of UTC's)."""
         return "s.cut_off_days + 2 <= ? AND s.state_length - 1 >= ?", [self.arrives, self.departs]
 
 
-def unsafe_zones(store: Store, ask: Sellable) -> list[str]:
+def unsafe_zones(store: Reads, ask: Sellable) -> list[str]:
     """The time zones of the properties whose window the stay may not fit in, by where their date is now."""
     rows, params = ask.rows()
     safe, safe_params = ask.safe
@@ -114,8 +115,8 @@ def unsafe_zones(store: Store, ask: Sellable) -> list[str]:
                                       [*params, *safe_params])]
 
 
-def sellable_page(store: Store, query: ListQuery, ask: Sellable, zones: dict[str, tuple[int, str]],
-                  wanted: bool) -> tuple[list[Row], dict]:
+def sellable_page(store: Reads, query: ListQuery, ask: Sellable, zones: dict[str, tuple[int, str]],
+                  wanted: bool) -> tuple[list[Row], dict[str, Any]]:
     """One page of the properties the channels sell that can (`wanted`) or can't sell the stay, by the index.
     `zones`: for each time zone that unsafe_zones named, its date (in days from today in UTC) and time now."""
     rows, params = ask.rows()
@@ -143,29 +144,29 @@ def sellable_page(store: Store, query: ListQuery, ask: Sellable, zones: dict[str
                 default_order="p.title, p.id", count=count)
 
 
-def sold_properties(store: Store, query: ListQuery, channel_ids: list[str]) -> list[Row]:
+def sold_properties(store: Reads, query: ListQuery, channel_ids: list[str]) -> list[Row]:
     """Every property the channels sell that the query's filters match, by title (not one page)."""
     conditions, values = where(query, LIST_COLUMNS, store.dialect)
     return store.query(f"SELECT p.* FROM properties p WHERE {_sold_scope(channel_ids)}{conditions} "
                        "ORDER BY p.title, p.id", [*channel_ids, *values])
 
 
-def property_contexts(store: Store, property_ids: list[str]) -> list[Row]:
+def property_contexts(store: Reads, property_ids: list[str]) -> list[Row]:
     """(id, timezone, settings) of each property (asked in chunks: every property a channel sells, when priced)."""
     return [row for chunk in chunked(property_ids) for row in store.query(
         f"SELECT id, timezone, settings FROM properties WHERE id IN ({placeholders(chunk)})", chunk)]
 
 
-def property_row(store: Store, property_id: str) -> Row | None:
-    return store.one("SELECT * FROM properties WHERE id = ?", (property_id,))
+def property_row(store: Reads, property_id: str) -> Row | None:
+    return cast(Row | None, store.one("SELECT * FROM properties WHERE id = ?", (property_id,)))
 
 
-def property_facilities(store: Store, property_id: str) -> list[Row]:
+def property_facilities(store: Reads, property_id: str) -> list[Row]:
     """(category, title) of the property's facilities, in its order."""
     return store.query(
         "SELECT f.category, f.title FROM property_facilities pf JOIN facilities f ON f.id = pf.facility_id "
         "WHERE pf.property_id = ? ORDER BY pf.position", (property_id,))
 
 
-def property_currency(store: Store, property_id: str) -> str | None:
-    return store.scalar("SELECT currency FROM properties WHERE id = ?", (property_id,))
+def property_currency(store: Reads, property_id: str) -> str | None:
+    return cast(str | None, store.scalar("SELECT currency FROM properties WHERE id = ?", (property_id,)))

@@ -14,22 +14,23 @@ Dates count from the engine's clock, so a frozen clock gives the same demo every
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import date, timedelta
+from typing import Any
 
 from backend.core.dates import local_now
-from backend.tools.demo_chat import load_conversations
-from backend.tools.demo_reviews import load_reviews
 from backend.engine import Engine
-from backend.properties.facilities import facility_id
 from backend.identity.models import Actor, IssuedToken
 from backend.inventory.store import plan_currency
+from backend.properties.facilities import facility_id
+from backend.tools.demo_chat import load_conversations
+from backend.tools.demo_reviews import load_reviews
 
 INTEGRATOR_EMAIL = "integrator@example.com"
 
 PORTFOLIO = "Sea & Mountain Stays"
 NEW_OPENINGS = "New openings"
 
-PROPERTIES = [
+PROPERTIES: list[tuple[str, dict[str, Any]]] = [
     (PORTFOLIO, {
         "title": "Hotel Edelweiss", "currency": "CHF", "property_type": "hotel", "email": "desk@edelweiss.example",
         "phone": "+41 27 966 12 00", "zip_code": "3920", "country": "CH", "state": "Valais", "city": "Zermatt",
@@ -92,7 +93,7 @@ ROOMS = {
     "Ryokan Hanabi": [("Japanese-style Room", 8, 3, 1, 38000)],
 }
 # Derived rate plans, per (property, room): title, modifiers of the flexible rate, and what else they hold.
-DERIVED = {
+DERIVED: dict[tuple[str, str], tuple[str, list[list[str]], dict[str, Any]]] = {
     ("Hotel Edelweiss", "Double Room Matterhorn View"): (
         "Member rate", [["decrease_by_percent", "10.00"]],
         {"inherit_stop_sell": True, "inherit_closed_to_arrival": True, "inherit_min_stay_arrival": True}),
@@ -226,7 +227,7 @@ def _inventory(engine: Engine, operator: Actor, property_id: str, title: str) ->
     return made
 
 
-def _bookings(engine: Engine, channels: dict, ids: dict[str, str], plans: dict) -> None:
+def _bookings(engine: Engine, channels: dict[str, Any], ids: dict[str, str], plans: dict[str, Any]) -> None:
     """A few bookings from OpenShopping (through push_booking) and from Booking.com (through its adapter), one
     of whose cards the hotel has reported invalid."""
     today = engine.config.clock().date()
@@ -261,13 +262,14 @@ def _bookings(engine: Engine, channels: dict, ids: dict[str, str], plans: dict) 
     _front_desk_day(engine, booking_com, ids, plans, len(shopping) + len(ota))
 
 
-def _pull_ari(engine: Engine, channel: dict) -> None:
+def _pull_ari(engine: Engine, channel: dict[str, Any]) -> None:
     """Booking.com reads its ARI from now on (pull): set last, it starts with nothing waiting, as a channel
     connected to a property already built does once its first full sync has been read."""
     engine.channels.update(engine.identity.operator(), channel["id"], {"settings": {"ari_distribution": "pull"}})
 
 
-def _front_desk_day(engine: Engine, booking_com: dict, ids: dict[str, str], plans: dict, first: int) -> None:
+def _front_desk_day(engine: Engine, booking_com: dict[str, Any], ids: dict[str, str], plans: dict[str, Any],
+                    first: int) -> None:
     """Guests arriving and leaving at Hotel Edelweiss today and tomorrow, and one staying on, so that the arrivals,
     departures and in-house lists, check-in and no-show have someone to act on from the first run."""
     hotel = ids["Hotel Edelweiss"]
@@ -285,7 +287,7 @@ def _front_desk_day(engine: Engine, booking_com: dict, ids: dict[str, str], plan
         engine.bookings.inbound(adapter, body, secure=False)
 
 
-def _booking(engine: Engine, number: int, arrival, nights: int, room: str, plan: str) -> dict:
+def _booking(engine: Engine, number: int, arrival: date, nights: int, room: str, plan: str) -> dict[str, Any]:
     surname, name, country, language = GUESTS[number % len(GUESTS)]
     return {"status": "new", "arrival_date": arrival.isoformat(),
             "departure_date": (arrival + timedelta(days=nights)).isoformat(), "arrival_hour": "16:00",

@@ -3,12 +3,14 @@ some waiting, some closed, and Airbnb inquiries. Times count back from the engin
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from itertools import cycle
+from typing import Any, cast
 
 from backend.chat.store import booking_thread
 from backend.engine import Engine
 from backend.inventory.store import plan_currency
+from storage import Row
 
 # (sender, minutes before now, text); "g" the guest, "p" the property.
 SCRIPTS = [
@@ -45,7 +47,7 @@ INQUIRIES = [("Harbour Lights Apartments", "Maya Lin", "Is the two-bedroom free 
              ("Chalet Les Aiguilles", "Ingrid Olsen", "Bonjour ! Le chalet a-t-il un sauna ?", 2000)]
 
 
-def load_conversations(engine: Engine, channels: dict, ids: dict[str, str], plans: dict) -> None:
+def load_conversations(engine: Engine, channels: dict[str, Any], ids: dict[str, str], plans: dict[str, Any]) -> None:
     operator = engine.identity.operator()
     now = engine.config.clock()
     adapters = {code: engine.bookings.channel_by_key(c["id"], c["inbound_key"]) for code, c in channels.items()
@@ -69,7 +71,7 @@ def load_conversations(engine: Engine, channels: dict, ids: dict[str, str], plan
                 engine.chat.receive(adapters[code], {"booking_id": booking["id"], "message": text, "sent_at": at})
             else:
                 engine.chat.send_to_booking(operator, booking["id"], {"message": text}, at=at)
-        thread = booking_thread(engine.store, booking["id"])["id"]
+        thread = cast(Row, booking_thread(engine.store, booking["id"]))["id"]  # the messages above made it
         if lines[-1][0] == "p" or number % 5 == 4:
             engine.chat.mark_read(operator, thread)
         if number % 6 == 5:
@@ -82,9 +84,10 @@ def load_conversations(engine: Engine, channels: dict, ids: dict[str, str], plan
             "property_id": ids[title], "listing_id": str(4400 + minutes), "listing_name": title, "guest_name": guest,
             "checkin_date": start.isoformat(), "checkout_date": (start + timedelta(days=4)).isoformat(), "nights": 4,
             "currency": "EUR" if title != "Harbour Lights Apartments" else "AUD",
-            "expected_payout_amount_accurate": "1240.00", "non_response_at": (now + timedelta(hours=20)).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "expected_payout_amount_accurate": "1240.00",
+            "non_response_at": (now + timedelta(hours=20)).strftime("%Y-%m-%dT%H:%M:%SZ"),
             "number_of_adults": 2, "number_of_children": 1 if "child" in text else 0}})
 
 
-def _stamp(moment) -> str:
+def _stamp(moment: datetime) -> str:
     return moment.replace(tzinfo=None, microsecond=0).isoformat(timespec="microseconds")

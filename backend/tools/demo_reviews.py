@@ -6,11 +6,12 @@ clock."""
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 from backend.engine import Engine
 
 # (property, channel, guest, days ago, overall, {category: score}, words, tags)
-REVIEWS = [
+REVIEWS: list[tuple[str, str, str, int, float | None, dict[str, float], str, list[str]]] = [
     ("Hotel Edelweiss", "BookingCom", "Anna Müller", 2, 9.6,
      {"clean": 10, "comfort": 9.5, "facilities": 9, "location": 10, "services": 9.5, "staff": 10, "value": 8.5},
      "Traumhafter Blick aufs Matterhorn, sehr herzliches Personal. Das Frühstück war ausgezeichnet.", []),
@@ -65,7 +66,7 @@ GUEST_REVIEWED = {"Noah Williams": "Noah and his family left the villa spotless.
 EXPIRED = {"João Silva"}  # too old to answer now
 
 
-def load_reviews(engine: Engine, channels: dict, ids: dict[str, str]) -> None:
+def load_reviews(engine: Engine, channels: dict[str, Any], ids: dict[str, str]) -> None:
     operator = engine.identity.operator()
     now = engine.config.clock()
     adapters = {code: engine.bookings.channel_by_key(c["id"], c["inbound_key"]) for code, c in channels.items()

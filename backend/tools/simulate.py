@@ -16,13 +16,19 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, timedelta
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from backend.bookings.store import ended_stays
-from backend.core.errors import NotSupported
 from backend.channels.store import channel_row, chatting_ota_channels
+from backend.core.errors import NotSupported
 from backend.core.listing import ListQuery
 from backend.properties.store import properties_with_app
+from storage import Row
+
+if TYPE_CHECKING:
+    import httpx
+
+    from backend.engine import Engine
 
 OPENERS = [
     "Hello! What time can we check in?", "Bonjour, y a-t-il un parking près de chez vous ?",
@@ -48,7 +54,7 @@ REVIEW_CATEGORIES = {"BookingCom": ("clean", "comfort", "facilities", "location"
 # The smallest real PNG and a short menu: files a guest might send.
 FILES = [("photo.png", "image/png", base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==")),
-    ("arrival.txt", "text/plain", "Flight LX 1234, landing 21:40.\n".encode())]
+    ("arrival.txt", "text/plain", b"Flight LX 1234, landing 21:40.\n")]
 
 
 class Sink(Protocol):
@@ -209,24 +215,24 @@ def run(traffic: Traffic, count: int, every: float, say: Callable[[str], None],
 class EngineSink:
     """Straight into a database, through the same engine calls the inbound API makes."""
 
-    def __init__(self, engine) -> None:
+    def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.acked: dict[str, int] = {}  # channel id: the ARI cursor acked last
 
     def booking(self, channel: dict[str, Any], body: dict[str, Any]) -> str:
-        return self.engine.bookings.inbound(self._row(channel), body, secure=False)[0]["id"]
+        return cast(str, self.engine.bookings.inbound(self._row(channel), body, secure=False)[0]["id"])
 
     def message(self, channel: dict[str, Any], body: dict[str, Any]) -> str:
-        return self.engine.chat.receive(self._row(channel), body)["id"]
+        return cast(str, self.engine.chat.receive(self._row(channel), body)["id"])
 
     def inquiry(self, channel: dict[str, Any], body: dict[str, Any]) -> str:
-        return self.engine.chat.inquiry(self._row(channel), body)["id"]
+        return cast(str, self.engine.chat.inquiry(self._row(channel), body)["id"])
 
     def attachment(self, channel: dict[str, Any], body: dict[str, Any]) -> str:
-        return self.engine.chat.attachments.upload(body, channel_id=channel["id"])["id"]
+        return cast(str, self.engine.chat.attachments.upload(body, channel_id=channel["id"])["id"])
 
     def review(self, channel: dict[str, Any], body: dict[str, Any]) -> str:
-        return self.engine.reviews.receive(self._row(channel), body)[0]["id"]
+        return cast(str, self.engine.reviews.receive(self._row(channel), body)[0]["id"])
 
     def ended_stays(self, channel: dict[str, Any], today: date) -> list[str]:
         return ended_stays(self.engine.store, channel["id"], today.isoformat(), ENDED_STAYS)
@@ -248,8 +254,8 @@ class EngineSink:
             self.acked[channel["id"]] = page.cursor
         return len(page.values), page.has_more
 
-    def _row(self, channel: dict[str, Any]):
-        return channel_row(self.engine.store, channel["id"])
+    def _row(self, channel: dict[str, Any]) -> Row:
+        return cast(Row, channel_row(self.engine.store, channel["id"]))  # one of channels()
 
     def channels(self) -> list[dict[str, Any]]:
         """The database's OTA channels that reach a property with the chat app."""
@@ -263,7 +269,7 @@ class EngineSink:
 class HttpSink:
     """Into a running server, through each channel's inbound API with its inbound key."""
 
-    def __init__(self, client, keys: dict[str, str]) -> None:
+    def __init__(self, client: httpx.Client, keys: dict[str, str]) -> None:
         self.client = client  # an httpx.Client on the server's base URL
         self.keys = keys
         self.acked: dict[str, int] = {}  # channel id: the ARI cursor acked last
@@ -319,10 +325,10 @@ class HttpSink:
     def _get(self, channel_id: str) -> dict[str, Any]:
         response = self.client.get(f"/api/v1/inbound/{channel_id}", headers={"api-key": self.keys[channel_id]})
         response.raise_for_status()
-        return response.json()
+        return cast(dict[str, Any], response.json())
 
     def _post(self, channel: dict[str, Any], what: str, body: dict[str, Any]) -> str:
         response = self.client.post(f"/api/v1/inbound/{channel['id']}/{what}", json=body,
                                     headers={"api-key": self.keys[channel["id"]]})
         response.raise_for_status()
-        return response.json()["data"]["id"]
+        return cast(str, response.json()["data"]["id"])

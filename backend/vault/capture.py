@@ -157,7 +157,7 @@ def _parsed(url: str) -> SplitResult | None:
     address, a port that is not a number (urlsplit and its `port` raise ValueError)."""
     try:
         parts = urlsplit(url)
-        parts.port  # read for its check: a port that is no number raises
+        _ = parts.port  # read for its check: a port that is no number raises
     except ValueError:
         return None
     return parts

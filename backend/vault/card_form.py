@@ -39,8 +39,8 @@ from pydantic import BaseModel, ConfigDict, StrictStr
 from backend.core.changes import note
 from backend.core.clients import client_of
 from backend.core.errors import TooManyRequests, Unauthorized, ValidationFailed
-from backend.identity.service import hash_secret
 from backend.core.validation import validate
+from backend.identity.service import hash_secret
 from backend.vault.cards import CardData
 from backend.vault.keeping import Vault
 from backend.vault.store import (
@@ -126,7 +126,7 @@ class CardForm:
                 raise Unauthorized(SESSION_GONE)
         return {"card_token": token, **card.normalised().masked(), "card_type": self.vault.describe(token)["card_type"]}
 
-    def take(self, conn, token: str, channel_id: str, booking_id: str, departure: str | None) -> dict[str, Any]:
+    def take(self, conn: Connection, token: str, channel_id: str, booking_id: str, departure: str | None) -> dict[str, Any]:
         """A booking takes the form's card, in the caller's transaction: what it shows of it (masked). It takes it by a
         session of a channel's form that kept that card and that no other booking took (the same card typed into two
         forms is one vault card, which each session gives once). A 422 on `guarantee.token` for none such, or for a

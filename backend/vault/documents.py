@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Any, cast
 
 from jsonpath_ng import jsonpath as jp
 from lxml import etree
@@ -40,7 +40,7 @@ class Unplaceable(Exception):
 @dataclass(slots=True)
 class JsonNode:
     value: Any
-    container: dict | list  # the root sits in a one-item list, so that every node has one
+    container: dict[str, Any] | list[Any]  # the root sits in a one-item list, so that every node has one
     key: str | int
 
 
@@ -64,8 +64,8 @@ class JsonDocument:
         """`$` and `@` give the node itself; everything else is a field or an item of its container. A plain path
         is walked as it goes (a message's nodes one by one); jsonpath-ng makes an object of every value it passes,
         all at once, so it takes messages of MAX_VALUES at most."""
-        if selector.plan is not None:
-            return _walk(selector.plan, node)
+        if selector.plan is not None:  # type: ignore[attr-defined]  # kept on the path by selectors.jsonpath
+            return _walk(selector.plan, node)  # type: ignore[attr-defined]  # as above
         self._within_values()
         found = []
         for match in selector.find(node.value):
@@ -73,7 +73,7 @@ class JsonDocument:
                 found.append(node)
             else:
                 path = match.path
-                key = path.fields[0] if isinstance(path, jp.Fields) else path.indices[0]
+                key = path.fields[0] if isinstance(path, jp.Fields) else cast(jp.Index, path).indices[0]
                 found.append(JsonNode(match.value, match.context.value, key))
         return found
 
@@ -93,7 +93,8 @@ class JsonDocument:
         raise NotText
 
     def replace(self, node: JsonNode, text: str) -> None:
-        node.container[node.key] = node.value = text
+        container: Any = node.container  # a dict by its key, a list by its index
+        container[node.key] = node.value = text
 
     def slot(self, node: JsonNode) -> Hashable:
         return id(node.container), node.key
@@ -161,7 +162,7 @@ class XmlDocument:
         self.root = read_xml(body, max_bytes)
 
     def messages(self, selector: etree.XPath) -> list[Any]:
-        return selector(self.root)
+        return cast(list[Any], selector(self.root))
 
     def select(self, selector: etree.XPath, node: Any) -> list[Any]:
         return selector(node) if isinstance(node, etree._Element) else []
@@ -203,7 +204,7 @@ class XmlDocument:
             raise Unplaceable(f"has {len(parents)} elements to go into where one is expected")
         if not isinstance(parents[0], etree._Element):
             raise Unplaceable("has no element to go into")
-        parent, name = parents[0], target.name
+        parent, name = parents[0], cast(str, target.name)  # a target without a parent has a name
         if target.attribute:
             return lambda text: parent.set(name, text)
         children = parent.findall(name)

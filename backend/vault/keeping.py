@@ -4,9 +4,9 @@ A card's number, holder and expiry are sealed together (a JSON list), bound to t
 apart, bound to the token too, with its own short expiry, and wiped on request or by the purge.
 Beside them only what a receipt shows is kept in clear (first 6 and last 4, type, expiry month and
 year), and a fingerprint, a keyed hash of number and expiry that finds a card the vault holds when it comes in
-again: a card is kept once, and its CVV's expiry is never moved. Cards leave the vault a configurable number of days after the guest's departure (or after
-the day they came in, when the message does not say), counted when the purge runs. Every operation is written to the audit log,
-with who did it and never any card data. Its SQL is in backend/vault/store.py.
+again: a card is kept once, and its CVV's expiry is never moved. Cards leave the vault a configurable number of days
+after the guest's departure (or after the day they came in, when the message does not say), counted when the purge
+runs. Every operation is written to the audit log, with who did it and never any card data. Its SQL is in backend/vault/store.py.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import secrets
 from collections import defaultdict
 from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 from pydantic_core import from_json, to_json
 
@@ -48,7 +48,7 @@ from backend.vault.store import (
     unfingerprinted_cards,
     upsert_cvvs,
 )
-from storage import Store
+from storage import Connection, Row, Store
 
 # Leading digits of the main brands, longest first where they overlap.
 BRANDS = (("34", "amex"), ("37", "amex"), ("4", "visa"), ("51", "mastercard"), ("52", "mastercard"),
@@ -74,7 +74,7 @@ class Vault:
         self.cvv_ttl = cvv_ttl
         self.purge_days = purge_days
 
-    def keep(self, conn, cards: list[CardData], departures: list[date | None], *, profile_name: str, actor: str,
+    def keep(self, conn: Connection, cards: list[CardData], departures: list[date | None], *, profile_name: str, actor: str,
              extras: list[dict[str, Any] | None] | None = None, kept_at: datetime | None = None,
              cvvs_from_vault: bool = False) -> list[str]:
         """Keep normalised cards in the caller's transaction; their tokens, in order. `extras` are sealed with their
@@ -124,12 +124,12 @@ class Vault:
         identity = f"{card.card_number}|{int(card.expiration_month or 0):02d}|{int(card.expiration_year or 0)}"
         return self.keys.fingerprint(identity, FINGERPRINT)
 
-    def _held(self, conn, prints: list[str], now: datetime) -> dict[str, tuple[str, bool]]:
+    def _held(self, conn: Connection, prints: list[str], now: datetime) -> dict[str, tuple[str, bool]]:
         """The cards the vault holds of these fingerprints: fingerprint: (token, whether it holds a live CVV)."""
         return held_cards(conn, prints, _stamp(now))
 
     def _sealed(self, token: str, card: CardData, fingerprint: str, departure: date, extra: dict[str, Any] | None,
-                profile_name: str, kept: str) -> tuple:
+                profile_name: str, kept: str) -> tuple[Any, ...]:
         """A new card's row."""
         sealed = [card.card_number, card.cardholder_name, card.expiration_month, card.expiration_year]
         nonce, ciphertext = self.keys.seal(to_json(sealed + [extra] if extra else sealed), f"card:{token}")
@@ -137,14 +137,14 @@ class Vault:
                 int(card.expiration_month or 0), int(card.expiration_year or 0), profile_name, departure.isoformat(),
                 kept, fingerprint)
 
-    def _seal_extra(self, conn, token: str, extra: dict[str, Any]) -> None:
+    def _seal_extra(self, conn: Connection, token: str, extra: dict[str, Any]) -> None:
         """A found card brought again with what a booking's guarantee meta holds (a virtual card's balance, say):
         the latest is sealed with it, the rest of what was sealed stays."""
-        row = sealed_card(conn, token)
+        row = cast(Row, sealed_card(conn, token))  # a found card: held
         sealed = from_json(self.keys.open(row["nonce"], row["ciphertext"], f"card:{token}"))[:4]
         reseal_card(conn, token, *self.keys.seal(to_json([*sealed, extra]), f"card:{token}"))
 
-    def _keep_cvvs(self, conn, cards: list[CardData], tokens: list[str], live: list[bool], kept: datetime,
+    def _keep_cvvs(self, conn: Connection, cards: list[CardData], tokens: list[str], live: list[bool], kept: datetime,
                    now: datetime, from_vault: bool) -> None:
         """The CVVs that start their life now, counted from `kept`: of cards that hold none alive, once each."""
         expiry = kept + self.cvv_ttl
@@ -159,7 +159,7 @@ class Vault:
         upsert_cvvs(conn, [(token, *self.keys.seal(code.encode(), f"cvv:{token}"), expires_at)
                            for token, code in codes.items()], now_stamp)
 
-    def reveal(self, conn, tokens: list[str], actor: str) -> dict[str, dict[str, Any]]:
+    def reveal(self, conn: Connection, tokens: list[str], actor: str) -> dict[str, dict[str, Any]]:
         """The cards of `tokens` in clear, for the secure listener's one caller (the tokenisation service),
         in the caller's transaction; every one written to the audit log. A token whose card has left the
         vault (purged, deleted) is missing from the answer; a CVV that expired or was wiped is None."""
@@ -177,7 +177,7 @@ class Vault:
         audit_reveals(conn, [(_stamp(self._now()), token, actor, "to the tokenisation service") for token in clear])
         return clear
 
-    def move(self, conn, token: str, departure: date) -> None:
+    def move(self, conn: Connection, token: str, departure: date) -> None:
         """A booking's stay changed: its card leaves the vault counting from the new departure, if that is later (the
         card may guarantee other stays too: kept once, it leaves after the last of them)."""
         extend_departures(conn, [(token, departure.isoformat())])
@@ -233,7 +233,7 @@ class Vault:
             self._audit(conn, "purge", None, actor, f"{cards} cards, {cvvs} cvvs, {days} days after departure")
         return {"cards": cards, "cvvs": cvvs}
 
-    def fold_copies(self, conn) -> list[tuple[str, list[str]]]:
+    def fold_copies(self, conn: Connection) -> list[tuple[str, list[str]]]:
         """The data step for cards kept before the vault found cards by fingerprint: each gets its own, and of the
         copies of one card (earlier versions sealed a card anew each time it came in: every capture made a copy,
         whose CVV started its hours again) one stands: the copy holding the CVV that expires first, so that no
@@ -263,16 +263,16 @@ class Vault:
     def audit(self, token: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
         return [dict(r) for r in audit_entries(self.store, token, limit)]
 
-    def _row(self, conn, token: str):
+    def _row(self, conn: Connection, token: str) -> Row:
         row = card_row(conn, token, _stamp(self._now()))
         if row is None:
             raise NotFound("no card with that token")
         return row
 
-    def _audit(self, conn, action: str, token: str | None, actor: str, detail: str = "") -> None:
+    def _audit(self, conn: Connection, action: str, token: str | None, actor: str, detail: str = "") -> None:
         insert_audit(conn, _stamp(self._now()), action, token, actor, detail)
 
-    def _masked(self, row, holder: str | None) -> dict[str, Any]:
+    def _masked(self, row: Row, holder: str | None) -> dict[str, Any]:
         purge_after = date.fromisoformat(row["departure_date"]) + timedelta(days=self.purge_days)
         card = {"token": row["token"], "card_number": row["card_mask"], "card_type": row["card_type"],
                 "expiration_month": f"{row['expiration_month']:02d}", "expiration_year": str(row["expiration_year"]),

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copy
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
@@ -225,6 +226,7 @@ def compiled_from_stored(stored: dict[str, Any]) -> CompiledProfile:
     """Build from `stored()` without checking it again: it was checked when it was saved."""
     kind = stored["type"]
     namespaces: Namespaces = tuple(sorted((stored.get("namespaces") or {}).items()))
+    target: Callable[[str], Any]
     if kind == "json":
         def select(expression: str, writable: bool = True) -> Any:
             return selectors.jsonpath(expression)

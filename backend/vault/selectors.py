@@ -10,11 +10,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any, cast
 
 from jsonpath_ng import jsonpath as jp
 from jsonpath_ng.exceptions import JSONPathError
-from jsonpath_ng.ext import parse as parse_jsonpath
 from jsonpath_ng.ext.filter import Filter
+from jsonpath_ng.ext.parser import parse as parse_jsonpath
 from lxml import etree
 
 Namespaces = tuple[tuple[str, str], ...]  # hashable, for the cache
@@ -79,7 +80,7 @@ def jsonpath(expression: str) -> jp.JSONPath:
     # A plain path of field names and wildcards (most selectors: `$.data[*]`, `attributes.guarantee`, `card_number`)
     # is walked by dict lookups (JsonDocument): jsonpath-ng's find costs ~20 µs a call, a dozen a card, and makes an
     # object for every value it passes, which a message of a million values would hold all at once.
-    compiled.plan = _plan(compiled)
+    compiled.plan = _plan(compiled)  # type: ignore[attr-defined]  # our walk's plan, kept on jsonpath-ng's path
     return compiled
 
 
@@ -123,16 +124,17 @@ def xml_target(expression: str, namespaces: Namespaces) -> XmlTarget:
 def _selects(node: jp.JSONPath) -> bool:
     if type(node) in SELECTING:  # exact types: the string functions and sorting subclass This
         return True
+    either: Any = node  # each of these classes has its `left`, and a combination its `right` too
     if type(node) in COMBINING:
-        return _selects(node.left) and _selects(node.right)
+        return _selects(either.left) and _selects(either.right)
     if type(node) in FILTERING:
-        return _selects(node.left)
+        return _selects(either.left)
     return False
 
 
 def _field_names(node: jp.JSONPath) -> tuple[str, ...] | None:
     plan = _plan(node)
-    return None if plan is None or WILDCARD in plan else plan
+    return None if plan is None or WILDCARD in plan else cast(tuple[str, ...], plan)  # no wildcard: names alone
 
 
 def _plan(node: jp.JSONPath) -> tuple[str | None, ...] | None:

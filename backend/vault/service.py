@@ -19,12 +19,8 @@ from backend.core.changes import note
 from backend.core.errors import Forbidden, NotFound, ValidationFailed
 from backend.vault.builtin import DEFINITIONS, builtin_profile
 from backend.vault.cards import CardData
-from backend.vault.profiles import (
-    CompiledProfile,
-    compile_profile,
-    compiled_from_stored,
-)
 from backend.vault.keeping import Vault
+from backend.vault.profiles import CompiledProfile, compile_profile, compiled_from_stored
 from backend.vault.store import (
     delete_profile,
     insert_profile,
@@ -35,7 +31,7 @@ from backend.vault.store import (
     update_profile,
 )
 from backend.vault.tokenise import Tokenised, tokenise
-from storage import Store, new_id, utc_now
+from storage import Connection, Row, Store, new_id, utc_now
 
 # A dry run's tokens: 32 hex digits like the vault's, numbered from 1, so they can't pass for real ones.
 DRY_RUN_TOKEN = "{:032x}"
@@ -135,7 +131,7 @@ class Tokenisation:
 
     # --- the pieces ----------------------------------------------------------------------------
 
-    def _row(self, profile_id: str, conn=None):
+    def _row(self, profile_id: str, conn: Connection | None = None) -> Row:
         row = profile_row(conn or self.store.conn, profile_id)
         if row is None:
             raise NotFound(f"tokenisation profile {profile_id} does not exist")
@@ -147,7 +143,7 @@ class Tokenisation:
             raise Forbidden("the built-in profiles are read-only; create one of your own")
 
     @staticmethod
-    def _unique(conn, name: str, profile_id: str | None) -> None:
+    def _unique(conn: Connection, name: str, profile_id: str | None) -> None:
         taken = profile_id_named(conn, name)
         if taken is not None and taken != profile_id:
             raise ValidationFailed.one("name", "has already been taken")
@@ -156,7 +152,7 @@ class Tokenisation:
         return self.clock().astimezone(UTC).date()
 
 
-def _entity(row) -> dict[str, Any]:
+def _entity(row: Row) -> dict[str, Any]:
     public = compiled_from_stored(from_json(row["profile"])).public()
     return {"id": row["id"], **public, "built_in": False, "created_at": row["created_at"],
             "updated_at": row["updated_at"]}

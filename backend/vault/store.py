@@ -7,7 +7,7 @@ The statements are written in the common dialect of storage/, which both SQLite 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from storage import Connection, Row, Store, placeholders
 
@@ -23,7 +23,8 @@ CARD_SELECT = ("SELECT c.*, v.expires_at AS cvv_expires_at FROM vault_cards c "
 
 def held_cards(conn: Connection, fingerprints: list[str], now: str) -> dict[str, tuple[str, bool]]:
     """The cards held of these fingerprints: fingerprint: (token, whether it holds a CVV alive after `now`)."""
-    held, wanted = {}, list(dict.fromkeys(fingerprints))
+    held: dict[str, tuple[str, bool]] = {}
+    wanted = list(dict.fromkeys(fingerprints))
     for start in range(0, len(wanted), CHUNK):
         chunk = wanted[start:start + CHUNK]
         held |= {row[0]: (row[1], bool(row[2])) for row in conn.execute(
@@ -50,7 +51,7 @@ def extend_departures(conn: Connection, moves: list[tuple[str, str]]) -> None:
 
 
 def sealed_card(conn: Connection, token: str) -> Row | None:
-    return conn.execute("SELECT nonce, ciphertext FROM vault_cards WHERE token = ?", (token,)).fetchone()
+    return cast(Row | None, conn.execute("SELECT nonce, ciphertext FROM vault_cards WHERE token = ?", (token,)).fetchone())
 
 
 def reseal_card(conn: Connection, token: str, nonce: bytes, ciphertext: bytes) -> None:
@@ -73,13 +74,13 @@ def revealed_cards(conn: Connection, tokens: list[str], now: str) -> list[Row]:
 
 
 def card_summary(store: Store, token: str) -> Row | None:
-    return store.one("SELECT card_mask, card_type, expiration_month, expiration_year FROM vault_cards "
-                     "WHERE token = ?", (token,))
+    return cast(Row | None, store.one("SELECT card_mask, card_type, expiration_month, expiration_year FROM vault_cards "
+                                      "WHERE token = ?", (token,)))
 
 
 def card_row(conn: Connection, token: str, now: str) -> Row | None:
     """A card with its CVV's expiry, if one alive after `now` is held."""
-    return conn.execute(f"{CARD_SELECT} WHERE c.token = ?", (now, token)).fetchone()
+    return cast(Row | None, conn.execute(f"{CARD_SELECT} WHERE c.token = ?", (now, token)).fetchone())
 
 
 def card_page(store: Store, now: str, limit: int, offset: int) -> list[Row]:
@@ -88,7 +89,7 @@ def card_page(store: Store, now: str, limit: int, offset: int) -> list[Row]:
 
 
 def card_count(store: Store) -> int:
-    return store.scalar("SELECT count(*) FROM vault_cards")
+    return cast(int, store.scalar("SELECT count(*) FROM vault_cards"))
 
 
 def delete_card(conn: Connection, token: str) -> None:
@@ -166,16 +167,16 @@ def sessions_opened(conn: Connection, since: str, *, client: str | None = None, 
                     property_id: str | None = None) -> int:
     """How many sessions of the client (or of the channels and property) were made after `since`."""
     where, params = _opened_by(client, channel_ids, property_id)
-    return conn.execute(f"SELECT count(*) FROM card_form_sessions WHERE {where} AND inserted_at > ?",
-                        (*params, since)).fetchone()[0]
+    return cast(int, conn.execute(f"SELECT count(*) FROM card_form_sessions WHERE {where} AND inserted_at > ?",
+                                  (*params, since)).fetchone()[0])
 
 
 def session_opened_at(conn: Connection, since: str, offset: int, *, client: str | None = None,
                       channel_ids: str | None = None, property_id: str | None = None) -> str:
     """When the session at `offset`, oldest first, of those `sessions_opened` counts was made."""
     where, params = _opened_by(client, channel_ids, property_id)
-    return conn.execute(f"SELECT inserted_at FROM card_form_sessions WHERE {where} AND inserted_at > ? "
-                        "ORDER BY inserted_at LIMIT 1 OFFSET ?", (*params, since, offset)).fetchone()[0]
+    return cast(str, conn.execute(f"SELECT inserted_at FROM card_form_sessions WHERE {where} AND inserted_at > ? "
+                                  "ORDER BY inserted_at LIMIT 1 OFFSET ?", (*params, since, offset)).fetchone()[0])
 
 
 def sweep_sessions(conn: Connection, now: str, counted_since: str) -> None:
@@ -194,8 +195,8 @@ def insert_session(conn: Connection, session_id: str, token_hash: str, channel_i
 
 def open_session(conn: Connection, token_hash: str, now: str) -> Row | None:
     """The unspent session of the token, alive at `now` (its id)."""
-    return conn.execute("SELECT id FROM card_form_sessions WHERE token_hash = ? AND expires_at > ? "
-                        "AND card_token IS NULL", (token_hash, now)).fetchone()
+    return cast(Row | None, conn.execute("SELECT id FROM card_form_sessions WHERE token_hash = ? AND expires_at > ? "
+                                         "AND card_token IS NULL", (token_hash, now)).fetchone())
 
 
 def spend_session(conn: Connection, session_id: str, card_token: str) -> int:
@@ -231,12 +232,12 @@ def profile_rows(store: Store) -> list[Row]:
 
 
 def profile_row(conn: Connection, profile_id: str) -> Row | None:
-    return conn.execute("SELECT * FROM tokenization_profiles WHERE id = ?", (profile_id,)).fetchone()
+    return cast(Row | None, conn.execute("SELECT * FROM tokenization_profiles WHERE id = ?", (profile_id,)).fetchone())
 
 
 def profile_named(store: Store, name: str) -> Row | None:
     """The profile of that name: its id, profile and updated_at."""
-    return store.one("SELECT id, profile, updated_at FROM tokenization_profiles WHERE name = ?", (name,))
+    return cast(Row | None, store.one("SELECT id, profile, updated_at FROM tokenization_profiles WHERE name = ?", (name,)))
 
 
 def profile_id_named(conn: Connection, name: str) -> str | None:
@@ -279,4 +280,4 @@ def revoke_pci_key(conn: Connection, key_id: str, key_hash: str, now: str) -> in
 
 def active_pci_key(store: Store, key_hash: str) -> str | None:
     """The id of the active key of that hash."""
-    return store.scalar("SELECT id FROM pci_keys WHERE key_hash = ? AND revoked_at IS NULL", (key_hash,))
+    return cast(str | None, store.scalar("SELECT id FROM pci_keys WHERE key_hash = ? AND revoked_at IS NULL", (key_hash,)))

@@ -24,7 +24,7 @@ from collections.abc import Callable, Hashable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
-from typing import Any
+from typing import Any, cast
 from urllib.parse import quote
 
 from pydantic_core import to_json
@@ -32,13 +32,7 @@ from pydantic_core import to_json
 from backend.core.card_data import MASKED_CVV, card_data_left
 from backend.core.errors import PayloadTooLarge, ValidationFailed
 from backend.vault.cards import CardData, masked_number
-from backend.vault.documents import (
-    JsonDocument,
-    NotText,
-    Unplaceable,
-    Writer,
-    XmlDocument,
-)
+from backend.vault.documents import JsonDocument, NotText, Unplaceable, Writer, XmlDocument
 from backend.vault.profiles import SENSITIVE, CompiledProfile
 
 Issue = Callable[[list[CardData], list[date | None]], list[str]]
@@ -185,7 +179,7 @@ def tokenise(profile: CompiledProfile, body: bytes, issue: Issue, *, max_bytes: 
 def _issue_and_place(profile: CompiledProfile, document: Any, count: int, examined: list[_Node],
                      issue: Issue) -> Tokenised:
     valid = [node for node in examined if node.card is not None]
-    tokens = issue([node.card for node in valid], [node.departure for node in valid]) if valid else []
+    tokens = issue([node.card for node in valid if node.card is not None], [node.departure for node in valid]) if valid else []
     if len(tokens) != len(valid):
         raise RuntimeError(f"issue() returned {len(tokens)} tokens for {len(valid)} cards")
     for node, token in zip(valid, tokens, strict=True):
@@ -197,11 +191,13 @@ def _issue_and_place(profile: CompiledProfile, document: Any, count: int, examin
             if node.errors:
                 _place_error(profile, document, node)
 
-    every_token, errors, warnings = [""] * count, [()] * count, [NO_CARD] * count
+    every_token: list[str] = [""] * count
+    errors: list[tuple[str, ...]] = [()] * count
+    warnings: list[tuple[str, ...]] = [NO_CARD] * count
     for node in examined:
         every_token[node.position], errors[node.position] = node.token, tuple(node.errors)
         warnings[node.position] = node.warnings
-    cards = {node.position: node.extracted for node in examined}
+    cards = {node.position: cast(CardData, node.extracted) for node in examined}  # _examine sets it on each
     examined.clear()  # what a card took while it was tokenised, before the message is written out and looked over
     dumped = document.dump()
     left = card_data_left(document.scan_text(dumped), document.named_values)

@@ -11,7 +11,7 @@ Frontdesk does not record who made a change. Without `send_data`, `payload` is l
 from __future__ import annotations
 
 from datetime import date, timedelta
-from typing import Any
+from typing import Any, cast
 
 from backend.distribution.collapse import collapse
 from backend.inventory.ari import Ari
@@ -34,21 +34,21 @@ def stamp(inserted_at: str) -> str:
 def ari_ranges(ari: Ari, event: Event, values: tuple[str, ...]) -> list[dict[str, Any]]:
     """The event's range, read now: `[{property_id, room_type_id, rate_plan_id?, date_from, date_to, <values>}]`;
     empty when its rate plan or room type is gone."""
-    written = event.payload
+    written, property_id = event.payload, cast(str, event.property_id)  # an ARI event is always a property's
     start = date.fromisoformat(written["date_from"])
     end = date.fromisoformat(written["date_to"]) + timedelta(days=1)
     if "rate_plan_id" in written:
-        plan = property_rate_plan(ari.store, written["rate_plan_id"], event.property_id)
+        plan = property_rate_plan(ari.store, written["rate_plan_id"], property_id)
         if plan is None:
             return []
         target_id, target = plan["id"], {"room_type_id": plan["room_type_id"], "rate_plan_id": plan["id"]}
-        nights = ari.plan_values(event.property_id, [plan], start, end, values)[target_id]
+        nights = ari.plan_values(property_id, [plan], start, end, values)[target_id]
     else:
-        target_id = property_room_type_id(ari.store, written["room_type_id"], event.property_id)
+        target_id = property_room_type_id(ari.store, written["room_type_id"], property_id)
         if target_id is None:
             return []
         target = {"room_type_id": target_id}
         nights = {day: {"availability": n} for day, n in ari.room_values([target_id], start, end)[target_id].items()}
     spans = collapse(target_id, ((date.fromisoformat(day), tuple(night.items())) for day, night in nights.items()))
     return [{"property_id": event.property_id, **target, "date_from": span.date_from.isoformat(),
-             "date_to": span.date_to.isoformat(), **dict(span.values)} for span in spans]
+             "date_to": span.date_to.isoformat(), **dict(cast(tuple[tuple[str, Any], ...], span.values))} for span in spans]

@@ -15,11 +15,11 @@ from pydantic_core import from_json
 
 from backend.inventory.ari import Ari
 from backend.outbox.deliverer import Event, Wanted
-from backend.outbox.sending import SendFailed, Sender, signature_headers
+from backend.outbox.sending import Sender, SendFailed, signature_headers
 from backend.outbox.signing_secrets import unseal
 from backend.webhooks import masks, payloads
 from backend.webhooks.store import active_webhooks, plan_room_type, webhook
-from storage import Store
+from storage import Connection, Row, Store
 
 if TYPE_CHECKING:
     from backend.core.keys import Keys
@@ -41,7 +41,7 @@ class Hook:
     send_data: bool
 
     @classmethod
-    def of(cls, row) -> Hook:
+    def of(cls, row: Row) -> Hook:
         return cls(row["id"], row["property_id"], row["callback_url"], masks.parse(row["event_mask"]),
                    from_json(row["headers"] or "{}"), from_json(row["request_params"] or "{}"),
                    bool(row["send_data"]))
@@ -110,21 +110,22 @@ class WebhookRoute:
         row, event = self._row(destination_id), events[0]
         if row is None:
             return None
-        hook, payload = Hook.of(row), event.payload
+        hook = Hook.of(row)
+        payload: Any = event.payload  # an ARI event's is sent as its ranges, a list
         if event.event == "ari":
             payload = payloads.ari_ranges(self.ari, event, self._ari_values(hook, event))
             if not payload:
                 return None
         return post(self.sender, hook, event.id, payloads.message(event, hook.send_data, payload), self.secret(row))
 
-    def secret(self, row) -> str:
+    def secret(self, row: Row) -> str:
         """A webhook's signing secret in clear, to sign with."""
         return unseal(self.keys(), row["secret"], row["id"])
 
-    def failed(self, conn, destination_id: str, error: str, events: list[Event]) -> None:
+    def failed(self, conn: Connection, destination_id: str, error: str, events: list[Event]) -> None:
         """Nothing to record: the delivery log and the webhook's state say it."""
 
-    def _row(self, webhook_id: str):
+    def _row(self, webhook_id: str) -> Row | None:
         return webhook(self.store, webhook_id)
 
     def _ari_values(self, hook: Hook, event: Event) -> tuple[str, ...]:

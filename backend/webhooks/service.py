@@ -6,6 +6,7 @@ runs it)."""
 
 from __future__ import annotations
 
+import builtins
 import json
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -15,19 +16,19 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from backend.core.addresses import host_problem
 from backend.core.errors import BadRequest, Errors, NotFound, Unauthorized, ValidationFailed
 from backend.core.events import EventBus
+from backend.core.listing import ListQuery
+from backend.core.validation import validate
 from backend.identity.models import Actor
 from backend.inventory.ari import Ari
-from backend.core.listing import ListQuery
-from backend.core.addresses import host_problem
 from backend.outbox import deliverer
 from backend.outbox.deliverer import Event
-from backend.outbox.sending import SendFailed, Sender, new_secret
+from backend.outbox.sending import Sender, SendFailed, new_secret
 from backend.outbox.signing_secrets import seal
 from backend.outbox.status import destination_status, every_page
 from backend.properties.service import Properties
-from backend.core.validation import validate
 from backend.webhooks import masks, payloads
 from backend.webhooks.models import WebhookInput
 from backend.webhooks.route import Hook, WebhookRoute, post
@@ -43,7 +44,7 @@ from backend.webhooks.store import (
     webhook_page,
 )
 from backend.webhooks.trials import Trials
-from storage import Store, new_id, utc_now
+from storage import Connection, Row, Store, new_id, utc_now
 
 if TYPE_CHECKING:
     from backend.core.keys import Keys
@@ -74,7 +75,7 @@ class Webhooks:
         rows, meta = webhook_page(self.store, query, actor)
         return [self._attributes(row) for row in rows], meta
 
-    def statuses(self, actor: Actor) -> list[dict[str, Any]]:
+    def statuses(self, actor: Actor) -> builtins.list[dict[str, Any]]:
         """Each webhook of the actor's properties as the outbox's status shows it (backend/outbox/status.py)."""
         rows = every_page(lambda query: webhook_page(self.store, query, actor))
         return [destination_status("webhook", row["id"], f"to {urlsplit(row['callback_url']).hostname}",
@@ -84,20 +85,20 @@ class Webhooks:
         return self._attributes(self._row(actor, webhook_id))
 
     def deliveries(self, actor: Actor, webhook_id: str,
-                   query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+                   query: ListQuery) -> tuple[builtins.list[dict[str, Any]], dict[str, Any]]:
         """The delivery log, latest first: each event sent or being retried, with its attempts and the last answer."""
         self._row(actor, webhook_id)
         rows, meta = delivery_page(self.store, query, webhook_id)
         return [_delivery(row) for row in rows], meta
 
-    def _row(self, actor: Actor, webhook_id: str):
+    def _row(self, actor: Actor, webhook_id: str) -> Row:
         row = webhook(self.store, webhook_id)
         if row is None:
             raise NotFound(f"webhook {webhook_id} does not exist")
         self.properties.require(actor, row["property_id"])
         return row
 
-    def _attributes(self, row) -> dict[str, Any]:
+    def _attributes(self, row: Row) -> dict[str, Any]:
         state = self._state(row) or {}
         return {
             "id": row["id"],
@@ -114,7 +115,7 @@ class Webhooks:
             "updated_at": row["updated_at"],
         }
 
-    def _state(self, row) -> dict[str, Any] | None:
+    def _state(self, row: Row) -> dict[str, Any] | None:
         return deliverer.state(self.store, row["id"], self.route.wanted_by(Hook.of(row)))
 
     # --- writing -----------------------------------------------------------------------------
@@ -211,14 +212,14 @@ class Webhooks:
         problem = host_problem(host, self.private_addresses)
         return problem and f"its host {problem}"
 
-    def _unknown_ids(self, model: WebhookInput) -> list[str]:
+    def _unknown_ids(self, model: WebhookInput) -> builtins.list[str]:
         rooms, plans = masks.parse(model.event_mask).named_ids()
         found = property_ids_found(self.store, model.property_id, rooms, plans)
         return [f"names {item[:40]!r}, which is not a {noun} of this property"
                 for noun, ids in (("room type", rooms), ("rate plan", plans)) for item in sorted(ids - found)]
 
     @staticmethod
-    def _room_for_one_more(conn, property_id: str) -> None:
+    def _room_for_one_more(conn: Connection, property_id: str) -> None:
         if webhook_count(conn, property_id) >= PER_PROPERTY:
             raise ValidationFailed.one("property_id", f"has {PER_PROPERTY} webhooks, the most a property may have")
 
@@ -273,7 +274,7 @@ def _json(text: str | None) -> dict[str, str] | None:
     return None if text is None else json.loads(text)
 
 
-def _delivery(row) -> dict[str, Any]:
+def _delivery(row: Row) -> dict[str, Any]:
     return {"id": row["id"], "event_id": row["event_id"], "event": row["event"], "event_at": row["event_at"],
             "status": row["status"], "attempts": row["attempts"], "response_status": row["response_status"],
             "warnings": json.loads(row["warnings"]) if row["warnings"] else None, "last_error": row["last_error"],

@@ -5,7 +5,7 @@ The statements are written in the common dialect of storage/, which both SQLite 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from backend.core.listing import Column, ListQuery
 from backend.core.store import page
@@ -37,16 +37,16 @@ def delivery_page(store: Store, query: ListQuery, webhook_id: str) -> tuple[list
 
 
 def webhook(store: Store, webhook_id: str) -> Row | None:
-    return store.one("SELECT * FROM webhooks WHERE id = ?", (webhook_id,))
+    return cast(Row | None, store.one("SELECT * FROM webhooks WHERE id = ?", (webhook_id,)))
 
 
-def active_webhooks(store: Store) -> dict[str, str]:
+def active_webhooks(store: Store) -> dict[str, str | None]:
     """The active webhooks' ids, each with its property."""
     return dict(store.query("SELECT id, property_id FROM webhooks WHERE is_active = 1"))
 
 
 def webhook_count(conn: Connection, property_id: str) -> int:
-    return conn.execute("SELECT count(*) FROM webhooks WHERE property_id = ?", (property_id,)).fetchone()[0]
+    return cast(int, conn.execute("SELECT count(*) FROM webhooks WHERE property_id = ?", (property_id,)).fetchone()[0])
 
 
 def insert_webhook(conn: Connection, webhook_id: str, property_id: str, user_id: str | None,
@@ -71,9 +71,9 @@ def delete_webhook(conn: Connection, webhook_id: str) -> None:
 
 def webhook_delivery(conn: Connection, webhook_id: str, delivery_id: str) -> Row | None:
     """The webhook's delivery: its event_seq, and the event's seq (NULL once the event is pruned)."""
-    return conn.execute("SELECT d.event_seq, e.seq FROM deliveries d LEFT JOIN events e "
-                        "ON e.seq = d.event_seq WHERE d.id = ? AND d.destination_id = ?",
-                        (delivery_id, webhook_id)).fetchone()
+    return cast(Row | None, conn.execute("SELECT d.event_seq, e.seq FROM deliveries d LEFT JOIN events e "
+                                         "ON e.seq = d.event_seq WHERE d.id = ? AND d.destination_id = ?",
+                                         (delivery_id, webhook_id)).fetchone())
 
 
 def property_ids_found(store: Store, property_id: str, room_type_ids: set[str], rate_plan_ids: set[str]) -> set[str]:
@@ -85,15 +85,16 @@ def property_ids_found(store: Store, property_id: str, room_type_ids: set[str], 
 
 
 def plan_room_type(store: Store, rate_plan_id: str) -> str | None:
-    return store.scalar("SELECT room_type_id FROM rate_plans WHERE id = ?", (rate_plan_id,))
+    return cast(str | None, store.scalar("SELECT room_type_id FROM rate_plans WHERE id = ?", (rate_plan_id,)))
 
 
 def property_rate_plan(store: Store, rate_plan_id: str, property_id: str) -> Row | None:
     """The property's rate plan (id, room_type_id, currency)."""
-    return store.one("SELECT id, room_type_id, currency FROM rate_plans WHERE id = ? AND property_id = ?",
-                     (rate_plan_id, property_id))
+    return cast(Row | None, store.one("SELECT id, room_type_id, currency FROM rate_plans WHERE id = ? AND property_id = ?",
+                                      (rate_plan_id, property_id)))
 
 
 def property_room_type_id(store: Store, room_type_id: str, property_id: str) -> str | None:
     """The id of the room type, if it is the property's."""
-    return store.scalar("SELECT id FROM room_types WHERE id = ? AND property_id = ?", (room_type_id, property_id))
+    return cast(str | None, store.scalar(
+        "SELECT id FROM room_types WHERE id = ? AND property_id = ?", (room_type_id, property_id)))

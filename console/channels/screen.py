@@ -46,7 +46,8 @@ class ChannelsScreen(DestinationsArea):
     def compose_body(self) -> ComposeResult:
         yield Static("Properties are connected in the Properties area (c); a shopping channel without a provider key "
                      "answers anyone. Sync: whether the channel has your latest ARI (l what was sent, f send "
-                     "everything again). w: the integrators' webhooks; y copies a channel's id.", id="channels-hint", markup=False)
+                     "everything again). w: the integrators' webhooks; y copies a channel's id.",
+                     id="channels-hint", markup=False)
         yield Static("", id="channels-outbox", markup=False)
         yield self.make_table()
 

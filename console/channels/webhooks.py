@@ -11,9 +11,9 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import Static
 
+from backend.core.listing import ListQuery
 from backend.engine import Engine
 from backend.identity.models import Actor
-from backend.core.listing import ListQuery
 from console.channels.delivery_log import Entry, Log
 from console.channels.destinations import DestinationsArea
 from console.channels.keys import WEBHOOKS

@@ -21,14 +21,8 @@ from textual.widget import Widget
 from textual.widgets import Static, TextArea
 
 from console.inbox.drafts import DraftKeeper, DraftsLoaded
-
 from console.inbox.notes import BOX_TITLE, NOTE_PLACEHOLDER, is_note, note_text
-from console.inbox.text import (
-    bubble,
-    inquiry_card,
-    inquiry_title,
-    pending_text,
-)
+from console.inbox.text import bubble, inquiry_card, inquiry_title, pending_text
 from console.kit.text_box import TextBox
 from console.kit.words import channel
 

@@ -28,15 +28,10 @@ from backend.core.errors import FrontdeskError
 from backend.core.listing import Filter, ListQuery
 from console.inbox.assign import AssignDialog, Assignment
 from console.inbox.conversation import Conversation
-from console.inbox.files import (
-    AttachDialog,
-    SaveDialog,
-    default_folder,
-    saved_text,
-)
+from console.inbox.files import AttachDialog, SaveDialog, default_folder, saved_text
 from console.inbox.keys import INBOX
-from console.inbox.notes import as_item, with_notes
 from console.inbox.message_rules import MessageRulesScreen
+from console.inbox.notes import as_item, with_notes
 from console.inbox.saved_replies import SavedRepliesScreen
 from console.inbox.stay_panel import StayLoaded, StayPanel
 from console.inbox.text import named, queued_text, thread_cells, whose_message

@@ -87,7 +87,8 @@ class ThreadList(FitTable):
             return
         index = self.get_row_index(before.row_id)
         # The refill scrolled to the top of an empty table on its way, which counted every earlier arrival as seen.
-        self.unseen = set(before.unseen) | {key.value for key in list(self.rows)[:index] if key.value and key.value not in before.above}
+        self.unseen = set(before.unseen) | {key.value for key in list(self.rows)[:index]
+                                            if key.value and key.value not in before.above}
         self.scroll_to(y=index * self.row_height - before.offset, animate=False, force=True)
         self.call_after_refresh(self.count_unseen)
 

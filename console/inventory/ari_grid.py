@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
 from datetime import date
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, ClassVar, Literal
 
 from rich.style import Style
@@ -184,10 +184,10 @@ class AriGrid(DataTable):
         if row.kind == "availability":
             return Text(f" {row.room['title']}", style="bold", overflow="ellipsis", no_wrap=True)
         if row.kind == "rate":
-            parent = data.parent_of(plan) if plan["rate_mode"] == "derived" else None  # type: ignore[index]
-            return Text(f"   {plan['title']}" + (f" ← {parent['title']}" if parent else ""),  # type: ignore[index]
+            parent = data.parent_of(plan) if plan["rate_mode"] == "derived" else None
+            return Text(f"   {plan['title']}" + (f" ← {parent['title']}" if parent else ""),
                         overflow="ellipsis", no_wrap=True)
-        letters = inherited_letters(plan, FLAGS if row.kind == "closed" else LIMITS)  # type: ignore[arg-type]
+        letters = inherited_letters(plan, FLAGS if row.kind == "closed" else LIMITS)
         return Text(f"     {row.kind}" + (f" ({letters} inherited)" if letters else ""), style="dim",
                     overflow="ellipsis", no_wrap=True)
 
@@ -197,14 +197,14 @@ class AriGrid(DataTable):
         if row.kind == "availability":
             count = data.availability.get(row.room["id"], {}).get(day.isoformat(), 0)
             return Text(str(count), style=f"bold {past}" if count else f"red {past}", justify="right")
-        cell = data.restrictions[row.plan["id"]][day.isoformat()]  # type: ignore[index]
+        cell = data.restrictions[row.plan["id"]][day.isoformat()]
         plan = row.plan
         if row.kind == "rate":
             rate = Text(compact_rate(cell["rate"]), style="strike dim" if cell["stop_sell"] else past, justify="right")
-            if inherits(plan, "rate"):  # type: ignore[arg-type]
+            if inherits(plan, "rate"):
                 rate.stylize(FROM_PARENT)  # the figures only, not the cell's padding
             return rate
-        shown = closed_flags(cell, plan) if row.kind == "closed" else stay_limits(cell, plan)  # type: ignore[arg-type]
+        shown = closed_flags(cell, plan) if row.kind == "closed" else stay_limits(cell, plan)
         colour = "bold red" if row.kind == "closed" else "yellow"
         shown.stylize_before(past if shown.plain == "·" else f"{colour} {past}")
         shown.justify = "right"
@@ -216,7 +216,7 @@ class AriGrid(DataTable):
             return None
         coordinate: Coordinate = self.cursor_coordinate
         key = self.coordinate_to_cell_key(coordinate).row_key.value
-        return self.grid_rows[key], self.days[max(coordinate.column - 1, 0)]  # type: ignore[index]
+        return self.grid_rows[key], self.days[max(coordinate.column - 1, 0)]
 
     # --- selecting ---------------------------------------------------------------------------
 

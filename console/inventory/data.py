@@ -14,9 +14,9 @@ from typing import Any
 
 from backend.channels.service import mapped_plan_ids
 from backend.core.dates import local_now
+from backend.core.listing import ListQuery
 from backend.engine import Engine
 from backend.identity.models import Actor
-from backend.core.listing import ListQuery
 
 NIGHTS = 14  # shown before the screen knows its width
 SIGNS = {"increase_by_percent": ("+", "%"), "decrease_by_percent": ("−", "%"), "increase_by_amount": ("+", ""),

@@ -10,10 +10,10 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Input, Label, Static
 
+from backend.core.typed_dates import EXAMPLES, NotADate, typed_date
 from console.inventory.summary import day_text
 from console.kit.field import Field
 from console.kit.screens import ModalScreen
-from backend.core.typed_dates import EXAMPLES, NotADate, typed_date
 
 
 class JumpDialog(ModalScreen[date | None]):

@@ -12,16 +12,9 @@ from textual.app import ComposeResult
 from textual.containers import Grid
 from textual.widgets import Static
 
-from backend.inventory.models import (
-    MEAL_TYPES,
-    RATE_RULES,
-    TAX_MODES,
-    WEEKLY,
-    CancellationPolicy,
-    RatePlanInput,
-)
-from backend.inventory.rooms import RatePlans
 from backend.core.validation import as_input
+from backend.inventory.models import MEAL_TYPES, RATE_RULES, TAX_MODES, WEEKLY, CancellationPolicy, RatePlanInput
+from backend.inventory.rooms import RatePlans
 from console.kit.choice import Choice
 from console.kit.form_editor import FormEditor
 from console.kit.forms import (

@@ -10,10 +10,10 @@ from textual.app import ComposeResult
 from textual.containers import Grid
 from textual.widgets import TextArea
 
+from backend.core.validation import as_input
 from backend.inventory.models import RoomTypeInput
 from backend.inventory.photos import as_batch
 from backend.inventory.rooms import RoomTypes
-from backend.core.validation import as_input
 from console.kit.form_editor import FormEditor
 from console.kit.forms import blank_to_none, int_or_raw
 from console.kit.item_list import Column, ItemList

@@ -26,14 +26,7 @@ from textual.widgets import DataTable, Label, Static, TabbedContent, TabPane
 from backend.inventory.ari import Edit
 from backend.inventory.models import MEAL_TYPES
 from backend.inventory.undo import Undo
-from console.inventory.ari_grid import (
-    LEGEND,
-    SHORT_LEGEND,
-    AriGrid,
-    Selection,
-    label_width,
-    nights_that_fit,
-)
+from console.inventory.ari_grid import LEGEND, SHORT_LEGEND, AriGrid, Selection, label_width, nights_that_fit
 from console.inventory.data import NIGHTS, InventoryData, load_inventory, modifiers
 from console.inventory.jump import JumpDialog
 from console.inventory.keys import INVENTORY
@@ -330,7 +323,7 @@ class InventoryScreen(TabbedArea):
         elif self.tab == "calendar" and (selection := self.grid.selection()):
             chosen = self.grid.current()
             parents = {plan["id"]: data.parent_of(plan) for plan in selection.plans}
-            self.app.push_screen(RangeEditDialog(data.property["id"], selection, chosen[0].kind, parents),  # type: ignore[index]
+            self.app.push_screen(RangeEditDialog(data.property["id"], selection, chosen[0].kind, parents),
                                  self.range_saved)
 
     def range_saved(self, edit: Edit | None) -> None:

@@ -63,7 +63,7 @@ class AppBar(Widget):
 
     def render(self) -> Content:
         width = self.size.width or self.app.size.width  # before its first layout, as wide as the app
-        tabs = [(area.mode, area.key, area.title) for area in self.app.AREAS]  # type: ignore[attr-defined]
+        tabs = [(area.mode, area.key, area.title) for area in self.app.AREAS]
         label = self.app.db_label
         least = min(len(label), LEAST_PATH)
         line = self._line(tabs, True, None)

@@ -64,7 +64,7 @@ class ConfirmDialog(ModalScreen[bool]):
 
 def close_editor(editor: Screen, noun: str) -> None:
     """Close an editor (an `Editing` screen), asking first while it holds changes that would be lost."""
-    if not editor.has_changes():  # type: ignore[attr-defined]
+    if not editor.has_changes():
         editor.dismiss(None)
         return
 

@@ -8,13 +8,7 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.markup import escape
 from textual.widget import Widget
-from textual.widgets import (
-    Checkbox,
-    Input,
-    SelectionList,
-    Static,
-    TextArea,
-)
+from textual.widgets import Checkbox, Input, SelectionList, Static, TextArea
 
 from console.kit.choice import Choice
 

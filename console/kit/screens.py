@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from typing import TypeVar
 
-from textual import events
-from textual import screen as textual
+from textual import events, screen as textual
 from textual.geometry import Size
 
 R = TypeVar("R")

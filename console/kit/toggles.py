@@ -9,5 +9,5 @@ class Checkbox(TextualCheckbox):
     """A ✓ when ticked, a blank when not."""
 
     @property  # Textual reads the mark from this class constant: a property lets it follow the value
-    def BUTTON_INNER(self) -> str:  # type: ignore[override]  # noqa: N802
+    def BUTTON_INNER(self) -> str:
         return "✓" if self.value else " "

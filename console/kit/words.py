@@ -61,5 +61,5 @@ def size(count: int) -> str:
     for unit in ("B", "KB", "MB"):
         if count < 1024 or unit == "MB":
             return f"{count} {unit}" if unit == "B" else f"{count:.1f} {unit}"
-        count /= 1024  # type: ignore[assignment]
+        count /= 1024
     raise AssertionError

@@ -34,7 +34,7 @@ def engine_work(*, exclusive: bool = False, group: str = "default") -> Callable[
             except FrontdeskError as error:
                 post_fresh(node, ActionFailed(error))
 
-        return work(thread=True, exclusive=exclusive, group=group)(run)  # type: ignore[return-value]
+        return work(thread=True, exclusive=exclusive, group=group)(run)
 
     return decorate
 

@@ -10,8 +10,8 @@ from textual.containers import Horizontal
 from textual.timer import Timer
 from textual.widgets import DataTable, Input, Label
 
-from backend.identity.models import Actor
 from backend.core.listing import Filter, ListQuery
+from backend.identity.models import Actor
 from console.kit.area import PAGE_SIZE, AreaScreen, mark
 from console.properties.channels_dialog import PropertyChannelsDialog
 from console.properties.keys import PROPERTIES

@@ -24,12 +24,7 @@ from console.kit.workers import engine_work
 from console.tokenisation.editor import ProfileEditor
 from console.tokenisation.keys import TOKENISATION
 from console.tokenisation.samples import FIRST
-from console.tokenisation.tester import (
-    ProfileTester,
-    TesterDone,
-    TesterFailed,
-    TesterNews,
-)
+from console.tokenisation.tester import ProfileTester, TesterDone, TesterFailed, TesterNews
 from console.tokenisation.vault_browser import ACTOR, CardsLoaded, VaultBrowser
 
 # Actions that only make sense on some tabs; the footer shows them only there.

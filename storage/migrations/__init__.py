@@ -68,7 +68,7 @@ def newer(version: int) -> StoreError:
 
 def migrate_sqlite(conn: sqlite3.Connection) -> bool:
     """Apply the steps the database lacks; whether it was new (no step applied before)."""
-    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    version: int = conn.execute("PRAGMA user_version").fetchone()[0]
     if version > len(STEPS):
         raise newer(version)
     for number, name in enumerate(STEPS[version:], start=version + 1):

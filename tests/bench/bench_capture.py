@@ -4,9 +4,10 @@ Figure: the p50 wall time of `POST {pci}/api/v1/capture?profile=frontdesk&method
 bookings, 100 a page>` — the pci listener fetches the page from the secure listener with the internal
 credential, tokenises the 100 cards into the vault in one transaction and answers — over the p50 of
 the same GET made directly to the secure listener with the internal credential (the very bytes the
-capture fetches, every card revealed from the vault and audited), in the same run, alternating. Aim: ≤ 3×. Both listeners are uvicorn in threads of
-this process, as tests/conftest.py `LiveServer` runs them; a capture finds the bookings' own 100 cards in the vault
-(it keeps a card once: issue 22, item 2), so the vault holds as many cards afterwards as before.
+capture fetches, every card revealed from the vault and audited), in the same run, alternating. Aim: ≤ 3×. Both
+listeners are uvicorn in threads of this process, as tests/conftest.py `LiveServer` runs them; a capture finds the
+bookings' own 100 cards in the vault (it keeps a card once: issue 22, item 2), so the vault holds as many cards
+afterwards as before.
 
     .venv/bin/python tests/bench/bench_capture.py
 """

@@ -26,8 +26,8 @@ from timing import measure
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from backend.engine import Engine
 from backend.core.listing import ListQuery
+from backend.engine import Engine
 from tests.conftest import CONTACT
 
 THREADS = 100_000

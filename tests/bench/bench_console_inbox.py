@@ -40,8 +40,8 @@ from textual.app import App, ComposeResult
 from textual.screen import Screen
 from textual.widgets import DataTable
 
-from backend.engine import Engine
 from backend.core.listing import ListQuery
+from backend.engine import Engine
 from console.app import FrontdeskApp
 from console.inbox.screen import MESSAGE_PAGE, InboxScreen
 
@@ -116,7 +116,7 @@ class Frames:
             if self.ready():
                 self.painted.set()
 
-        screen._compositor_refresh = refresh_then_check  # type: ignore[method-assign]
+        screen._compositor_refresh = refresh_then_check
 
 
 async def timed_downs(app: App, frames: Frames, ready_after: Callable[[], Callable[[], bool]],

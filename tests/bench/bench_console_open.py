@@ -35,8 +35,8 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 
 from backend.core.config import Config
-from backend.tools.demo import load_demo
 from backend.engine import Engine
+from backend.tools.demo import load_demo
 from tests.console.bookings_scene import ARRIVING, stage_today
 from tests.console.helpers import SteadyApp, frozen_clock, settle
 from tests.console.outbox_scene import stage_events_out
@@ -208,7 +208,7 @@ class Paints:
             refresh(screen)
             last[id(screen)] = time.perf_counter()
 
-        Screen._compositor_refresh = stamped  # type: ignore[method-assign]
+        Screen._compositor_refresh = stamped
 
 
 async def timed(pilot: Pilot, paints: Paints, keys: tuple[str, ...], open_: Callable[[], Awaitable[None]] | None = None

@@ -17,12 +17,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from cold_start import STAMPED_FRONTDESK, cold_start  # noqa: E402
+from cold_start import STAMPED_FRONTDESK, cold_start
 
-from backend.core.config import Config  # noqa: E402
-from backend.engine import Engine  # noqa: E402
-from backend.tools.demo import load_demo  # noqa: E402
-from tests.postgres_cluster import Cluster, server_bin  # noqa: E402
+from backend.core.config import Config
+from backend.engine import Engine
+from backend.tools.demo import load_demo
+from tests.postgres_cluster import Cluster, server_bin
 
 RUNS = 7
 

@@ -33,9 +33,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from backend.tools.demo import load_demo
 from backend.engine import Engine
 from backend.http.server import listener_config
+from backend.tools.demo import load_demo
 
 HOST = "127.0.0.1"
 PATH = "/api/v1/properties"

@@ -18,10 +18,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from backend.engine import Engine
-from backend.properties.facilities import facility_id
-from backend.identity.models import Actor
 from backend.core.listing import Filter, ListQuery
+from backend.engine import Engine
+from backend.identity.models import Actor
+from backend.properties.facilities import facility_id
 from storage import new_id, placeholders
 
 TOTAL = 10_000

@@ -10,8 +10,8 @@ run once at each size, beside, and must find the same properties.
 
 The portfolio is that of bench_property_list.py: per property 1-3 room types with 2 rate plans each, 45 days of ARI,
 three properties in eight unable to sell the stays (a sold-out night, or stop sell). Fifty properties are made
-through the engine (bench_property_list.py's `build`); the rest are plain SQL copies of them (new ids, their titles numbered), and the index is then
-built by the engine's own `sellable.rebuild`.
+through the engine (bench_property_list.py's `build`); the rest are plain SQL copies of them (new ids, their titles
+numbered), and the index is then built by the engine's own `sellable.rebuild`.
 
     .venv/bin/python tests/bench/bench_property_list_scale.py
     SIZES=100,1000 .venv/bin/python tests/bench/bench_property_list_scale.py   # a quick run at other sizes
@@ -29,9 +29,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from timing import measure
-
 from bench_property_list import build
+from timing import measure
 
 from backend.engine import Engine
 from backend.inventory import sellable
@@ -63,7 +62,7 @@ def grow(engine: Engine, copies: range) -> float:
             columns = [c for c in engine.store.one(f"SELECT * FROM {table} LIMIT 1").keys() if c != "rowid"]
             suffix = "'#' || CAST(k.n AS TEXT)"
             values = [f"t.{c} || {suffix}" if c in keys else
-                      f"t.title || ' ' || CAST(k.n AS TEXT)" if (table, c) == ("properties", "title") else f"t.{c}"
+                      "t.title || ' ' || CAST(k.n AS TEXT)" if (table, c) == ("properties", "title") else f"t.{c}"
                       for c in columns]
             base = ("t.property_id IN (SELECT id FROM properties WHERE id NOT LIKE '%#%')" if "property_id" in columns
                     else "t.id NOT LIKE '%#%'" if table == "properties" else

@@ -100,7 +100,7 @@ def load(clients: list[httpx.Client], count: int, request: Callable[[httpx.Clien
         try:
             for _ in range(n):
                 request(client)
-        except Exception as exc:  # noqa: BLE001 - re-raised in the main thread below
+        except Exception as exc:  # re-raised in the main thread below
             failures.append(exc)
 
     threads = [threading.Thread(target=work, args=(c, n)) for c, n in zip(clients, share, strict=True)]

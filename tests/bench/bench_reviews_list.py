@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sys
 import tempfile
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from timing import measure

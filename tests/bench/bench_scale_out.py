@@ -27,7 +27,6 @@ import os
 import re
 import shutil
 import signal
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -43,8 +42,8 @@ import httpx
 from bench_shopping_rooms import build_property
 
 from backend.core.config import Config
-from backend.tools.demo import load_demo
 from backend.engine import Engine
+from backend.tools.demo import load_demo
 from tests.conftest import CONTACT, free_port
 from tests.postgres_cluster import Cluster, server_bin
 

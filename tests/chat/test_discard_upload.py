@@ -7,8 +7,8 @@ import base64
 
 import pytest
 
-from backend.engine import Engine
 from backend.core.errors import NotFound
+from backend.engine import Engine
 from tests.conftest import CONTACT
 
 

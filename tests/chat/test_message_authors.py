@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from backend.chat.authors import reply_author, reply_short, staff_name, short_name
+from backend.chat.authors import reply_author, reply_short, short_name, staff_name
 from tests.chat.test_chat_api import Desk
 from tests.shopping.shop import check
 

@@ -8,10 +8,10 @@ from datetime import date, timedelta
 import pytest
 
 from backend.core.config import Config
-from backend.tools.demo import load_demo
-from backend.engine import Engine
 from backend.core.errors import Unauthorized
 from backend.core.listing import Filter, ListQuery
+from backend.engine import Engine
+from backend.tools.demo import load_demo
 from tests.console.helpers import frozen_clock
 
 

@@ -12,7 +12,6 @@ import pytest
 
 import backend.chat.attachments
 import backend.chat.service
-
 from tests.chat.test_chat_api import Desk, upload
 from tests.concurrency.test_selling import _at_once
 from tests.conftest import serve_site

@@ -48,7 +48,7 @@ class Noted:
 
 @contextmanager
 def delivering(engine: Engine, name: str, calls: list[tuple[str, str]]) -> Iterator[None]:
-    engine.routes = lambda: [Noted(route, name, calls) for route in Engine.routes(engine)]  # type: ignore[method-assign]
+    engine.routes = lambda: [Noted(route, name, calls) for route in Engine.routes(engine)]
     with engine.delivering("serve"):
         yield
 

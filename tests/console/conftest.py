@@ -10,8 +10,8 @@ import pytest
 
 from backend.core.config import Config
 from backend.core.listing import ListQuery
-from backend.tools.demo import load_demo
 from backend.engine import Engine
+from backend.tools.demo import load_demo
 from tests.console.helpers import SteadyApp
 from tests.console.outbox_scene import stage_events_out
 

@@ -14,7 +14,6 @@ from textual.worker import WorkerCancelled
 
 from backend.engine import Engine
 from console.app import FrontdeskApp
-
 from console.kit.area import AreaScreen
 from console.kit.field import Field
 

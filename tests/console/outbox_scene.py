@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from backend.engine import Engine
 from backend.core.listing import ListQuery
+from backend.engine import Engine
 from storage import new_id
 
 DAY = "2026-11-22T"  # the frozen clock's day (tests/console/helpers.py NOW, 09:00)

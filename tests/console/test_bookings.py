@@ -14,14 +14,14 @@ from textual.widgets import Input, Static
 
 from backend.bookings.cards import Reveal
 from backend.core.dates import local_now
+from backend.core.listing import Filter, ListQuery
+from backend.engine import Engine
 from backend.tools.demo import TEST_CARD as CARD
 from backend.tools.demo_chat import GUESTS
-from backend.engine import Engine
-from backend.core.listing import Filter, ListQuery
-from console.kit.choice import Choice
 from console.bookings.detail import BookingDetailScreen
 from console.bookings.reports import NoShowDialog
 from console.bookings.screen import BookingsScreen
+from console.kit.choice import Choice
 from console.kit.confirm import ConfirmDialog
 from tests.console import bookings_scene as scene
 from tests.console.helpers import SIZE, frozen_clock, press_for, settle, type_text

@@ -11,10 +11,10 @@ import pytest
 
 from backend.engine import Engine
 from backend.outbox.signing_secrets import unseal
+from console.channels.delivery_log import DeliveryLogDialog
 from console.channels.dialogs import AriSecretDialog, ChannelDialog
 from console.channels.screen import ChannelsScreen
 from console.kit.confirm import ConfirmDialog
-from console.channels.delivery_log import DeliveryLogDialog
 from tests.console.helpers import SIZE, frozen_clock, press_for, select_row, settle, until
 from tests.receiver import Receiver
 

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import pytest
-
-from backend.engine import Engine
-from backend.core.errors import ValidationFailed
-from backend.identity.service import hash_secret
 from textual.widgets import Static
 
+from backend.core.errors import ValidationFailed
+from backend.engine import Engine
+from backend.identity.service import hash_secret
 from console.channels.dialogs import ChannelDialog, InboundKeyDialog, id_line
 from console.channels.screen import ChannelsScreen
 from console.kit.confirm import ConfirmDialog

@@ -10,20 +10,12 @@ import pytest
 from rich.console import Console
 from textual.pilot import Pilot
 
-from backend.engine import Engine
 from backend.core.listing import ListQuery
-from console.kit.area import PAGE_SIZE
+from backend.engine import Engine
 from console.inbox.screen import InboxScreen
 from console.inbox.text import age, guests, inquiry_card, preview
-from tests.console.helpers import (
-    NOW,
-    SIZE,
-    frozen_clock,
-    select_row,
-    settle,
-    type_text,
-    until,
-)
+from console.kit.area import PAGE_SIZE
+from tests.console.helpers import NOW, SIZE, frozen_clock, select_row, settle, type_text, until
 
 pytestmark = pytest.mark.anyio
 

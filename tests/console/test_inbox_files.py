@@ -14,8 +14,8 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
 from backend.chat.attachments import Attachments
-from backend.engine import Engine
 from backend.core.errors import PayloadTooLarge
+from backend.engine import Engine
 from console.inbox.files import AttachDialog, SaveDialog, read_upload, save_new
 from tests.console.helpers import SIZE, frozen_clock, press_for, settle, type_text
 from tests.console.test_inbox import messages, open_thread

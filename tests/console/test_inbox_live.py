@@ -5,7 +5,6 @@ whichever process writes them."""
 from __future__ import annotations
 
 import re
-
 from collections.abc import Callable
 from datetime import datetime
 

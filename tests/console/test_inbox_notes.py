@@ -9,8 +9,8 @@ from datetime import datetime
 import pytest
 from textual.pilot import Pilot
 
-from backend.engine import Engine
 from backend.core.listing import ListQuery
+from backend.engine import Engine
 from console.inbox.conversation import MessageView
 from console.inbox.notes import BOX_TITLE
 from console.inbox.screen import InboxScreen

@@ -10,8 +10,8 @@ import pytest
 from rich.console import Console
 from textual.pilot import Pilot
 
-from backend.engine import Engine
 from backend.core.listing import ListQuery
+from backend.engine import Engine
 from console.bookings.detail import BookingDetailScreen
 from console.inbox.screen import InboxScreen
 from console.inbox.stay_panel import StayPanel

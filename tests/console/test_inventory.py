@@ -10,17 +10,17 @@ import pytest
 from textual.pilot import Pilot
 
 from backend.channels.service import mapped_plan_ids
-from backend.engine import Engine
 from backend.core.listing import ListQuery
-from console.kit.choice import Choice
+from backend.engine import Engine
+from console.inventory.ari_grid import AriGrid
 from console.inventory.jump import JumpDialog
 from console.inventory.range_dialog import RangeEditDialog
-from console.kit.confirm import ConfirmDialog
-from console.inventory.screen import InventoryScreen
 from console.inventory.rate_plan_channels import RatePlanChannelsDialog
 from console.inventory.rate_plan_editor import RatePlanEditor
 from console.inventory.room_type_editor import RoomTypeEditor
-from console.inventory.ari_grid import AriGrid
+from console.inventory.screen import InventoryScreen
+from console.kit.choice import Choice
+from console.kit.confirm import ConfirmDialog
 from console.kit.item_list import ItemRow
 from console.kit.section import Section
 from tests.console.helpers import SIZE, error_text, fill, frozen_clock, press_for, save_refused, settle, type_text

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
-
 from textual.widgets import Button, SelectionList
 
-from backend.engine import Engine
 from backend.core.listing import Filter, ListQuery
+from backend.engine import Engine
 from console.kit.confirm import ConfirmDialog
 from console.kit.field import Field
 from console.kit.section import Section

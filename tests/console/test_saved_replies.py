@@ -10,12 +10,12 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import OptionList
 
-from backend.engine import Engine
 from backend.core.listing import ListQuery
-from console.kit.choice import Choice
-from console.kit.reply_picker import ReplyPicker, ranked
+from backend.engine import Engine
 from console.inbox.saved_replies import SavedRepliesScreen, TemplateDialog
+from console.kit.choice import Choice
 from console.kit.confirm import ConfirmDialog
+from console.kit.reply_picker import ReplyPicker, ranked
 from tests.console.helpers import SIZE, frozen_clock, press_for, settle, type_text
 from tests.console.test_inbox import messages, open_inbox, open_thread
 

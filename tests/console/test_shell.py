@@ -10,14 +10,14 @@ from textual.command import CommandPalette
 from console.app import FrontdeskApp
 from console.bookings.screen import BookingsScreen
 from console.channels.screen import ChannelsScreen
-from console.kit.confirm import ConfirmDialog
 from console.help import HelpScreen
-from console.properties.screen import PropertiesScreen
-from console.properties.editor import PropertyEditor
-from console.settings import settings_path
 from console.kit.app_bar import AppBar, fit_label
 from console.kit.choice import Choice
+from console.kit.confirm import ConfirmDialog
 from console.kit.toggles import Checkbox
+from console.properties.editor import PropertyEditor
+from console.properties.screen import PropertiesScreen
+from console.settings import settings_path
 from tests.console.helpers import SIZE, press_for, run_command, settle, type_text
 
 pytestmark = pytest.mark.anyio

@@ -2,22 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from datetime import datetime
-
 import io
 import re
+from collections.abc import Callable
+from datetime import datetime
 
 import pytest
 from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 
-from backend.engine import Engine
 from backend.core.listing import Filter, ListQuery
-from console.shopping.screen import ShoppingScreen
+from backend.engine import Engine
 from console.shopping.booking import BookStayDialog
 from console.shopping.property import ShoppingPropertyScreen
+from console.shopping.screen import ShoppingScreen
 from tests.console.helpers import SIZE, frozen_clock, press_for, select_row, settle, titles, type_text
 
 pytestmark = pytest.mark.anyio

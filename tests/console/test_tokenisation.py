@@ -15,14 +15,14 @@ from textual import events
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Static
 
-from backend.tools.demo import INTEGRATOR_EMAIL
 from backend.engine import Engine
 from backend.outbox.lease import ServerAddresses, deliverer_lease
+from backend.tools.demo import INTEGRATOR_EMAIL
 from backend.vault import samples
 from console.kit.choice import Choice
 from console.kit.confirm import ConfirmDialog
-from console.tokenisation.screen import TokenisationScreen
 from console.tokenisation.editor import ProfileEditor
+from console.tokenisation.screen import TokenisationScreen
 from console.tokenisation.tester import NO_SERVER, ProfileTester
 from tests.conftest import free_port
 from tests.console.helpers import SIZE, SteadyApp, frozen_clock, press_for, settle, until

@@ -9,10 +9,10 @@ from datetime import datetime
 import pytest
 
 from backend.engine import Engine
-from console.channels.screen import ChannelsScreen
-from console.kit.confirm import ConfirmDialog
 from console.channels.delivery_log import DeliveryLogDialog
+from console.channels.screen import ChannelsScreen
 from console.channels.webhooks import WebhooksScreen
+from console.kit.confirm import ConfirmDialog
 from tests.console.helpers import SIZE, frozen_clock, press_for, run_command, settle
 from tests.console.outbox_scene import HOOK_DOWN
 from tests.receiver import Receiver

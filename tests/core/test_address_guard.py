@@ -16,8 +16,8 @@ from collections.abc import Iterator
 import pytest
 
 from backend.core.config import Config
-from backend.engine import Engine
 from backend.core.errors import ValidationFailed
+from backend.engine import Engine
 from backend.outbox.sending import Sender, SendFailed
 from tests.conftest import CONTACT
 from tests.http.test_headers import _self_signed

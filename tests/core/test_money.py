@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.chat.test_chat_api import Desk
-from tests.chat.test_chat_api import inquiry_body as airbnb_inquiry
+from tests.chat.test_chat_api import Desk, inquiry_body as airbnb_inquiry
 from tests.conftest import CONTACT
 from tests.shopping.shop import booking, check, day, make_shop
 

@@ -15,8 +15,8 @@ import httpx
 from backend.engine import Engine
 from tests.conftest import CONTACT
 from tests.outbox.caught_up import caught_up
-from tests.shopping.shop import check
 from tests.receiver import Received
+from tests.shopping.shop import check
 from tests.webhooks.hooks import eventually
 
 RESTRICTIONS = ("rate", "min_stay_arrival", "min_stay_through", "max_stay", "closed_to_arrival",

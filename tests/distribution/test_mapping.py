@@ -11,8 +11,7 @@ import json
 from tests.distribution.hotel import assembled, make_hotel, settled
 from tests.receiver import Receiver
 from tests.shopping.shop import check, day
-from tests.webhooks.hooks import make_hook
-from tests.webhooks.hooks import settled as hooks_settled
+from tests.webhooks.hooks import make_hook, settled as hooks_settled
 
 
 def push(receiver) -> dict:

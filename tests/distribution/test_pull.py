@@ -9,8 +9,8 @@ from datetime import UTC, datetime, timedelta
 import httpx
 import pytest
 
-from backend.distribution import pull
 from backend.core.errors import ValidationFailed
+from backend.distribution import pull
 from backend.outbox.deliverer import RETENTION, add_destination, prune
 from backend.outbox.record import record
 from backend.outbox.store import head as outbox_head, newest_position, stamp_positions

@@ -19,8 +19,7 @@ from tests.distribution.conftest import MAX_ATTEMPTS
 from tests.distribution.hotel import Hotel, assembled, make_hotel, settled
 from tests.receiver import Receiver
 from tests.shopping.shop import check
-from tests.webhooks.hooks import make_hook
-from tests.webhooks.hooks import settled as hooks_settled
+from tests.webhooks.hooks import make_hook, settled as hooks_settled
 
 
 class Clock:
@@ -126,7 +125,8 @@ def test_the_night_that_enters_the_window_each_day_reaches_the_channel_once(site
     window_moves.sweep(site.engine.store, clock())  # the deliverer's sweep (it runs it every 10 s too)
     assert moves(site, hotel, start) == told(hotel, clock.night(100), clock.night(100))
     assert window_moves.sweep(site.engine.store, clock()) == 0  # told once
-    other = Engine.open(site.engine.store.location, Config(clock=clock, keys_path=site.engine.config.keys_path))  # another process on the same database
+    # another process on the same database
+    other = Engine.open(site.engine.store.location, Config(clock=clock, keys_path=site.engine.config.keys_path))
     try:
         assert window_moves.sweep(other.store, clock()) == 0
     finally:

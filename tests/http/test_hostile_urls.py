@@ -5,11 +5,10 @@ from __future__ import annotations
 import logging
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
-from backend.engine import Engine
 from backend.core.errors import ValidationFailed
+from backend.engine import Engine
 from tests.conftest import property_body
 from tests.vault.test_pci_api import key, vault  # noqa: F401 — fixtures
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import httpx
 import pytest
 
-from backend.core.config import MiB, Config
+from backend.core.config import Config, MiB
 from backend.engine import Engine
 from backend.http.apps import create_app
 from backend.http.guard import Gate

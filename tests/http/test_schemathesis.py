@@ -25,9 +25,9 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from backend.core.config import Config
-from backend.tools.demo import load_demo
 from backend.engine import Engine
 from backend.identity.service import hash_secret
+from backend.tools.demo import load_demo
 from tests.chat.test_chat_api import png
 from tests.conftest import UNTHROTTLED, LiveServer, free_port
 from tests.loopback import LoopbackSite

@@ -16,10 +16,10 @@ import httpx
 import pytest
 
 from backend.core.config import Config
+from backend.core.keys import INTERNAL_HEADER
 from backend.engine import Engine
 from backend.http.guard import Gate
 from backend.http.throttle import WINDOW, Throttle
-from backend.core.keys import INTERNAL_HEADER
 from tests.conftest import LiveServer, User, free_port
 from tests.shopping.shop import Shop, check, make_shop
 

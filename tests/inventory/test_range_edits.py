@@ -10,10 +10,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from backend.core.config import Config
-from backend.engine import Engine
 from backend.core.errors import Unauthorized, ValidationFailed
-from backend.identity.models import Actor
 from backend.core.listing import ListQuery
+from backend.engine import Engine
+from backend.identity.models import Actor
 from tests.conftest import CONTACT
 
 

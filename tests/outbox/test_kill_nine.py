@@ -131,7 +131,8 @@ class Stream(threading.Thread):
 def wait_for_answers(stream: Stream, count: int) -> None:
     deadline = time.monotonic() + 30
     while stream.answered < count:
-        assert stream.is_alive() and time.monotonic() < deadline, f"the stream stopped at {stream.answered} answers: {stream.refused}"
+        assert stream.is_alive() and time.monotonic() < deadline, \
+            f"the stream stopped at {stream.answered} answers: {stream.refused}"
         time.sleep(0.01)
 
 

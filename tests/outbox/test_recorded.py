@@ -10,13 +10,13 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from backend.tools.demo import load_demo
-from backend.core.errors import ValidationFailed
-from backend.inventory.window import window_of
 from backend.bookings.non_acked import NON_ACKED_AFTER, tell_non_acked
+from backend.core.errors import ValidationFailed
 from backend.distribution.window_moves import sweep as window_sweep
+from backend.inventory.window import window_of
 from backend.outbox.deliverer import Deliverer
 from backend.outbox.lease import deliverer_lease
+from backend.tools.demo import load_demo
 from tests.open_for_sale import open_for_sale
 
 

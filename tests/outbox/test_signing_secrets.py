@@ -14,8 +14,8 @@ from tests.conftest import delivering_site, serve_site
 from tests.distribution.hotel import make_hotel, settled
 from tests.receiver import Receiver
 from tests.shopping.shop import check, day
-from tests.webhooks.hooks import make_hook
 from tests.stores import Database
+from tests.webhooks.hooks import make_hook
 
 
 def on_disk(folder: Path) -> bytes:

@@ -18,7 +18,7 @@ PNG = b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\rIHDR" + b"\x00" * 64
 
 
 class Images(BaseHTTPRequestHandler):
-    def do_GET(self) -> None:  # noqa: N802 (the stdlib's name)
+    def do_GET(self) -> None:  # the stdlib's name
         routes = {
             "/logo.png": (200, "image/png", PNG),
             "/page.html": (200, "text/html", b"<html>not an image</html>"),

@@ -1,6 +1,7 @@
 """The service's Photos collection over real HTTP, in the shapes its reference documents
-(shared/reference/channex-api.md §12, docs.channex.io "Photos Collection"), and the same rows read and written through a property's and a room type's
-`content.photos`: one store, two ways in. Positions are dense from 0 (the cover) per property and room type."""
+(shared/reference/channex-api.md §12, docs.channex.io "Photos Collection"), and the same rows read and written
+through a property's and a room type's `content.photos`: one store, two ways in. Positions are dense from 0 (the cover) per
+property and room type."""
 
 from __future__ import annotations
 

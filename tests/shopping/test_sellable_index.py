@@ -196,7 +196,7 @@ def test_the_index_follows_every_kind_of_change(portfolio):
 
 
 def test_ari_writes_and_bookings_at_once_on_one_property_leave_the_index_as_a_rebuild_makes_it(portfolio):
-    engine, actor, prop = portfolio.engine, portfolio.actor, portfolio.properties[1]
+    engine, prop = portfolio.engine, portfolio.properties[1]
     room, (base, _, _) = portfolio.rooms[prop], portfolio.plans[prop]
     start = threading.Barrier(6)
 

@@ -11,9 +11,9 @@ import pytest
 import sqlite_utils
 
 from backend.core.config import Config
-from backend.tools.demo import load_demo
-from backend.engine import Engine
 from backend.core.listing import ListQuery
+from backend.engine import Engine
+from backend.tools.demo import load_demo
 from backend.vault import samples
 from storage import SqliteStore
 from storage.copy import in_dependency_order

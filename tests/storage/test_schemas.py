@@ -1,6 +1,7 @@
 """The two stores' schemas are one: PostgreSQL's baseline and the pairs after it make every table and column that
 SQLite's migrations make, each as nullable, read by sqlite-utils on the SQLite side and by information_schema on
-the PostgreSQL side (where SQLite's implicit `rowid` is a column of its own). A migration written for one store and forgotten for the other fails here."""
+the PostgreSQL side (where SQLite's implicit `rowid` is a column of its own). A migration written for one store and
+forgotten for the other fails here."""
 
 from __future__ import annotations
 
@@ -13,7 +14,6 @@ import sqlite_utils
 from storage import open_store
 from storage.copy import TEXT_INDEXES
 from tests.stores import PORT_ENV, cluster
-
 
 # The outbox's commit-safe positions, which SQLite needs not (its position is the sequence: storage/dialect.py), and
 # the inbox's search text and messages' words, which SQLite keeps in text indexes (its FTS5 tables, not tables

@@ -10,8 +10,8 @@ import threading
 import pytest
 
 from storage import Store, StoreError, open_store
-from storage.store import WriterQueue
 from storage.migrations import STEPS
+from storage.store import WriterQueue
 
 GROUP = "INSERT INTO groups (id, title, inserted_at) VALUES (?, ?, ?)"
 

@@ -8,8 +8,8 @@ import pytest
 
 from backend.core.config import Config
 from backend.core.dates import local_now
-from backend.tools.demo import load_demo
 from backend.core.listing import Filter, ListQuery
+from backend.tools.demo import load_demo
 
 
 def test_demo_portfolio(engine):

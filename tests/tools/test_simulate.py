@@ -8,9 +8,9 @@ from datetime import UTC, date, datetime, timedelta
 
 import httpx
 
-from backend.tools.demo import load_demo
 from backend.core.listing import ListQuery
 from backend.outbox.store import stamp_positions
+from backend.tools.demo import load_demo
 from backend.tools.simulate import EngineSink, HttpSink, Traffic, run
 from tests.chat.test_chat_api import Desk
 from tests.shopping.shop import check

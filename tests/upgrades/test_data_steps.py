@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from backend.upgrades.steps import DataStep, run_pending
 from backend.engine import Engine
+from backend.upgrades.steps import DataStep, run_pending
 from storage import utc_now
 from tests.at_once import at_once
 from tests.stores import Database

@@ -8,9 +8,9 @@ import json
 import random
 
 from backend.core.card_data import luhn_ok
-from backend.upgrades.steps import run_pending
-from backend.tools.demo import load_demo
 from backend.engine import Engine
+from backend.tools.demo import load_demo
+from backend.upgrades.steps import run_pending
 from backend.upgrades.stored_cards import STEP
 
 

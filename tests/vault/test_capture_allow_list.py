@@ -8,10 +8,9 @@ from collections.abc import Iterator
 import pytest
 
 from backend.core.config import Config
-from backend.core.errors import ValidationFailed
-from backend.vault import samples
-from backend.core.errors import FrontdeskError
+from backend.core.errors import FrontdeskError, ValidationFailed
 from backend.core.keys import ACTOR_HEADER, INTERNAL_HEADER, REVEAL_HEADER
+from backend.vault import samples
 from tests.loopback import LoopbackSite
 
 

@@ -15,8 +15,8 @@ import pytest
 
 from backend.bookings.cards import Reveal
 from backend.core.card_data import luhn_ok
-from backend.engine import Engine
 from backend.core.errors import TooManyRequests
+from backend.engine import Engine
 from tests.conftest import Site, serve_site
 from tests.shopping.shop import booking, check, day, make_shop
 
@@ -142,7 +142,7 @@ def test_any_site_when_the_operator_allows_any(new_db):
 
 
 def test_nothing_else_gets_cors(site, shop):
-    for path in ("/api/v1/properties", f"/api/v1/bookings", "/api/v1/message_threads"):
+    for path in ("/api/v1/properties", "/api/v1/bookings", "/api/v1/message_threads"):
         preflight = httpx.options(f"{site.main.url}{path}", headers={
             "Origin": ENGINE_SITE, "Access-Control-Request-Method": "GET"})
         assert preflight.status_code == 405 and "access-control-allow-origin" not in preflight.headers

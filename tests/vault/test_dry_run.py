@@ -7,9 +7,9 @@ import json
 
 import pytest
 
+from backend.core.card_data import hide_card_data
 from backend.core.errors import BadRequest, ValidationFailed
 from backend.vault import samples
-from backend.core.card_data import hide_card_data
 
 PLACEHOLDER_1, PLACEHOLDER_2 = "0" * 31 + "1", "0" * 31 + "2"
 

@@ -8,9 +8,9 @@ import json
 import pytest
 
 from backend.core.errors import BadRequest, PayloadTooLarge
+from backend.core.strict_json import MAX_DEPTH, read_json
 from backend.vault import samples
 from backend.vault.builtin import builtin_profile
-from backend.core.strict_json import MAX_DEPTH, read_json
 from backend.vault.profiles import compile_profile
 from backend.vault.tokenise import tokenise
 from backend.vault.xmlsafe import read_xml

@@ -6,8 +6,7 @@ someone else's webhook is a 401."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from tests.conftest import CONTACT, serve_site
 from tests.shopping.shop import check

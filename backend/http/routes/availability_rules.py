@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Depends
 
 from backend.http.deps import ActorDep, EngineDep, ListQueryDep, body_doc, envelope
-from backend.http.responses import entity, many, one, success
+from backend.http.responses import FastJSON, entity, many, one, success
 from backend.http.routes.params import list_params
 from backend.inventory.availability_rules import RuleEnvelope
 
@@ -22,30 +22,30 @@ def rule_entity(rule: dict[str, Any]) -> dict[str, Any]:
 
 
 @router.get("", openapi_extra=list_params("id", "property_id", "type"))
-async def list_rules(engine: EngineDep, actor: ActorDep, query: ListQueryDep):
+async def list_rules(engine: EngineDep, actor: ActorDep, query: ListQueryDep) -> FastJSON:
     """Newest first."""
     items, meta = engine.availability_rules.list(actor, query)
     return many([rule_entity(r) for r in items], meta)
 
 
 @router.post("", status_code=201, openapi_extra=body_doc(RuleEnvelope))
-def create_rule(engine: EngineDep, actor: ActorDep, data: Any = Rule):
+def create_rule(engine: EngineDep, actor: ActorDep, data: Any = Rule) -> FastJSON:
     """The channels it names are sent the nights it covers again, as it leaves them."""
     return one(rule_entity(engine.availability_rules.create(actor, data)), 201)
 
 
 @router.get("/{rule_id}")
-async def get_rule(rule_id: str, engine: EngineDep, actor: ActorDep):
+async def get_rule(rule_id: str, engine: EngineDep, actor: ActorDep) -> FastJSON:
     return one(rule_entity(engine.availability_rules.get(actor, rule_id)))
 
 
 @router.put("/{rule_id}", openapi_extra=body_doc(RuleEnvelope))
-def update_rule(rule_id: str, engine: EngineDep, actor: ActorDep, data: Any = Rule):
+def update_rule(rule_id: str, engine: EngineDep, actor: ActorDep, data: Any = Rule) -> FastJSON:
     """Only the fields sent change."""
     return one(rule_entity(engine.availability_rules.update(actor, rule_id, data)))
 
 
 @router.delete("/{rule_id}")
-def delete_rule(rule_id: str, engine: EngineDep, actor: ActorDep):
+def delete_rule(rule_id: str, engine: EngineDep, actor: ActorDep) -> FastJSON:
     engine.availability_rules.delete(actor, rule_id)
     return success()

@@ -14,7 +14,7 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 
 from backend.http.deps import EngineDep, body_doc, envelope
 from backend.http.pages import WEB, asset_file, page_file
-from backend.http.responses import one
+from backend.http.responses import FastJSON, one
 from backend.vault.card_form import CardFormEnvelope
 
 router = APIRouter(prefix="/api/v1/capture_form", tags=["card form"])
@@ -43,7 +43,7 @@ async def asset(name: str, request: Request) -> Response:
 
 
 @router.post("/cards", status_code=201, openapi_extra=body_doc(CardFormEnvelope))
-def keep_card(engine: EngineDep, session_token: SessionTokenDep, data: Any = Card):
+def keep_card(engine: EngineDep, session_token: SessionTokenDep, data: Any = Card) -> FastJSON:
     """The card the guest typed, kept in the vault for the session's channels: answered masked, with the
     `card_token` that push_booking takes as `guarantee.token`. The session is spent by it."""
     card = engine.card_form.keep(session_token, data)

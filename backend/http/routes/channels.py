@@ -21,25 +21,25 @@ def shown(engine: Engine, channel: dict[str, Any], status: int = 200) -> FastJSO
 
 
 @router.get("/channels", openapi_extra=list_params("id", "title", "channel", "channel_code", "property_id"))
-async def list_channels(engine: EngineDep, actor: ActorDep, query: ListQueryDep):
+async def list_channels(engine: EngineDep, actor: ActorDep, query: ListQueryDep) -> FastJSON:
     items, meta = engine.channels.list(actor, query)
     return many([channel_entity(c) for c in items], meta)
 
 
 @router.post("/channels", status_code=201, openapi_extra=body_doc(ChannelEnvelope))
-def create_channel(engine: EngineDep, actor: ActorDep, data: Any = Channel):
+def create_channel(engine: EngineDep, actor: ActorDep, data: Any = Channel) -> FastJSON:
     """The answer alone carries `inbound_key`, the secret of the channel's adapter, and for a push channel
     `ari_secret`, the key its ARI calls are signed with: keep them."""
     return shown(engine, engine.channels.create(actor, data), 201)
 
 
 @router.get("/channels/{channel_id}")
-async def get_channel(channel_id: str, engine: EngineDep, actor: ActorDep):
+async def get_channel(channel_id: str, engine: EngineDep, actor: ActorDep) -> FastJSON:
     return shown(engine, engine.channels.get(actor, channel_id))
 
 
 @router.put("/channels/{channel_id}", openapi_extra=body_doc(ChannelEnvelope))
-def update_channel(channel_id: str, engine: EngineDep, actor: ActorDep, data: Any = Channel):
+def update_channel(channel_id: str, engine: EngineDep, actor: ActorDep, data: Any = Channel) -> FastJSON:
     """Only the fields sent change; `rate_plans`, when sent, replaces the mappings. A channel read and sent back
     unchanged is accepted (its read-only fields are ignored). The answer that first turns it to push carries
     `ari_secret`."""
@@ -47,7 +47,7 @@ def update_channel(channel_id: str, engine: EngineDep, actor: ActorDep, data: An
 
 
 @router.get("/channels/{channel_id}/mappings")
-async def channel_mappings(channel_id: str, engine: EngineDep, actor: ActorDep):
+async def channel_mappings(channel_id: str, engine: EngineDep, actor: ActorDep) -> FastJSON:
     """The channel's rooms and rates, unpaginated: each mapped rate plan with its room type, property and the
     channel's settings for it. The service documents no list of mappings; its shape is that of the mappings in
     its channel resource (https://docs.channex.io/channel-api-examples/check24), with the links spelled out."""
@@ -55,13 +55,13 @@ async def channel_mappings(channel_id: str, engine: EngineDep, actor: ActorDep):
 
 
 @router.delete("/channels/{channel_id}")
-def delete_channel(channel_id: str, engine: EngineDep, actor: ActorDep):
+def delete_channel(channel_id: str, engine: EngineDep, actor: ActorDep) -> FastJSON:
     engine.channels.delete(actor, channel_id)
     return success()
 
 
 @router.post("/channels/{channel_id}/full_sync")
-def full_sync(channel_id: str, engine: EngineDep, actor: ActorDep):
+def full_sync(channel_id: str, engine: EngineDep, actor: ActorDep) -> FastJSON:
     """Send the channel every mapped room type and rate plan over its property's whole window (and resume it if it
     was failing); `meta.queued` is how many ranges were queued. A channel that takes no ARI is a 422."""
     queued = engine.distribution.full_sync(actor, channel_id)
@@ -69,14 +69,14 @@ def full_sync(channel_id: str, engine: EngineDep, actor: ActorDep):
 
 
 @router.post("/channels/{channel_id}/resume_sync")
-def resume_sync(channel_id: str, engine: EngineDep, actor: ActorDep):
+def resume_sync(channel_id: str, engine: EngineDep, actor: ActorDep) -> FastJSON:
     """A failing channel is tried again at once, from where it stopped."""
     engine.distribution.resume(actor, channel_id)
     return success()
 
 
 @router.post("/channels/{channel_id}/ari_secret")
-def rotate_ari_secret(channel_id: str, engine: EngineDep, actor: ActorDep):
+def rotate_ari_secret(channel_id: str, engine: EngineDep, actor: ActorDep) -> FastJSON:
     """A new signing secret for a push channel, in this answer alone (`ari_secret`); the old one stops at once."""
     secret = engine.distribution.rotate_secret(actor, channel_id)
     return shown(engine, {**engine.channels.get(actor, channel_id), "ari_secret": secret})
@@ -84,7 +84,7 @@ def rotate_ari_secret(channel_id: str, engine: EngineDep, actor: ActorDep):
 
 @router.get("/channels/{channel_id}/deliveries")
 async def channel_deliveries(channel_id: str, engine: EngineDep, actor: ActorDep,
-                             limit: int = Query(50, ge=1, le=500, description="how many, newest first")):
+                             limit: int = Query(50, ge=1, le=500, description="how many, newest first")) -> FastJSON:
     """The channel's ARI delivery log, newest first: per event, its status (`delivered`, `retrying`, `failed`),
     attempts, the channel's answer status, what it warned of while taking it (`warnings`: an OTA answer's Warnings,
     else null), the last error and the next retry."""

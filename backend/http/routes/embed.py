@@ -12,7 +12,7 @@ from fastapi import APIRouter, Depends, Request, Response
 from backend.chat.embed import ChatSessionEnvelope, OneTimeTokenEnvelope
 from backend.http.deps import ActorDep, EngineDep, body_doc, envelope
 from backend.http.pages import WEB, asset_file, page_file
-from backend.http.responses import one
+from backend.http.responses import FastJSON, one
 
 router = APIRouter(tags=["chat"])
 IMAGES = "'self' blob: data:"  # the attachments it shows
@@ -22,7 +22,7 @@ ChatSession = Depends(envelope("chat_session"))
 
 
 @router.post("/api/v1/auth/one_time_token", status_code=201, openapi_extra=body_doc(OneTimeTokenEnvelope))
-def one_time_token(request: Request, engine: EngineDep, actor: ActorDep, data: Any = OneTimeToken):
+def one_time_token(request: Request, engine: EngineDep, actor: ActorDep, data: Any = OneTimeToken) -> FastJSON:
     """A single-use token, good for 5 minutes, and the `embed_url` of the property's web chat to put in
     an iframe. Ask for it from your server: the API token must never reach a browser."""
     # The page's address is this listener's public one: the Host header is the caller's to forge.
@@ -31,7 +31,7 @@ def one_time_token(request: Request, engine: EngineDep, actor: ActorDep, data: A
 
 
 @router.post("/api/v1/auth/chat_session", status_code=201, openapi_extra=body_doc(ChatSessionEnvelope))
-def chat_session(engine: EngineDep, data: Any = ChatSession):
+def chat_session(engine: EngineDep, data: Any = ChatSession) -> FastJSON:
     """What the web chat page does with its one-time token: a session token (12 hours) for the chat of
     that one property. No other authentication: the one-time token is the proof."""
     issued = engine.embed.exchange(data)

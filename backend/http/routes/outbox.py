@@ -5,13 +5,13 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from backend.http.deps import ActorDep, EngineDep
-from backend.http.responses import one
+from backend.http.responses import FastJSON, one
 
 router = APIRouter(prefix="/api/v1/outbox", tags=["outbox"])
 
 
 @router.get("/status")
-def outbox_status(engine: EngineDep, actor: ActorDep):
+def outbox_status(engine: EngineDep, actor: ActorDep) -> FastJSON:
     """For each webhook of the caller's properties and each channel of its groups that takes ARI: the changes waiting
     for it, the oldest one's time (`oldest_waiting_at`, UTC) and age in seconds (`oldest_waiting_age`), and whether
     it is failing; and the oldest change waiting for any active one, and for which (null when all are up to date).

@@ -6,14 +6,14 @@ key's id is who acts in the vault's audit log."""
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 from starlette.concurrency import run_in_threadpool
 
 from backend.core.errors import NotFound
 from backend.http.deps import EngineDep, body_doc, envelope
-from backend.http.responses import entity, many, one, success
+from backend.http.responses import FastJSON, entity, many, one, success
 from backend.vault.profiles import ProfileEnvelope
 from backend.vault.tokenise import Tokenised
 
@@ -27,31 +27,31 @@ async def get_key(request: Request) -> str:
     """The query form is the service's; the header keeps it out of URLs and proxies' logs. Never `Authorization`:
     capture forwards that one to the main API. Documented as security schemes (backend/http/openapi.py)."""
     key = request.query_params.get("api_key") or request.headers.get("api-key")
-    return request.app.state.engine.pci_keys.authenticate(key)
+    return cast(str, request.app.state.engine.pci_keys.authenticate(key))
 
 
 KeyDep = Annotated[str, Depends(get_key)]
 
 
 @router.get("/tokenization_profiles")
-async def list_profiles(engine: EngineDep, _: KeyDep):
+async def list_profiles(engine: EngineDep, _: KeyDep) -> FastJSON:
     """The built-in `frontdesk` and `frontdesk_entity` (read-only), then yours by name."""
     return many([_profile(p) for p in engine.tokenisation.profiles()])
 
 
 @router.post("/tokenization_profiles", status_code=201, openapi_extra=body_doc(ProfileEnvelope))
-def create_profile(engine: EngineDep, _: KeyDep, data: Any = Profile):
+def create_profile(engine: EngineDep, _: KeyDep, data: Any = Profile) -> FastJSON:
     """Every selector is compiled now: a bad one is a 422 naming it. The placement node is sent as `node`."""
     return one(_profile(engine.tokenisation.create(data)), 201)
 
 
 @router.get("/tokenization_profiles/{profile_id}")
-async def get_profile(profile_id: str, engine: EngineDep, _: KeyDep):
+async def get_profile(profile_id: str, engine: EngineDep, _: KeyDep) -> FastJSON:
     return one(_profile(engine.tokenisation.profile(profile_id)))
 
 
 @router.put("/tokenization_profiles/{profile_id}", openapi_extra=body_doc(ProfileEnvelope))
-def update_profile(profile_id: str, engine: EngineDep, _: KeyDep, data: Any = Profile):
+def update_profile(profile_id: str, engine: EngineDep, _: KeyDep, data: Any = Profile) -> FastJSON:
     return one(_profile(engine.tokenisation.update(profile_id, data)))
 
 
@@ -90,19 +90,19 @@ def capture(request: Request, engine: EngineDep, key: KeyDep, profile: str | Non
 
 
 @router.get("/cards/{token}")
-async def get_card(token: str, engine: EngineDep, key: KeyDep):
+async def get_card(token: str, engine: EngineDep, key: KeyDep) -> FastJSON:
     """A card as a receipt shows it: masked number, type, holder, expiry, whether a CVV is held."""
     return one(_card(engine.vault.card(_token(token), key)))
 
 
 @router.delete("/cards/{token}")
-def delete_card(token: str, engine: EngineDep, key: KeyDep):
+def delete_card(token: str, engine: EngineDep, key: KeyDep) -> FastJSON:
     engine.vault.delete(_token(token), key)
     return success()
 
 
 @router.post("/cards/{token}/wipe_cvv")
-def wipe_cvv(token: str, engine: EngineDep, key: KeyDep):
+def wipe_cvv(token: str, engine: EngineDep, key: KeyDep) -> FastJSON:
     """Forget the CVV (once the card is charged); the card stays."""
     return one(_card(engine.vault.wipe_cvv(_token(token), key)))
 

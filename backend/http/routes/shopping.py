@@ -36,7 +36,7 @@ LIST_FILTERS = [{"name": f"filter[{f}]", "in": "query", "schema": {"type": "stri
 
 
 @router.get("/property_list", openapi_extra={"parameters": [*STAY, *GUESTS, *SEARCH, *LIST_FILTERS]})
-async def property_list(channel_name: str, request: Request, engine: EngineDep, api_key: ApiKeyDep):
+async def property_list(channel_name: str, request: Request, engine: EngineDep, api_key: ApiKeyDep) -> FastJSON:
     """Properties on the channel; with checkin_date and checkout_date each has `best_offer`, and
     `filter[is_available]=true` keeps those that can sell the stay. Read in a worker thread: a list priced plan by
     plan (children's ages, long stays) takes seconds of CPU over thousands of properties, which must not hold up
@@ -48,7 +48,7 @@ async def property_list(channel_name: str, request: Request, engine: EngineDep, 
 
 @router.get("/card_capture_form_url")
 def card_capture_form_url(channel_name: str, request: Request, engine: EngineDep, api_key: ApiKeyDep,
-                          property_id: str | None = None):
+                          property_id: str | None = None) -> FastJSON:
     """The address of a card form for a booking engine's page to frame: the pci listener serves it behind a
     single-use session token (30 minutes). The card goes from the form to the vault only; the page gets its token
     to send as `guarantee.token` in push_booking. `card_capture_form_url` as the service's booking engine reads it.
@@ -79,18 +79,18 @@ BookingChannel = Depends(get_booking_channel)
 
 
 @router.get("/{property_id}/property_info")
-async def property_info(property_id: str, engine: EngineDep, channel: Any = Channel):
+async def property_info(property_id: str, engine: EngineDep, channel: Any = Channel) -> FastJSON:
     return one(entity("property_info", engine.shopping.property_info(channel, property_id)))
 
 
 @router.get("/{property_id}/closed_dates")
-async def closed_dates(property_id: str, engine: EngineDep, channel: Any = Channel):
+async def closed_dates(property_id: str, engine: EngineDep, channel: Any = Channel) -> FastJSON:
     return one({"id": property_id, "type": "closed_dates_list",
                 "attributes": engine.shopping.closed_dates(channel, property_id)})
 
 
 @router.get("/{property_id}/rooms", openapi_extra={"parameters": [*STAY, *LENGTH, *GUESTS, *SEARCH]})
-async def rooms(property_id: str, request: Request, engine: EngineDep, channel: Any = Channel):
+async def rooms(property_id: str, request: Request, engine: EngineDep, channel: Any = Channel) -> FastJSON:
     """Rooms with the stay's rate plans and prices (each with `total_price`, `net_price`, `length_of_stay` and
     `availability`); without dates, the rooms alone."""
     found = engine.shopping.rooms(channel, property_id, request.query_params.multi_items())
@@ -98,7 +98,7 @@ async def rooms(property_id: str, request: Request, engine: EngineDep, channel: 
 
 
 @router.get("/{property_id}/best_offer", openapi_extra={"parameters": [*STAY, *GUESTS, *SEARCH]})
-async def best_offer(property_id: str, request: Request, engine: EngineDep, channel: Any = Channel):
+async def best_offer(property_id: str, request: Request, engine: EngineDep, channel: Any = Channel) -> FastJSON:
     """The lowest price of the stay for the party (`offer`, also as `best_offer`), with its currency; none
     without dates or when nothing sells."""
     found = engine.shopping.best_offer(channel, property_id, request.query_params.multi_items())
@@ -107,7 +107,7 @@ async def best_offer(property_id: str, request: Request, engine: EngineDep, chan
 
 @router.post("/{property_id}/push_booking", openapi_extra=body_doc(BookingEnvelope))
 def push_booking(property_id: str, engine: EngineDep, secure: SecureDep, channel: Any = BookingChannel,
-                 data: Any = Booking):
+                 data: Any = Booking) -> FastJSON:
     """new (201), modified or cancelled (200). Send card data to the secure listener: on the main one it
     is masked at once and can't be restored."""
     booking, created = engine.bookings.push(channel, property_id, data, secure=secure)

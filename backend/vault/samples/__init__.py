@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from importlib.resources import files
-from typing import Any
+from typing import Any, cast
 
 SAMPLES = {"bookings": "json", "ota_hotel_res_notif": "xml", "ota_res_retrieve": "xml"}
 
@@ -21,4 +21,4 @@ def message(name: str) -> bytes:
 
 def profile(name: str) -> dict[str, Any]:
     """The create body of the sample's profile."""
-    return json.loads(files(__package__).joinpath(f"{name}.profile.json").read_text("utf-8"))
+    return cast(dict[str, Any], json.loads(files(__package__).joinpath(f"{name}.profile.json").read_text("utf-8")))

@@ -10,4 +10,4 @@ def _unscoped(self, *scope):
     return _scoped(self)
 
 
-PostgresStore.transaction = _unscoped  # type: ignore[method-assign]
+PostgresStore.transaction = _unscoped

@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from backend.core.config import Config
+from backend.core.listing import ListQuery
 from backend.engine import Engine
 from backend.tools.demo import load_demo
 from tests.console.bookings_scene import OVERBOOKED, stage_today
@@ -307,8 +308,27 @@ async def reviews_scores(pilot: Pilot) -> None:
     await reviews(pilot, chart_of_edelweiss)
 
 
+async def message_rules(pilot: Pilot) -> None:
+    """Two rules of the portfolio's, sending its saved replies on their own: one paused."""
+    engine = pilot.app.engine
+    operator = engine.identity.operator()
+    replies = {t["title"]: t for t in engine.message_templates.list(operator, ListQuery(limit=100))[0]}
+    edelweiss = engine.store.scalar("SELECT id FROM properties WHERE title = 'Hotel Edelweiss'")
+    for title, reply, rule in (
+            ("Arrival details", "Check-in times", {"trigger": "before_arrival", "days": 2, "send_at": "10:00",
+                                                   "property_id": edelweiss}),
+            ("Thank you", "Booking confirmed", {"trigger": "booking_confirmed",
+                                                "group_id": replies["Booking confirmed"]["group_id"]}),
+            ("After the stay", "Thanks for staying", {"trigger": "after_departure", "days": 1, "send_at": "11:00",
+                                                      "group_id": replies["Thanks for staying"]["group_id"],
+                                                      "is_paused": True})):
+        engine.message_rules.create(operator, {"title": title, "message_template_id": replies[reply]["id"], **rule})
+    await settle(pilot)
+    await pilot.press("R")  # shift+r
+
+
 # Scenes in the inbox, where the console opens; every other scene starts on the properties list.
-INBOX_SHOTS = {"inbox", "inbox-80x24", "inbox-200x60", "inbox-inquiry", "inbox-reply"}
+INBOX_SHOTS = {"inbox", "inbox-80x24", "inbox-200x60", "inbox-inquiry", "inbox-reply", "message-rules"}
 SIZES = {"inbox-80x24": (80, 24), "inbox-200x60": (200, 60)}  # the others at SIZE
 
 SHOTS: dict[str, Steps] = {
@@ -317,6 +337,7 @@ SHOTS: dict[str, Steps] = {
     "inbox-200x60": inbox,
     "inbox-inquiry": inbox_inquiry,
     "inbox-reply": inbox_reply,
+    "message-rules": message_rules,
     "properties": properties,
     "property-editor": property_editor,
     "property-editor-content": property_editor_content,

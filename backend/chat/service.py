@@ -26,7 +26,7 @@ from backend.chat.store import (
     count_message, has_chat_app, inquiry_meta, insert_message, insert_thread,
     channel_thread_property, is_property_room_type, mark_delivered, mark_thread_read, message_row, messages_by_id,
     messages_page, pending_replies_page, property_group, rule_titles, revision_attributes, set_assignee, set_closed,
-    set_unread_count, snippet, thread_count, thread_of_booking, thread_row, thread_state, thread_with_property,
+    search_page, set_unread_count, thread_count, thread_of_booking, thread_row, thread_state, thread_with_property,
     threads_page,
     unanswered_guest_messages, unread_thread_count,
 )
@@ -123,11 +123,11 @@ class Chat:
         if words is None:
             rows, meta = threads_page(self.store, query, allowed, unread, count=self._counter(query, allowed, unread))
             return self._threads(rows), {**meta, "order_by": "last_message_received_at", "order_direction": "desc"}
-        rows, meta = threads_page(self.store, query, allowed, unread, count=None, words=words, typed=typed)
+        rows, meta, snippets, order = search_page(self.store, query, allowed, unread, words, typed)
         threads = self._threads(rows)
-        for thread, row in zip(threads, rows):
-            thread["search_snippet"] = snippet(self.store, words, row["hit"]) if row["hit"] is not None else None
-        return threads, {**meta, "order_by": "relevance", "order_direction": "desc"}
+        for thread, snippet in zip(threads, snippets):
+            thread["search_snippet"] = snippet
+        return threads, {**meta, "order_by": order, "order_direction": "desc"}
 
     def _search(self, query: ListQuery) -> tuple[ListQuery, str, str | None]:
         """The query without `filter[search]` (eq or has; other ops stay, for the list's own 422), the text as

@@ -86,3 +86,24 @@ def test_a_search_keeps_the_other_filters(desk):
     check(desk.client.post(f"/api/v1/message_threads/{thread_id}/close"))
     assert search(desk, "sauna", **{"filter[is_closed]": "false"})["data"] == []
     assert [t["id"] for t in search(desk, "sauna", **{"filter[is_closed]": "true"})["data"]] == [thread_id]
+
+
+def test_a_search_too_common_to_rank_comes_newest_match_first_with_a_bounded_total(desk, monkeypatch):
+    """Past RANKED matching messages (500; 2 here) a search is not weighed: its threads come newest match first,
+    read only as far as the page and one thread more, the total saying so (`total_at_least`)."""
+    often = another_thread(desk, 10, "Lantern, lantern: the lantern is broken")  # the best match, the oldest
+    others = [another_thread(desk, 12 + 2 * n, f"A lantern please ({n})") for n in range(4)]
+    ranked = search(desk, "lantern")
+    assert ranked["meta"]["order_by"] == "relevance" and ranked["data"][0]["id"] == often
+    assert ranked["meta"]["total"] == 5 and "total_at_least" not in ranked["meta"]
+    monkeypatch.setattr("backend.chat.store.RANKED", 2)
+    first = search(desk, "lantern", **{"pagination[limit]": "1"})
+    assert first["meta"]["order_by"] == "last_match"
+    assert [t["id"] for t in first["data"]] == [others[-1]]
+    assert first["meta"]["total_at_least"] is True and 2 <= first["meta"]["total"] < 5
+    assert "<mark>lantern</mark>" in first["data"][0]["attributes"]["search_snippet"]
+    every = [t["id"] for page in (1, 2, 3) for t in search(desk, "lantern", **{
+        "pagination[limit]": "2", "pagination[page]": str(page)})["data"]]
+    assert every == [*reversed(others), often]
+    last = search(desk, "lantern", **{"pagination[limit]": "2", "pagination[page]": "3"})["meta"]
+    assert (last["total"], last.get("total_at_least", False)) == (5, False)  # read to the end: the whole count

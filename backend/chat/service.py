@@ -23,12 +23,11 @@ from backend.chat.attachments import Attachments
 from backend.channels.store import is_connected
 from backend.chat.store import (
     THREAD_COUNT_COLUMNS, booking_thread, channel_booking, channel_code, channel_reply, chat_properties,
-    count_message, has_chat_app, inquiry_meta, insert_message, insert_thread,
+    completions, count_message, has_chat_app, inquiry_meta, insert_message, insert_thread,
     channel_thread_property, is_property_room_type, mark_delivered, mark_thread_read, message_row, messages_by_id,
-    messages_page, pending_replies_page, property_group, rule_titles, revision_attributes, set_assignee, set_closed,
-    search_page, set_unread_count, thread_count, thread_of_booking, thread_row, thread_state, thread_with_property,
-    threads_page,
-    unanswered_guest_messages, unread_thread_count,
+    messages_page, pending_replies_page, property_group, rule_titles, revision_attributes, search_page, set_assignee,
+    set_closed, set_unread_count, thread_count, thread_of_booking, thread_row, thread_state, thread_with_property,
+    threads_page, unanswered_guest_messages, unread_thread_count,
 )
 from backend.core.errors import (
     BadRequest,
@@ -44,7 +43,7 @@ from backend.identity.models import Actor
 from backend.identity.access import reaches
 from backend.identity.store import emails_by_id, property_people, sees_property
 from backend.core.listing import SEARCH_MAX, Filter, ListQuery, parse_bool
-from backend.chat.search import full_text_query
+from backend.chat.search import completed, full_text_query
 from backend.core.money import in_currency
 from backend.outbox import record as outbox
 from backend.core.validation import validate
@@ -137,7 +136,14 @@ class Chat:
         if len(typed) > SEARCH_MAX:
             raise ValidationFailed.one("filter[search]", f"must be at most {SEARCH_MAX} characters")
         rest = replace(query, filters=[f for f in query.filters if f not in searches])
-        return rest, typed, full_text_query(typed, self.store.dialect.name)
+        return rest, typed, self.full_text_query(typed)
+
+    def full_text_query(self, typed: str) -> str | None:
+        """The query of the store's full-text index for the text typed (backend/chat/search.py), its last word
+        completed from SQLite's index."""
+        dialect = self.store.dialect.name
+        start = completed(typed) if dialect == "sqlite" else None
+        return full_text_query(typed, dialect, completions(self.store, start) if start else None)
 
     def properties(self, actor: Actor) -> list[dict[str, Any]]:
         """The actor's properties that have the chat app (id and title), by title: the inbox's scope."""

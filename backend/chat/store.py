@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from backend.chat.search import MARK
-from backend.core.listing import Column, ListQuery, Search, where
+from backend.core.listing import Column, ListQuery, Search, order_by, where
 from backend.core.store import page
 from backend.identity.models import Actor
 from backend.identity.store import reach_scope
@@ -58,12 +58,12 @@ MATCHES = {
               "WHERE message_search MATCH ? AND m.rowid = s.rowid AND t.id = m.thread_id AND {scope} "
               "UNION ALL SELECT (SELECT max(rowid) FROM messages WHERE thread_id = t.id), t.id, NULL, 0 "
               "FROM message_threads t WHERE {titles} AND {scope} ORDER BY 1 DESC LIMIT ?",
-    "postgresql": "SELECT hit, thread_id, NULL AS snip, scored FROM ("
-                  "SELECT m.id AS hit, m.inserted_at AS at, m.thread_id, 1 AS scored FROM messages m "
+    "postgresql": "(SELECT m.id AS hit, m.inserted_at AS at, m.thread_id, NULL AS snip, 1 AS scored FROM messages m "
                   "JOIN message_threads t ON t.id = m.thread_id "
                   "WHERE m.search_words @@ to_tsquery('message_search', ?) AND {scope} "
-                  "UNION ALL SELECT NULL, (SELECT max(inserted_at) FROM messages WHERE thread_id = t.id), t.id, 0 "
-                  "FROM message_threads t WHERE {titles} AND {scope}) found "
+                  "ORDER BY m.inserted_at DESC, m.id DESC LIMIT ?) UNION ALL (SELECT NULL, "
+                  "(SELECT max(inserted_at) FROM messages WHERE thread_id = t.id) AS at, t.id, NULL, 0 "
+                  "FROM message_threads t WHERE {titles} AND {scope} ORDER BY at DESC NULLS LAST LIMIT ?) "
                   "ORDER BY at DESC NULLS LAST, hit DESC LIMIT ?",
 }
 # The scores of a search's matching messages (lower is better: bm25's, or ts_rank negated); on SQLite those between
@@ -78,6 +78,25 @@ SNIPPET_WORDS = 12
 HEADLINE = ("SELECT ts_headline('message_search', message, to_tsquery('message_search', ?), "
             f"'StartSel=' || ? || ', StopSel=' || ? || ', MaxWords={SNIPPET_WORDS}, MinWords=4') FROM messages "
             "WHERE id = ?")
+
+
+COMPLETIONS = 16  # words of the index a last word typed stands for, at most; past that, FTS5's query of its start
+
+
+def completions(store: Store, start: str) -> list[str] | None:
+    """The words of SQLite's full-text index that `start` starts (itself among them, if it is one), each found by
+    one look from the last (its places listed by message_search_words, migration 0044, stopped at the first); None
+    when more than COMPLETIONS are (a start of one or two letters: FTS5's query of the start is then the cheaper)."""
+    words: list[str] = []
+    after = start
+    while len(words) <= COMPLETIONS:
+        word = store.scalar("SELECT term FROM message_search_words WHERE term >= ? AND term < ? LIMIT 1",
+                            (after, start + "\U0010ffff"))
+        if word is None:
+            return words
+        words.append(word)
+        after = word + "\x01"  # the first text after the word and every longer one: no word holds a control character
+    return None
 
 
 def threads_page(store: Store, query: ListQuery, property_ids: list[str], unread: bool | None,
@@ -111,14 +130,16 @@ def search_page(store: Store, query: ListQuery, property_ids: list[str], unread:
     total is the threads that read saw, with `total_at_least` unless it read every match."""
     dialect = store.dialect.name
     conditions, params = where(query, _thread_columns(store), store.dialect)
+    order_by(query, THREAD_COLUMNS, "", store.dialect)  # an unknown field is a 422; a search keeps its own order
     scope, scoped = _thread_scope(store, property_ids, unread) + conditions, [*property_ids, *params]
     titles, title_param = (THREAD_SEARCH[dialect].matches(typed, store.dialect, scanned=False) if typed
                            else ("1 = 0", None))
     sql = MATCHES[dialect].format(scope=scope, titles=titles, words=SNIPPET_WORDS)
-    head = [*MARK, words] if dialect == "sqlite" else [words]
+    named = [title_param] if typed else []
     wanted, read = query.offset + query.limit + 1, RANKED + 1
     while True:  # newest first, reading further while the page is not full and matches remain
-        found = store.query(sql, [*head, *scoped, *([title_param] if typed else []), *scoped, read])
+        found = store.query(sql, [*MARK, words, *scoped, *named, *scoped, read] if dialect == "sqlite" else
+                            [words, *scoped, read, *named, *scoped, read, read])
         best: dict[str, Row] = {}  # each thread at its newest match, shown by its newest matching message
         for row in found:
             if row["thread_id"] not in best or row["scored"] and not best[row["thread_id"]]["scored"]:

@@ -77,6 +77,8 @@ def test_what_a_user_types_never_breaks_the_search(desk, text):
 
 def test_a_search_too_long_is_refused(desk):
     assert check(desk.client.get("/api/v1/message_threads", params={"filter[search]": "x" * 201}), 422)
+    assert check(desk.client.get("/api/v1/message_threads", params={"filter[search]": "x", "order[nope]": "asc"}),
+                 422)  # a search keeps its own order, but an unknown field is still refused
 
 
 def test_a_search_keeps_the_other_filters(desk):

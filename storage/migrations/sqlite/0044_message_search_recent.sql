@@ -1,2 +1,0 @@
--- Nothing on SQLite: its FTS5 index (0039) gives a search's matches newest first by itself, in rowid order, which
--- PostgreSQL's 0044 gives its messages with an index on inserted_at.

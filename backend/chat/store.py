@@ -75,9 +75,9 @@ SCORES = {
 }
 RANKED = 500  # matching messages a search weighs by relevance; past that it reads newest match first
 SNIPPET_WORDS = 12
-HEADLINE = ("SELECT ts_headline('message_search', message, to_tsquery('message_search', ?), "
-            f"'StartSel=' || ? || ', StopSel=' || ? || ', MaxWords={SNIPPET_WORDS}, MinWords=4') FROM messages "
-            "WHERE id = ?")
+HEADLINES = ("SELECT id, ts_headline('message_search', message, to_tsquery('message_search', ?), "
+             f"'StartSel=' || ? || ', StopSel=' || ? || ', MaxWords={SNIPPET_WORDS}, MinWords=4') FROM messages "
+             "WHERE id IN ({hits})")
 
 
 COMPLETIONS = 16  # words of the index a last word typed stands for, at most; past that, FTS5's query of its start
@@ -155,8 +155,8 @@ def search_page(store: Store, query: ListQuery, property_ids: list[str], unread:
     rows = {r["id"]: r for r in store.query(
         "SELECT t.*, p.title AS property_title FROM message_threads t JOIN properties p ON p.id = t.property_id "
         f"WHERE t.id IN ({placeholders(ids)})", ids)} if ids else {}
-    snippets = [_snippet(store, words, best[i]) for i in ids]
-    return [rows[i] for i in ids], query.meta(max(total, query.offset + len(ids)), at_least), snippets, mode
+    return [rows[i] for i in ids], query.meta(max(total, query.offset + len(ids)), at_least), \
+        _snippets(store, words, [best[i] for i in ids]), mode
 
 
 def _ranked(store: Store, words: str, found: list[Row], best: dict[str, Row]) -> list[str]:
@@ -177,10 +177,14 @@ def _ranked(store: Store, words: str, found: list[Row], best: dict[str, Row]) ->
     return sorted(rank, key=rank.__getitem__)
 
 
-def _snippet(store: Store, words: str, row: Row) -> str | None:
-    if store.dialect.name == "sqlite" or not row["scored"]:
-        return row["snip"]
-    return store.scalar(HEADLINE, (words, *MARK, row["hit"]))
+def _snippets(store: Store, words: str, hits: list[Row]) -> list[str | None]:
+    """Each hit's snippet: SQLite's came with it; PostgreSQL's headlines are made for the page's messages alone."""
+    if store.dialect.name == "sqlite":
+        return [row["snip"] for row in hits]
+    messages = [row["hit"] for row in hits if row["scored"]]
+    lines = dict(store.tuples(HEADLINES.format(hits=placeholders(messages)), [words, *MARK, *messages])
+                 ) if messages else {}
+    return [lines[row["hit"]] if row["scored"] else None for row in hits]
 
 
 def thread_count(store: Store, property_ids: list[str], filters: list[tuple[str, list[Any]]],

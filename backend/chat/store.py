@@ -127,7 +127,8 @@ def search_page(store: Store, query: ListQuery, property_ids: list[str], unread:
     the threads come best match first ("relevance"), then newest match first; a search more common than that is
     read newest match first ("last_match"), only as far as the page and one thread more (weighing every match of a
     word in most messages costs seconds, and bm25 and ts_rank give such a word next to no weight anyway), and its
-    total is the threads that read saw, with `total_at_least` unless it read every match."""
+    total is the threads that read saw but the last, with `total_at_least` (more than that), unless it read every
+    match."""
     dialect = store.dialect.name
     conditions, params = where(query, _thread_columns(store), store.dialect)
     order_by(query, THREAD_COLUMNS, "", store.dialect)  # an unknown field is a 422; a search keeps its own order
@@ -150,7 +151,8 @@ def search_page(store: Store, query: ListQuery, property_ids: list[str], unread:
     if len(found) <= RANKED:
         order, mode, total, at_least = _ranked(store, words, found, best), "relevance", len(best), False
     else:
-        order, mode, total, at_least = list(best), "last_match", len(best), len(found) == read
+        at_least = len(found) == read  # not read to the end: more threads than the ones seen but the last
+        order, mode, total = list(best), "last_match", len(best) - at_least
     ids = order[query.offset:query.offset + query.limit]
     rows = {r["id"]: r for r in store.query(
         "SELECT t.*, p.title AS property_title FROM message_threads t JOIN properties p ON p.id = t.property_id "

@@ -1,7 +1,7 @@
 """The inbox's search over every message (issue 26, 5 of 5, §3): the first page of `filter[search]` over 1,000,000
 messages (50,000 threads of 20), on each store, against the floor of the same run: the bare full-text lookup of the
 same text (the query the search makes of it: FTS5's MATCH on SQLite, its last word completed from the index's words;
-the tsvector's @@ on PostgreSQL), its first 50 messages, without threads, access, ranking by thread or snippets.
+the tsvector's @@ on PostgreSQL), its newest 50 messages, without threads, access, ranking by thread or snippets.
 
 - a rare word (about 10 messages), a word of about 100 messages (both ranked: at most RANKED, 500, matching
   messages), a word of about 10,000 messages and a word every message holds (read newest match first), and the
@@ -63,8 +63,9 @@ MESSAGES = {
                   "|| (i % 10007) || ', hall h' || (i % 101) || '.', '2026-01-01T00:00:00.000000', "
                   "'2026-01-01T00:00:00.000000' FROM generate_series(0, ?) i",
 }
-FLOOR = {"sqlite": "SELECT rowid FROM message_search WHERE message_search MATCH ? LIMIT 50",
-         "postgresql": "SELECT id FROM messages WHERE search_words @@ to_tsquery('message_search', ?) LIMIT 50"}
+FLOOR = {"sqlite": "SELECT rowid FROM message_search WHERE message_search MATCH ? ORDER BY rowid DESC LIMIT 50",
+         "postgresql": "SELECT id FROM messages WHERE search_words @@ to_tsquery('message_search', ?) "
+                       "ORDER BY inserted_at DESC, id DESC LIMIT 50"}
 
 
 def build(target: str, keys: Path, messages: int) -> Engine:

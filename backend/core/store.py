@@ -44,10 +44,9 @@ def prune_changes(conn: Connection, before: str) -> None:
 
 def page(store: Store, query: ListQuery, columns: Columns, *, select: str, source: str,
          scope: str, scope_params: list[Any], default_order: str,
-         count: Callable[[], int] | None = None, searched: bool = False) -> tuple[list[Any], dict[str, Any]]:
+         count: Callable[[], int] | None = None) -> tuple[list[Any], dict[str, Any]]:
     """One page of a collection, limited by `scope` to what the actor may see, and its meta. `count`,
-    when given, tells the total some cheaper way than counting every matching row; `searched` says the source
-    is a search of its own (its matches counted up to a bound, as a Search's are)."""
+    when given, tells the total some cheaper way than counting every matching row."""
     searches = query.searches(columns)
     scanned = frozenset(name for name, search, text in searches if _crowded(store, search, text))
     conditions, params = where(query, columns, store.dialect, scanned)
@@ -61,7 +60,7 @@ def page(store: Store, query: ListQuery, columns: Columns, *, select: str, sourc
         return rows, query.meta(query.offset + len(rows))
     if count is not None:
         return rows, query.meta(count())
-    if searches or searched:  # counted up to a bound, and at least as far as this page
+    if searches:  # counted up to a bound, and at least as far as this page
         bound = max(SEARCH_COUNTED, query.offset + len(rows))
         found = store.scalar(f"SELECT count(*) FROM (SELECT 1 FROM {source}{condition} LIMIT ?) found",
                              [*scope_params, *params, bound + 1])

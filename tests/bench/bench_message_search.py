@@ -29,12 +29,12 @@ from timing import measure
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from backend.chat.store import RANKED  # noqa: E402
-from backend.core.config import Config  # noqa: E402
-from backend.core.listing import ListQuery  # noqa: E402
-from backend.engine import Engine  # noqa: E402
-from tests.conftest import CONTACT  # noqa: E402
-from tests.postgres_cluster import Cluster, server_bin  # noqa: E402
+from backend.chat.store import RANKED
+from backend.core.config import Config
+from backend.core.listing import ListQuery
+from backend.engine import Engine
+from tests.conftest import CONTACT
+from tests.postgres_cluster import Cluster, server_bin
 
 AIM_MS = 50.0
 PER_THREAD = 20

@@ -13,7 +13,7 @@ from typing import Any
 
 from backend.chat.search import MARK
 from backend.core.listing import Column, ListQuery, Search, order_by, where
-from backend.core.store import page
+from backend.core.store import crowded, page
 from backend.identity.models import Actor
 from backend.identity.store import reach_scope
 from storage import Connection, Row, Store, placeholders
@@ -46,26 +46,29 @@ THREAD_SEARCH = {"sqlite": Search("thread_search", "search_text",
 
 
 # The search over every message (storage migration 0039: FTS5 on SQLite, a tsvector under GIN on PostgreSQL), read
-# newest match first (FTS5's rowid order, the order messages were written in; on PostgreSQL along the index of
-# migration 0044 on their inserted_at): each matching message (`scored`) of a thread the actor reaches and the
-# filters keep, and each thread whose title or last message holds the text as typed (the trigram search above, for
-# guests' names and parts of words), placed at its last message. SQLite's snippet is taken in the same read: each
-# FTS5 query costs a look into the index per word, and a start the index's words do not complete (`completions`) a
-# merge of every message of its words (~30 ms for a word of every one of 1,000,000 messages).
+# newest match first and as far as asked (FTS5's rowid order, the order messages were written in; on PostgreSQL
+# along the index of migration 0044 on their inserted_at): each matching message of a thread the actor reaches and
+# the filters keep, when it was written (`at`) and, on SQLite, its snippet, taken in the same read (each FTS5 query
+# costs a look into the index per word, and a start the index's words do not complete, see `completions`, a merge
+# of every message of its words: ~30 ms for a word of every one of 1,000,000 messages).
 MATCHES = {
-    "sqlite": "SELECT s.rowid AS hit, m.thread_id, snippet(message_search, 0, ?, ?, '…', {words}) AS snip, "
-              "1 AS scored FROM message_search s CROSS JOIN messages m CROSS JOIN message_threads t "
+    "sqlite": "SELECT s.rowid AS hit, m.inserted_at AS at, m.thread_id, "
+              "snippet(message_search, 0, ?, ?, '…', {words}) AS snip "
+              "FROM message_search s CROSS JOIN messages m CROSS JOIN message_threads t "
               "WHERE message_search MATCH ? AND m.rowid = s.rowid AND t.id = m.thread_id AND {scope} "
-              "UNION ALL SELECT (SELECT max(rowid) FROM messages WHERE thread_id = t.id), t.id, NULL, 0 "
-              "FROM message_threads t WHERE {titles} AND {scope} ORDER BY 1 DESC LIMIT ?",
-    "postgresql": "(SELECT m.id AS hit, m.inserted_at AS at, m.thread_id, NULL AS snip, 1 AS scored FROM messages m "
+              "ORDER BY s.rowid DESC LIMIT ?",
+    "postgresql": "SELECT m.id AS hit, m.inserted_at AS at, m.thread_id, NULL AS snip FROM messages m "
                   "JOIN message_threads t ON t.id = m.thread_id "
                   "WHERE m.search_words @@ to_tsquery('message_search', ?) AND {scope} "
-                  "ORDER BY m.inserted_at DESC, m.id DESC LIMIT ?) UNION ALL (SELECT NULL, "
-                  "(SELECT max(inserted_at) FROM messages WHERE thread_id = t.id) AS at, t.id, NULL, 0 "
-                  "FROM message_threads t WHERE {titles} AND {scope} ORDER BY at DESC NULLS LAST LIMIT ?) "
-                  "ORDER BY at DESC NULLS LAST, hit DESC LIMIT ?",
+                  "ORDER BY m.inserted_at DESC, m.id DESC LIMIT ?",
 }
+# And the threads whose title or last message holds the text as typed (the trigram search above, for guests' names
+# and parts of words), newest conversation first, placed at their last message: along the inbox's order when many
+# threads hold it (a Search's probe, backend/core/store.py `crowded`), so that a read stops at its last row.
+TITLE_MATCHES = ("SELECT NULL AS hit, t.last_message_received_at AS at, t.id AS thread_id, NULL AS snip "
+                 "FROM message_threads t WHERE {titles} AND {scope} "
+                 "ORDER BY t.last_message_received_at {desc}, t.id DESC LIMIT ?")
+Match = dict[str, Any]  # a row of either, and whether a message's words matched (`scored`, a title's did not)
 # The scores of a search's matching messages (lower is better: bm25's, or ts_rank negated); on SQLite those between
 # the oldest and newest of them (FTS5 reads a range of its rowids in one query, a list of them in one each).
 SCORES = {
@@ -131,26 +134,33 @@ def search_page(store: Store, query: ListQuery, property_ids: list[str], unread:
     conditions, params = where(query, _thread_columns(store), store.dialect)
     order_by(query, THREAD_COLUMNS, "", store.dialect)  # an unknown field is a 422; a search keeps its own order
     scope, scoped = _thread_scope(store, property_ids, unread) + conditions, [*property_ids, *params]
-    titles, title_param = (THREAD_SEARCH[dialect].matches(typed, store.dialect, scanned=False) if typed
+    search = THREAD_SEARCH[dialect]
+    titles, title_param = (search.matches(typed, store.dialect, scanned=crowded(store, search, typed)) if typed
                            else ("1 = 0", None))
-    sql = MATCHES[dialect].format(scope=scope, titles=titles, words=SNIPPET_WORDS)
-    named = [title_param] if typed else []
+    messages = MATCHES[dialect].format(scope=scope, words=SNIPPET_WORDS)
+    threads = TITLE_MATCHES.format(titles=titles, scope=scope, desc=store.dialect.order("DESC"))
+    head = [*MARK, words] if dialect == "sqlite" else [words]
     wanted, read = query.offset + query.limit + 1, RANKED + 1
     while True:  # newest first, reading further while the page is not full and matches remain
-        found = store.query(sql, [*MARK, words, *scoped, *named, *scoped, read] if dialect == "sqlite" else
-                            [words, *scoped, read, *named, *scoped, read, read])
-        best: dict[str, Row] = {}  # each thread at its newest match, shown by its newest matching message
+        hits = [{**row, "scored": True} for row in store.query(messages, [*head, *scoped, read])]
+        named = [{**row, "scored": False} for row in store.query(threads, [title_param, *scoped, read])
+                 ] if typed else []
+        complete = len(hits) < read and len(named) < read  # every match of both is here
+        # Newest first, a message before a title's match of the same time; past `read`, the order is not known.
+        found = sorted(hits + named, key=lambda row: (row["at"] or "", row["scored"]), reverse=True)
+        found = found if complete else found[:read]
+        best: dict[str, Match] = {}  # each thread at its newest match, shown by its newest matching message
         for row in found:
             if row["thread_id"] not in best or row["scored"] and not best[row["thread_id"]]["scored"]:
                 best[row["thread_id"]] = row
-        if len(found) <= RANKED or len(found) < read or len(best) >= wanted:
+        if complete or len(best) >= wanted:
             break
         read *= 8
-    if len(found) <= RANKED:
+    if complete and len(found) <= RANKED:
         order, mode, total, at_least = _ranked(store, words, found, best), "relevance", len(best), False
     else:
-        at_least = len(found) == read  # not read to the end: more threads than the ones seen but the last
-        order, mode, total = list(best), "last_match", len(best) - at_least
+        order, mode, total = list(best), "last_match", len(best) - (not complete)
+        at_least = not complete  # more threads than the ones seen but the last
     ids = order[query.offset:query.offset + query.limit]
     rows = {r["id"]: r for r in store.query(
         "SELECT t.*, p.title AS property_title FROM message_threads t JOIN properties p ON p.id = t.property_id "
@@ -159,7 +169,7 @@ def search_page(store: Store, query: ListQuery, property_ids: list[str], unread:
     return [rows[i] for i in ids], meta, _snippets(store, words, [best[i] for i in ids]), mode
 
 
-def _ranked(store: Store, words: str, found: list[Row], best: dict[str, Row]) -> list[str]:
+def _ranked(store: Store, words: str, found: list[Match], best: dict[str, Match]) -> list[str]:
     """The threads of `found` (every match, newest first) best match first, each by its best message (left in
     `best`); a title's match scores after every message's (0), ties newest first."""
     hits = [row["hit"] for row in found if row["scored"]]
@@ -177,7 +187,7 @@ def _ranked(store: Store, words: str, found: list[Row], best: dict[str, Row]) ->
     return sorted(rank, key=rank.__getitem__)
 
 
-def _snippets(store: Store, words: str, hits: list[Row]) -> list[str | None]:
+def _snippets(store: Store, words: str, hits: list[Match]) -> list[str | None]:
     """Each hit's snippet: SQLite's came with it; PostgreSQL's headlines are made for the page's messages alone."""
     if store.dialect.name == "sqlite":
         return [row["snip"] for row in hits]

@@ -48,7 +48,7 @@ def page(store: Store, query: ListQuery, columns: Columns, *, select: str, sourc
     """One page of a collection, limited by `scope` to what the actor may see, and its meta. `count`,
     when given, tells the total some cheaper way than counting every matching row."""
     searches = query.searches(columns)
-    scanned = frozenset(name for name, search, text in searches if _crowded(store, search, text))
+    scanned = frozenset(name for name, search, text in searches if crowded(store, search, text))
     conditions, params = where(query, columns, store.dialect, scanned)
     condition = f" WHERE {scope}{conditions}"
     ordered = order_by(query, columns, default_order, store.dialect)
@@ -68,7 +68,7 @@ def page(store: Store, query: ListQuery, columns: Columns, *, select: str, sourc
     return rows, query.meta(store.scalar(f"SELECT count(*) FROM {source}{condition}", [*scope_params, *params]))
 
 
-def _crowded(store: Store, search: Search, text: str) -> bool:
+def crowded(store: Store, search: Search, text: str) -> bool:
     """Whether more than SEARCH_COUNTED rows of the whole index hold `text`, by a probe that stops there; a text
     too short for the index, or too long to be a search (refused by `where`), is not looked up. PostgreSQL's planner
     makes this choice itself, from the column's statistics (a probe there reads the index's every match); SQLite's

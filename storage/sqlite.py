@@ -131,7 +131,7 @@ class SqliteStore:
         empty it, so that no older version of a row stays in it."""
         with self.transaction() as conn:
             for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
-                                        "AND sql LIKE 'CREATE VIRTUAL TABLE % USING fts5%'").fetchall():
+                                        "AND sql LIKE 'CREATE VIRTUAL TABLE % USING fts5(%'").fetchall():
                 conn.execute(f"INSERT INTO {name} ({name}) VALUES ('optimize')")
         self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 

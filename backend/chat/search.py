@@ -19,14 +19,25 @@ def words_of(text: str) -> list[str]:
     return WORD.findall(text)[:MAX_WORDS]
 
 
-def full_text_query(text: str, dialect: str) -> str | None:
-    """The query finding messages holding every word of `text`, for `dialect`; None when it has no word."""
+def full_text_query(text: str, dialect: str, completions: list[str] | None = None) -> str | None:
+    """The query finding messages holding every word of `text`, for `dialect`; None when it has no word.
+    `completions`, on SQLite: the index's words the last one starts (see `completed`), sought as they are."""
     words = words_of(text)
     if not words:
         return None
-    if dialect == "sqlite":
-        return " ".join(f'"{word}"' for word in words) + "*"
-    return " & ".join(f"'{word}'" for word in words) + ":*"
+    if dialect != "sqlite":
+        return " & ".join(f"'{word}'" for word in words) + ":*"
+    last = "(" + " OR ".join(f'"{word}"' for word in completions) + ")" if completions else f'"{words[-1]}"*'
+    return " AND ".join([*(f'"{word}"' for word in words[:-1]), last])
+
+
+def completed(text: str) -> str | None:
+    """The start whose words of the index (FTS5's, folded to lower case) may stand for the last word of `text`,
+    on SQLite: FTS5 reads a query of a start (`"break"*`) by merging the lists of messages of every word it starts
+    first, some 30 ms for a word of 1,000,000 messages, where the words themselves, ORed, are read as far as the
+    page. Only a word of ASCII letters and digits, which folds as FTS5 folds it; None for the others (and no text)."""
+    words = words_of(text)
+    return words[-1].lower() if words and words[-1].isascii() else None
 
 
 def marked_parts(snippet: str) -> list[tuple[str, bool]]:

@@ -20,7 +20,7 @@ from pydantic_core import from_json
 from backend.bookings.access import booking_row
 from backend.channels.store import is_connected
 from backend.chat.attachments import Attachments
-from backend.chat.search import full_text_query
+from backend.chat.search import completed, full_text_query
 from backend.chat.store import (
     THREAD_COUNT_COLUMNS,
     booking_thread,
@@ -29,6 +29,7 @@ from backend.chat.store import (
     channel_reply,
     channel_thread_property,
     chat_properties,
+    completions,
     count_message,
     drop_draft,
     has_chat_app,
@@ -45,10 +46,10 @@ from backend.chat.store import (
     property_group,
     revision_attributes,
     rule_titles,
+    search_page,
     set_assignee,
     set_closed,
     set_unread_count,
-    snippet,
     thread_count,
     thread_of_booking,
     thread_row,
@@ -144,11 +145,11 @@ class Chat:
         if words is None:
             rows, meta = threads_page(self.store, query, allowed, unread, count=self._counter(query, allowed, unread))
             return self._threads(rows), {**meta, "order_by": "last_message_received_at", "order_direction": "desc"}
-        rows, meta = threads_page(self.store, query, allowed, unread, count=None, words=words, typed=typed)
+        rows, meta, snippets, order = search_page(self.store, query, allowed, unread, words, typed)
         threads = self._threads(rows)
-        for thread, row in zip(threads, rows):
-            thread["search_snippet"] = snippet(self.store, words, row["hit"]) if row["hit"] is not None else None
-        return threads, {**meta, "order_by": "relevance", "order_direction": "desc"}
+        for thread, snippet in zip(threads, snippets):
+            thread["search_snippet"] = snippet
+        return threads, {**meta, "order_by": order, "order_direction": "desc"}
 
     def _search(self, query: ListQuery) -> tuple[ListQuery, str, str | None]:
         """The query without `filter[search]` (eq or has; other ops stay, for the list's own 422), the text as
@@ -158,7 +159,14 @@ class Chat:
         if len(typed) > SEARCH_MAX:
             raise ValidationFailed.one("filter[search]", f"must be at most {SEARCH_MAX} characters")
         rest = replace(query, filters=[f for f in query.filters if f not in searches])
-        return rest, typed, full_text_query(typed, self.store.dialect.name)
+        return rest, typed, self.full_text_query(typed)
+
+    def full_text_query(self, typed: str) -> str | None:
+        """The query of the store's full-text index for the text typed (backend/chat/search.py), its last word
+        completed from SQLite's index."""
+        dialect = self.store.dialect.name
+        start = completed(typed) if dialect == "sqlite" else None
+        return full_text_query(typed, dialect, completions(self.store, start) if start else None)
 
     def properties(self, actor: Actor) -> list[dict[str, Any]]:
         """The actor's properties that have the chat app (id and title), by title: the inbox's scope."""

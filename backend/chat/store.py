@@ -12,8 +12,8 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from backend.chat.search import MARK
-from backend.core.listing import Column, Columns, ListQuery, Search
-from backend.core.store import page
+from backend.core.listing import Column, ListQuery, Search, order_by, where
+from backend.core.store import crowded, page
 from backend.identity.models import Actor
 from backend.identity.store import reach_scope
 from storage import Connection, Row, Store, placeholders
@@ -45,62 +45,156 @@ THREAD_SEARCH = {"sqlite": Search("thread_search", "search_text",
                  "postgresql": Search("message_threads t", "t.search_text", member="{cond}", text="t.search_text")}
 
 
-# The search over every message (storage migration 0039: FTS5 on SQLite, a tsvector under GIN on PostgreSQL): each
-# matching message's thread, its score (lower is better: bm25's, or ts_rank negated) and the message (`hit`, for its
-# snippet); and, scored after every message match (0), the threads whose title or last message holds the text as
-# typed (the trigram search above, for guests' names and parts of words). The best row of each thread is kept.
-MESSAGE_HITS = {
-    "sqlite": "SELECT thread_id, min(score) AS score, hit FROM ("
-              "SELECT m.thread_id, s.rank AS score, m.rowid AS hit FROM message_search s "
-              "JOIN messages m ON m.rowid = s.rowid WHERE message_search MATCH ? "
-              "UNION ALL SELECT t.id, 0, NULL FROM message_threads t WHERE {titles}) found GROUP BY thread_id",
-    "postgresql": "SELECT DISTINCT ON (thread_id) thread_id, score, hit FROM ("
-                  "SELECT m.thread_id, -ts_rank(m.search_words, to_tsquery('message_search', ?)) AS score, "
-                  "m.id AS hit FROM messages m WHERE m.search_words @@ to_tsquery('message_search', ?) "
-                  "UNION ALL SELECT t.id, 0, NULL FROM message_threads t WHERE {titles}) found "
-                  "ORDER BY thread_id, score, hit",
+# The search over every message (storage migration 0039: FTS5 on SQLite, a tsvector under GIN on PostgreSQL), read
+# newest match first and as far as asked (FTS5's rowid order, the order messages were written in; on PostgreSQL
+# along the index of migration 0044 on their inserted_at): each matching message of a thread the actor reaches and
+# the filters keep, when it was written (`at`) and, on SQLite, its snippet, taken in the same read (each FTS5 query
+# costs a look into the index per word, and a start the index's words do not complete, see `completions`, a merge
+# of every message of its words: ~30 ms for a word of every one of 1,000,000 messages).
+MATCHES = {
+    "sqlite": "SELECT s.rowid AS hit, m.inserted_at AS at, m.thread_id, "
+              "snippet(message_search, 0, ?, ?, '…', {words}) AS snip "
+              "FROM message_search s CROSS JOIN messages m CROSS JOIN message_threads t "
+              "WHERE message_search MATCH ? AND m.rowid = s.rowid AND t.id = m.thread_id AND {scope} "
+              "ORDER BY s.rowid DESC LIMIT ?",
+    "postgresql": "SELECT m.id AS hit, m.inserted_at AS at, m.thread_id, NULL AS snip FROM messages m "
+                  "JOIN message_threads t ON t.id = m.thread_id "
+                  "WHERE m.search_words @@ to_tsquery('message_search', ?) AND {scope} "
+                  "ORDER BY m.inserted_at DESC, m.id DESC LIMIT ?",
 }
+# And the threads whose title or last message holds the text as typed (the trigram search above, for guests' names
+# and parts of words), newest conversation first, placed at their last message: along the inbox's order when many
+# threads hold it (a Search's probe, backend/core/store.py `crowded`), so that a read stops at its last row.
+TITLE_MATCHES = ("SELECT NULL AS hit, t.last_message_received_at AS at, t.id AS thread_id, NULL AS snip "
+                 "FROM message_threads t WHERE {titles} AND {scope} "
+                 "ORDER BY t.last_message_received_at {desc}, t.id DESC LIMIT ?")
+Match = dict[str, Any]  # a row of either, and whether a message's words matched (`scored`, a title's did not)
+# The scores of a search's matching messages (lower is better: bm25's, or ts_rank negated); on SQLite those between
+# the oldest and newest of them (FTS5 reads a range of its rowids in one query, a list of them in one each).
+SCORES = {
+    "sqlite": "SELECT rowid, rank FROM message_search WHERE message_search MATCH ? AND rowid BETWEEN ? AND ?",
+    "postgresql": "SELECT id, -ts_rank(search_words, to_tsquery('message_search', ?)) FROM messages "
+                  "WHERE id IN ({hits})",
+}
+RANKED = 500  # matching messages a search weighs by relevance; past that it reads newest match first
 SNIPPET_WORDS = 12
-SNIPPET = {
-    "sqlite": f"SELECT snippet(message_search, 0, ?, ?, '…', {SNIPPET_WORDS}) FROM message_search "
-              "WHERE message_search MATCH ? AND rowid = ?",
-    "postgresql": "SELECT ts_headline('message_search', message, to_tsquery('message_search', ?), "
-                  f"'StartSel=' || ? || ', StopSel=' || ? || ', MaxWords={SNIPPET_WORDS}, MinWords=4') "
-                  "FROM messages WHERE id = ?",
-}
+HEADLINES = ("SELECT id, ts_headline('message_search', message, to_tsquery('message_search', ?), "
+             f"'StartSel=' || ? || ', StopSel=' || ? || ', MaxWords={SNIPPET_WORDS}, MinWords=4') FROM messages "
+             "WHERE id IN ({hits})")
+COMPLETIONS = 16  # words of the index a last word typed stands for, at most; past that, FTS5's query of its start
+
+
+def completions(store: Store, start: str) -> list[str] | None:
+    """The words of SQLite's full-text index that `start` starts (itself among them, if it is one), each found by
+    one look from the last (its places listed by message_search_words, migration 0044, stopped at the first); None
+    when more than COMPLETIONS are (a start of one or two letters: FTS5's query of the start is then the cheaper)."""
+    words: list[str] = []
+    after = start
+    while len(words) <= COMPLETIONS:
+        word = store.scalar("SELECT term FROM message_search_words WHERE term >= ? AND term < ? LIMIT 1",
+                            (after, start + "\U0010ffff"))
+        if word is None:
+            return words
+        words.append(word)
+        after = word + "\x01"  # the first text after the word and every longer one: no word holds a control character
+    return None
 
 
 def threads_page(store: Store, query: ListQuery, property_ids: list[str], unread: bool | None,
-                 count: Callable[[], int] | None, words: str | None = None,
-                 typed: str = "") -> tuple[list[Row], dict[str, Any]]:
+                 count: Callable[[], int] | None) -> tuple[list[Row], dict[str, Any]]:
     """A page of the threads of these properties, newest conversation first. The properties are tested row by
-    row (`+t.property_id`), so the page is read along the inbox-order index and stops at its last row.
-
-    With `words` (a full-text query, see backend/chat/search.py) only the threads with a message holding them, or
-    whose title or last message holds `typed`, best match first; each row's `hit` is its best message."""
-    scope = f"{store.dialect.unindexed('t.property_id')} IN ({placeholders(property_ids)})" + UNREAD[unread]
-    columns: Columns = {**THREAD_COLUMNS, "search": THREAD_SEARCH[store.dialect.name]}
-    source = f"message_threads t {store.dialect.join_in_order} properties p ON p.id = t.property_id"
-    order = f"t.last_message_received_at {store.dialect.order('DESC')}, t.id DESC"
-    if words is None:
-        return page(store, query, columns, select="t.*, p.title AS property_title", source=source,
-                    scope=scope, scope_params=property_ids, default_order=order, count=count)
-    search = THREAD_SEARCH[store.dialect.name]
-    titles, title_param = search.matches(typed, store.dialect, scanned=False) if typed else ("1 = 0", None)
-    hits = MESSAGE_HITS[store.dialect.name].format(titles=titles)
-    params = [words] * (1 if store.dialect.name == "sqlite" else 2) + ([title_param] if typed else [])
-    return page(store, query, columns, select="t.*, p.title AS property_title, h.hit AS hit",
-                source=f"({hits}) h JOIN message_threads t ON t.id = h.thread_id "
-                       f"JOIN properties p ON p.id = t.property_id",
-                scope=scope, scope_params=[*params, *property_ids], default_order=f"h.score, {order}",
-                searched=True)
+    row (`+t.property_id`), so the page is read along the inbox-order index and stops at its last row."""
+    return page(store, query, _thread_columns(store), select="t.*, p.title AS property_title",
+                source=f"message_threads t {store.dialect.join_in_order} properties p ON p.id = t.property_id",
+                scope=_thread_scope(store, property_ids, unread), scope_params=property_ids,
+                default_order=f"t.last_message_received_at {store.dialect.order('DESC')}, t.id DESC", count=count)
 
 
-def snippet(store: Store, words: str, hit: Any) -> str | None:
-    """The message `hit`'s words around those of the search, each marked (MARK)."""
+def _thread_columns(store: Store) -> dict[str, Any]:
+    return {**THREAD_COLUMNS, "search": THREAD_SEARCH[store.dialect.name]}
+
+
+def _thread_scope(store: Store, property_ids: list[str], unread: bool | None) -> str:
+    return f"{store.dialect.unindexed('t.property_id')} IN ({placeholders(property_ids)})" + UNREAD[unread]
+
+
+def search_page(store: Store, query: ListQuery, property_ids: list[str], unread: bool | None, words: str,
+                typed: str) -> tuple[list[Row], dict[str, Any], list[str | None], str]:
+    """A page of the threads of these properties with a message holding `words` (a full-text query, see
+    backend/chat/search.py), or whose title or last message holds `typed`; its meta, each row's snippet (its best
+    message's words around the matches, None for a title's match) and the page's order.
+
+    When the actor's threads (under the filters) hold at most RANKED matching messages, every match is weighed and
+    the threads come best match first ("relevance"), then newest match first; a search more common than that is
+    read newest match first ("last_match"), only as far as the page and one thread more (weighing every match of a
+    word in most messages costs seconds, and bm25 and ts_rank give such a word next to no weight anyway), and its
+    total is the threads that read saw but the last, with `total_at_least` (more than that), unless it read every
+    match."""
+    dialect = store.dialect.name
+    conditions, params = where(query, _thread_columns(store), store.dialect)
+    order_by(query, THREAD_COLUMNS, "", store.dialect)  # an unknown field is a 422; a search keeps its own order
+    scope, scoped = _thread_scope(store, property_ids, unread) + conditions, [*property_ids, *params]
+    search = THREAD_SEARCH[dialect]
+    titles, title_param = (search.matches(typed, store.dialect, scanned=crowded(store, search, typed)) if typed
+                           else ("1 = 0", None))
+    messages = MATCHES[dialect].format(scope=scope, words=SNIPPET_WORDS)
+    threads = TITLE_MATCHES.format(titles=titles, scope=scope, desc=store.dialect.order("DESC"))
+    head = [*MARK, words] if dialect == "sqlite" else [words]
+    wanted, read = query.offset + query.limit + 1, RANKED + 1
+    while True:  # newest first, reading further while the page is not full and matches remain
+        hits = [{**row, "scored": True} for row in store.query(messages, [*head, *scoped, read])]
+        named = [{**row, "scored": False} for row in store.query(threads, [title_param, *scoped, read])
+                 ] if typed else []
+        complete = len(hits) < read and len(named) < read  # every match of both is here
+        # Newest first, a message before a title's match of the same time; past `read`, the order is not known.
+        found = sorted(hits + named, key=lambda row: (row["at"] or "", row["scored"]), reverse=True)
+        found = found if complete else found[:read]
+        best: dict[str, Match] = {}  # each thread at its newest match, shown by its newest matching message
+        for row in found:
+            if row["thread_id"] not in best or row["scored"] and not best[row["thread_id"]]["scored"]:
+                best[row["thread_id"]] = row
+        if complete or len(best) >= wanted:
+            break
+        read *= 8
+    if complete and len(found) <= RANKED:
+        order, mode, total, at_least = _ranked(store, words, found, best), "relevance", len(best), False
+    else:
+        order, mode, total = list(best), "last_match", len(best) - (not complete)
+        at_least = not complete  # more threads than the ones seen but the last
+    ids = order[query.offset:query.offset + query.limit]
+    rows = {r["id"]: r for r in store.query(
+        "SELECT t.*, p.title AS property_title FROM message_threads t JOIN properties p ON p.id = t.property_id "
+        f"WHERE t.id IN ({placeholders(ids)})", ids)} if ids else {}
+    meta = query.meta(max(total, query.offset + len(ids)), at_least)
+    return [rows[i] for i in ids], meta, _snippets(store, words, [best[i] for i in ids]), mode
+
+
+def _ranked(store: Store, words: str, found: list[Match], best: dict[str, Match]) -> list[str]:
+    """The threads of `found` (every match, newest first) best match first, each by its best message (left in
+    `best`); a title's match scores after every message's (0), ties newest first."""
+    hits = [row["hit"] for row in found if row["scored"]]
+    if not hits:
+        scores = {}
+    elif store.dialect.name == "sqlite":
+        scores = dict(store.tuples(SCORES["sqlite"], (words, min(hits), max(hits))))
+    else:
+        scores = dict(store.tuples(SCORES["postgresql"].format(hits=placeholders(hits)), [words, *hits]))
+    rank: dict[str, tuple[float, int]] = {}
+    for n, row in enumerate(found):
+        score = scores[row["hit"]] if row["scored"] else 0.0
+        if row["thread_id"] not in rank or score < rank[row["thread_id"]][0]:
+            rank[row["thread_id"]], best[row["thread_id"]] = (score, n), row
+    return sorted(rank, key=rank.__getitem__)
+
+
+def _snippets(store: Store, words: str, hits: list[Match]) -> list[str | None]:
+    """Each hit's snippet: SQLite's came with it; PostgreSQL's headlines are made for the page's messages alone."""
     if store.dialect.name == "sqlite":
-        return cast(str | None, store.scalar(SNIPPET["sqlite"], (*MARK, words, hit)))
-    return cast(str | None, store.scalar(SNIPPET["postgresql"], (words, *MARK, hit)))
+        return [row["snip"] for row in hits]
+    messages = [row["hit"] for row in hits if row["scored"]]
+    lines = dict(store.tuples(HEADLINES.format(hits=placeholders(messages)), [words, *MARK, *messages])
+                 ) if messages else {}
+    return [lines[row["hit"]] if row["scored"] else None for row in hits]
 
 
 def thread_count(store: Store, property_ids: list[str], filters: list[tuple[str, list[Any]]],

@@ -44,12 +44,11 @@ def prune_changes(conn: Connection, before: str) -> None:
 
 def page(store: Reads, query: ListQuery, columns: Columns, *, select: str, source: str,
          scope: str, scope_params: list[Any], default_order: str,
-         count: Callable[[], int] | None = None, searched: bool = False) -> tuple[list[Any], dict[str, Any]]:
+         count: Callable[[], int] | None = None) -> tuple[list[Any], dict[str, Any]]:
     """One page of a collection, limited by `scope` to what the actor may see, and its meta. `count`,
-    when given, tells the total some cheaper way than counting every matching row; `searched` says the source
-    is a search of its own (its matches counted up to a bound, as a Search's are)."""
+    when given, tells the total some cheaper way than counting every matching row."""
     searches = query.searches(columns)
-    scanned = frozenset(name for name, search, text in searches if _crowded(store, search, text))
+    scanned = frozenset(name for name, search, text in searches if crowded(store, search, text))
     conditions, params = where(query, columns, store.dialect, scanned)
     condition = f" WHERE {scope}{conditions}"
     ordered = order_by(query, columns, default_order, store.dialect)
@@ -61,7 +60,7 @@ def page(store: Reads, query: ListQuery, columns: Columns, *, select: str, sourc
         return rows, query.meta(query.offset + len(rows))
     if count is not None:
         return rows, query.meta(count())
-    if searches or searched:  # counted up to a bound, and at least as far as this page
+    if searches:  # counted up to a bound, and at least as far as this page
         bound = max(SEARCH_COUNTED, query.offset + len(rows))
         found = store.scalar(f"SELECT count(*) FROM (SELECT 1 FROM {source}{condition} LIMIT ?) found",
                              [*scope_params, *params, bound + 1])
@@ -69,7 +68,7 @@ def page(store: Reads, query: ListQuery, columns: Columns, *, select: str, sourc
     return rows, query.meta(store.scalar(f"SELECT count(*) FROM {source}{condition}", [*scope_params, *params]))
 
 
-def _crowded(store: Reads, search: Search, text: str) -> bool:
+def crowded(store: Reads, search: Search, text: str) -> bool:
     """Whether more than SEARCH_COUNTED rows of the whole index hold `text`, by a probe that stops there; a text
     too short for the index, or too long to be a search (refused by `where`), is not looked up. PostgreSQL's planner
     makes this choice itself, from the column's statistics (a probe there reads the index's every match); SQLite's

@@ -56,6 +56,7 @@ STEPS: list[str] = [
     "0038_message_rules.sql",
     "0039_message_search.sql",
     "0037_reply_drafts.sql",
+    "0044_message_search_reads.sql",
 ]
 # PostgreSQL's first step: SQLite's schema as of this many steps, in one file.
 BASELINE = 22

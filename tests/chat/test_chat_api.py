@@ -140,7 +140,8 @@ def test_a_search_many_threads_hold_pages_them_by_relevance_and_counts_to_a_boun
     """The threads holding a search's words are ranked by their best message (changed by design with the search
     over every message: no longer read in the inbox's order when many match); pages follow the rank, then the
     inbox's order, without a thread twice, and the total says it is a bound (`total_at_least`) once the matches go
-    past both the bound (SEARCH_COUNTED; 3 here, 1,000 in use) and the page."""
+    past the bound of matches a search ranks (RANKED; 3 here, 500 in use): then the threads come newest match
+    first (tests/chat/test_message_search.py has the bounded total)."""
     for n in range(5):
         body = booking(desk.shop, day(10 + 2 * n), day(11 + 2 * n), property_id=desk.shop.property_id)
         booking_id = check(desk.adapter.post(f"{desk.inbound}/bookings", json=body), 201)["data"]["id"]
@@ -155,11 +156,12 @@ def test_a_search_many_threads_hold_pages_them_by_relevance_and_counts_to_a_boun
     counted = pages()
     assert [len(ids) for ids, _ in counted] == [2, 2, 0] and len({i for ids, _ in counted for i in ids}) == 4
     assert {meta["total"] for _, meta in counted} == {4}
-    monkeypatch.setattr("backend.core.store.SEARCH_COUNTED", 3)
+    assert {meta["order_by"] for _, meta in counted} == {"relevance"}
+    monkeypatch.setattr("backend.chat.store.RANKED", 3)
     bounded = pages()
-    assert [ids for ids, _ in bounded] == [ids for ids, _ in counted]
-    assert [(meta["total"], meta.get("total_at_least", False)) for _, meta in bounded] == [
-        (3, True), (4, False), (4, False)]
+    assert [ids for ids, _ in bounded] == [ids for ids, _ in counted]  # equal scores: newest first, as bounded
+    assert [(meta["total"], meta.get("total_at_least", False), meta["order_by"]) for _, meta in bounded] == [
+        (4, False, "last_match")] * 3  # each thread matches twice (a message, its last), so one read saw them all
 
 
 def test_attachments_with_and_without_text(desk):

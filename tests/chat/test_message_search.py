@@ -77,6 +77,8 @@ def test_what_a_user_types_never_breaks_the_search(desk, text):
 
 def test_a_search_too_long_is_refused(desk):
     assert check(desk.client.get("/api/v1/message_threads", params={"filter[search]": "x" * 201}), 422)
+    assert check(desk.client.get("/api/v1/message_threads", params={"filter[search]": "x", "order[nope]": "asc"}),
+                 422)  # a search keeps its own order, but an unknown field is still refused
 
 
 def test_a_search_keeps_the_other_filters(desk):
@@ -86,3 +88,36 @@ def test_a_search_keeps_the_other_filters(desk):
     check(desk.client.post(f"/api/v1/message_threads/{thread_id}/close"))
     assert search(desk, "sauna", **{"filter[is_closed]": "false"})["data"] == []
     assert [t["id"] for t in search(desk, "sauna", **{"filter[is_closed]": "true"})["data"]] == [thread_id]
+
+
+def test_a_search_too_common_to_rank_comes_newest_match_first_with_a_bounded_total(desk, monkeypatch):
+    """Past RANKED matching messages (500; 2 here) a search is not weighed: its threads come newest match first,
+    read only as far as the page and one thread more, the total saying so (`total_at_least`)."""
+    often = another_thread(desk, 10, "Lantern, lantern: the lantern is broken")  # the best match, the oldest
+    others = [another_thread(desk, 12 + 2 * n, f"A lantern please ({n})") for n in range(4)]
+    ranked = search(desk, "lantern")
+    assert ranked["meta"]["order_by"] == "relevance" and ranked["data"][0]["id"] == often
+    assert ranked["meta"]["total"] == 5 and "total_at_least" not in ranked["meta"]
+    monkeypatch.setattr("backend.chat.store.RANKED", 2)
+    first = search(desk, "lantern", **{"pagination[limit]": "1"})
+    assert first["meta"]["order_by"] == "last_match"
+    assert [t["id"] for t in first["data"]] == [others[-1]]
+    assert first["meta"]["total_at_least"] is True and 1 <= first["meta"]["total"] < 5  # more than that
+    assert "<mark>lantern</mark>" in first["data"][0]["attributes"]["search_snippet"]
+    every = [t["id"] for page in (1, 2, 3) for t in search(desk, "lantern", **{
+        "pagination[limit]": "2", "pagination[page]": str(page)})["data"]]
+    assert every == [*reversed(others), often]
+    last = search(desk, "lantern", **{"pagination[limit]": "2", "pagination[page]": "3"})["meta"]
+    assert (last["total"], last.get("total_at_least", False)) == (5, False)  # read to the end: the whole count
+
+
+def test_the_last_word_is_completed_from_the_index_however_many_words_it_starts(desk, monkeypatch):
+    """On SQLite the last word stands for the index's words it starts, ORed (COMPLETIONS at most; past that, and on
+    PostgreSQL, the index's own query of a start): either way the same threads are found."""
+    one = another_thread(desk, 10, " ".join(f"zebra{n}" for n in range(20)))
+    other = another_thread(desk, 14, "A zebra19 and a quagga")
+    for text, found in (("zebr", {one, other}), ("zebra1", {one, other}), ("zebra19 quag", {other}),
+                        ("zebra7", {one}), ("zebra190", set()), ("quagga zebra2", set())):
+        assert {t["id"] for t in search(desk, text)["data"]} == found, text
+    monkeypatch.setattr("backend.chat.store.COMPLETIONS", 1)
+    assert {t["id"] for t in search(desk, "zebra1")["data"]} == {one, other}

@@ -324,18 +324,19 @@ async def test_next_unread_on_a_later_page(engine: Engine, make_app) -> None:
 
 async def test_a_search_too_common_to_count_says_more_than_and_pages_on(engine: Engine, make_app,
                                                                           monkeypatch) -> None:
-    """A search many conversations match counts them only so far (1,000 in use, 10 here): the status line says
-    "more than", and the next page is there to turn to."""
+    """A search matching more messages than it ranks (500 in use, 55 here) reads them newest first only as far as
+    the page and one conversation more: the status line says "more than", and the next page is there to turn to.
+    (The words out of their order: found in each inquiry, but not as typed in its thread's last message.)"""
     add_inquiries(engine, 60)
-    monkeypatch.setattr("backend.core.store.SEARCH_COUNTED", 10)
+    monkeypatch.setattr("backend.chat.store.RANKED", 55)
     app = make_app(mode="inbox")
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_inbox(pilot)
         await pilot.press("slash")
-        await type_text(pilot, "is it free")
+        await type_text(pilot, "free it is")
         await pilot.press("enter")
         await settle(pilot)
-        assert "Page 1 · more than 50 conversations" in str(screen.status.query_one("#status-where").render())
+        assert "Page 1 · more than 55 conversations" in str(screen.status.query_one("#status-where").render())
         await pilot.press("pagedown")
         await settle(pilot)
         assert screen.page.number == 2 and len(screen.rows) == 10 and not screen.page.at_least

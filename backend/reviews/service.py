@@ -72,8 +72,9 @@ class Reviews:
         return _review(self._row(actor, review_id, NotFound), self.now())
 
     def unanswered(self, actor: Actor) -> int:
-        """How many of the actor's reviews have no reply (nor one waiting): a sum over the kept counts."""
-        return sql.unreplied_total(self.store, actor)
+        """How many of the actor's reviews can be answered now (the Reviews tab's count): no reply yet (nor one
+        waiting), not hidden, not expired, their channel still there."""
+        return sql.answerable_count(self.store, actor, self.now())
 
     def score(self, actor: Actor, property_id: str, detailed: bool = False) -> dict[str, Any]:
         prop = self._property(actor, property_id, NotFoundAsSpelt)

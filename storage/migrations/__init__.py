@@ -55,6 +55,7 @@ STEPS: list[str] = [
     "0042_changes.sql",
     "0038_message_rules.sql",
     "0039_message_search.sql",
+    "0043_reviews_to_answer.sql",
 ]
 # PostgreSQL's first step: SQLite's schema as of this many steps, in one file.
 BASELINE = 22

@@ -207,6 +207,12 @@ def answerable_count(store: Store, actor: Actor, now: str) -> int:
 
 # --- others' rows ----------------------------------------------------------------------------------------------------
 
+def reached_properties(store: Store, actor: Actor) -> list[Row]:
+    """The properties the actor reaches (id, title), by title: reviews need no application."""
+    scope, params = reach_scope(actor, "id")
+    return store.query(f"SELECT id, title FROM properties WHERE {scope} ORDER BY title, id", params)
+
+
 def property_row(store: Store, property_id: str) -> Row | None:
     return store.one("SELECT id, group_id, title FROM properties WHERE id = ?", (property_id,))
 

@@ -426,6 +426,15 @@ def test_the_unanswered_count_leaves_out_the_reviews_no_reply_can_reach(flat, ho
     assert engine.reviews.unanswered(engine.identity.operator()) >= 1
 
 
+def test_the_reviews_area_offers_every_property_the_actor_reaches(hotel, live, user):
+    """Its property filter: every property of the account, by title, none of another's; no application needed."""
+    engine = live[0]
+    reached = engine.reviews.properties(user.actor)
+    assert [p["id"] for p in reached] == [p["id"] for p in engine.properties.options(user.actor)]
+    assert hotel.shop.property_id in {p["id"] for p in reached} and set(reached[0]) == {"id", "title"}
+    assert [p["title"] for p in reached] == sorted(p["title"] for p in reached)
+
+
 def test_a_refused_guest_review_may_be_given_again_and_a_failure_taken_back_counts_the_reply(flat, hotel, live, user):
     review_id = flat.send()["data"]["id"]
     check(flat.client.post(f"/api/v1/reviews/{review_id}/guest_review", json=guest_review_body()))

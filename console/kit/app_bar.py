@@ -6,10 +6,10 @@ lights it as a link.
 
 When the full bar leaves no room for the database (120 columns), the product keeps only its mark, and then the
 tabs' counts their brackets; when the tabs still do not fit (80 columns), those other than the current one shorten
-their titles (to four letters, three if that is still too wide, then two), so that every area still shows. The crumb comes next; the database takes what
-room is left, losing the start of its path first. The Inbox tab carries the count of conversations with unread
-guest messages, the Reviews tab that of reviews not answered yet (those a reply can still reach), which the app keeps
-live.
+their titles (to four letters, three if that is still too wide, then two), so that every area still shows. The
+crumb comes next; the database takes what room is left, losing the start of its path first. The Inbox tab carries
+the count of conversations with unread guest messages, the Reviews tab that of reviews not answered yet (those a
+reply can still reach), both kept live by the app.
 """
 
 from __future__ import annotations

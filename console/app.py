@@ -39,9 +39,17 @@ from console.themes import THEMES
 
 HERE = Path(__file__).parent
 UNREAD_KINDS = ("message.", "thread.")  # what moves the inbox tab's badge
+# What moves the reviews tab's: a review in or answered, a channel deleted (its reviews take no reply), a property's.
+UNANSWERED_KINDS = ("review.", "channel.", "property.")
 
 
 class UnreadCounted(Message):
+    def __init__(self, count: int) -> None:
+        super().__init__()
+        self.count = count
+
+
+class UnansweredCounted(Message):
     def __init__(self, count: int) -> None:
         super().__init__()
         self.count = count
@@ -163,6 +171,7 @@ class FrontdeskApp(ConsoleApp):
         self.unsubscribe = self.engine.events.subscribe(lambda event: self.post_message(DataChanged(event.kind)))
         self.set_interval(self.poll_interval, self.check_change_stamp)
         self.count_unread()
+        self.count_unanswered()
 
     def on_unmount(self) -> None:
         self.unsubscribe()
@@ -189,6 +198,8 @@ class FrontdeskApp(ConsoleApp):
             screen.post_message(DataChanged(message.kind))
         if message.concerns(UNREAD_KINDS):
             self.count_unread()
+        if message.concerns(UNANSWERED_KINDS):
+            self.count_unanswered()
 
     @engine_work(exclusive=True, group="unread")
     def count_unread(self) -> None:
@@ -197,6 +208,14 @@ class FrontdeskApp(ConsoleApp):
 
     def on_unread_counted(self, message: UnreadCounted) -> None:
         self.unread_threads = message.count
+
+    @engine_work(exclusive=True, group="unanswered")
+    def count_unanswered(self) -> None:
+        """The reviews tab's badge: the reviews a reply can be written to now."""
+        post_fresh(self, UnansweredCounted(self.engine.reviews.unanswered(self.actor())))
+
+    def on_unanswered_counted(self, message: UnansweredCounted) -> None:
+        self.unanswered_reviews = message.count
 
     # --- actions -----------------------------------------------------------------------------
 

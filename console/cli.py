@@ -1,4 +1,5 @@
-"""`frontdesk`: the console by default, plus demo, serve, users, groups and tokens.
+"""`frontdesk`: the console by default, plus demo, serve, users (and who is given which property or group), groups
+and tokens.
 
 Every subcommand takes `--db PATH_OR_URL` (else `$FRONTDESK_DB`, else the user data directory): a SQLite file, or
 a `postgresql://` URL, whose keys come from `--keys PATH` (else `$FRONTDESK_KEYS`) or the environment. A database
@@ -16,12 +17,16 @@ import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from backend.core.config import Config
 from storage.paths import default_db_path
+
+if TYPE_CHECKING:
+    from backend.engine import Engine
+    from backend.identity.users import Users
 
 DB_HELP = ("A SQLite database file, or a postgresql://user@host/db URL (else $FRONTDESK_DB, else the user data "
            "directory).")
@@ -336,7 +341,7 @@ def simulate(count: int, every: float, seed: int | None, server: str | None, cha
 
 @main.group()
 def users() -> None:
-    """Users of the API and the console."""
+    """Users of the API and the console, and the properties and groups they are given (as owner or user)."""
 
 
 @command(users, "add")
@@ -348,11 +353,80 @@ def users_add(email: str) -> None:
     click.echo(token.token)
 
 
+ROLES = click.Choice(("user", "owner"))  # reference §11.2; the engine holds what each may do
+
+
+def _given(f: Callable) -> Callable:
+    """`--property ID` or `--group ID`: what users are given (one of the two, for the commands that need one)."""
+    f = click.option("--group", "group_id", metavar="ID", default=None, help="A group (`groups list` shows ids).")(f)
+    return click.option("--property", "property_id", metavar="ID", default=None, help="A property.")(f)
+
+
+def _holder(property_id: str | None, group_id: str | None) -> tuple[Engine, Users, str]:
+    """The engine, its property users or group users, and the property's or the group's id."""
+    if property_id and group_id:
+        raise click.UsageError("give --property or --group, not both")
+    if not (property_id or group_id):
+        raise click.UsageError("give --property ID or --group ID")
+    engine = _engine()
+    if property_id:
+        return engine, engine.property_users, property_id
+    return engine, engine.group_users, str(group_id)
+
+
+def _role(role: str, members: Users, holder_id: str) -> str:
+    """"an owner of property …", "a user of group …"."""
+    return f"{'an' if role == 'owner' else 'a'} {role} of {members.kind} {holder_id}"
+
+
 @command(users, "list")
-def users_list() -> None:
-    """E-mail addresses of every user."""
-    for email in _engine().identity.users():
-        click.echo(email)
+@_given
+def users_list(property_id: str | None, group_id: str | None) -> None:
+    """E-mail addresses of every user; with --property or --group, the users given it: id, e-mail, role."""
+    if not (property_id or group_id):
+        for email in _engine().identity.users():
+            click.echo(email)
+        return
+    engine, members, holder_id = _holder(property_id, group_id)
+    for m in members.of(engine.identity.operator(), holder_id):
+        click.echo(f"{m['id']}  {m['user']['email']}  {m['role']}")
+
+
+@command(users, "invite")
+@click.argument("email")
+@_given
+@click.option("--role", type=ROLES, default="user", show_default=True,
+              help="An owner also manages the users and may delete; a user does the rest.")
+def users_invite(email: str, property_id: str | None, group_id: str | None, role: str) -> None:
+    """Give the user EMAIL a property or a group, in a role (a new address becomes a user: `tokens add` gives them
+    an API token); prints the membership's id last."""
+    engine, members, holder_id = _holder(property_id, group_id)
+    member = members.invite(engine.identity.operator(), {members.holder: holder_id, "user_email": email, "role": role})
+    click.echo(f"{member['user']['email']} is {_role(role, members, holder_id)}; id:")
+    click.echo(member["id"])
+
+
+@command(users, "role")
+@click.argument("email")
+@click.argument("role", type=ROLES)
+@_given
+def users_role(email: str, role: str, property_id: str | None, group_id: str | None) -> None:
+    """Change the role of EMAIL on a property or a group to ROLE (never the last owner's to user)."""
+    engine, members, holder_id = _holder(property_id, group_id)
+    operator = engine.identity.operator()
+    members.update(operator, members.find(operator, holder_id, email)["id"], {"role": role})
+    click.echo(f"{email} is now {_role(role, members, holder_id)}.")
+
+
+@command(users, "remove")
+@click.argument("email")
+@_given
+def users_remove(email: str, property_id: str | None, group_id: str | None) -> None:
+    """Take a property or a group from the user EMAIL (never from its last owner); the user stays."""
+    engine, members, holder_id = _holder(property_id, group_id)
+    operator = engine.identity.operator()
+    members.withdraw(operator, members.find(operator, holder_id, email)["id"])
+    click.echo(f"{email} removed from {members.kind} {holder_id}.")
 
 
 @main.group()

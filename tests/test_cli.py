@@ -9,6 +9,7 @@ import pytest
 
 from backend.core.errors import Unauthorized
 from backend.engine import Engine
+from tests.conftest import CONTACT
 from tests.stores import Database, on_disk
 
 
@@ -71,6 +72,62 @@ def test_groups_add_and_list(new_db):
 
     listed = frontdesk("groups", "list", "bob@example.com", db=db).stdout
     assert group_id in listed and "Lakeside" in listed
+
+
+def test_users_are_invited_to_a_property_listed_given_a_role_and_removed(new_db):
+    db = new_db("cli")
+    engine = db.engine()
+    property_id = engine.properties.create(engine.identity.operator(), {"title": "Lakeside", "currency": "EUR",
+                                                                        **CONTACT})["id"]
+    on = ("--property", property_id)
+
+    invited = frontdesk("users", "invite", "Ann@example.com", *on, "--role", "owner", db=db)
+    member_id = last_line(invited)
+    frontdesk("users", "invite", "bob@example.com", *on, db=db)  # a new address becomes a user, in the default role
+
+    identity = db.engine().identity
+    assert f"ann@example.com is an owner of property {property_id}" in invited.stdout
+    assert db.engine().properties.get(identity.actor_for("bob@example.com"), property_id)["id"] == property_id
+    listed = [line.split() for line in frontdesk("users", "list", *on, db=db).stdout.splitlines()]
+    assert listed[0] == [member_id, "ann@example.com", "owner"] and listed[1][1:] == ["bob@example.com", "user"]
+    assert "bob@example.com" in frontdesk("users", "list", db=db).stdout.splitlines()  # every user, as before
+    assert "now an owner" in frontdesk("users", "role", "bob@example.com", "owner", *on, db=db).stdout
+    frontdesk("users", "remove", "ann@example.com", *on, db=db)
+    assert [line.split()[1:] for line in frontdesk("users", "list", *on, db=db).stdout.splitlines()] == [
+        ["bob@example.com", "owner"]]
+    with pytest.raises(Unauthorized):  # access follows at once
+        db.engine().properties.get(identity.actor_for("ann@example.com"), property_id)
+
+
+def test_group_users_keep_the_engines_rules_and_errors_are_one_line(new_db):
+    db = new_db("cli")
+    frontdesk("users", "add", "ann@example.com", db=db)
+    group_id = last_line(frontdesk("groups", "add", "Lakeside", "ann@example.com", db=db))  # ann, its owner
+    on = ("--group", group_id)
+    frontdesk("users", "invite", "bob@example.com", *on, db=db)
+
+    refused = {
+        "twice": frontdesk("users", "invite", "bob@example.com", *on, db=db, ok=False),
+        "last owner demoted": frontdesk("users", "role", "ann@example.com", "user", *on, db=db, ok=False),
+        "last owner removed": frontdesk("users", "remove", "ann@example.com", *on, db=db, ok=False),
+        "not given it": frontdesk("users", "remove", "cy@example.com", *on, db=db, ok=False),
+        "no such group": frontdesk("users", "list", "--group", "no-such-group", db=db, ok=False),
+        "no such property": frontdesk("users", "invite", "cy@example.com", "--property", "nope", db=db, ok=False),
+    }
+    for name, result in refused.items():
+        assert result.returncode == 1 and result.stderr.count("\n") == 1, name
+        assert result.stderr.startswith("error: ") and "Traceback" not in result.stderr, name
+    assert "User already invited" in refused["twice"].stderr
+    assert "last owner" in refused["last owner demoted"].stderr and "last owner" in refused["last owner removed"].stderr
+    assert "cy@example.com is not a user of group" in refused["not given it"].stderr
+    for args in (("users", "invite", "cy@example.com"), ("users", "list", *on, "--property", "p"),
+                 ("users", "role", "bob@example.com", "boss", *on)):
+        assert frontdesk(*args, db=db, ok=False).returncode == 2  # a usage error: nothing asked of the engine
+    frontdesk("users", "role", "bob@example.com", "owner", *on, db=db)
+    frontdesk("users", "remove", "ann@example.com", *on, db=db)
+    identity = db.engine().identity
+    assert group_id not in identity.actor_for("ann@example.com").group_ids
+    assert group_id in identity.actor_for("bob@example.com").group_ids
 
 
 def test_demo_fills_an_empty_database_once(new_db):

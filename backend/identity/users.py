@@ -23,7 +23,7 @@ from typing import Any
 from backend.core.changes import note
 from backend.core.errors import BadRequest, Forbidden, ResourceNotFound, Unauthorized, ValidationFailed
 from backend.core.fields import email_error
-from backend.core.listing import ListQuery
+from backend.core.listing import MAX_LIMIT, Filter, ListQuery
 from backend.core.validation import validate
 from backend.identity.access import reaches
 from backend.identity.models import Actor, InviteInput, RoleInput
@@ -44,6 +44,7 @@ from backend.identity.store import (
 from storage import Connection, Row, Store, new_id
 
 LAST_OWNER = "is the last owner: make another user an owner first"
+Members = list[dict[str, Any]]  # named out of the class, whose own `list` the builtin's name would read as
 
 
 class Users:
@@ -62,6 +63,27 @@ class Users:
 
     def get(self, actor: Actor, member_id: str) -> dict[str, Any]:
         return self._shown(self._row(actor, member_id))
+
+    def of(self, actor: Actor, holder_id: str) -> Members:
+        """Every user given the property or the group, by email (`frontdesk users list --property`)."""
+        self._reach(actor, holder_id)
+        shown: Members = []
+        while True:
+            rows, _ = members_page(self.store, self.kind, self._query(holder_id, page=len(shown) // MAX_LIMIT + 1),
+                                   actor)
+            shown += (self._shown(r) for r in rows)
+            if len(rows) < MAX_LIMIT:
+                return shown
+
+    def find(self, actor: Actor, holder_id: str, email: str) -> dict[str, Any]:
+        """The user of that address given the property or the group (`frontdesk users role`, `remove`); 404 if
+        they were not given it."""
+        self._reach(actor, holder_id)
+        rows, _ = members_page(self.store, self.kind, self._query(holder_id, Filter("email", "eq", email.lower())),
+                               actor)
+        if not rows:
+            raise ResourceNotFound(f"{email} is not a user of {self.kind} {holder_id}")
+        return self._shown(rows[0])
 
     def invite(self, actor: Actor, data: Any) -> dict[str, Any]:
         model = validate(InviteInput, data)
@@ -114,6 +136,9 @@ class Users:
             if not delete_member(conn, self.kind, current):
                 raise BadRequest({"role": [LAST_OWNER]})
             self.withdrawn(conn, current["user_id"])
+
+    def _query(self, holder_id: str, *filters: Filter, page: int = 1) -> ListQuery:
+        return ListQuery(page=page, limit=MAX_LIMIT, filters=[Filter(self.holder, "eq", holder_id), *filters])
 
     def _row(self, actor: Actor, member_id: str) -> Row:
         row = member_row(self.store.conn, self.kind, member_id)

@@ -88,9 +88,15 @@ class Reviews:
     def get(self, actor: Actor, review_id: str) -> dict[str, Any]:
         return _review(self._row(actor, review_id, NotFound), self.now())
 
+    def properties(self, actor: Actor) -> builtins.list[dict[str, Any]]:
+        """Every property the actor reaches (id and title), by title: the Reviews area's filter. Read here, not from
+        the properties' service, whose modules (inventory, distribution) the area would otherwise load first."""
+        return [dict(r) for r in sql.reached_properties(self.store, actor)]
+
     def unanswered(self, actor: Actor) -> int:
-        """How many of the actor's reviews have no reply (nor one waiting): a sum over the kept counts."""
-        return sql.unreplied_total(self.store, actor)
+        """How many of the actor's reviews can be answered now (the Reviews tab's count): no reply yet (nor one
+        waiting), not hidden, not expired, their channel still there."""
+        return sql.answerable_count(self.store, actor, self.now())
 
     def score(self, actor: Actor, property_id: str, detailed: bool = False) -> dict[str, Any]:
         prop = self._property(actor, property_id, NotFoundAsSpelt)

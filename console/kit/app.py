@@ -32,6 +32,7 @@ class ConsoleApp(App[None]):
     kind_generations: dict[str, int]  # the generation of each kind's last change
     db_label: str  # the database, as the bar shows it
     unread_threads: reactive[int] = reactive(0)  # threads with unread guest messages: the inbox tab's badge
+    unanswered_reviews: reactive[int] = reactive(0)  # reviews a reply can be written to: the reviews tab's badge
     secure_url: str | None  # the secure API the tester captures from, when given (`frontdesk --secure-url`)
 
     def update_styles(self, node: DOMNode, animate: bool = True) -> None:

@@ -4,11 +4,12 @@ One widget drawing one line: every screen has the bar, and each widget costs a s
 widgets it was a sixth of an editor's). A tab is a span that runs `app.area(mode)` when clicked, so hovering
 lights it as a link.
 
-When the full bar leaves no room for the database (120 columns), the product keeps only its mark; when the tabs
-still do not fit (80 columns), those other than the current one shorten their titles (to four letters, three if
-that is still too wide, then two), so that every area still shows. The crumb comes next; the database takes what
-room is left, losing the start of its path first. The Inbox tab carries the count of conversations with unread
-guest messages, which the app keeps live.
+When the full bar leaves no room for the database (120 columns), the product keeps only its mark, and then the
+tabs' counts their brackets; when the tabs still do not fit (80 columns), those other than the current one shorten
+their titles (to four letters, three if that is still too wide, then two), so that every area still shows. The
+crumb comes next; the database takes what room is left, losing the start of its path first. The Inbox tab carries
+the count of conversations with unread guest messages, the Reviews tab that of reviews not answered yet (those a
+reply can still reach), both kept live by the app.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ if TYPE_CHECKING:
     from console.kit.app import ConsoleApp
 
 BRAND = "◆ Frontdesk"
-BADGED = "inbox"  # the area whose tab counts unread conversations
+# The areas whose tabs carry a count, and the app's attribute holding it.
+BADGED = {"inbox": "unread_threads", "reviews": "unanswered_reviews"}
 MOST = 999  # above this a badge reads "999+"
 LEAST_CRUMB = 6  # columns below which the crumb is left out (the status line names the screen too)
 CUTS = (4, 3, 2)  # letters the other tabs' titles keep, tried in turn until the bar fits
@@ -59,20 +61,25 @@ class AppBar(Widget):
         self.crumb = crumb
 
     def on_mount(self) -> None:
-        self.watch(self.app, "unread_threads", lambda _count: self.refresh(), init=False)
+        for counted in BADGED.values():
+            self.watch(self.app, counted, lambda _count: self.refresh(), init=False)
 
     def render(self) -> Content:
         width = self.size.width or self.app.size.width  # before its first layout, as wide as the app
         tabs = [(area.mode, area.key, area.title) for area in self.app.AREAS]
         label = self.app.db_label
         least = min(len(label), LEAST_PATH)
-        line = self._line(tabs, True, None)
-        if line.cell_length + 2 + least > width:  # the product's name gives way to the database's
-            line = self._line(tabs, False, None)
+        # The product's name gives way to the database's, then the counts' brackets; then, if the tabs still do
+        # not fit, the other tabs' titles are cut.
+        for brand, short in ((True, False), (False, False), (False, True)):
+            line = self._line(tabs, brand, short, None)
+            if line.cell_length + 2 + least <= width:
+                break
+        else:
             for cut in CUTS:
                 if line.cell_length <= width:
                     break
-                line = self._line(tabs, False, cut)
+                line = self._line(tabs, False, True, cut)
         room = width - line.cell_length - 4  # for the crumb, within " › " and a space
         if self.crumb and room >= LEAST_CRUMB:
             line += Content(" › ") + Content(self.crumb).truncate(room, ellipsis=True) + " "
@@ -81,13 +88,12 @@ class AppBar(Widget):
             line += Content.styled(fit_label(label, room).rjust(room + 1) + " ", "$text-muted")
         return line
 
-    def _line(self, tabs: list[tuple[str, str, str]], brand: bool, cut: int | None) -> Content:
-        """The product (its name, or only its mark) and the tabs, full (`cut` None) or with the other tabs' titles
-        cut to `cut` letters."""
-        short = cut is not None
+    def _line(self, tabs: list[tuple[str, str, str]], brand: bool, short: bool, cut: int | None) -> Content:
+        """The product (its name, or only its mark) and the tabs, their counts bracketed or `short`, the titles
+        full (`cut` None) or, but the current tab's, cut to `cut` letters."""
         parts = [f" [bold $primary]{BRAND if brand else BRAND[0]}[/]  "]
         for mode, key, title in tabs:
-            count = badge(self.app.unread_threads, short) if mode == BADGED else ""
+            count = badge(getattr(self.app, BADGED[mode]), short) if mode in BADGED else ""
             if mode == self.area:
                 parts.append(f"[bold $text on $primary 30%] {key} {escape(title)}{count} [/]")
                 continue

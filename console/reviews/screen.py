@@ -31,9 +31,7 @@ from console.kit.toggles import Checkbox
 from console.kit.words import CHANNELS, channel
 from console.kit.workers import engine_work, post_fresh
 from console.reviews.detail import ReviewPane, StayLoaded
-from console.reviews.guest_review import GuestReviewForm
 from console.reviews.keys import REVIEWS
-from console.reviews.scores import ScoresDialog
 from console.reviews.words import answerable, can_review_guest, review_cells
 
 # The score filter's choices: (words, (operator, value)) on the overall score out of 10.
@@ -111,7 +109,7 @@ class ReviewsScreen(FilteredArea, AreaScreen):
     def fetch(self, number: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         engine, actor = self.app.engine, self.app.actor()
         # The property filter's choices: every property of the account (reviews need no application).
-        self.post_message(PropertiesFound({p["id"]: p["title"] for p in engine.properties.options(actor)}))
+        self.post_message(PropertiesFound({p["id"]: p["title"] for p in engine.reviews.properties(actor)}))
         return engine.reviews.list(actor, ListQuery(page=number, limit=PAGE_SIZE, filters=self.list_filters()))
 
     def cells(self, row: dict[str, Any]) -> tuple[Any, ...]:
@@ -123,7 +121,7 @@ class ReviewsScreen(FilteredArea, AreaScreen):
         elif (review := self.pane.review) is not None and review["id"] in self.rows:
             self.pane.show(self.rows[review["id"]])  # as the list read it now: a reply's state may have moved on
         elif (row := self.current_row()) is not None:
-            self.load_review(row["id"])
+            self.pane.show(row)  # as the list just read it: the footer's keys are the review's at once
         self.update_footer()
 
     def where(self) -> str:
@@ -210,6 +208,8 @@ class ReviewsScreen(FilteredArea, AreaScreen):
 
     def action_scores(self) -> None:
         """The scores of the property the list is narrowed to, else of the review's."""
+        from console.reviews.scores import ScoresDialog  # loaded when first asked, as is the guest review's form
+
         review = self.pane.review
         chosen = self.query_one("#rv-property", Choice).value
         if chosen is not None:
@@ -300,4 +300,7 @@ class ReviewsScreen(FilteredArea, AreaScreen):
         if review is None or not can_review_guest(review):
             self.app.bell()
             return
+        # Loaded when first asked: its form's modules were a tenth of the area's first opening.
+        from console.reviews.guest_review import GuestReviewForm
+
         self.app.push_screen(GuestReviewForm(review), lambda _: self.reload())

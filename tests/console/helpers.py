@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any, Protocol, TypeVar
@@ -14,6 +15,7 @@ from textual.worker import WorkerCancelled
 
 from backend.engine import Engine
 from console.app import FrontdeskApp
+from console.kit.app_bar import AppBar
 from console.kit.area import AreaScreen
 from console.kit.field import Field
 
@@ -128,3 +130,9 @@ def add_hostel_channel(engine: Engine) -> None:
     group = engine.store.scalar("SELECT id FROM groups WHERE title = 'New openings'")
     engine.channels.create(engine.identity.operator(), {"title": "Hostelworld via Booking.com", "channel": "BookingCom",
                                                         "group_id": group})
+
+
+def tab_count(pilot: Pilot, tab: str) -> int:
+    """The count a tab of the bar carries ("0 Inbox (18)", or "0 Inbox 18" where the bar is short); 0 for none."""
+    shown = re.search(rf"{tab}(?: \(?(\d+)\)?)? ", str(pilot.app.screen.query_one(AppBar).render()))
+    return int(shown[1] or 0)

@@ -4,7 +4,6 @@ whichever process writes them."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from datetime import datetime
 
@@ -16,8 +15,7 @@ from backend.core.listing import ListQuery
 from backend.engine import Engine
 from backend.tools.demo import load_demo
 from console.inbox.screen import InboxScreen
-from console.kit.app_bar import AppBar
-from tests.console.helpers import SIZE, SteadyApp, frozen_clock, select_row, settle, until
+from tests.console.helpers import SIZE, SteadyApp, frozen_clock, select_row, settle, tab_count, until
 from tests.console.test_inbox import OPEN_THREADS, UNREAD, add_inquiries, add_inquiry, guest_writes
 
 pytestmark = pytest.mark.anyio
@@ -50,12 +48,6 @@ def on_screen(screen: InboxScreen) -> int:
 def marker(screen: InboxScreen) -> str:
     shown = screen.query_one("#new-above")
     return str(shown.render()) if shown.display and shown.region else ""
-
-
-def inbox_tab(pilot: Pilot) -> str:
-    """The Inbox tab as the bar shows it: its key, its title and its badge."""
-    shown = str(pilot.app.screen.query_one(AppBar).render())
-    return re.search(r"0 Inbox(?: \(\d+\))?", shown)[0]
 
 
 async def scrolled_down(pilot: Pilot, rows: int = 20) -> InboxScreen:
@@ -164,11 +156,11 @@ async def test_the_inbox_tab_counts_unread_conversations(engine: Engine, make_ap
     app = make_app(mode="inbox")
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_inbox(pilot)
-        assert inbox_tab(pilot) == f"0 Inbox ({UNREAD})"
+        assert tab_count(pilot, "0 Inbox") == UNREAD
         select_row(screen, "Emma Clarke")
         await pilot.press("enter")  # opening reads it
         await settle(pilot)
-        assert inbox_tab(pilot) == f"0 Inbox ({UNREAD - 1})"
+        assert tab_count(pilot, "0 Inbox") == UNREAD - 1
 
 
 async def test_the_badge_follows_another_process_from_another_area(engine: Engine, make_app) -> None:
@@ -177,14 +169,14 @@ async def test_the_badge_follows_another_process_from_another_area(engine: Engin
     app = make_app(mode="properties")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        assert inbox_tab(pilot) == f"0 Inbox ({UNREAD})"
+        assert tab_count(pilot, "0 Inbox") == UNREAD
         other = Engine.open(engine.location, engine.config)
         operator = other.identity.operator()
         emma = next(t for t in other.chat.threads(operator, ListQuery(limit=50))[0] if t["title"] == "Emma Clarke")
         other.chat.mark_read(operator, emma["id"])
-        await until(pilot, lambda: inbox_tab(pilot).endswith(f"({UNREAD - 1})"))
+        await until(pilot, lambda: tab_count(pilot, "0 Inbox") == UNREAD - 1)
         guest_writes(other, emma, "Hello again")
-        await until(pilot, lambda: inbox_tab(pilot).endswith(f"({UNREAD})"))
+        await until(pilot, lambda: tab_count(pilot, "0 Inbox") == UNREAD)
 
 
 async def test_the_console_follows_another_process_on_each_store(new_db, clock) -> None:
@@ -195,14 +187,14 @@ async def test_the_console_follows_another_process_on_each_store(new_db, clock) 
     load_demo(engine)
     async with SteadyApp(engine, poll_interval=0.1, mode="properties").run_test(size=SIZE) as pilot:
         await settle(pilot)
-        assert inbox_tab(pilot) == f"0 Inbox ({UNREAD})"
+        assert tab_count(pilot, "0 Inbox") == UNREAD
         other = database.engine(Config(clock=clock))
         emma = next(t for t in other.chat.threads(other.identity.operator(), ListQuery(limit=50))[0]
                     if t["title"] == "Emma Clarke")
         other.chat.mark_read(other.identity.operator(), emma["id"])
-        await until(pilot, lambda: inbox_tab(pilot).endswith(f"({UNREAD - 1})"))
+        await until(pilot, lambda: tab_count(pilot, "0 Inbox") == UNREAD - 1)
         guest_writes(other, emma, "Hello again")
-        await until(pilot, lambda: inbox_tab(pilot).endswith(f"({UNREAD})"))
+        await until(pilot, lambda: tab_count(pilot, "0 Inbox") == UNREAD)
 
 
 def arrives(engine: Engine, n: int) -> None:

@@ -24,7 +24,18 @@ from console.reviews.chart import bar
 from console.reviews.guest_review import GuestReviewForm
 from console.reviews.scores import ScoresDialog
 from console.reviews.screen import ReviewsScreen
-from tests.console.helpers import SIZE, error_text, frozen_clock, press_for, run_command, settle, type_text, until
+from console.reviews.words import answerable
+from tests.console.helpers import (
+    SIZE,
+    error_text,
+    frozen_clock,
+    press_for,
+    run_command,
+    settle,
+    tab_count,
+    type_text,
+    until,
+)
 
 pytestmark = pytest.mark.anyio
 
@@ -103,6 +114,25 @@ async def test_newest_first_with_the_unanswered_marked(engine: Engine, make_app)
         assert lines["Felix Koch"].startswith("Reply waiting · ")  # answered, not yet on the channel
         assert lines["Anna Müller"] == review_of(engine, "Anna Müller")["content"]  # answered and delivered
         assert screen.status.place == f"Page 1 of 1 · {len(rows)} reviews"
+
+
+async def test_the_reviews_tab_counts_the_reviews_to_answer_from_every_area(engine: Engine, make_app) -> None:
+    """Those a reply can still reach, as the area offers a reply to (not hidden, not too late), kept live from another
+    area and from another process."""
+    to_answer = [r for r in everyone(engine) if answerable(r)]
+    assert 0 < len(to_answer) < sum(not r["is_replied"] for r in everyone(engine))
+    async with make_app().run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert tab_count(pilot, "7 Reviews") == len(to_answer)
+        other = Engine.open(engine.location, engine.config)
+        other.reviews.reply(operator(other), to_answer[0]["id"], {"reply": "Thank you!"})
+        await until(pilot, lambda: tab_count(pilot, "7 Reviews") == len(to_answer) - 1)
+        marco = review_of(engine, "Marco Rossi")
+        engine.reviews.receive(adapter(engine, marco), {
+            "ota_review_id": "NEW-1", "property_id": marco["property_id"], "guest_name": "Ada Lovelace",
+            "overall_score": 8.0, "content": "Quiet and clean.", "received_at": "2026-11-21T08:00:00Z"})
+        await until(pilot, lambda: tab_count(pilot, "7 Reviews") == len(to_answer))
+        other.close()
 
 
 async def test_seven_and_the_palette_open_reviews(make_app) -> None:

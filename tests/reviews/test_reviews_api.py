@@ -412,6 +412,29 @@ def test_the_engine_lists_scores_and_counts_the_unanswered(hotel, live, user):
     assert engine.reviews.get(user.actor, items[0]["id"])["reply_state"] == "pending"
 
 
+def test_the_unanswered_count_leaves_out_the_reviews_no_reply_can_reach(flat, hotel, live, user):
+    """What the Reviews tab counts: the reviews a reply can be written to now, as set_reply takes them."""
+    engine = live[0]
+    hotel.send(expired_at=later(days=30))
+    hotel.send(received_at=ago(days=40), expired_at=ago(days=5))  # too late to answer
+    flat.send(is_hidden=True)  # until the host reviews the guest
+    assert engine.reviews.unanswered(user.actor) == 1
+    flat.send()
+    assert engine.reviews.unanswered(user.actor) == 2
+    check(user.client.delete(f"/api/v1/channels/{flat.shop.channel_id}"))  # its reviews stay, unanswerable
+    assert engine.reviews.unanswered(user.actor) == 1
+    assert engine.reviews.unanswered(engine.identity.operator()) >= 1
+
+
+def test_the_reviews_area_offers_every_property_the_actor_reaches(hotel, live, user):
+    """Its property filter: every property of the account, by title, none of another's; no application needed."""
+    engine = live[0]
+    reached = engine.reviews.properties(user.actor)
+    assert [p["id"] for p in reached] == [p["id"] for p in engine.properties.options(user.actor)]
+    assert hotel.shop.property_id in {p["id"] for p in reached} and set(reached[0]) == {"id", "title"}
+    assert [p["title"] for p in reached] == sorted(p["title"] for p in reached)
+
+
 def test_a_refused_guest_review_may_be_given_again_and_a_failure_taken_back_counts_the_reply(flat, hotel, live, user):
     review_id = flat.send()["data"]["id"]
     check(flat.client.post(f"/api/v1/reviews/{review_id}/guest_review", json=guest_review_body()))

@@ -13,7 +13,7 @@ from backend.outbox.store import stamp_positions
 from backend.tools.demo import load_demo
 from backend.tools.simulate import EngineSink, HttpSink, Traffic, run
 from tests.chat.test_chat_api import Desk
-from tests.shopping.shop import check
+from tests.shopping.shop import check, day
 from tests.test_cli import frontdesk
 
 
@@ -198,3 +198,22 @@ def test_a_channel_that_pulls_ari_reads_and_acks_its_feed(engine):
     changes = engine.store.scalar("SELECT count(*) FROM changes")
     assert not any("ARI" in line for line in traffic.deliver())
     assert engine.store.scalar("SELECT count(*) FROM changes") == changes
+
+
+def test_a_running_servers_pull_channel_reads_its_ari_through_the_inbound_feed(user, live):
+    """Against `serve`: a Booking.com channel that pulls its ARI has a rate change waiting; the simulator, as its
+    adapter, reads the feed and acks it over HTTP, and the channel's sync then has nothing waiting."""
+    desk = Desk(user, live)
+    check(user.client.put(f"/api/v1/channels/{desk.shop.channel_id}", json={"channel": {
+        "settings": {"ari_distribution": "pull"}}}))
+    check(user.client.post("/api/v1/restrictions", json={"values": [{
+        "property_id": desk.shop.property_id, "rate_plan_id": desk.shop.plan_id, "date": day(10), "rate": "180.00"}]}))
+    assert check(desk.adapter.get(f"{desk.inbound}/ari"))["data"]  # waiting, not acked by that read
+    with httpx.Client(base_url=live[1].url, timeout=10) as client:
+        sink = HttpSink(client, {desk.shop.channel_id: desk.shop.inbound_key})
+        traffic = Traffic(sink.channels(), sink, datetime.now(UTC).date(), random.Random(4))
+        said = traffic.deliver()
+        assert any(line.startswith("BookingCom: read ") and "ARI value" in line for line in said)
+        assert traffic.deliver() == []  # nothing new: no line, no ack
+    assert check(desk.adapter.get(f"{desk.inbound}/ari"))["data"] == []
+    desk.adapter.close()

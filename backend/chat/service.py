@@ -70,7 +70,7 @@ from backend.identity.access import reaches
 from backend.identity.models import Actor
 from backend.identity.store import emails_by_id, property_people, sees_property
 from backend.outbox import record as outbox
-from storage import Connection, Row, Store, new_id
+from storage import Connection, Row, Store, new_id, timestamp
 
 CHAT_PROVIDERS = ("BookingCom", "AirBNB")
 MAX_TEXT = 10_000
@@ -125,7 +125,7 @@ class Chat:
 
     def now(self) -> str:
         """The engine's clock as the spec writes timestamps: UTC, no zone, microseconds."""
-        return self.clock().astimezone(UTC).replace(tzinfo=None).isoformat(timespec="microseconds")
+        return timestamp(self.clock())
 
     # --- staff: reading ------------------------------------------------------------------------
 

@@ -486,12 +486,13 @@ def drop_draft(conn: Connection, user_id: str, thread_id: str, text: str | None 
 MAX_DRAFTS = 500  # read back at the console's start: a bound on what one user's drafts cost
 
 
-def user_drafts(store: Store, user_id: str) -> list[Row]:
-    """The user's newest drafts, with what access to their threads is checked on."""
+def user_drafts(store: Store, actor: Actor) -> list[Row]:
+    """The actor's newest drafts on threads the actor still reaches, with their threads' titles."""
+    scope, params = reach_scope(actor, "t.property_id")
     return store.query(
-        "SELECT d.thread_id, d.text, d.kind, d.updated_at, t.property_id, t.title, p.group_id "
-        "FROM reply_drafts d JOIN message_threads t ON t.id = d.thread_id JOIN properties p ON p.id = t.property_id "
-        "WHERE d.user_id = ? ORDER BY d.updated_at DESC LIMIT ?", (user_id, MAX_DRAFTS))
+        "SELECT d.thread_id, d.text, d.kind, d.updated_at, t.title "
+        f"FROM reply_drafts d JOIN message_threads t ON t.id = d.thread_id WHERE d.user_id = ? AND {scope} "
+        "ORDER BY d.updated_at DESC LIMIT ?", [actor.user_id, *params, MAX_DRAFTS])
 
 
 # --- saved replies (message_templates) ----------------------------------------------------------

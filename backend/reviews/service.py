@@ -53,7 +53,7 @@ from backend.reviews.models import (
     scaled,
 )
 from backend.reviews.scores import score, tally
-from storage import Connection, Row, Store, new_id
+from storage import Connection, Row, Store, new_id, timestamp
 
 M = TypeVar("M", bound=BaseModel)
 NEWEST_FIRST = {"order_by": "received_at", "order_direction": "desc"}
@@ -67,7 +67,7 @@ class Reviews:
         self.clock = clock
 
     def now(self) -> str:
-        return self.clock().astimezone(UTC).replace(tzinfo=None).isoformat(timespec="microseconds")
+        return timestamp(self.clock())
 
     # --- staff ---------------------------------------------------------------------------------
 

@@ -68,10 +68,18 @@ class Sink(Protocol):
     def ended_stays(self, channel: dict[str, Any], today: date) -> list[str]: ...
     def outbox(self, channel: dict[str, Any]) -> list[str]: ...
     def ack(self, channel: dict[str, Any], message_id: str) -> None: ...
-    def pull_ari(self, channel: dict[str, Any]) -> tuple[int, bool] | None:
-        """Read one page of the channel's ARI feed and ack it: how many values and whether more follow, or None if
-        the channel takes no ARI by pull."""
+    def ari_page(self, channel: dict[str, Any]) -> AriPage | None:
+        """The next page of the channel's ARI feed (from its acked cursor), or None if it takes no ARI by pull."""
         ...
+
+    def ack_ari(self, channel: dict[str, Any], cursor: int) -> None: ...
+
+
+@dataclass(frozen=True)
+class AriPage:
+    values: int  # how many
+    cursor: int  # where the page ends: what to ack
+    has_more: bool
 
 
 OUTBOX_PAGE = 100  # replies a channel takes at a time (the feed's largest page)
@@ -94,6 +102,7 @@ class Traffic:
     reviewed: set[str] = field(default_factory=set)
     count: int = 0
     ended: list[tuple[dict[str, Any], str]] = field(default_factory=list)
+    acked: dict[str, int] = field(default_factory=dict)  # channel id: the ARI cursor acked last
 
     def __post_init__(self) -> None:
         self.ended += [(channel, booking_id) for channel in self.channels
@@ -119,11 +128,14 @@ class Traffic:
         """The ARI values a pull channel read and acked (0 for one that takes none by pull)."""
         read = 0
         for _ in range(ARI_PAGES):
-            page = self.sink.pull_ari(channel)
+            page = self.sink.ari_page(channel)
             if page is None:
                 break
-            read += page[0]
-            if not page[1]:
+            if self.acked.get(channel["id"]) != page.cursor:  # an ack of nothing new would tell every console
+                self.sink.ack_ari(channel, page.cursor)
+                self.acked[channel["id"]] = page.cursor
+            read += page.values
+            if not page.has_more:
                 break
         return read
 
@@ -217,7 +229,6 @@ class EngineSink:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self.acked: dict[str, int] = {}  # channel id: the ARI cursor acked last
 
     def booking(self, channel: dict[str, Any], body: dict[str, Any]) -> str:
         return cast(str, self.engine.bookings.inbound(self._row(channel), body, secure=False)[0]["id"])
@@ -243,16 +254,15 @@ class EngineSink:
     def ack(self, channel: dict[str, Any], message_id: str) -> None:
         self.engine.chat.delivered(self._row(channel), message_id)
 
-    def pull_ari(self, channel: dict[str, Any]) -> tuple[int, bool] | None:
-        distribution = self.engine.distribution
+    def ari_page(self, channel: dict[str, Any]) -> AriPage | None:
         try:
-            page = distribution.feed(self._row(channel), None)
+            page = self.engine.distribution.feed(self._row(channel), None)
         except NotSupported:
             return None
-        if self.acked.get(channel["id"]) != page.cursor:  # an ack of nothing new would tell every console
-            distribution.ack(self._row(channel), page.cursor)
-            self.acked[channel["id"]] = page.cursor
-        return len(page.values), page.has_more
+        return AriPage(len(page.values), page.cursor, page.has_more)
+
+    def ack_ari(self, channel: dict[str, Any], cursor: int) -> None:
+        self.engine.distribution.ack(self._row(channel), cursor)
 
     def _row(self, channel: dict[str, Any]) -> Row:
         return cast(Row, channel_row(self.engine.store, channel["id"]))  # one of channels()
@@ -272,7 +282,6 @@ class HttpSink:
     def __init__(self, client: httpx.Client, keys: dict[str, str]) -> None:
         self.client = client  # an httpx.Client on the server's base URL
         self.keys = keys
-        self.acked: dict[str, int] = {}  # channel id: the ARI cursor acked last
 
     def booking(self, channel: dict[str, Any], body: dict[str, Any]) -> str:
         return self._post(channel, "bookings", {"booking": body})
@@ -305,19 +314,17 @@ class HttpSink:
                                     headers={"api-key": self.keys[channel["id"]]})
         response.raise_for_status()
 
-    def pull_ari(self, channel: dict[str, Any]) -> tuple[int, bool] | None:
-        headers = {"api-key": self.keys[channel["id"]]}
-        response = self.client.get(f"/api/v1/inbound/{channel['id']}/ari", headers=headers)
+    def ari_page(self, channel: dict[str, Any]) -> AriPage | None:
+        response = self.client.get(f"/api/v1/inbound/{channel['id']}/ari", headers={"api-key": self.keys[channel["id"]]})
         if response.status_code == 422 and response.json()["errors"]["code"] == "not_supported":
             return None
         response.raise_for_status()
         page = response.json()
-        cursor = page["meta"]["cursor"]
-        if self.acked.get(channel["id"]) != cursor:
-            self.client.post(f"/api/v1/inbound/{channel['id']}/ari/ack", headers=headers,
-                             json={"cursor": cursor}).raise_for_status()
-            self.acked[channel["id"]] = cursor
-        return len(page["data"]), page["meta"]["has_more"]
+        return AriPage(len(page["data"]), page["meta"]["cursor"], page["meta"]["has_more"])
+
+    def ack_ari(self, channel: dict[str, Any], cursor: int) -> None:
+        self.client.post(f"/api/v1/inbound/{channel['id']}/ari/ack", headers={"api-key": self.keys[channel["id"]]},
+                         json={"cursor": cursor}).raise_for_status()
 
     def channels(self) -> list[dict[str, Any]]:
         return [self._get(channel_id)["data"]["attributes"] for channel_id in self.keys]

@@ -211,11 +211,16 @@ class Conversation(Vertical):
     def keeper(self) -> DraftKeeper:
         return self.query_one(DraftKeeper)
 
+    @property
+    def box_kind(self) -> str:
+        """What the box writes, as a draft keeps it."""
+        return "note" if self.writing_note else "reply"
+
     def on_text_area_changed(self, event: TextArea.Changed) -> None:
         """Whatever changed the box (typing, a send, a refused reply given back), its thread's draft follows; read
         now, not from the event: the box may show another thread since."""
         if event.text_area is self.compose_box and self.thread is not None:
-            self.keeper.mark(self.thread["id"], self.compose_box.text, "note" if self.writing_note else "reply")
+            self.keeper.mark(self.thread["id"], self.compose_box.text, self.box_kind)
 
     def on_drafts_loaded(self, message: DraftsLoaded) -> None:
         """The drafts kept from before: each back in its thread's box, unless something is written there already."""
@@ -241,7 +246,7 @@ class Conversation(Vertical):
     def keep_drafts(self) -> None:
         """Every draft saved now (the console quits): the box's own marked first, in case its change is unread."""
         if self.thread is not None:
-            self.keeper.mark(self.thread["id"], self.compose_box.text, "note" if self.writing_note else "reply")
+            self.keeper.mark(self.thread["id"], self.compose_box.text, self.box_kind)
         self.keeper.keep_all()
 
     def set_pending(self, thread_id: str, attachment: dict[str, Any] | None) -> None:

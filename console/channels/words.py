@@ -8,6 +8,7 @@ from typing import Any
 
 from rich.text import Text
 
+from backend.outbox.status import age
 from console.kit.fit_table import Fitted
 from console.kit.words import counted, stamp, when
 
@@ -22,6 +23,8 @@ MASK_ITEMS = {"*": "everything", "ari": "ARI", "booking": "bookings", "booking_n
               "thread_closed": "closed conversations", "thread_reopened": "reopened conversations",
               "sync_error": "sync errors"}
 ARI_KINDS = {"*": "ARI", "rate": "rates", "availability": "availability"}
+# Why a read replica is not used, after its address (storage/reads.py `ReplicaStatus`; a refusal's words begin "is").
+REPLICA_REASONS = {"down": "is down", "lagging": "is behind: {why}", "refused": "{why}"}
 STATUSES = {"delivered": Text("sent", style="green"), "retrying": Text("retrying", style="bold yellow"),
             "failed": Text("failed", style="bold red")}
 
@@ -115,6 +118,21 @@ def oldest_waiting(status: dict[str, Any] | None) -> str:
     if held is None:
         return "Every change has been delivered."
     return f"Oldest undelivered change: {ago(status['oldest_waiting_age'])} ({held['type']} {held['name']})"
+
+
+def read_replicas(replicas: list[dict[str, Any]], now: datetime) -> str:
+    """A line for each read replica, state first (the line is cropped): "Read replica in use since 2 min ago:
+    postgresql://db2:5432/frontdesk, 0.2 s behind at most", "Read replica not used since just now: … is down; the
+    primary answers its reads"; nothing without any (a console over SQLite)."""
+    lines = []
+    for replica in replicas:
+        since = f"since {ago(age(replica['since'], now))}: {replica['location']}"
+        if replica["state"] == "in_use":
+            lines.append(f"Read replica in use {since}, {replica['lag_seconds']} s behind at most")
+        else:
+            reason = REPLICA_REASONS[replica["state"]].format(why=replica["why"])
+            lines.append(f"Read replica not used {since} {reason}; the primary answers its reads")
+    return "\n".join(lines)
 
 
 def ago(seconds: int) -> str:

@@ -121,7 +121,7 @@ class Replica:
             if self._shown[0] != state:
                 self._shown = (state, timestamp(datetime.now(UTC)))
             since = self._shown[1]
-        return ReplicaStatus(self.location, state, why, None if lag is None else round(lag, 1), since)
+        return ReplicaStatus(self.location, state, why, None if lag is None else _tenths(lag), since)
 
     def _state(self, fresh: bool, lag: float | None) -> tuple[State, str | None]:
         if fresh:
@@ -130,7 +130,7 @@ class Replica:
             return ("refused", self.problem) if self.refused else ("down", None)
         if lag is None:
             return "lagging", "not caught up yet"
-        return "lagging", f"{math.ceil((lag - self.bound) * 10) / 10:.1f} s past the {self.bound:g} s bound"
+        return "lagging", f"{_tenths(lag - self.bound):.1f} s past the {self.bound:g} s bound"
 
     def _lag(self) -> float | None:
         covered = self.covered_at
@@ -237,6 +237,11 @@ class Replica:
         for closing in (reads.pool if reads else None, self._look, self._primary):
             if closing is not None:
                 closing.close()
+
+
+def _tenths(seconds: float) -> float:
+    """Rounded up to a tenth of a second: a lag shown is never less than the one measured."""
+    return math.ceil(round(seconds * 10, 6)) / 10
 
 
 def _inserted(position: int, page: int, segment: int) -> int:

@@ -23,8 +23,9 @@ MASK_ITEMS = {"*": "everything", "ari": "ARI", "booking": "bookings", "booking_n
               "thread_closed": "closed conversations", "thread_reopened": "reopened conversations",
               "sync_error": "sync errors"}
 ARI_KINDS = {"*": "ARI", "rate": "rates", "availability": "availability"}
-# Why a read replica is not used, after its address (storage/reads.py `ReplicaStatus`; a refusal's words begin "is").
-REPLICA_REASONS = {"down": "is down", "lagging": "is behind: {why}", "refused": "{why}"}
+# A read replica's state, first in its line (storage/reads.py `ReplicaStatus`), and what follows its address.
+REPLICA_STATES = {"in_use": "in use", "down": "down", "lagging": "behind", "refused": "refused"}
+REPLICA_DETAILS = {"in_use": ", {lag} s behind at most", "down": "", "lagging": ", {why}", "refused": ", it {why}"}
 STATUSES = {"delivered": Text("sent", style="green"), "retrying": Text("retrying", style="bold yellow"),
             "failed": Text("failed", style="bold red")}
 
@@ -121,17 +122,16 @@ def oldest_waiting(status: dict[str, Any] | None) -> str:
 
 
 def read_replicas(replicas: list[dict[str, Any]], now: datetime) -> str:
-    """A line for each read replica, state first (the line is cropped): "Read replica in use since 2 min ago:
-    postgresql://db2:5432/frontdesk, 0.2 s behind at most", "Read replica not used since just now: … is down; the
-    primary answers its reads"; nothing without any (a console over SQLite)."""
+    """A line for each read replica, its state first (the line is cropped): "Read replica in use since 2 min ago:
+    postgresql://db2:5432/frontdesk, 0.2 s behind at most", "Read replica down since just now: …; the primary
+    answers its reads"; nothing without any (a console over SQLite)."""
     lines = []
     for replica in replicas:
-        since = f"since {ago(age(replica['since'], now))}: {replica['location']}"
-        if replica["state"] == "in_use":
-            lines.append(f"Read replica in use {since}, {replica['lag_seconds']} s behind at most")
-        else:
-            reason = REPLICA_REASONS[replica["state"]].format(why=replica["why"])
-            lines.append(f"Read replica not used {since} {reason}; the primary answers its reads")
+        state = replica["state"]
+        detail = REPLICA_DETAILS[state].format(lag=replica["lag_seconds"], why=replica["why"])
+        tail = "" if state == "in_use" else "; the primary answers its reads"
+        lines.append(f"Read replica {REPLICA_STATES[state]} since {ago(age(replica['since'], now))}: "
+                     f"{replica['location']}{detail}{tail}")
     return "\n".join(lines)
 
 

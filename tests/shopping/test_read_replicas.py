@@ -11,6 +11,7 @@ without it.
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -117,6 +118,9 @@ def test_shopping_reads_come_from_the_standby_until_it_is_behind_by_more_than_th
         assert left(shop, site) == 2  # the standby's answer
         until(lambda: left(shop, site) == 1)  # the primary's, once the standby is too far behind
         assert not site.engine.reads.replicas[0].fresh()
+        lagging = site.engine.reads.replicas[0].status()
+        assert lagging.state == "lagging" and lagging.lag_seconds > BOUND
+        assert re.fullmatch(r"\d+\.\d s past the 3 s bound", lagging.why), lagging.why
     finally:
         standby.replay(True)
     caught_up(site.engine)
@@ -185,7 +189,7 @@ async def test_the_console_says_in_a_line_whether_each_replica_is_used(standby, 
         screen = await press_for(pilot, "2", ChannelsScreen)
         await settle(pilot)
         line = screen.query_one("#channels-replicas", Static)
-        assert line.display and str(line.render()).startswith("Read replica in use since just now: postgresql://")
+        assert line.display and str(line.render()).startswith("Read replica in use since just now: postgresql://127.0.0.1:")
         assert PASSWORD not in str(line.render())
 
 

@@ -85,7 +85,7 @@ class Replica:
         self.failed = False  # a read found it down: its watcher closes it
         self.problem: str | None = None  # why it is not used, while it is not
         self.refused = False  # while it is not used for not being a standby of the primary's database
-        self._last_lag: float | None = None  # seconds, at its last look before it went down
+        self._last_lag: float | None = None  # seconds behind when it went down, from its last look before
         self._shown: tuple[str, str] = ("", "")  # the state operators were last shown, and since when
         self._shown_lock = threading.Lock()
         self._samples: deque[tuple[float, int]] = deque()  # (monotonic time, the primary's insert position)

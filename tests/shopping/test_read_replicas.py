@@ -209,6 +209,16 @@ def test_a_read_db_must_be_a_standby_of_the_primarys_database(standby, database,
     assert engine.reads.replicas[0].problem.startswith("unreachable") and engine.is_empty()
 
 
+def test_a_standby_found_to_be_another_clusters_is_left_out_and_shown_refused(standby, database):
+    """At start a wrong one is refused (above); one that turns out wrong on a later look is left out meanwhile."""
+    replica = database.engine(Config(read_dbs=(standby.url(str(database.target)),))).reads.replicas[0]
+    until(replica.fresh)
+    replica.identity = (replica.identity[0] + 1, replica.identity[1])  # the primary it is checked against is another
+    until(lambda: replica.status().state == "refused")
+    refused = replica.status()
+    assert refused.why.startswith("is a standby of another cluster") and not replica.fresh()
+
+
 def test_a_read_db_beside_a_sqlite_database_is_refused_in_one_line(tmp_path):
     target = tmp_path / "frontdesk.db"
     result = subprocess.run([sys.executable, "-m", "console", "serve", "--db", str(target),

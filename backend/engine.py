@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import asdict
 from datetime import timedelta
 from functools import cached_property
 from pathlib import Path
@@ -19,7 +20,7 @@ from backend.outbox import changes
 from backend.properties.store import property_count
 from backend.upgrades.steps import run_pending
 from storage import Connection, SqliteStore, Store, is_postgres_url, open_store
-from storage.reads import ReadStore
+from storage.reads import ReadStore, replica_statuses
 
 if TYPE_CHECKING:
     from backend.bookings.service import Bookings
@@ -316,11 +317,13 @@ class Engine:
 
     def outbox_status(self, actor: Actor) -> dict[str, Any]:
         """How far behind the outbox is for what the actor manages: each webhook and ARI channel, and the oldest change
-        waiting for any active one (backend/outbox/status.py). Forbidden to one who manages neither."""
+        waiting for any active one (backend/outbox/status.py); and each read replica of this process, in use or why
+        not (storage/reads.py `ReplicaStatus`; none without `read_dbs`). Forbidden to one who manages neither."""
         from backend.outbox.status import summary
 
-        return summary(self.store, lambda: [*self.webhooks.statuses(actor), *self.distribution.statuses(actor)],
-                       self.config.clock())
+        status = summary(self.store, lambda: [*self.webhooks.statuses(actor), *self.distribution.statuses(actor)],
+                         self.config.clock())
+        return {**status, "read_replicas": [asdict(replica) for replica in replica_statuses(self.reads)]}
 
     @contextmanager
     def delivering(self, kind: str, addresses: ServerAddresses | None = None, *,

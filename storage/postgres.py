@@ -431,15 +431,15 @@ def _locks(keys: int) -> str:
         f", pg_advisory_xact_lock({SCOPE}, hashtext(%s))" for _ in range(keys))
 
 
-def without_password(url: str) -> str:
-    """The URL as it may be shown: its password left out."""
+def without_password(url: str, *, user: bool = True) -> str:
+    """The URL as it may be shown: its password left out (and its user too, without `user`)."""
     try:
         parts = conninfo.conninfo_to_dict(url)
     except psycopg.ProgrammingError:
         return "postgresql://…"
-    user = f"{parts['user']}@" if parts.get("user") else ""
+    named = f"{parts['user']}@" if user and parts.get("user") else ""
     port = f":{parts['port']}" if parts.get("port") else ""
-    return f"postgresql://{user}{parts.get('host', '')}{port}/{parts.get('dbname', '')}"
+    return f"postgresql://{named}{parts.get('host', '')}{port}/{parts.get('dbname', '')}"
 
 
 def _reason(exc: psycopg.Error) -> str:

@@ -6,6 +6,9 @@ inside its own transaction, as before. Its reads go to a replica that is up and 
 `bound` seconds ago (`Replica.fresh`), taken in turn, else to the primary. A read that the replica
 cannot answer (down since its last check, a query cancelled by recovery) is answered by the primary at once.
 
+What operators are shown of each replica (`ReplicaStatus`, `replica_statuses`): in use or why not, its lag, since
+when; the outbox's status route and the console's Channels area read it.
+
 `one_source` keeps the reads of a block (one shopping call) on one database, chosen when it begins, so that an
 answer is never put together from two points in time; `on_primary` keeps them on the primary (what a write is
 about to rely on: the channel a booking is pushed to). Both are nothing on a store without replicas.
@@ -17,12 +20,14 @@ import itertools
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from typing import Any, Protocol, TypeVar, cast
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol, TypeVar, cast
 
 from storage.dialect import Dialect
 from storage.store import Store
 
 T = TypeVar("T")
+State = Literal["in_use", "down", "lagging", "refused"]
 
 
 class ReplicaFailed(Exception):
@@ -41,11 +46,27 @@ class Reads(Protocol):
     def tuples(self, sql: str, params: Sequence[Any] = ()) -> Iterable[tuple[Any, ...]]: ...
 
 
+@dataclass(frozen=True)
+class ReplicaStatus:
+    """A replica as operators see it. `why` it is not used: for `lagging`, how far past the bound ("2.3 s past the
+    1 s bound", or "not caught up yet" before its first measure); for `refused`, what it is instead of a standby of
+    the primary's database; nothing for `down`. `lag_seconds`: how far behind it may be, from its last look (kept
+    while it is down; None before any). `since`: when it came to this state (UTC, as every table stores times)."""
+
+    location: str  # without user or password
+    state: State
+    why: str | None
+    lag_seconds: float | None
+    since: str
+
+
 class Replica(Protocol):
     location: str
 
     def fresh(self) -> bool:
         """Up, and behind the primary by no more than the bound, as last measured."""
+
+    def status(self) -> ReplicaStatus: ...
 
     def read(self, run: Callable[[Reads], T]) -> T:
         """`run` on the replica; ReplicaFailed when it could not answer."""
@@ -112,6 +133,9 @@ class ReadStore:
     def tuples(self, sql: str, params: Sequence[Any] = ()) -> Iterable[tuple[Any, ...]]:
         return self._read(lambda reads: reads.tuples(sql, params))
 
+    def statuses(self) -> list[ReplicaStatus]:
+        return [replica.status() for replica in self.replicas]
+
     def close(self) -> None:
         for replica in self.replicas:
             replica.close()
@@ -123,3 +147,7 @@ def one_source(store: Store | ReadStore) -> AbstractContextManager[None]:
 
 def on_primary(store: Store | ReadStore) -> AbstractContextManager[None]:
     return store.on_primary() if isinstance(store, ReadStore) else nullcontext()
+
+
+def replica_statuses(store: Store | ReadStore) -> list[ReplicaStatus]:
+    return store.statuses() if isinstance(store, ReadStore) else []

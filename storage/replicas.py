@@ -21,24 +21,30 @@ primary that does not answer) measures nothing new, so within `bound` its standb
 go to the primary. What a standby is checked for, at start (where a wrong one is refused) and on every reconnection
 (where a wrong one is left out, and logged): in recovery (`pg_is_in_recovery()`), of the primary's cluster
 (`system_identifier`) and of its database (the same oid).
+
+What operators see (`Replica.status`) is read from the same figures the reads go by (`fresh`): in use, else down,
+lagging past the bound, or refused; a change of it is noted with its time by the watcher's look or by whoever asks
+first, so `since` is within a look of the change.
 """
 
 from __future__ import annotations
 
 import logging
+import math
 import random
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 from typing import Any, cast
 
 import psycopg
 from psycopg_pool import ConnectionPool, PoolClosed, PoolTimeout
 
 from storage.postgres import WHICH, PooledReads, PostgresStore, _reason, answer, open_pool, without_password
-from storage.reads import Reads, ReadStore, ReplicaFailed, T
-from storage.store import StoreError
+from storage.reads import Reads, ReadStore, ReplicaFailed, ReplicaStatus, State, T
+from storage.store import StoreError, timestamp
 
 log = logging.getLogger("frontdesk.replicas")
 BOUND = 1.0  # seconds a read on a standby may be behind the primary, by default (`--replica-lag-bound`)
@@ -72,12 +78,16 @@ class Replica:
     """One standby as this process sees it: its reads while it is up, and how much of the primary it holds."""
 
     def __init__(self, url: str, primary_url: str, identity: tuple[int, int], bound: float = BOUND) -> None:
-        self.url, self.location, self.primary_url = url, without_password(url), primary_url
+        self.url, self.location, self.primary_url = url, without_password(url, user=False), primary_url
         self.identity, self.bound, self.period = identity, bound, min(bound / 4, LOOK_EVERY)
         self.reads: Standby | None = None  # while it is up
         self.covered_at: float | None = None  # monotonic time: it holds every commit acknowledged before then
         self.failed = False  # a read found it down: its watcher closes it
         self.problem: str | None = None  # why it is not used, while it is not
+        self.refused = False  # while it is not used for not being a standby of the primary's database
+        self._last_lag: float | None = None  # seconds behind when it went down, from its last look before
+        self._shown: tuple[str, str] = ("", "")  # the state operators were last shown, and since when
+        self._shown_lock = threading.Lock()
         self._samples: deque[tuple[float, int]] = deque()  # (monotonic time, the primary's insert position)
         self._primary: psycopg.Connection | None = None
         self._pages = (0, 0)  # the primary's WAL page and segment sizes
@@ -94,12 +104,37 @@ class Replica:
         if self.problem:
             log.warning("read replica %s is not used for now (%s): reads go to the primary", self.location,
                         self.problem)
+        self.status()
         self._thread.start()
 
     def fresh(self) -> bool:
         covered = self.covered_at
         return (self.reads is not None and not self.failed and covered is not None
                 and time.monotonic() - covered <= self.bound)
+
+    def status(self) -> ReplicaStatus:
+        """In use, or why not; its lag; and since when it is so."""
+        fresh = self.fresh()
+        lag = self._lag()  # read after: when it is not fresh, past the bound
+        state, why = self._state(fresh, lag)
+        with self._shown_lock:
+            if self._shown[0] != state:
+                self._shown = (state, timestamp(datetime.now(UTC)))
+            since = self._shown[1]
+        return ReplicaStatus(self.location, state, why, None if lag is None else _tenths(lag), since)
+
+    def _state(self, fresh: bool, lag: float | None) -> tuple[State, str | None]:
+        if fresh:
+            return "in_use", None
+        if self.reads is None or self.failed:
+            return ("refused", self.problem) if self.refused else ("down", None)
+        if lag is None:
+            return "lagging", "not caught up yet"
+        return "lagging", f"{_tenths(lag - self.bound):.1f} s past the {self.bound:g} s bound"
+
+    def _lag(self) -> float | None:
+        covered = self.covered_at
+        return self._last_lag if covered is None else time.monotonic() - covered
 
     def read(self, run: Callable[[Reads], T]) -> T:
         reads = self.reads
@@ -167,7 +202,7 @@ class Replica:
             pool.close()
             self._down("its pool could not connect")
             return False
-        self.reads, self.failed, self._wait = Standby(pool), False, RETRY_FIRST
+        self.reads, self.failed, self.refused, self._wait = Standby(pool), False, False, RETRY_FIRST
         if self.problem:
             log.warning("read replica %s is used again", self.location)
         self.problem = None
@@ -178,7 +213,8 @@ class Replica:
         standby of ours)."""
         if self.problem is None and self._thread.is_alive():
             log.warning("read replica %s is not used for now (%s): reads go to the primary", self.location, why)
-        self.problem, self.covered_at, self.failed = why, None, False
+        self._last_lag = self._lag()
+        self.problem, self.refused, self.covered_at, self.failed = why, wrong, None, False
         reads, self.reads = self.reads, None
         for closing in (reads.pool if reads else None, self._look):
             if closing is not None:
@@ -191,6 +227,7 @@ class Replica:
     def _watch(self) -> None:
         while not self._stop.wait(self.period):
             self.check()
+            self.status()
 
     def close(self) -> None:
         self._stop.set()
@@ -200,6 +237,11 @@ class Replica:
         for closing in (reads.pool if reads else None, self._look, self._primary):
             if closing is not None:
                 closing.close()
+
+
+def _tenths(seconds: float) -> float:
+    """Rounded up to a tenth of a second: a lag shown is never less than the one measured."""
+    return math.ceil(round(seconds * 10, 6)) / 10
 
 
 def _inserted(position: int, page: int, segment: int) -> int:

@@ -3,6 +3,7 @@ has the latest ARI (its sync), send it everything again, read what was sent; and
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from rich.text import Text
@@ -17,7 +18,7 @@ from console.channels.dialogs import AriSecretDialog, ChannelDialog, InboundKeyD
 from console.channels.keys import CHANNELS
 from console.channels.sync import NOUN, channel_log, sent_word
 from console.channels.webhooks import WebhooksScreen
-from console.channels.words import oldest_waiting, sync_state
+from console.channels.words import oldest_waiting, read_replicas, sync_state
 from console.kit.area import PAGE_SIZE, mark
 from console.kit.words import counted
 
@@ -49,19 +50,28 @@ class ChannelsScreen(DestinationsArea):
                      "everything again). w: the integrators' webhooks; y copies a channel's id.",
                      id="channels-hint", markup=False)
         yield Static("", id="channels-outbox", markup=False)
+        replicas = Static("", id="channels-replicas", markup=False)
+        replicas.display = False  # shown only by a console whose engine reads from replicas
+        yield replicas
         yield self.make_table()
 
     def fetch(self, number: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         engine, actor = self.app.engine, self.app.actor()
         rows, meta = engine.channels.list(actor, ListQuery(page=number, limit=PAGE_SIZE))
         try:
-            self.outbox = oldest_waiting(engine.outbox_status(actor))
+            status = engine.outbox_status(actor)
+            # The replicas' times are the real clock's, as they are watched, not the engine's.
+            self.outbox, self.replicas = oldest_waiting(status), read_replicas(status["read_replicas"],
+                                                                               datetime.now(UTC))
         except Forbidden:
-            self.outbox = oldest_waiting(None)
+            self.outbox, self.replicas = oldest_waiting(None), ""
         return [{**row, "sync": engine.distribution.sync_of(row)} for row in rows], meta
 
     def page_shown(self) -> None:
         self.query_one("#channels-outbox", Static).update(self.outbox)
+        replicas = self.query_one("#channels-replicas", Static)
+        replicas.update(self.replicas)
+        replicas.display = bool(self.replicas)
 
     def cells(self, row: dict[str, Any]) -> tuple[Any, ...]:
         title = Text(row["title"], style="" if row["is_active"] else "dim")

@@ -8,6 +8,7 @@ from typing import Any
 
 from rich.text import Text
 
+from backend.outbox.status import age
 from console.kit.fit_table import Fitted
 from console.kit.words import counted, stamp, when
 
@@ -22,6 +23,9 @@ MASK_ITEMS = {"*": "everything", "ari": "ARI", "booking": "bookings", "booking_n
               "thread_closed": "closed conversations", "thread_reopened": "reopened conversations",
               "sync_error": "sync errors"}
 ARI_KINDS = {"*": "ARI", "rate": "rates", "availability": "availability"}
+# A read replica's state, first in its line (storage/reads.py `ReplicaStatus`), and what follows its address.
+REPLICA_STATES = {"in_use": "in use", "down": "down", "lagging": "behind", "refused": "refused"}
+REPLICA_DETAILS = {"in_use": ", {lag} s behind at most", "down": "", "lagging": ", {why}", "refused": ", it {why}"}
 STATUSES = {"delivered": Text("sent", style="green"), "retrying": Text("retrying", style="bold yellow"),
             "failed": Text("failed", style="bold red")}
 
@@ -115,6 +119,20 @@ def oldest_waiting(status: dict[str, Any] | None) -> str:
     if held is None:
         return "Every change has been delivered."
     return f"Oldest undelivered change: {ago(status['oldest_waiting_age'])} ({held['type']} {held['name']})"
+
+
+def read_replicas(replicas: list[dict[str, Any]], now: datetime) -> str:
+    """A line for each read replica, its state first (the line is cropped): "Read replica in use since 2 min ago:
+    postgresql://db2:5432/frontdesk, 0.2 s behind at most", "Read replica down since just now: …; the primary
+    answers its reads"; nothing without any (a console over SQLite)."""
+    lines = []
+    for replica in replicas:
+        state = replica["state"]
+        detail = REPLICA_DETAILS[state].format(lag=replica["lag_seconds"], why=replica["why"])
+        tail = "" if state == "in_use" else "; the primary answers its reads"
+        lines.append(f"Read replica {REPLICA_STATES[state]} since {ago(age(replica['since'], now))}: "
+                     f"{replica['location']}{detail}{tail}")
+    return "\n".join(lines)
 
 
 def ago(seconds: int) -> str:

@@ -15,6 +15,8 @@ from console.channels.delivery_log import DeliveryLogDialog
 from console.channels.dialogs import AriSecretDialog, ChannelDialog
 from console.channels.screen import ChannelsScreen
 from console.kit.confirm import ConfirmDialog
+from storage.reads import ReadStore
+from storage.replicas import Replica
 from tests.console.helpers import SIZE, frozen_clock, press_for, select_row, settle, until
 from tests.receiver import Receiver
 
@@ -77,6 +79,7 @@ async def test_full_sync_queues_every_mapped_range_after_asking(make_app, engine
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_channels(pilot)
+        assert not screen.query_one("#channels-replicas").display  # SQLite: no read replica, no line about them
         assert sync_cell(screen, "Booking.com") == "up to date"
         assert sync_cell(screen, "OpenShopping") == "—"
         select_row(screen, "Booking.com")
@@ -243,6 +246,28 @@ def test_snapshot_channels_with_their_sync_80x24(snap_compare, make_app, events_
 def test_snapshot_channels_with_their_sync_200x60(snap_compare, make_app, events_out) -> None:
     """The line above the list says how far behind deliveries are: Booking.com's changes since 08:02."""
     assert snap_compare(make_app(), terminal_size=(200, 60), run_before=open_channels)
+
+
+@pytest.fixture
+def replica_down(engine: Engine) -> Iterator[None]:
+    """A read replica that does not answer, watched as `serve --read-db` watches one. Replicas are PostgreSQL's, but
+    the line is the same over the demo's SQLite file, whose snapshots keep every other text fixed; a real standby's
+    line is tested in tests/shopping/test_read_replicas.py."""
+    replica = Replica("postgresql://frontdesk:s3cret@127.0.0.1:1/frontdesk", "postgresql://127.0.0.1:1/frontdesk",
+                      (0, 0))
+    replica.start()
+    engine.reads = ReadStore(engine.store, [replica])
+    yield
+    replica.close()
+
+
+def test_snapshot_channels_with_a_read_replica_down(snap_compare, make_app, events_out, replica_down) -> None:
+    """Below the outbox's line, the replica's: not used, down, by its address without user or password."""
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=open_channels)
+
+
+def test_snapshot_channels_with_a_read_replica_down_80x24(snap_compare, make_app, events_out, replica_down) -> None:
+    assert snap_compare(make_app(), terminal_size=(80, 24), run_before=open_channels)
 
 
 def test_snapshot_a_failing_channels_log(snap_compare, make_app, events_out) -> None:

@@ -106,6 +106,17 @@ def test_the_photos_collection_is_documented(documents):
     assert {"401", "413", "422"} <= set(upload["responses"]) and upload["security"] == USER
 
 
+def test_the_outbox_status_documents_its_answer_read_replicas_included(documents):
+    paths, schemas = documents["main"]["paths"], documents["main"]["components"]["schemas"]
+    answer = paths["/api/v1/outbox/status"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    assert answer == {"$ref": "#/components/schemas/OutboxStatusEnvelope"}
+    assert schemas["OutboxStatus"]["properties"]["read_replicas"]["items"] == {"$ref": "#/components/schemas/ReadReplica"}
+    replica = schemas["ReadReplica"]
+    assert set(replica["required"]) == {"location", "state", "why", "lag_seconds", "since"}
+    assert replica["properties"]["state"]["enum"] == ["in_use", "down", "lagging", "refused"]
+    assert "ReadReplica" not in str(paths["/api/v1/health"])
+
+
 def test_a_405_names_every_method_of_its_path(user):
     created = user.client.post("/api/v1/properties", json={"property": {"title": "Allow Inn", "currency": "EUR"}})
     refused = user.client.patch(f"/api/v1/properties/{created.json()['data']['id']}", json={})

@@ -21,6 +21,7 @@ def test_only_staff_with_webhooks_or_channels_see_the_status_and_only_theirs(liv
     hook = make_hook(desk.client, hotel, receiver.url)
     up_to_date = check(desk.client.get(STATUS))["data"]["attributes"]
     assert up_to_date["oldest_waiting_at"] is None and up_to_date["destinations"][0]["waiting"] == 0
+    assert up_to_date["read_replicas"] == []  # a server without --read-db
 
     # A change the webhook wants, and no deliverer running on this server: it is held up.
     with live_engine.store.transaction(property_scope(hotel)) as conn:

@@ -3,12 +3,15 @@ more than the lag bound behind, else (and whenever it is down) from the primary;
 
 PostgreSQL only by nature: a standby of the suite's cluster (tests/postgres_cluster.py `HotStandby`), made once for
 this file; each test has a database of its own on the primary, which the standby copies. Holding the standby's
-replay (`pg_wal_replay_pause()`) shows whose answer a read got: the standby's stays as it was.
+replay (`pg_wal_replay_pause()`) shows whose answer a read got: the standby's stays as it was. The standby's
+address carries a password (loopback logins are trusted, so it is not checked): operators are shown the replica
+without it.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -18,17 +21,24 @@ from collections.abc import Iterator
 
 import psycopg
 import pytest
+from textual.widgets import Static
 
 from backend.core.config import Config
 from backend.engine import Engine
+from backend.outbox.answer import OutboxStatusEnvelope
+from console.channels.screen import ChannelsScreen
 from storage import StoreError
 from storage.replicas import Replica
 from tests.conftest import Site, serve_site
+from tests.console.helpers import SteadyApp, press_for, settle
 from tests.postgres_cluster import HotStandby
 from tests.shopping.shop import Shop, booking, check, day, make_shop
 from tests.stores import PORT_ENV, POSTGRESQL, Database, cluster, new_database
+from tests.webhooks.hooks import make_hook
 
 BOUND = 3.0  # seconds: a standby held for less answers; the test's steps take a fraction of it
+PASSWORD = "hunter2-of-the-standby"
+STATUS = "/api/v1/outbox/status"
 
 
 @pytest.fixture(scope="module")
@@ -49,6 +59,10 @@ def database(standby, tmp_path) -> Iterator[Database]:
     made.drop()
 
 
+def with_password(url: str) -> str:
+    return url.replace("postgresql://frontdesk@", f"postgresql://frontdesk:{PASSWORD}@")
+
+
 def _opens(url: str) -> bool:
     try:
         psycopg.connect(url).close()
@@ -59,7 +73,9 @@ def _opens(url: str) -> bool:
 
 @pytest.fixture
 def site(standby, database) -> Iterator[Site]:
-    with serve_site(database, read_dbs=(standby.url(str(database.target)),), replica_lag_bound=BOUND) as served:
+    # Loopback allowed: a webhook to the test's receiver makes its staff ones the outbox's status is shown to.
+    with serve_site(database, read_dbs=(with_password(standby.url(str(database.target))),), replica_lag_bound=BOUND,
+                    fetch_private_addresses=True) as served:
         yield served
 
 
@@ -102,6 +118,9 @@ def test_shopping_reads_come_from_the_standby_until_it_is_behind_by_more_than_th
         assert left(shop, site) == 2  # the standby's answer
         until(lambda: left(shop, site) == 1)  # the primary's, once the standby is too far behind
         assert not site.engine.reads.replicas[0].fresh()
+        lagging = site.engine.reads.replicas[0].status()
+        assert lagging.state == "lagging" and lagging.lag_seconds > BOUND
+        assert re.fullmatch(r"\d+\.\d s past the 3 s bound", lagging.why), lagging.why
     finally:
         standby.replay(True)
     caught_up(site.engine)
@@ -127,18 +146,51 @@ def test_push_booking_reads_the_primary_while_the_standby_is_behind(standby, sit
     assert bookings["data"] == []
 
 
-def test_a_standby_that_stops_leaves_shopping_to_the_primary_until_it_is_back(standby, site, shop):
+def replicas_shown(shop: Shop) -> list[dict]:
+    """The read replicas as the outbox's status route shows them (to staff of a webhook), its answer as documented."""
+    answer = shop.user.client.get(STATUS)
+    assert PASSWORD not in answer.text and "frontdesk@" not in answer.text  # neither password nor user
+    return OutboxStatusEnvelope.model_validate(check(answer)).model_dump()["data"]["attributes"]["read_replicas"]
+
+
+def test_a_standby_that_stops_leaves_shopping_to_the_primary_until_it_is_back_and_operators_see_it(
+        standby, site, shop, receiver):
     replica = site.engine.reads.replicas[0]
+    make_hook(shop.user.client, shop.property_id, receiver.url)
+    location = f"postgresql://127.0.0.1:{standby.port}/{str(site.engine.store.url).rsplit('/', 1)[1]}"
+    [up] = replicas_shown(shop)
+    assert (up["location"], up["state"], up["why"]) == (location, "in_use", None)
+    assert 0 <= up["lag_seconds"] <= BOUND
+    assert "replica" not in site.user().client.get("/api/v1/health").text.lower()  # the public route: nothing
+
     standby.stop()
     try:
         shop.available(day(3), day(4), 1)
         assert [left(shop, site) for _ in range(5)] == [1] * 5  # nothing fails, and nothing is stale
         assert not replica.fresh()
         until(lambda: replica.problem is not None)  # set aside by its watcher, which alone tries it again
+        [down] = replicas_shown(shop)
+        assert (down["location"], down["state"], down["why"]) == (location, "down", None)
+        assert down["since"] > up["since"] and down["lag_seconds"] is not None  # its last look's, kept
+        assert left(shop, site) == 1
     finally:
         standby.start()
     until(replica.fresh)  # tried again after a while, and used again
     assert left(shop, site) == 1
+    [back] = replicas_shown(shop)
+    assert back["state"] == "in_use" and back["since"] > down["since"]
+
+
+@pytest.mark.anyio
+async def test_the_console_says_in_a_line_whether_each_replica_is_used(standby, site, shop, receiver):
+    make_hook(shop.user.client, shop.property_id, receiver.url)
+    app = SteadyApp(site.engine, poll_interval=0.1, mode="properties")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await press_for(pilot, "2", ChannelsScreen)
+        await settle(pilot)
+        line = screen.query_one("#channels-replicas", Static)
+        assert line.display and str(line.render()).startswith("Read replica in use since just now: postgresql://127.0.0.1:")
+        assert PASSWORD not in str(line.render())
 
 
 def test_a_read_db_must_be_a_standby_of_the_primarys_database(standby, database, tmp_path):
@@ -155,6 +207,16 @@ def test_a_read_db_must_be_a_standby_of_the_primarys_database(standby, database,
     unreachable = "postgresql://frontdesk@127.0.0.1:1/nowhere"  # down at start: the primary reads until it answers
     engine = database.engine(Config(read_dbs=(unreachable,)))
     assert engine.reads.replicas[0].problem.startswith("unreachable") and engine.is_empty()
+
+
+def test_a_standby_found_to_be_another_clusters_is_left_out_and_shown_refused(standby, database):
+    """At start a wrong one is refused (above); one that turns out wrong on a later look is left out meanwhile."""
+    replica = database.engine(Config(read_dbs=(standby.url(str(database.target)),))).reads.replicas[0]
+    until(replica.fresh)
+    replica.identity = (replica.identity[0] + 1, replica.identity[1])  # the primary it is checked against is another
+    until(lambda: replica.status().state == "refused")
+    refused = replica.status()
+    assert refused.why.startswith("is a standby of another cluster") and not replica.fresh()
 
 
 def test_a_read_db_beside_a_sqlite_database_is_refused_in_one_line(tmp_path):

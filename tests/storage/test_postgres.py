@@ -68,3 +68,5 @@ def test_placeholders_outside_quotes_and_percent_signs_everywhere():
 def test_a_url_is_shown_without_its_password():
     assert without_password("postgresql://desk:s3cret@db.example:5433/frontdesk") == \
         "postgresql://desk@db.example:5433/frontdesk"
+    assert without_password("host=db.example port=5433 dbname=frontdesk user=desk password=s3cret", user=False) == \
+        "postgresql://db.example:5433/frontdesk"

@@ -101,6 +101,23 @@ def _address(ctx: click.Context, param: click.Parameter, value: str | None) -> s
     return value if value is None else _prefixes(ctx, param, (value,))[0]
 
 
+def _postgres_url(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    return value if value is None else _postgres_urls(ctx, param, (value,))[0]
+
+
+def _postgres_urls(_ctx: click.Context, _param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ...]:
+    from storage import is_postgres_url
+
+    for value in values:
+        if not is_postgres_url(value):
+            raise click.BadParameter(f"{value!r} is not a PostgreSQL address such as "
+                                     "postgresql://user@host/frontdesk")
+    return values
+
+
+SECONDS = click.FloatRange(min=0, min_open=True)
+
+
 def _engine(**config: Any):
     from backend.core.config import Config
     from backend.engine import Engine
@@ -119,8 +136,14 @@ def _engine(**config: Any):
 @click.option("--secure-url", metavar="URL", callback=_address,
               help="Where the console's tester captures: the secure API of the `frontdesk serve` on this database. "
                    "Default: the address that server recorded when it started.")
+@click.option("--read-db", "read_dbs", multiple=True, metavar="URL", callback=_postgres_urls,
+              help="A hot standby of the --db PostgreSQL primary that the console's Shopping preview reads from, as "
+                   "`frontdesk serve --read-db` (repeatable); the Channels area says how each one is doing.")
+@click.option("--replica-lag-bound", type=SECONDS, default=Config.replica_lag_bound, show_default=True,
+              metavar="SECONDS", help="How far behind the primary a --read-db may be for a read.")
 @click.pass_context
-def main(ctx: click.Context, db: str, keys: str | None, as_user: str | None, secure_url: str | None) -> None:
+def main(ctx: click.Context, db: str, keys: str | None, as_user: str | None, secure_url: str | None,
+         read_dbs: tuple[str, ...], replica_lag_bound: float) -> None:
     """Frontdesk, a channel manager in your terminal. Without a command, opens the console
     (filling an empty database with demo data first)."""
     ctx.ensure_object(dict).update(db=_target(db), keys=Path(keys) if keys else None)
@@ -130,7 +153,7 @@ def main(ctx: click.Context, db: str, keys: str | None, as_user: str | None, sec
         from console.app import run_console
 
         try:
-            engine = _engine()
+            engine = _engine(read_dbs=read_dbs, replica_lag_bound=replica_lag_bound)
         except _refusals() as error:
             _say(error)
         load_demo_if_empty(engine)
@@ -141,8 +164,8 @@ def main(ctx: click.Context, db: str, keys: str | None, as_user: str | None, sec
                 click.echo(f"error: there is no user {as_user}; `frontdesk users list` shows them", err=True)
                 sys.exit(1)
         run_console(engine, as_user, secure_url)
-    elif as_user is not None or secure_url is not None:
-        raise click.UsageError("--as and --secure-url are the console's; they go with no command")
+    elif as_user is not None or secure_url is not None or read_dbs:
+        raise click.UsageError("--as, --secure-url and --read-db are the console's; they go with no command")
 
 
 @command(main)
@@ -201,21 +224,6 @@ def _redis_url(_ctx: click.Context, _param: click.Parameter, value: str | None) 
     return value
 
 
-def _postgres_url(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    return value if value is None else _postgres_urls(ctx, param, (value,))[0]
-
-
-def _postgres_urls(_ctx: click.Context, _param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ...]:
-    from storage import is_postgres_url
-
-    for value in values:
-        if not is_postgres_url(value):
-            raise click.BadParameter(f"{value!r} is not a PostgreSQL address such as "
-                                     "postgresql://user@host/frontdesk")
-    return values
-
-
-SECONDS = click.FloatRange(min=0, min_open=True)
 COUNT = click.IntRange(min=1)
 
 

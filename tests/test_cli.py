@@ -158,6 +158,17 @@ def test_the_consoles_secure_url_must_be_an_address(tmp_path):
     assert not (tmp_path / "c.db").exists()  # refused before anything opened
 
 
+def test_the_consoles_read_replicas_need_a_postgresql_primary_and_no_command(tmp_path):
+    db = str(tmp_path / "c.db")
+    result = subprocess.run([sys.executable, "-m", "console", "--db", db, "--read-db", "postgresql://127.0.0.1:1/x"],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert "PostgreSQL" in result.stderr and not (tmp_path / "c.db").exists()
+    result = subprocess.run([sys.executable, "-m", "console", "--db", db, "--read-db", "postgresql://127.0.0.1:1/x",
+                             "users", "list"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and "they go with no command" in result.stderr
+
+
 def test_serve_does_not_import_textual(tmp_path):
     """`frontdesk serve` runs its whole command up to starting the listeners, where it reports what it loaded."""
     code = ("import sys, backend.http.server as server\n"

@@ -92,7 +92,8 @@ class FrontdeskApp(ConsoleApp):
     # The kit's rules first, then each area's own (every area's, so that a mode switch loads no stylesheet).
     # Whole paths: Textual reads relative ones from the folder of whichever subclass is run.
     CSS_PATH = [HERE / "kit" / "kit.tcss", *(HERE / area / f"{area}.tcss" for area in (
-        "properties", "shopping", "bookings", "inventory", "inbox", "tokenisation", "channels", "reviews"))]
+        "properties", "shopping", "bookings", "inventory", "inbox", "tokenisation", "channels", "reviews",
+        "message_rules"))]
     TITLE = "Frontdesk"
     AREAS: ClassVar[tuple[Area, ...]] = (Area("inbox", "0", "Inbox"), Area("properties", "1", "Properties"),
                                          Area("channels", "2", "Channels"), Area("inventory", "3", "Inventory"),
@@ -268,6 +269,11 @@ class FrontdeskApp(ConsoleApp):
         """"New property", "New channel", "Webhooks" from the palette: go to the area and start there."""
         self.switch_mode(mode)
         getattr(self.screen_stack[0], f"action_{action}")()
+
+    def open_message_rules(self, property_id: str | None) -> None:
+        from console.message_rules.screen import MessageRulesScreen
+
+        self.push_screen(MessageRulesScreen(property_id))
 
     def open_property_editor(self, property_id: str | None) -> None:
         """Open the editor on a property (None: a new one) once its data is read."""

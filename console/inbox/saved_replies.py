@@ -20,6 +20,7 @@ from console.kit.choice import Choice
 from console.kit.field import Field
 from console.kit.labels import label_for
 from console.kit.messages import ActionDone, ActionFailed
+from console.kit.scoped import PROPERTY, scope_fields, scope_of, scopes
 from console.kit.screens import ModalScreen
 from console.kit.words import one_line
 from console.kit.workers import engine_work
@@ -27,25 +28,7 @@ from console.kit.workers import engine_work
 if TYPE_CHECKING:
     from console.kit.app import ConsoleApp
 
-GROUP, PROPERTY = "group:", "property:"  # the scope select's values: a group's id or a property's, so marked
 HINT = "Placeholders, filled from the guest's booking: " + " ".join(f"{{{name}}}" for name in PLACEHOLDERS)
-
-
-def scopes(groups: list[dict[str, Any]]) -> list[tuple[str, str]]:
-    """What a saved reply may be for, as the select offers it: every property of each group, then each property."""
-    whole = [(f"Every property of {g['title']}", GROUP + g["id"]) for g in groups if g["properties"]]
-    one = sorted(((p["title"], PROPERTY + p["id"]) for g in groups for p in g["properties"]), key=lambda o: o[0])
-    return whole + one
-
-
-def scope_of(template: dict[str, Any]) -> str:
-    return PROPERTY + template["property_id"] if template["property_id"] else GROUP + template["group_id"]
-
-
-def scope_fields(scope: str) -> dict[str, str]:
-    """The engine's field for a scope value."""
-    kind, _, scope_id = scope.partition(":")
-    return {f"{kind}_id": scope_id}
 
 
 class SavedRepliesScreen(AreaScreen):

@@ -33,7 +33,6 @@ from console.inbox.assign import AssignDialog, Assignment
 from console.inbox.conversation import Conversation
 from console.inbox.files import AttachDialog, SaveDialog, default_folder, saved_text
 from console.inbox.keys import INBOX
-from console.inbox.message_rules import MessageRulesScreen
 from console.inbox.notes import as_item, with_notes
 from console.inbox.saved_replies import SavedRepliesScreen
 from console.inbox.stay_panel import StayLoaded, StayPanel
@@ -716,7 +715,7 @@ class InboxScreen(FilteredArea, AreaScreen):
     def action_message_rules(self) -> None:
         shown = self.query(Conversation)  # none yet when the palette opens the rules on the inbox's first visit
         thread = shown.first().thread if shown else None
-        self.app.push_screen(MessageRulesScreen(thread["property_id"] if thread else None))
+        self.app.open_message_rules(thread["property_id"] if thread else None)
 
     def action_assigned(self) -> None:
         """Whose threads the list shows: everyone's, then yours, then nobody's (the filter bar's choice)."""

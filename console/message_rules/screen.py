@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
-from textual.widgets import DataTable
 
 from backend.core.listing import MAX_LIMIT, ListQuery
-from console.kit.area import PAGE_SIZE, AreaScreen
-from console.kit.messages import ActionDone
-from console.kit.scoped import PROPERTY, scope_of, scopes
+from console.kit.area import PAGE_SIZE
+from console.kit.scoped import ScopedDialog, ScopedList, scope_of
 from console.message_rules.editor import RuleDialog
 from console.message_rules.keys import MESSAGE_RULES
 from console.message_rules.preview import RulePreview
@@ -31,12 +30,11 @@ def saved_replies(app: ConsoleApp) -> list[dict[str, Any]]:
             return found
 
 
-class MessageRulesScreen(AreaScreen):
+class MessageRulesScreen(ScopedList):
     """Every message rule the user reaches; n, e, d, p and v to write, change, delete, pause and preview them."""
     # message.sent: a rule's message counts in its row.
     WATCHES = ("message_rule.", "message.sent", "saved_reply.", "property.", "user.")
 
-    AREA = "inbox"
     CRUMB = "Message rules"
     NOUNS = ("message rule", "message rules")
     COLUMNS = (("Title", 12), ("When", 31), ("Sends", 14), ("For", 20), ("Sent", 4), ("State", 6))
@@ -46,20 +44,16 @@ class MessageRulesScreen(AreaScreen):
     BINDINGS = MESSAGE_RULES
 
     def __init__(self, property_id: str | None = None) -> None:
-        """`property_id`: the property of the thread on show, which a new rule is for at first."""
-        super().__init__()
-        self.property_id = property_id
-        # As last read: the scope select's choices, the saved replies a rule may send, each group's properties.
-        self.options: list[tuple[str, str]] = []
+        super().__init__(property_id)
+        # As last read: the saved replies a rule may send, each group's properties.
         self.replies: list[dict[str, Any]] = []
         self.properties: dict[str, list[str]] = {}
 
     def fetch(self, number: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         engine, actor = self.app.engine, self.app.actor()
         groups = engine.identity.groups(actor)
-        self.options = scopes(groups)
+        names = self.read_scopes(groups)
         self.properties = {g["id"]: [p["id"] for p in g["properties"]] for g in groups}
-        names = {value: name for name, value in self.options}
         self.replies = [{**t, "for": names.get(scope_of(t), "?")} for t in saved_replies(self.app)]
         titles = {t["id"]: t["title"] for t in self.replies}
         rows, meta = engine.message_rules.list(actor, ListQuery(page=number, limit=PAGE_SIZE))
@@ -74,40 +68,19 @@ class MessageRulesScreen(AreaScreen):
                 Text(row["for"], style="dim", no_wrap=True, overflow="ellipsis"),
                 Text(f"{row['sent_count']:,}", justify="right"), state)
 
-    def page_shown(self) -> None:
-        if not self.rows:
-            self.status.news("No message rules yet: n writes one")
-
     def action_new(self) -> None:
         if not self.replies:
             self.status.news("A rule sends a saved reply: write one first (t in the Inbox)", error=True)
             return
-        default = PROPERTY + self.property_id if self.property_id else None
-        self.app.push_screen(RuleDialog(None, self.options, self.replies, default), self.saved)
+        super().action_new()
 
-    def on_data_table_row_selected(self, _: DataTable.RowSelected) -> None:
-        self.action_edit()
+    def editor(self, row: dict[str, Any] | None, scope: str | None) -> ScopedDialog:
+        return RuleDialog(row, self.options, self.replies, scope)
 
-    def action_edit(self) -> None:
-        if row := self.current_row():
-            self.app.push_screen(RuleDialog(row, self.options, self.replies, scope_of(row)), self.saved)
-
-    def saved(self, rule: dict[str, Any] | None) -> None:
-        if rule is not None:
-            self.status.news(f"Saved “{rule['title']}”")
-            self.reload()
-
-    def action_delete(self) -> None:
-        if row := self.current_row():
-            rules, actor = self.app.engine.message_rules, self.app.actor()
-
-            def delete() -> str:
-                rules.delete(actor, row["id"])
-                return f"Deleted “{row['title']}”"
-
-            self.confirm_then_act(f"Delete the message rule “{row['title']}”?", f"{sends_when(row)}, for "
-                                  f"{row['for']}. This can't be undone; messages already sent stay as they are.",
-                                  delete)
+    def deletion(self, row: dict[str, Any]) -> tuple[str, Callable[[], object]]:
+        rules, actor = self.app.engine.message_rules, self.app.actor()
+        return (f"{sends_when(row)}, for {row['for']}. This can't be undone; messages already sent stay as they are.",
+                lambda: rules.delete(actor, row["id"]))
 
     def action_pause(self) -> None:
         if row := self.current_row():
@@ -126,8 +99,3 @@ class MessageRulesScreen(AreaScreen):
             group = row["group_id"]
             properties = [row["property_id"]] if row["property_id"] else self.properties.get(group, [])
             self.app.push_screen(RulePreview(row, properties))
-
-    def on_action_done(self, message: ActionDone) -> None:
-        super().on_action_done(message)
-        self.reload()
-

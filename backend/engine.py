@@ -14,7 +14,7 @@ from backend.bookings.store import has_legacy_cards, has_unnamed_bookings
 from backend.core.changes import noter
 from backend.core.config import Config
 from backend.core.errors import CannotStart
-from backend.core.events import EventBus
+from backend.core.events import Change, EventBus
 from backend.identity.service import Identity
 from backend.outbox import changes
 from backend.properties.store import property_count
@@ -379,8 +379,9 @@ class Engine:
         """Where `changes_since` starts: now."""
         return changes.newest(self.store)
 
-    def changes_since(self, mark: changes.Mark) -> tuple[changes.Mark, frozenset[str]]:
-        """The kinds of what was written since `mark` (by any process; backend/outbox/changes.py), and the next mark."""
+    def changes_since(self, mark: changes.Mark) -> tuple[changes.Mark, frozenset[Change]]:
+        """What was written since `mark` (by any process; backend/outbox/changes.py): each change's kind and subject;
+        and the next mark."""
         return changes.since(self.store, mark)
 
     def close(self) -> None:

@@ -1,10 +1,11 @@
 """The Frontdesk console: one mode per area, a footer of keys, help, the command palette and themes.
 
 The app owns the engine and the link to its changes: in-process change events, and a poll of the store's change stamp
-(about once a second: SQLite's data_version, PostgreSQL's WAL position) for commits by other processes, whose kinds it
-then reads (backend/outbox/changes.py). Each change of a kind bumps `generation`, notes it as that kind's, and tells the
-screens on the stack, which reload only for the kinds they show (console/kit/messages.py `DataChanged.concerns`);
-screens of other modes catch up when shown, for what changed of their kinds meanwhile.
+(about once a second: SQLite's data_version, PostgreSQL's WAL position) for commits by other processes, whose kinds
+and subjects it then reads (backend/outbox/changes.py). Each change of a kind bumps `generation`, notes it as that
+kind's, and tells the screens on the stack, which reload only for the kinds they show (console/kit/messages.py
+`DataChanged.concerns`), and only its subject where they can (the inbox: one thread); screens of other modes catch up
+when shown, for what changed of their kinds meanwhile.
 """
 
 from __future__ import annotations
@@ -91,7 +92,8 @@ class FrontdeskApp(ConsoleApp):
     # The kit's rules first, then each area's own (every area's, so that a mode switch loads no stylesheet).
     # Whole paths: Textual reads relative ones from the folder of whichever subclass is run.
     CSS_PATH = [HERE / "kit" / "kit.tcss", *(HERE / area / f"{area}.tcss" for area in (
-        "properties", "shopping", "bookings", "inventory", "inbox", "tokenisation", "channels", "reviews"))]
+        "properties", "shopping", "bookings", "inventory", "inbox", "tokenisation", "channels", "reviews",
+        "message_rules"))]
     TITLE = "Frontdesk"
     AREAS: ClassVar[tuple[Area, ...]] = (Area("inbox", "0", "Inbox"), Area("properties", "1", "Properties"),
                                          Area("channels", "2", "Channels"), Area("inventory", "3", "Inventory"),
@@ -168,7 +170,8 @@ class FrontdeskApp(ConsoleApp):
     def on_mount(self) -> None:
         self.gc_thresholds = collector.hold()
         # Engine events may come from worker threads; post_message is safe from any thread.
-        self.unsubscribe = self.engine.events.subscribe(lambda event: self.post_message(DataChanged(event.kind)))
+        self.unsubscribe = self.engine.events.subscribe(
+            lambda event: self.post_message(DataChanged(event.kind, event.subject)))
         self.set_interval(self.poll_interval, self.check_change_stamp)
         self.count_unread()
         self.count_unanswered()
@@ -186,16 +189,16 @@ class FrontdeskApp(ConsoleApp):
 
     @engine_work(exclusive=True, group="changes")
     def read_changes(self) -> None:
-        """What kinds the commits that moved the stamp were (ours included: the bus told those already)."""
-        self.changes_mark, kinds = self.engine.changes_since(self.changes_mark)
-        for kind in sorted(kinds):
-            self.post_message(DataChanged(kind))
+        """What the commits that moved the stamp changed (ours included: the bus told those already)."""
+        self.changes_mark, changes = self.engine.changes_since(self.changes_mark)
+        for change in sorted(changes, key=lambda change: (change.kind, change.subject or "")):
+            self.post_message(DataChanged(change.kind, change.subject))
 
     def on_data_changed(self, message: DataChanged) -> None:
         self.generation += 1
         self.kind_generations[message.kind] = self.generation
         for screen in self.screen_stack:
-            screen.post_message(DataChanged(message.kind))
+            screen.post_message(DataChanged(message.kind, message.subject))
         if message.concerns(UNREAD_KINDS):
             self.count_unread()
         if message.concerns(UNANSWERED_KINDS):
@@ -266,6 +269,11 @@ class FrontdeskApp(ConsoleApp):
         """"New property", "New channel", "Webhooks" from the palette: go to the area and start there."""
         self.switch_mode(mode)
         getattr(self.screen_stack[0], f"action_{action}")()
+
+    def open_message_rules(self, property_id: str | None) -> None:
+        from console.message_rules.screen import MessageRulesScreen
+
+        self.push_screen(MessageRulesScreen(property_id))
 
     def open_property_editor(self, property_id: str | None) -> None:
         """Open the editor on a property (None: a new one) once its data is read."""

@@ -13,18 +13,11 @@ from textual.widgets import Label, Static
 
 from console.bookings.keys import BOOKING, BOOKINGS, NO_SHOW
 from console.channels.keys import CHANNEL_DIALOG, CHANNELS, DELIVERY_LOG, SECRET_DIALOG, WEBHOOKS
-from console.inbox.keys import (
-    FILE_DIALOG,
-    INBOX,
-    MESSAGE_RULES,
-    RULE_DIALOG,
-    RULE_PREVIEW,
-    SAVED_REPLIES,
-    TEMPLATE_DIALOG,
-)
+from console.inbox.keys import FILE_DIALOG, INBOX, SAVED_REPLIES, TEMPLATE_DIALOG
 from console.inventory.keys import INVENTORY, RANGE_EDIT, RATE_PLAN_CHANNELS
 from console.kit.keys import RECORD_EDITOR, REPLY_PICKER
 from console.kit.screens import ModalScreen
+from console.message_rules.keys import MESSAGE_RULES, RULE_DIALOG, RULE_PREVIEW
 from console.properties.keys import PROPERTIES, PROPERTY_CHANNELS
 from console.reviews.keys import GUEST_REVIEW, REVIEWS, SCORES
 from console.shopping.keys import BOOK_STAY, SHOPPING, SHOPPING_PROPERTY

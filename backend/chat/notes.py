@@ -55,7 +55,7 @@ class ThreadNotes:
         note_id, now = new_id(), self.chat.now()
         with self.store.transaction(property_scope(thread["property_id"])) as conn:
             insert_note(conn, note_id, thread_id, actor.user_id, mask_text(model.message), now)
-        self.events.publish("thread.changed", thread_id, action="note")
+        self.events.publish("thread.changed", thread_id, subject=thread_id, action="note")
         return self._one(note_id)
 
     def delete(self, actor: Actor, thread_id: str, note_id: str) -> None:
@@ -68,7 +68,7 @@ class ThreadNotes:
             raise Forbidden("only its author deletes a note")
         with self.store.transaction(property_scope(thread["property_id"])) as conn:
             delete_note(conn, note_id)
-        self.events.publish("thread.changed", thread_id, action="note")
+        self.events.publish("thread.changed", thread_id, subject=thread_id, action="note")
 
     def _one(self, note_id: str) -> dict[str, Any]:
         return _note(cast(Row, note_row(self.store, note_id)))  # just written

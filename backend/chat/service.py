@@ -241,7 +241,7 @@ class Chat:
             message = self._add(conn, thread_id, "property", text, attachment_id=attachment_id, user_id=user_id,
                                 session_id=session_id, api_token_id=api_token_id, message_rule_id=message_rule_id,
                                 message_id=message_id, at=at)
-        self.events.publish("message.sent", message["id"], thread_id=thread_id)
+        self.events.publish("message.sent", message["id"], subject=thread_id)
         return message
 
     def unsendable(self, booking: Row) -> str | None:
@@ -261,7 +261,7 @@ class Chat:
                                 user_id=actor.user_id, session_id=actor.session_id, api_token_id=actor.token_id)
             # The draft it was written in goes with it, unless written on since (backend/chat/drafts.py).
             drop_draft(conn, actor.user_id, thread_id, message["message"])
-        self.events.publish("message.sent", message["id"], thread_id=thread_id)
+        self.events.publish("message.sent", message["id"], subject=thread_id)
         return message
 
     def close(self, actor: Actor, thread_id: str) -> dict[str, Any]:
@@ -274,7 +274,7 @@ class Chat:
         thread = self._thread_row(actor, thread_id)
         with self.store.transaction(property_scope(thread["property_id"])) as conn:
             mark_thread_read(conn, thread_id)
-        self.events.publish("thread.changed", thread_id, action="read")
+        self.events.publish("thread.changed", thread_id, subject=thread_id, action="read")
         return self.thread(actor, thread_id)
 
     def mark_unread(self, actor: Actor, thread_id: str) -> dict[str, Any]:
@@ -283,7 +283,7 @@ class Chat:
         thread = self.reach(actor, thread_id)
         with self.store.transaction(property_scope(thread["property_id"])) as conn:
             set_unread_count(conn, thread_id, max(1, unanswered_guest_messages(conn, thread_id)))
-        self.events.publish("thread.changed", thread_id, action="unread")
+        self.events.publish("thread.changed", thread_id, subject=thread_id, action="unread")
         return self.thread(actor, thread_id)
 
     def update_thread(self, actor: Actor, thread_id: str, data: Any) -> dict[str, Any]:
@@ -298,7 +298,7 @@ class Chat:
                 raise ValidationFailed.one("assignee_id", "is not a user of the property's group")
             with self.store.transaction(property_scope(thread["property_id"])) as conn:
                 set_assignee(conn, thread_id, model.assignee_id, self.now())
-            self.events.publish("thread.changed", thread_id, action="assigned")
+            self.events.publish("thread.changed", thread_id, subject=thread_id, action="assigned")
         return self.thread(actor, thread_id)
 
     def assignees(self, actor: Actor, thread_id: str) -> list[dict[str, Any]]:
@@ -313,7 +313,7 @@ class Chat:
             set_closed(conn, thread_id, closed, self.now())
             if bool(thread["is_closed"]) != closed:  # closing a closed thread changes nothing anyone must hear of
                 _closed_or_reopened(conn, thread_id, thread, closed)
-        self.events.publish("thread.changed", thread_id, action="closed" if closed else "opened")
+        self.events.publish("thread.changed", thread_id, subject=thread_id, action="closed" if closed else "opened")
         return self.thread(actor, thread_id)
 
     # --- channels: inbound and outbox ----------------------------------------------------------
@@ -340,7 +340,7 @@ class Chat:
             thread_id = self._thread_of_booking(conn, booking) if booking is not None else cast(str, model.thread_id)
             message = self._add(conn, thread_id, "guest", model.message or "", attachment_ids=model.attachments,
                                 channel_id=channel["id"], at=_sent_at(model.sent_at, self.now()))
-        self.events.publish("message.received", message["id"], outboxed=True, thread_id=thread_id)
+        self.events.publish("message.received", message["id"], outboxed=True, subject=thread_id)
         return message
 
     def inquiry(self, channel: Row, data: Any) -> dict[str, Any]:
@@ -373,7 +373,7 @@ class Chat:
             if model.message:
                 # A microsecond after the inquiry: same-stamp messages would list in the random order of their ids.
                 self._add(conn, thread_id, "guest", model.message, at=_microsecond_after(now))
-        self.events.publish("message.received", thread_id, outboxed=True, thread_id=thread_id)
+        self.events.publish("message.received", thread_id, outboxed=True, subject=thread_id)
         return self._threads([thread_with_property(self.store, thread_id)])[0]
 
     def outbox(self, channel: Row, query: ListQuery) -> tuple[list[dict[str, Any]], dict[str, Any]]:
@@ -389,7 +389,7 @@ class Chat:
             raise NotFound(f"message {message_id} is not a reply on this channel")
         with self.store.transaction(property_scope(reply["property_id"])) as conn:
             mark_delivered(conn, message_id, self.now(), self.now())
-        self.events.publish("message.delivered", message_id)
+        self.events.publish("message.delivered", message_id, subject=reply["thread_id"])
 
     def attachment(self, actor: Actor, attachment_id: str) -> Row:
         """An attachment's row for download: its uploader's until sent, then the thread's readers'."""

@@ -378,9 +378,11 @@ def insert_message(conn: Connection, message_id: str, thread_id: str, sender: st
 
 
 def channel_reply(store: Store, message_id: str, channel_id: str) -> Row | None:
-    """The message (its id and its thread's property) if it is a property reply on one of the channel's threads."""
-    return cast(Row | None, store.one("SELECT m.id, t.property_id FROM messages m JOIN message_threads t ON t.id = m.thread_id "
-                                      "WHERE m.id = ? AND t.channel_id = ? AND m.sender = 'property'", (message_id, channel_id)))
+    """The message (its id, its thread and the thread's property) if it is a property reply on one of the channel's
+    threads."""
+    return cast(Row | None, store.one(
+        "SELECT m.id, m.thread_id, t.property_id FROM messages m JOIN message_threads t ON t.id = m.thread_id "
+        "WHERE m.id = ? AND t.channel_id = ? AND m.sender = 'property'", (message_id, channel_id)))
 
 
 def mark_delivered(conn: Connection, message_id: str, delivered_at: str, now: str) -> None:

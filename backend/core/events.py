@@ -14,6 +14,20 @@ class Event:
     id: str
     data: dict[str, Any] = field(default_factory=dict)
     outboxed: bool = False  # the change also wrote an outbox event, which tells other processes its kind
+    # What a screen reloads alone for it, where there is one: the thread of a chat change (a message, a note, a
+    # thread read or assigned). None: whatever shows the kind reloads.
+    subject: str | None = None
+
+    @property
+    def change(self) -> Change:
+        return Change(self.kind, self.subject)
+
+
+@dataclass(frozen=True)
+class Change:
+    """What a console hears of a change, from this process's bus or another's writes (backend/outbox/changes.py)."""
+    kind: str
+    subject: str | None = None
 
 
 Subscriber = Callable[[Event], None]
@@ -35,8 +49,8 @@ class EventBus:
 
         return unsubscribe
 
-    def publish(self, kind: str, id: str, *, outboxed: bool = False, **data: Any) -> None:
-        event = Event(kind, id, data, outboxed)
+    def publish(self, kind: str, id: str, *, outboxed: bool = False, subject: str | None = None, **data: Any) -> None:
+        event = Event(kind, id, data, outboxed, subject)
         with self._lock:
             subscribers = list(self._subscribers)
         for subscriber in subscribers:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, cast
 
+from backend.core.events import Change
 from backend.core.listing import SEARCH_COUNTED, SEARCH_MAX, TRIGRAM, Columns, ListQuery, Search, order_by, where
 from storage import Connection, Reads, Store, utc_now
 
@@ -24,14 +25,23 @@ def keep_keys_fingerprint(store: Store, fingerprint: str) -> str:
         return cast(str, conn.execute("SELECT fingerprint FROM keys_fingerprint WHERE id = 1").fetchone()[0])
 
 
-def insert_change(conn: Connection, kind: str, inserted_at: str) -> None:
+# A change's subject rides in its row's kind after this mark ("thread.changed/ID"): kinds and ids hold none.
+SUBJECT_MARK = "/"
+
+
+def insert_change(conn: Connection, change: Change, inserted_at: str) -> None:
     """One row of the changes feed (backend/core/changes.py)."""
+    kind = change.kind + SUBJECT_MARK + change.subject if change.subject else change.kind
     conn.execute("INSERT INTO changes (kind, inserted_at) VALUES (?, ?)", (kind, inserted_at))
 
 
-def changes_after(store: Store, seq: int, limit: int) -> list[Any]:
-    """(seq, kind) of up to `limit` changes after `seq`, in order."""
-    return store.query("SELECT seq, kind FROM changes WHERE seq > ? ORDER BY seq LIMIT ?", (seq, limit))
+def changes_after(store: Store, seq: int, limit: int) -> list[tuple[int, Change]]:
+    """(seq, change) of up to `limit` changes after `seq`, in order."""
+    changes = []
+    for at, written in store.query("SELECT seq, kind FROM changes WHERE seq > ? ORDER BY seq LIMIT ?", (seq, limit)):
+        kind, _, subject = written.partition(SUBJECT_MARK)
+        changes.append((at, Change(kind, subject or None)))
+    return changes
 
 
 def newest_change(store: Store) -> int:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
-from storage import Connection, Row, Store
+from storage import Connection, Row, Store, placeholders
 from storage.dialect import COMMIT_HORIZON, OUTBOX_NEWS
 
 STAMPED_AT_ONCE = 5000  # events given positions in one stamp; more wait for the next
@@ -249,7 +249,9 @@ def prune_deliveries(conn: Connection, since: str) -> None:
 # --- the changes feed (backend/outbox/changes.py; written by backend/core/changes.py) ----------------
 
 
-def event_names_after(store: Store, position: int, limit: int) -> list[Row]:
-    """(position, event name) of up to `limit` events after `position`, in order."""
+def event_names_after(store: Store, position: int, limit: int, told: tuple[str, ...]) -> list[Row]:
+    """(position, event name, payload) of up to `limit` events after `position`, in order; the payload of the events
+    named in `told` alone (None for the others', which may be large, as ARI's)."""
     at = store.dialect.position
-    return store.query(f"SELECT {at}, event FROM events WHERE {at} > ? ORDER BY {at} LIMIT ?", (position, limit))
+    return store.query(f"SELECT {at}, event, CASE WHEN event IN ({placeholders(told)}) THEN payload END FROM events "
+                       f"WHERE {at} > ? ORDER BY {at} LIMIT ?", (*told, position, limit))

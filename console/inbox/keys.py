@@ -58,23 +58,3 @@ TEMPLATE_DIALOG: list[BindingType] = [
     Binding("ctrl+s", "save", "Save", priority=True),
     Binding("escape", "dismiss(None)", "Cancel"),
 ]
-
-# MessageRulesScreen
-MESSAGE_RULES: list[BindingType] = [
-    *PAGE_BINDINGS,
-    Binding("n", "new", "New"),
-    Binding("e", "edit", "Edit"),
-    Binding("d", "delete", "Delete"),
-    Binding("p", "pause", "Pause/resume"),
-    Binding("v", "preview", "Preview"),
-    Binding("escape", "app.pop_screen", "Back"),
-]
-
-# RuleDialog
-RULE_DIALOG: list[BindingType] = [
-    Binding("ctrl+s", "save", "Save", priority=True),
-    Binding("escape", "dismiss(None)", "Cancel"),
-]
-
-# RulePreview
-RULE_PREVIEW: list[BindingType] = [Binding("escape", "dismiss(None)", "Close")]

@@ -1,9 +1,11 @@
 """Inbox: guests' conversations from every channel, newest first, beside the one being read and a reply box.
 
 Moving through the list previews a thread; enter (or r) opens it, which marks it read and puts the
-cursor in the reply box. While it stays open, a guest message arriving in it is read at once. Engine
-events ("message.received", "message.sent", "thread.changed") reach the screen as DataChanged, which
-re-reads the list and the thread on show (see `reload`); the list holds still meanwhile (thread_list.py).
+cursor in the reply box. While it stays open, a guest message arriving in it is read at once. Changes
+reach the screen as DataChanged: one about a thread ("message.received", "message.sent", "thread.changed",
+which name it) re-reads that thread's row, moved as the list's order says, and the conversation only when it
+is the one shown (see `thread_changed`); any other re-reads the list and the thread on show (`reload`). The
+list holds still meanwhile (thread_list.py), and what is typed in the reply box stays.
 
 The guest's stay shows beside the conversation (stay_panel.py). The layout follows the width: under 100
 columns the list takes the whole width and enter opens the conversation in its place (esc goes back);
@@ -13,6 +15,7 @@ of its own.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +33,6 @@ from console.inbox.assign import AssignDialog, Assignment
 from console.inbox.conversation import Conversation
 from console.inbox.files import AttachDialog, SaveDialog, default_folder, saved_text
 from console.inbox.keys import INBOX
-from console.inbox.message_rules import MessageRulesScreen
 from console.inbox.notes import as_item, with_notes
 from console.inbox.saved_replies import SavedRepliesScreen
 from console.inbox.stay_panel import StayLoaded, StayPanel
@@ -56,6 +58,11 @@ WHOSE = (("mine", "mine"), ("nobody's", "unassigned"))
 OPEN = Filter("is_closed", "eq", "false")  # what staff want first: the conversations still to answer
 
 
+def inbox_order(thread: dict[str, Any]) -> tuple[str, str]:
+    """Where a thread comes in the list, newest last: the engine's order (backend/chat/store.py threads_page)."""
+    return thread[RECEIVED] or "", thread["id"]
+
+
 class ConversationLoaded(Message):
     def __init__(self, thread: dict[str, Any], messages: list[dict[str, Any]], total: int, opened: bool) -> None:
         super().__init__()
@@ -63,6 +70,16 @@ class ConversationLoaded(Message):
         self.messages = messages
         self.total = total
         self.opened = opened
+
+
+class RowsLoaded(Message):
+    """The rows of the threads changes were about, read again under the list's filters: those that no longer match
+    them are missing."""
+
+    def __init__(self, ids: frozenset[str], rows: list[dict[str, Any]]) -> None:
+        super().__init__()
+        self.ids = ids
+        self.rows = rows
 
 
 class UnreadFound(Message):
@@ -155,6 +172,7 @@ class InboxScreen(FilteredArea, AreaScreen):
         # Replies taken from the box, sent one at a time in the order written: (thread id, guest, text, file id).
         self.outgoing: list[tuple[str, str, str, dict[str, Any] | None]] = []
         self.sending = False
+        self.stale: set[str] = set()  # threads that changes were about, whose rows are being read again
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="ib-toolbar", classes="filters"):
@@ -260,8 +278,13 @@ class InboxScreen(FilteredArea, AreaScreen):
         self.update_footer()
 
     def on_data_changed(self, message: DataChanged) -> None:
-        super().on_data_changed(message)
-        if not message.concerns(self.WATCHES) and message.concerns(self.STAY_WATCHES):
+        message.prevent_default()  # AreaScreen's handler would reload all for a change of one thread
+        if message.concerns(self.WATCHES):
+            if message.subject and message.kind.startswith(("message.", "thread.")):
+                self.thread_changed(message.subject)
+            else:
+                self.reload()
+        elif message.concerns(self.STAY_WATCHES):
             self.stay.follow(self.conversation.thread)
 
     def on_screen_resume(self) -> None:
@@ -274,6 +297,57 @@ class InboxScreen(FilteredArea, AreaScreen):
         super().reload(page)
         if self.conversation.thread:
             self.load(self.conversation.thread["id"])
+
+    def thread_changed(self, thread_id: str) -> None:
+        """A change about one thread: its row, and its conversation if shown. A search's list, in its own order
+        (relevance), is read again whole."""
+        self.seen_generation = self.app.generation
+        if (shown := self.conversation.thread) and shown["id"] == thread_id:
+            self.load(thread_id)
+        if self.search:
+            super().reload()
+            return
+        self.stale.add(thread_id)
+        if len(self.stale) > PAGE_SIZE:  # a burst over many threads: the page, at once
+            self.stale.clear()
+            super().reload()
+        else:
+            self.fetch_rows(frozenset(self.stale), self.list_filters())
+
+    @engine_work(exclusive=True, group="rows")
+    def fetch_rows(self, ids: frozenset[str], filters: list[Filter]) -> None:
+        """The rows of `ids` that the list's filters still show (a newer read, of every stale id, replaces this)."""
+        rows, _ = self.app.engine.chat.threads(self.app.actor(), ListQuery(
+            limit=len(ids), filters=[*filters, Filter("id", "eq", ",".join(sorted(ids)))]))
+        post_fresh(self, RowsLoaded(ids, rows))
+
+    def on_rows_loaded(self, message: RowsLoaded) -> None:
+        """Each row in its place: changed where it is, or the list refilled (holding still) when the order moved it.
+        A row that comes into the page or leaves it, or moves past the page's ends, changes the page: read again."""
+        self.stale -= message.ids
+        found = {row["id"]: row for row in message.rows}
+        if any((thread_id in self.rows) != (thread_id in found) for thread_id in message.ids):
+            super().reload()
+            return
+        if not found:
+            return  # threads the list does not show, before or after
+        others = [inbox_order(row) for row_id, row in self.rows.items() if row_id not in found]
+        newest, oldest = max(map(inbox_order, found.values())), min(map(inbox_order, found.values()))
+        page = self.page
+        if (page.number > 1 and (not others or newest > max(others))
+                or page.number < page.count and (not others or oldest < min(others))):
+            super().reload()  # it belongs to another page now
+            return
+        rows = sorted({**self.rows, **found}.values(), key=inbox_order, reverse=True)
+        if [row["id"] for row in rows] == list(self.rows):
+            self.rows.update(found)
+            for thread_id, row in found.items():
+                self.table.update_row(thread_id, self.cells(row))
+        else:
+            self.rows = {row["id"]: row for row in rows}
+            self.fill_table()
+        self.page = replace(page, rows=rows)
+        self.update_footer()
 
     def where(self) -> str:
         found = super().where()
@@ -453,8 +527,12 @@ class InboxScreen(FilteredArea, AreaScreen):
     # --- one thread --------------------------------------------------------------------------
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        if event.row_key.value:
-            self.load(event.row_key.value)
+        """Another thread under the cursor is previewed. Not read: the thread shown, highlighted again by a refill
+        of the list that moved its row, nor a row the cursor has left since (a refill highlights its first row on
+        the way to the cursor's)."""
+        shown, row_id = self.conversation.thread, event.row_key.value
+        if row_id and row_id == self.current_id() and not (shown and shown["id"] == row_id):
+            self.load(row_id)
 
     def on_data_table_row_selected(self, _: DataTable.RowSelected) -> None:
         self.action_open()
@@ -637,7 +715,7 @@ class InboxScreen(FilteredArea, AreaScreen):
     def action_message_rules(self) -> None:
         shown = self.query(Conversation)  # none yet when the palette opens the rules on the inbox's first visit
         thread = shown.first().thread if shown else None
-        self.app.push_screen(MessageRulesScreen(thread["property_id"] if thread else None))
+        self.app.open_message_rules(thread["property_id"] if thread else None)
 
     def action_assigned(self) -> None:
         """Whose threads the list shows: everyone's, then yours, then nobody's (the filter bar's choice)."""

@@ -95,6 +95,11 @@ class ConsoleApp(App[None]):
         """Show a conversation in the Inbox, selected and opened (from a booking's page)."""
         raise NotImplementedError
 
+    def open_message_rules(self, property_id: str | None) -> None:
+        """The message rules over the Inbox (an area of their own: console/message_rules/); `property_id`, the
+        property a new rule is for at first."""
+        raise NotImplementedError
+
     def start_in(self, mode: str, action: str = "new") -> None:
         """Go to an area's main screen and run one of its actions there."""
         raise NotImplementedError

@@ -101,6 +101,13 @@ class FitTable(DataTable, inherit_bindings=False):
         self.full_rows[row_key] = cells
         return row_key
 
+    def update_row(self, key: str, cells: tuple[CellType, ...]) -> None:
+        """A row's cells anew, where it is (a cell for every column, as add_row takes)."""
+        self.full_rows[RowKey(key)] = cells
+        for label, cell in zip(self.widths, cells):
+            if label not in self.hidden:
+                self.update_cell(key, label, cell)
+
     def clear(self, columns: bool = False) -> FitTable:
         self.full_rows = {}
         return super().clear(columns)

@@ -11,11 +11,13 @@ from console.kit.labels import problems_of
 
 class DataChanged(Message, bubble=False):
     """The engine's data changed (an event in this process, or a commit by another one), of a kind such as
-    "message.received" or "property.changed"; "database" for a change of no known kind."""
+    "message.received" or "property.changed"; "database" for a change of no known kind. `subject`, where the engine
+    tells one, is what the change is about (the thread of a chat change), so that a screen can reload that alone."""
 
-    def __init__(self, kind: str) -> None:
+    def __init__(self, kind: str, subject: str | None = None) -> None:
         super().__init__()
         self.kind = kind
+        self.subject = subject
 
     def concerns(self, watches: tuple[str, ...]) -> bool:
         return concerns(self.kind, watches)

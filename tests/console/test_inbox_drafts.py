@@ -8,6 +8,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 import pytest
+from textual.pilot import Pilot
 
 from backend.engine import Engine
 from console.kit.confirm import ConfirmDialog
@@ -15,6 +16,7 @@ from tests.console.helpers import SIZE, frozen_clock, press_for, settle, type_te
 from tests.console.test_inbox import open_thread
 
 pytestmark = pytest.mark.anyio
+SMALL = (80, 24)
 
 
 @pytest.fixture
@@ -24,6 +26,21 @@ def clock() -> Callable[[], datetime]:
 
 def kept(engine: Engine) -> list[tuple[str, str, str]]:
     return [(d["title"], d["text"], d["kind"]) for d in engine.drafts.mine(engine.identity.operator())]
+
+
+async def ask_to_quit(pilot: Pilot) -> None:
+    """A reply written to Emma Clarke, a note to Maya Lin, then ctrl+q."""
+    await open_thread(pilot)
+    await type_text(pilot, "See you at 9")
+    await open_thread(pilot, "Maya Lin")
+    await pilot.press("ctrl+n")
+    await type_text(pilot, "Wants a cot")
+    await press_for(pilot, "ctrl+q", ConfirmDialog)
+
+
+@pytest.mark.parametrize("size", [SMALL, SIZE], ids=["80x24", "120x40"])
+def test_snapshot_quit_with_unsent_replies(snap_compare, make_app, size) -> None:
+    assert snap_compare(make_app(mode="inbox"), terminal_size=size, run_before=ask_to_quit)
 
 
 async def test_a_draft_is_back_after_a_crash(engine: Engine, make_app) -> None:

@@ -14,9 +14,12 @@ from textual.pilot import Pilot
 
 from backend.core.listing import ListQuery
 from backend.engine import Engine
-from console.inbox.message_rules import MessageRulesScreen, RuleDialog, RulePreview, sends_when
 from console.inbox.screen import InboxScreen
 from console.kit.confirm import ConfirmDialog
+from console.message_rules.editor import RuleDialog
+from console.message_rules.preview import RulePreview
+from console.message_rules.screen import MessageRulesScreen
+from console.message_rules.words import sends_when
 from tests.console.helpers import SIZE, frozen_clock, press_for, settle, type_text, until
 from tests.console.test_inbox import open_inbox
 

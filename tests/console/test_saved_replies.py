@@ -95,6 +95,23 @@ def test_snapshot_manager_80x24(snap_compare, make_app) -> None:
     assert snap_compare(make_app(mode="inbox"), terminal_size=SMALL, run_before=open_manager)
 
 
+async def ask_to_send_unfilled(pilot: Pilot) -> None:
+    """A saved reply with {booking_id} in the reply box of an inquiry, which has no booking to fill it; then ctrl+s."""
+    save_replies(pilot.app.engine)
+    await open_thread(pilot, "Maya Lin")
+    await press_for(pilot, "ctrl+r", ReplyPicker)
+    await type_text(pilot, "thanks")
+    await settle(pilot)
+    await pilot.press("enter")
+    await settle(pilot)
+    await press_for(pilot, "ctrl+s", ConfirmDialog)
+
+
+@pytest.mark.parametrize("size", [SMALL, SIZE], ids=["80x24", "120x40"])
+def test_snapshot_send_with_a_placeholder_unfilled(snap_compare, make_app, size) -> None:
+    assert snap_compare(make_app(mode="inbox"), terminal_size=size, run_before=ask_to_send_unfilled)
+
+
 def test_snapshot_editor(snap_compare, make_app) -> None:
     assert snap_compare(make_app(mode="inbox"), terminal_size=SIZE, run_before=open_new_reply)
 

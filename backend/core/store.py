@@ -25,23 +25,16 @@ def keep_keys_fingerprint(store: Store, fingerprint: str) -> str:
         return cast(str, conn.execute("SELECT fingerprint FROM keys_fingerprint WHERE id = 1").fetchone()[0])
 
 
-# A change's subject rides in its row's kind after this mark ("thread.changed/ID"): kinds and ids hold none.
-SUBJECT_MARK = "/"
-
-
 def insert_change(conn: Connection, change: Change, inserted_at: str) -> None:
     """One row of the changes feed (backend/core/changes.py)."""
-    kind = change.kind + SUBJECT_MARK + change.subject if change.subject else change.kind
-    conn.execute("INSERT INTO changes (kind, inserted_at) VALUES (?, ?)", (kind, inserted_at))
+    conn.execute("INSERT INTO changes (kind, subject, inserted_at) VALUES (?, ?, ?)",
+                 (change.kind, change.subject, inserted_at))
 
 
 def changes_after(store: Store, seq: int, limit: int) -> list[tuple[int, Change]]:
     """(seq, change) of up to `limit` changes after `seq`, in order."""
-    changes = []
-    for at, written in store.query("SELECT seq, kind FROM changes WHERE seq > ? ORDER BY seq LIMIT ?", (seq, limit)):
-        kind, _, subject = written.partition(SUBJECT_MARK)
-        changes.append((at, Change(kind, subject or None)))
-    return changes
+    rows = store.query("SELECT seq, kind, subject FROM changes WHERE seq > ? ORDER BY seq LIMIT ?", (seq, limit))
+    return [(at, Change(kind, subject)) for at, kind, subject in rows]
 
 
 def newest_change(store: Store) -> int:

@@ -29,10 +29,10 @@ from console.commands import FrontdeskCommands
 from console.inbox.screen import InboxScreen
 from console.kit.app import ConsoleApp
 from console.kit.area import AreaScreen
-from console.kit.confirm import ConfirmDialog, Editing, KeepsDrafts
+from console.kit.confirm import ConfirmDialog, Editing, KeepsDrafts, written
 from console.kit.labels import describe, title_for
 from console.kit.messages import ActionFailed, DataChanged
-from console.kit.words import counted, listed
+from console.kit.words import listed
 from console.kit.workers import engine_work, post_fresh
 from console.settings import read_settings, remember, settings_path
 from console.stylesheet import Stylesheet
@@ -238,7 +238,7 @@ class FrontdeskApp(ConsoleApp):
         screens = [screen for stack in self._screen_stacks.values() for screen in stack]
         editing = any(isinstance(screen, Editing) and screen.has_changes() for screen in screens)
         keeping = [screen for screen in screens if isinstance(screen, KeepsDrafts)]
-        unsent = [guest for screen in keeping for guest in screen.unsent()]
+        unsent = [held for screen in keeping for held in screen.unsent()]
         for screen in keeping:
             screen.keep_drafts()
         if self.screen is self.quit_question or not (editing or unsent):
@@ -249,13 +249,13 @@ class FrontdeskApp(ConsoleApp):
             if quit_:
                 self.exit()
 
-        kept = (f"{counted(len(unsent), 'reply', 'replies')} not sent yet ({listed(unsent)}): kept as drafts, "
-                "back in the reply box when you open Frontdesk again.") if unsent else ""
+        kept = (f"{written(unsent)} not sent yet ({listed([held.guest for held in unsent])}): kept as drafts, back "
+                "in the reply box when you open Frontdesk again.") if unsent else ""
         if editing:
             question, detail = "Quit and lose your changes?", " ".join(
                 part for part in ("An editor holds changes that are not saved.", kept) if part)
         else:
-            question, detail = f"Quit with {counted(len(unsent), 'unsent reply', 'unsent replies')}?", kept
+            question, detail = f"Quit with {written(unsent)} unsent?", kept
         self.quit_question = ConfirmDialog(question, detail, confirm="Quit")
         self.push_screen(self.quit_question, answered)
 

@@ -23,6 +23,7 @@ from textual.widgets import Static, TextArea
 from console.inbox.drafts import DraftKeeper, DraftsLoaded
 from console.inbox.notes import BOX_TITLE, NOTE_PLACEHOLDER, is_note, note_text
 from console.inbox.text import bubble, inquiry_card, inquiry_title, pending_text
+from console.kit.confirm import Unsent
 from console.kit.text_box import TextBox
 from console.kit.words import channel
 
@@ -236,12 +237,14 @@ class Conversation(Vertical):
                 if draft["kind"] == "note":
                     self.note_drafts.add(thread_id)
 
-    def unsent(self) -> dict[str, str]:
-        """Thread id: the guest, for every draft not empty, the one in the box included."""
-        held = dict(self.drafts)
+    def unsent(self) -> dict[str, Unsent]:
+        """Thread id: the guest and "reply" or "note", for every draft not empty, the one in the box included."""
+        held = {thread_id: (text, "note" if thread_id in self.note_drafts else "reply")
+                for thread_id, text in self.drafts.items()}
         if self.thread is not None:
-            held[self.thread["id"]] = self.compose_box.text
-        return {thread_id: self.titles.get(thread_id, "a guest") for thread_id, text in held.items() if text.strip()}
+            held[self.thread["id"]] = (self.compose_box.text, self.box_kind)
+        return {thread_id: Unsent(self.titles.get(thread_id, "a guest"), kind)
+                for thread_id, (text, kind) in held.items() if text.strip()}
 
     def keep_drafts(self) -> None:
         """Every draft saved now (the console quits): the box's own marked first, in case its change is unread."""

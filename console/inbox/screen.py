@@ -40,7 +40,7 @@ from console.inbox.text import named, queued_text, thread_cells, whose_message
 from console.inbox.thread_list import ThreadList
 from console.kit.area import PAGE_SIZE, AreaScreen, FilteredArea, PropertiesFound
 from console.kit.choice import Choice
-from console.kit.confirm import ConfirmDialog
+from console.kit.confirm import ConfirmDialog, Unsent
 from console.kit.messages import ActionDone, DataChanged
 from console.kit.reply_picker import ReplyPicker
 from console.kit.toggles import Checkbox
@@ -652,11 +652,11 @@ class InboxScreen(FilteredArea, AreaScreen):
         self.post_message(ReplySent(thread_id))
         self.post_message(ActionDone(queued_text(guest, chat.thread(actor, thread_id)["provider"])))
 
-    def unsent(self) -> list[str]:
-        """Whom the replies written and not sent are for: drafts, and replies still waiting their turn to send."""
-        guests = self.conversation.unsent()
-        guests.update({thread_id: guest for thread_id, guest, _, _ in self.outgoing})
-        return list(guests.values())
+    def unsent(self) -> list[Unsent]:
+        """The replies and notes written and not sent: drafts, and replies still waiting their turn to send."""
+        held = self.conversation.unsent()
+        held.update({thread_id: Unsent(guest, "reply") for thread_id, guest, _, _ in self.outgoing})
+        return list(held.values())
 
     def keep_drafts(self) -> None:
         """The console quits: replies not yet sent go back to their boxes, and every draft is saved."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from typing import NamedTuple, Protocol, runtime_checkable
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -11,6 +11,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Label, Static
 
 from console.kit.screens import ModalScreen
+from console.kit.words import counted
 
 
 @runtime_checkable
@@ -20,12 +21,26 @@ class Editing(Protocol):
     def has_changes(self) -> bool: ...
 
 
+class Unsent(NamedTuple):
+    """A reply or a note written and not sent, and the guest of its conversation."""
+
+    guest: str
+    kind: str  # "reply" or "note"
+
+
+def written(unsent: list[Unsent]) -> str:
+    """"2 replies", "1 reply and 1 note": what `unsent` holds, in words."""
+    replies = sum(held.kind == "reply" for held in unsent)
+    nouns = ((replies, "reply", "replies"), (len(unsent) - replies, "note", "notes"))
+    return " and ".join(counted(n, one, many) for n, one, many in nouns if n)
+
+
 @runtime_checkable
 class KeepsDrafts(Protocol):
     """A screen with replies written and not sent: quitting keeps them as drafts, and says so first."""
 
-    def unsent(self) -> list[str]:
-        """Whom the unsent replies are for."""
+    def unsent(self) -> list[Unsent]:
+        """The unsent replies and notes, and whom each is for."""
         ...
 
     def keep_drafts(self) -> None: ...

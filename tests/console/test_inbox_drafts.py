@@ -69,8 +69,8 @@ async def test_quitting_with_unsent_replies_asks_and_keeps_them(engine: Engine, 
         await pilot.press("ctrl+n")
         await type_text(pilot, "Wants a cot")  # a note, typed just before quitting: saved by the quit itself
         question = await press_for(pilot, "ctrl+q", ConfirmDialog)
-        assert question.question == "Quit with 2 unsent replies?"
-        assert question.detail.startswith("2 replies not sent yet (")
+        assert question.question == "Quit with 1 reply and 1 note unsent?"
+        assert question.detail.startswith("1 reply and 1 note not sent yet (")
         assert "Emma Clarke" in question.detail and "Maya Lin" in question.detail
         assert sorted(kept(engine)) == [("Emma Clarke", "See you at 9", "reply"), ("Maya Lin", "Wants a cot", "note")]
         await pilot.press("n")  # stays

@@ -518,9 +518,9 @@ def _plan_item(plan: Plan, nights: Nights, available: int) -> dict[str, Any]:
 
 
 class _Amounts(dict[int, str]):
-    """Amounts of one currency in minor units as one rooms answer shows them, each formatted on first asking. An
-    answer shows thousands of nightly prices, most of them alike: a dict lookup costs a fraction of a call to the
-    (remembered) format_minor."""
+    """Nightly prices of one currency in minor units as one rooms answer shows them, each formatted on first asking.
+    An answer shows thousands, most of them alike: a dict lookup costs a fraction of a call to the (remembered)
+    format_minor."""
 
     def __init__(self, currency: str) -> None:
         super().__init__()
@@ -540,15 +540,15 @@ class _Shown(dict[str, _Amounts]):
 
 
 def _rate_item(shown: dict[str, Any], plan: Plan, found: Quote, guests: Guests, tax_set: TaxSet | None,
-               amounts: _Amounts) -> dict[str, Any]:
+               nightly: _Amounts) -> dict[str, Any]:
     """An offer: `price` is the nights' sum (taxes marked inclusive are in it), `net_price` that without any tax,
     `total_price` what the guest pays, the taxes on top added. A plan without taxes, the common case, has the three
     alike."""
     currency = plan.currency
     item = shown.copy()  # every key in place: a copy, and no dict grown key by key
     item["occupancy"] = {"adults": guests.adults, "children": guests.children, "infants": guests.infants}
-    item["price"] = item["net_price"] = item["total_price"] = amounts[found.price]
-    item["days"] = dict(zip(found.nights, map(amounts.__getitem__, found.prices), strict=True))
+    item["price"] = item["net_price"] = item["total_price"] = format_minor(found.price, currency)  # seldom alike
+    item["days"] = dict(zip(found.nights, map(nightly.__getitem__, found.prices), strict=True))
     item["taxes"] = []
     if tax_set is not None and tax_set.taxes:
         taxes, inside, on_top = offered(tax_set, found.nights, found.prices, guests.persons, currency)

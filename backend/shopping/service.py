@@ -548,7 +548,7 @@ def _rate_item(shown: dict[str, Any], plan: Plan, found: Quote, guests: Guests, 
     item = shown.copy()  # every key in place: a copy, and no dict grown key by key
     item["occupancy"] = {"adults": guests.adults, "children": guests.children, "infants": guests.infants}
     item["price"] = item["net_price"] = item["total_price"] = format_minor(found.price, currency)  # seldom alike
-    item["days"] = dict(zip(found.nights, map(nightly.__getitem__, found.prices), strict=True))
+    item["days"] = dict(zip(found.nights, map(nightly.__getitem__, found.prices)))  # one price a night
     item["taxes"] = []
     if tax_set is not None and tax_set.taxes:
         taxes, inside, on_top = offered(tax_set, found.nights, found.prices, guests.persons, currency)

@@ -14,7 +14,6 @@ import hashlib
 import json
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from datetime import date, datetime
 from typing import Any, cast
 
@@ -289,7 +288,7 @@ class Bookings:
                 if set(room.days) != set(found.nights):
                     errors.add(f"rooms.{index}.days", "must give the price of each night of the stay, and no other")
                     continue
-                found = replace(found, prices=tuple(parse_money(room.days[night], plan.currency)
+                found = found._replace(prices=tuple(parse_money(room.days[night], plan.currency)
                                                     for night in found.nights))
             priced.append(_room(index, room, guests, shown_rooms[index], plan.room_type_id, plan.id, room.days or prices,
                                 _taxes(plan, found, guests,

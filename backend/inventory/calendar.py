@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any, TypeVar
 
 from backend.inventory.stays import Nightly, Plan, Room, inherited, weekdays_between
@@ -47,7 +48,7 @@ class Calendar:
         """Rate plans mapped to the channels (optionally of some properties only), by title."""
         plans = self._parsed("rate_plans", mapped_plan_versions(self.store, channel_ids, property_ids), self._plans,
                              Plan.of)
-        return sorted(plans.values(), key=lambda p: (p.title, p.id))
+        return sorted(plans.values(), key=attrgetter("title", "id"))
 
     def plans(self, ids: Iterable[str]) -> dict[str, Plan]:
         ids = list(ids)

@@ -93,6 +93,8 @@ CATEGORY_OF = {title: category for category, titles in CATALOGUE.items() for tit
 ROOM_PHOTO_FIELDS = ("url", "title", "author", "description", "kind", "position")  # a room's photo, as it always was
 Params = Mapping[str, str] | Iterable[tuple[str, str]]  # a query's parameters, as a dict or as (name, value) pairs
 Method = TypeVar("Method", bound=Callable[..., Any])
+# An offer's own keys, after those it shares with its plan's other offers: `_plan_item` places them, `_rate_item` sets them.
+OFFER_KEYS = dict.fromkeys(("occupancy", "price", "net_price", "total_price", "days", "taxes"))
 
 
 def _one_source(method: Method) -> Method:
@@ -340,13 +342,15 @@ class Shopping:
                 for room_id in rooms}
         offers: dict[str, list[dict[str, Any]]] = {room_id: [] for room_id in rooms}
         tax_sets = self.calendar.tax_sets(plans)
+        shown_in = _Shown()
         for plan in plans:
             quotes = _quotes(plan, rooms[plan.room_type_id], stay.nights, guests, context, restrictions[plan.id],
                              availability.get(plan.room_type_id, {}))
             if quotes:
                 shown = _plan_item(plan, stay.nights, left[plan.room_type_id])
                 taxes = tax_sets.get(plan.tax_set_id) if plan.tax_set_id is not None else None
-                offers[plan.room_type_id] += [_rate_item(shown, plan, found, party, taxes) for party, found in quotes]
+                offers[plan.room_type_id] += [_rate_item(shown, plan, found, party, taxes, shown_in[plan.currency])
+                                              for party, found in quotes]
         return [item(room, offers[room_id], left[room_id]) for room_id, room in rooms.items() if offers[room_id]]
 
     @_one_source
@@ -431,13 +435,18 @@ def _offers(plan: Plan, room: Room, nights: Nights, guests: Guests | None, conte
         if option is None:
             raise NotSellable(f"the rate plan sells at most {plan.options[-1][0]} guests")
         return [(guests, priced(plan, nights, rates, *option, guests))]
-    parties = [(_party(room, occupancy), occupancy, rate) for occupancy, rate in plan.options]
-    return [(party, priced(plan, nights, rates, occupancy, rate, party)) for party, occupancy, rate in parties]
+    quotes = []
+    for occupancy, rate in plan.options:
+        party = _party(room.occ_adults, occupancy)
+        quotes.append((party, priced(plan, nights, rates, occupancy, rate, party)))
+    return quotes
 
 
-def _party(room: Room, occupancy: int) -> Guests:
-    """Guests filling an option's occupancy: adults first, then children, as the room takes them."""
-    adults = min(occupancy, room.occ_adults)
+@functools.lru_cache(maxsize=1024)
+def _party(occ_adults: int, occupancy: int) -> Guests:
+    """Guests filling an option's occupancy: adults first, then children, as a room of `occ_adults` takes them.
+    Made once per pair (Guests is immutable): every option of every plan asks."""
+    adults = min(occupancy, occ_adults)
     return Guests(adults, occupancy - adults)
 
 
@@ -501,24 +510,46 @@ def _room_item(room: Room, rate_plans: list[dict[str, Any]], available: int | No
 
 def _plan_item(plan: Plan, nights: Nights, available: int) -> dict[str, Any]:
     """What every offer of a plan shares, made once per plan: its room's availability is its own (a rate plan has
-    no allotment of its own)."""
+    no allotment of its own). The offer's own keys follow, unset, in their place (_rate_item)."""
     return {"id": plan.id, "title": plan.title, "meal_plan": MEAL_TYPES[plan.meal_type], "meal_type": plan.meal_type,
             "parent_rate_plan_id": plan.parent_id, "sell_mode": plan.sell_mode, "currency": plan.currency,
             "length_of_stay": len(nights.keys), "availability": available,
-            "cancellation_policy": plan.cancellation_policy}
+            "cancellation_policy": plan.cancellation_policy, **OFFER_KEYS}
 
 
-def _rate_item(shown: dict[str, Any], plan: Plan, found: Quote, guests: Guests,
-               tax_set: TaxSet | None) -> dict[str, Any]:
+class _Amounts(dict[int, str]):
+    """Nightly prices of one currency in minor units as one rooms answer shows them, each formatted on first asking.
+    An answer shows thousands, most of them alike: a dict lookup costs a fraction of a call to the (remembered)
+    format_minor."""
+
+    def __init__(self, currency: str) -> None:
+        super().__init__()
+        self.currency = currency
+
+    def __missing__(self, minor: int) -> str:
+        shown = self[minor] = format_minor(minor, self.currency)
+        return shown
+
+
+class _Shown(dict[str, _Amounts]):
+    """Each currency's _Amounts, made on first asking."""
+
+    def __missing__(self, currency: str) -> _Amounts:
+        amounts = self[currency] = _Amounts(currency)
+        return amounts
+
+
+def _rate_item(shown: dict[str, Any], plan: Plan, found: Quote, guests: Guests, tax_set: TaxSet | None,
+               nightly: _Amounts) -> dict[str, Any]:
     """An offer: `price` is the nights' sum (taxes marked inclusive are in it), `net_price` that without any tax,
     `total_price` what the guest pays, the taxes on top added. A plan without taxes, the common case, has the three
     alike."""
     currency = plan.currency
-    price = format_minor(found.price, currency)
-    item = {**shown, "occupancy": {"adults": guests.adults, "children": guests.children, "infants": guests.infants},
-            "price": price, "net_price": price, "total_price": price,
-            "days": {d: format_minor(p, currency) for d, p in zip(found.nights, found.prices, strict=True)},
-            "taxes": []}
+    item = shown.copy()  # every key in place: a copy, and no dict grown key by key
+    item["occupancy"] = {"adults": guests.adults, "children": guests.children, "infants": guests.infants}
+    item["price"] = item["net_price"] = item["total_price"] = format_minor(found.price, currency)  # seldom alike
+    item["days"] = dict(zip(found.nights, map(nightly.__getitem__, found.prices)))  # one price a night
+    item["taxes"] = []
     if tax_set is not None and tax_set.taxes:
         taxes, inside, on_top = offered(tax_set, found.nights, found.prices, guests.persons, currency)
         item.update(net_price=format_minor(found.price - inside, currency),

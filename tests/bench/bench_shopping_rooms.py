@@ -3,7 +3,7 @@
 Figure: the engine's p50 (`engine.shopping.rooms`) over the p50 of the raw SQL read of the same ARI
 rows with a plain sqlite3 connection (the restrictions rows of the 200 plans for the 8 dates of the
 stay, the availability rows of the 20 rooms for those dates, fetchall), both measured here, warm,
-interleaved. Aim: <= 3x, and an absolute engine p50 under 20 ms. The minimum CPU time
+interleaved. Aim: <= 2.5x (issue 24; 3x before), and an absolute engine p50 under 20 ms. The minimum CPU time
 (process_time) of each is printed beside, for noisy machines.
 
 The same property with a third of its plans derived (every third plan follows the one before it: less
@@ -37,7 +37,7 @@ PLANS_PER_ROOM = 10
 DAYS = 730
 NIGHTS = 7
 RUNS = 300
-AIM = 3.0
+AIM = 2.5  # issue 24
 AIM_MS = 20.0
 AIM_DERIVED = 1.2
 DERIVED_EVERY = 3
@@ -161,7 +161,7 @@ def main() -> None:
               f"a third derived {derived_cpu:.2f} ms, {derived_cpu / engine_cpu:.2f}x plain")
         verdict = "within aim" if ratio <= AIM and engine_ms < AIM_MS else "ABOVE AIM"
         print(f"SUMMARY rooms {NIGHTS} nights ({len(plans)} plans): engine p50 {engine_ms:.2f} ms, raw ARI read p50 "
-              f"{raw_ms:.2f} ms, ratio {ratio:.1f}x (aim <= {AIM:.0f}x and < {AIM_MS:.0f} ms: {verdict})")
+              f"{raw_ms:.2f} ms, ratio {ratio:.1f}x (aim <= {AIM:g}x and < {AIM_MS:.0f} ms: {verdict})")
         derived_ratio = derived_ms / engine_ms
         verdict = "within aim" if derived_ratio <= AIM_DERIVED else "ABOVE AIM"
         print(f"SUMMARY rooms, a third of the plans derived: engine p50 {derived_ms:.2f} ms, {derived_ratio:.2f}x "

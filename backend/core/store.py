@@ -5,6 +5,7 @@ common dialect of storage/."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -80,3 +81,35 @@ def crowded(store: Reads, search: Search, text: str) -> bool:
     condition, param = search.indexed(text, store.dialect)
     return cast(bool, store.scalar(f"SELECT count(*) FROM (SELECT 1 FROM {search.index} WHERE {condition} LIMIT ?) found",
                                    [param, SEARCH_COUNTED + 1]) > SEARCH_COUNTED)
+
+
+TRIGRAM_WORD = re.compile(rf"[^\W_]{{{TRIGRAM},}}")  # a run of letters and digits the trigram index finds alone
+PROBED_WORDS = 4  # words of a search probed for the rarest: a name and a number, or a few words of a title
+
+
+def estimated_rows(store: Reads, sql: str, params: list[Any]) -> int:
+    """The rows PostgreSQL's planner expects `sql` to find (its statistics, nothing read): for a choice of what to
+    read whose result does not depend on it."""
+    plan = store.scalar(f"EXPLAIN (FORMAT JSON) {sql}", params)
+    return int(plan[0]["Plan"]["Plan Rows"])
+
+
+def rarest_part(store: Reads, search: Search, text: str) -> str | None:
+    """On PostgreSQL, the word of `text` the planner expects fewest rows to hold, when `text` has another and it
+    expects at most SEARCH_COUNTED: the search is then made along the index by that word alone (`Search.narrowed`).
+    pg_trgm's index reads the whole list of rows of each trigram of the text, and a text whose parts are rare but
+    one ("Guest " of "Guest 00042", in every thread) cost a read of every row (a search of 100,000 threads 4x one of
+    1,000). The planner's estimates (of its sample of the column's values) are asked, not counts: a count of a word
+    it takes for common would be planned as a read in the table's order, whole when no row holds the word. SQLite's
+    FTS5 reads a phrase's trigrams together, skipping, by itself."""
+    if store.dialect.name != "postgresql" or len(text) > SEARCH_MAX:
+        return None
+    words = list(dict.fromkeys(word.lower() for word in TRIGRAM_WORD.findall(text)))[:PROBED_WORDS]
+    if len(words) < 2:
+        return None
+    expected = {}
+    for word in words:
+        condition, param = search.indexed(word, store.dialect)
+        expected[word] = estimated_rows(store, f"SELECT 1 FROM {search.index} WHERE {condition}", [param])
+    rarest = min(expected, key=expected.__getitem__)
+    return rarest if expected[rarest] <= SEARCH_COUNTED else None

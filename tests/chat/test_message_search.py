@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from backend.chat.store import rare_words
 from tests.chat.test_chat_api import Desk
 from tests.shopping.shop import booking, check, day
 
@@ -121,3 +122,40 @@ def test_the_last_word_is_completed_from_the_index_however_many_words_it_starts(
         assert {t["id"] for t in search(desk, text)["data"]} == found, text
     monkeypatch.setattr("backend.chat.store.COMPLETIONS", 1)
     assert {t["id"] for t in search(desk, "zebra1")["data"]} == {one, other}
+
+
+def test_a_rare_word_with_a_common_one_is_read_and_ranked_by_the_rare_one(desk, monkeypatch, live):
+    """A word at most RANKED messages hold (2 here, 500 in use) typed with one more hold decides what is read
+    (`rare_words`: on PostgreSQL GIN by the rare word, each message tested for all; on SQLite bm25 of the rare word
+    alone): the same threads are found, ranked, their total exact, whichever way is read."""
+    best = another_thread(desk, 10, "Wombat, wombat: a quokka near the wombat")
+    other = another_thread(desk, 14, "A wombat and a quokka")
+    for n in range(3):
+        another_thread(desk, 18 + 2 * n, f"A quokka only ({n})")
+    monkeypatch.setattr("backend.chat.store.RANKED", 2)
+    engine = live[0]
+    terms = engine.chat.word_queries("wombat quok")
+    if engine.store.dialect.name == "sqlite":  # counted; PostgreSQL's planner guesses from its statistics
+        assert rare_words(engine.store, terms) == terms[0]
+    for driven in (False, True):
+        if driven:  # the rare word's read whatever the planner guesses
+            monkeypatch.setattr("backend.chat.store.rare_words", lambda store, terms: terms[0])
+        body = search(desk, "wombat quok")
+        assert [t["id"] for t in body["data"]] == [best, other], driven
+        assert body["meta"]["order_by"] == "relevance" and body["meta"]["total"] == 2
+        assert "total_at_least" not in body["meta"]
+        snippet = body["data"][1]["attributes"]["search_snippet"]
+        assert "<mark>wombat</mark>" in snippet and "<mark>quokka</mark>" in snippet  # every word marked
+    assert rare_words(engine.store, engine.chat.word_queries("wombat")) is None  # one word: nothing to choose
+
+
+def test_a_title_search_narrowed_to_its_rarest_word_still_needs_the_whole_text(desk, monkeypatch):
+    """On PostgreSQL a text whose words are rare but one is found along the trigram index by its rarest word
+    (`rarest_part`), each thread found tested for the whole text as typed: forced here on both stores, with texts no
+    message holds the words of ("711" is no word of them)."""
+    wanted = another_thread(desk, 10, "Room 4711 for Ms Quibble")
+    another_thread(desk, 14, "Room 4711 for Mr Quibble")
+    another_thread(desk, 18, "Ms Quibble, room 4711")
+    monkeypatch.setattr("backend.chat.store.rarest_part", lambda store, search, text: "711")
+    for text in ("711 for Ms Qu", "711 FOR MS"):
+        assert [t["id"] for t in search(desk, text)["data"]] == [wanted], text

@@ -137,20 +137,21 @@ def rare_words(store: Store, terms: list[str]) -> str | None:
     """The query of the words of a search (`terms`, each one's query of the full-text index) that at most RANKED
     messages hold, when others are held by more; None for one word, or when every word is rare or every one common.
     The rare words decide what is read (see DRIVEN, SCORES): the search is then ranked whatever the others, at most
-    RANKED messages holding all its words. Each word is probed (PROBE: 0.1-1 ms)."""
+    RANKED messages holding all its words. The words are probed (PROBE: 0.1-1 ms)."""
     if len(terms) < 2:
         return None
-    dialect = store.dialect.name
-    rare = [term for term in terms if _held_by(store, term) <= RANKED]
-    return joined(rare, dialect) if rare and len(rare) < len(terms) else None
+    rare = [term for term, held in zip(terms, _held_by(store, terms)) if held <= RANKED]
+    return joined(rare, store.dialect.name) if rare and len(rare) < len(terms) else None
 
 
-def _held_by(store: Store, term: str) -> int:
-    """How many messages hold `term`, as PROBE tells it: up to RANKED + 1 on SQLite, the planner's guess on
-    PostgreSQL."""
-    if store.dialect.name == "sqlite":
-        return cast(int, store.scalar(PROBE["sqlite"], (term, RANKED + 1)))
-    return estimated_rows(store, PROBE["postgresql"], [term])
+def _held_by(store: Store, terms: list[str]) -> list[int]:
+    """How many messages hold each of `terms`, as PROBE tells it: up to RANKED + 1 on SQLite, the planner's guess on
+    PostgreSQL. On SQLite a start the index's words do not complete (`"b"*`, more than COMPLETIONS words) is taken
+    for common unread: FTS5 would merge the messages of every word it starts to count the first."""
+    if store.dialect.name == "postgresql":
+        return estimated_rows(store, [(PROBE["postgresql"], [term]) for term in terms])
+    return [RANKED + 1 if term.endswith("*") else cast(int, store.scalar(PROBE["sqlite"], (term, RANKED + 1)))
+            for term in terms]
 
 
 def search_page(store: Store, query: ListQuery, property_ids: list[str], unread: bool | None, terms: list[str],

@@ -87,11 +87,12 @@ TRIGRAM_WORD = re.compile(rf"[^\W_]{{{TRIGRAM},}}")  # a run of letters and digi
 PROBED_WORDS = 4  # words of a search probed for the rarest: a name and a number, or a few words of a title
 
 
-def estimated_rows(store: Reads, sql: str, params: list[Any]) -> int:
-    """The rows PostgreSQL's planner expects `sql` to find (its statistics, nothing read): for a choice of what to
-    read whose result does not depend on it."""
-    plan = store.scalar(f"EXPLAIN (FORMAT JSON) {sql}", params)
-    return int(plan[0]["Plan"]["Plan Rows"])
+def estimated_rows(store: Reads, queries: list[tuple[str, list[Any]]]) -> list[int]:
+    """The rows PostgreSQL's planner expects each of `queries` (SQL and its parameters) to find, from its statistics,
+    nothing read, in one plan (of them all, UNION ALL): for a choice of what to read that no result depends on."""
+    sql = " UNION ALL ".join(sql for sql, _ in queries)
+    plan = store.scalar(f"EXPLAIN (FORMAT JSON) {sql}", [param for _, params in queries for param in params])[0]["Plan"]
+    return [int(part["Plan Rows"]) for part in (plan["Plans"] if len(queries) > 1 else [plan])]
 
 
 def rarest_part(store: Reads, search: Search, text: str) -> str | None:
@@ -107,9 +108,8 @@ def rarest_part(store: Reads, search: Search, text: str) -> str | None:
     words = list(dict.fromkeys(word.lower() for word in TRIGRAM_WORD.findall(text)))[:PROBED_WORDS]
     if len(words) < 2:
         return None
-    expected = {}
-    for word in words:
-        condition, param = search.indexed(word, store.dialect)
-        expected[word] = estimated_rows(store, f"SELECT 1 FROM {search.index} WHERE {condition}", [param])
-    rarest = min(expected, key=expected.__getitem__)
-    return rarest if expected[rarest] <= SEARCH_COUNTED else None
+    conditions = [search.indexed(word, store.dialect) for word in words]
+    expected = estimated_rows(store, [(f"SELECT 1 FROM {search.index} WHERE {condition}", [param])
+                                      for condition, param in conditions])
+    fewest, rarest = min(zip(expected, words))
+    return rarest if fewest <= SEARCH_COUNTED else None

@@ -122,6 +122,7 @@ def test_the_last_word_is_completed_from_the_index_however_many_words_it_starts(
         assert {t["id"] for t in search(desk, text)["data"]} == found, text
     monkeypatch.setattr("backend.chat.store.COMPLETIONS", 1)
     assert {t["id"] for t in search(desk, "zebra1")["data"]} == {one, other}
+    assert {t["id"] for t in search(desk, "quagga zebr")["data"]} == {other}  # the start taken for common, unread
 
 
 def test_a_rare_word_with_a_common_one_is_read_and_ranked_by_the_rare_one(desk, monkeypatch, live):

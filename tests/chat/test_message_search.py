@@ -7,8 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from backend.chat.store import rare_words
+from backend.chat.store import THREAD_SEARCH, rare_words
+from backend.core.listing import ListQuery
+from backend.core.store import rarest_part
+from storage import new_id
 from tests.chat.test_chat_api import Desk
+from tests.conftest import CONTACT
 from tests.shopping.shop import booking, check, day
 
 
@@ -160,3 +164,28 @@ def test_a_title_search_narrowed_to_its_rarest_word_still_needs_the_whole_text(d
     monkeypatch.setattr("backend.chat.store.rarest_part", lambda store, search, text: "711")
     for text in ("711 for Ms Qu", "711 FOR MS"):
         assert [t["id"] for t in search(desk, text)["data"]] == [wanted], text
+
+
+def test_a_guests_name_is_found_along_its_rarest_word_on_postgresql(engine):
+    """Threads of `Guest 00000 Smith`…, the thread search's trigrams of "Guest" in every one: on PostgreSQL, after
+    ANALYZE, the search of one guest's name is made along the index by its number alone (the planner's estimates:
+    `rarest_part`), on SQLite as typed (FTS5 reads a phrase's rarest trigram first). One thread found either way."""
+    operator = engine.identity.operator()
+    prop = engine.properties.create(operator, {"title": "Names", "currency": "EUR", **CONTACT})["id"]
+    engine.applications.install(operator, {"property_id": prop, "application_code": "chat"})
+    channel = engine.channels.create(operator, {"title": "Booking.com", "channel_code": "BookingCom",
+                                                "property_ids": [prop]})["id"]
+    at = "2026-01-01T00:00:00.000000"
+    with engine.store.transaction() as conn:
+        conn.executemany("INSERT INTO message_threads (id, property_id, channel_id, provider, title, message_count, "
+                         "unread_count, last_message_received_at, inserted_at, updated_at) "
+                         "VALUES (?, ?, ?, 'BookingCom', ?, 0, 0, ?, ?, ?)",
+                         [(new_id(), prop, channel, f"Guest {n:05d} Smith", at, at, at) for n in range(300)])
+    with engine.store.transaction() as conn:
+        conn.execute("ANALYZE")
+    postgres = engine.store.dialect.name == "postgresql"
+    assert rarest_part(engine.store, THREAD_SEARCH[engine.store.dialect.name], "Guest 00042 ") == (
+        "00042" if postgres else None)
+    query = ListQuery.from_params([("filter[search][has]", "Guest 00042 ")])
+    rows, meta = engine.chat.threads(operator, query)
+    assert [row["title"] for row in rows] == ["Guest 00042 Smith"] and meta["total"] == 1

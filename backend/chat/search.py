@@ -19,16 +19,23 @@ def words_of(text: str) -> list[str]:
     return WORD.findall(text)[:MAX_WORDS]
 
 
-def full_text_query(text: str, dialect: str, completions: list[str] | None = None) -> str | None:
-    """The query finding messages holding every word of `text`, for `dialect`; None when it has no word.
-    `completions`, on SQLite: the index's words the last one starts (see `completed`), sought as they are."""
+def word_queries(text: str, dialect: str, completions: list[str] | None = None) -> list[str]:
+    """Each word of `text` as a query of the index for `dialect`, in order (none when it has no word); `joined`,
+    they find the messages holding every word. `completions`, on SQLite: the index's words the last one starts (see
+    `completed`), sought as they are. Each is probed alone for how many messages hold it (backend/chat/store.py
+    `rare_words`)."""
     words = words_of(text)
     if not words:
-        return None
+        return []
     if dialect != "sqlite":
-        return " & ".join(f"'{word}'" for word in words) + ":*"
+        return [*(f"'{word}'" for word in words[:-1]), f"'{words[-1]}':*"]
     last = "(" + " OR ".join(f'"{word}"' for word in completions) + ")" if completions else f'"{words[-1]}"*'
-    return " AND ".join([*(f'"{word}"' for word in words[:-1]), last])
+    return [*(f'"{word}"' for word in words[:-1]), last]
+
+
+def joined(queries: list[str], dialect: str) -> str:
+    """The query finding messages that every one of `queries` (one or more) finds."""
+    return (" AND " if dialect == "sqlite" else " & ").join(queries)
 
 
 def completed(text: str) -> str | None:

@@ -20,7 +20,7 @@ from pydantic_core import from_json
 from backend.bookings.access import booking_row
 from backend.channels.store import is_connected
 from backend.chat.attachments import Attachments
-from backend.chat.search import completed, full_text_query
+from backend.chat.search import completed, joined, word_queries
 from backend.chat.store import (
     THREAD_COUNT_COLUMNS,
     booking_thread,
@@ -141,32 +141,38 @@ class Chat:
                     self.check_property(actor, property_id)
         allowed = [p["id"] for p in self.properties(actor)]
         unread = _unread(query)
-        query, typed, words = self._search(query)
-        if words is None:
+        query, typed, terms = self._search(query)
+        if not terms:
             rows, meta = threads_page(self.store, query, allowed, unread, count=self._counter(query, allowed, unread))
             return self._threads(rows), {**meta, "order_by": "last_message_received_at", "order_direction": "desc"}
-        rows, meta, snippets, order = search_page(self.store, query, allowed, unread, words, typed)
+        rows, meta, snippets, order = search_page(self.store, query, allowed, unread, terms, typed)
         threads = self._threads(rows)
         for thread, snippet in zip(threads, snippets):
             thread["search_snippet"] = snippet
         return threads, {**meta, "order_by": order, "order_direction": "desc"}
 
-    def _search(self, query: ListQuery) -> tuple[ListQuery, str, str | None]:
+    def _search(self, query: ListQuery) -> tuple[ListQuery, str, list[str]]:
         """The query without `filter[search]` (eq or has; other ops stay, for the list's own 422), the text as
-        typed and its full-text query (None when it has no word: no search). The caller's query is left whole."""
+        typed and its words' queries of the full-text index (none when it has no word: no search). The caller's
+        query is left whole."""
         searches = [f for f in query.filters if f.field == "search" and f.op in {"eq", "has"}]
         typed = " ".join(f.value for f in searches)
         if len(typed) > SEARCH_MAX:
             raise ValidationFailed.one("filter[search]", f"must be at most {SEARCH_MAX} characters")
         rest = replace(query, filters=[f for f in query.filters if f not in searches])
-        return rest, typed, self.full_text_query(typed)
+        return rest, typed, self.word_queries(typed)
 
-    def full_text_query(self, typed: str) -> str | None:
-        """The query of the store's full-text index for the text typed (backend/chat/search.py), its last word
+    def word_queries(self, typed: str) -> list[str]:
+        """The queries of the store's full-text index for each word typed (backend/chat/search.py), the last
         completed from SQLite's index."""
         dialect = self.store.dialect.name
         start = completed(typed) if dialect == "sqlite" else None
-        return full_text_query(typed, dialect, completions(self.store, start) if start else None)
+        return word_queries(typed, dialect, completions(self.store, start) if start else None)
+
+    def full_text_query(self, typed: str) -> str | None:
+        """The query of the store's full-text index for the text typed (every word's), None for no word."""
+        terms = self.word_queries(typed)
+        return joined(terms, self.store.dialect.name) if terms else None
 
     def properties(self, actor: Actor) -> list[dict[str, Any]]:
         """The actor's properties that have the chat app (id and title), by title: the inbox's scope."""

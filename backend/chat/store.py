@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, cast
 
-from backend.chat.search import MARK
+from backend.chat.search import MARK, joined
 from backend.core.listing import Column, ListQuery, Search, order_by, where
-from backend.core.store import crowded, page
+from backend.core.store import crowded, estimated_rows, page, rarest_part
 from backend.identity.models import Actor
 from backend.identity.store import reach_scope
 from storage import Connection, Row, Store, placeholders
@@ -38,11 +38,13 @@ CHAT_APP = ("EXISTS (SELECT 1 FROM application_installations a WHERE a.property_
 
 # The inbox's search: a thread's title and last message, kept by triggers under a trigram index (storage migration
 # 0027: an FTS5 table on SQLite, the thread's own column under pg_trgm's index on PostgreSQL, whose planner chooses
-# between that index and the inbox's order by itself).
+# between that index and the inbox's order by itself). PostgreSQL's own text is an expression no index serves, so
+# that a search narrowed to its rarest word (backend/core/store.py `rarest_part`) tests the whole text row by row.
 THREAD_SEARCH = {"sqlite": Search("thread_search", "search_text",
                                   member="t.rowid IN (SELECT rowid FROM thread_search WHERE {cond})",
                                   text="(SELECT search_text FROM thread_search s WHERE s.rowid = t.rowid)"),
-                 "postgresql": Search("message_threads t", "t.search_text", member="{cond}", text="t.search_text")}
+                 "postgresql": Search("message_threads t", "t.search_text", member="{cond}",
+                                      text="(t.search_text || '')")}
 
 
 # The search over every message (storage migration 0039: FTS5 on SQLite, a tsvector under GIN on PostgreSQL), read
@@ -59,9 +61,20 @@ MATCHES = {
               "ORDER BY s.rowid DESC LIMIT ?",
     "postgresql": "SELECT m.id AS hit, m.inserted_at AS at, m.thread_id, NULL AS snip FROM messages m "
                   "JOIN message_threads t ON t.id = m.thread_id "
-                  "WHERE m.search_words @@ to_tsquery('message_search', ?) AND {scope} "
+                  "WHERE m.search_words @@ to_tsquery('message_search', ?){driven} AND {scope} "
                   "ORDER BY m.inserted_at DESC, m.id DESC LIMIT ?",
 }
+# A search of words few messages hold and others many do (`rare_words`), on PostgreSQL: found along GIN by the rare
+# ones alone, each message they find tested for every word by ts_match_vq (@@ as a function, which no index serves):
+# GIN lists every message of each word of a query before it ANDs them (a rare word and 'breakfast':*, a word of
+# every one of 1,000,000 messages: 25 ms, against 0.4 ms). FTS5 steps through its words' lists together, skipping.
+DRIVEN = " AND ts_match_vq(m.search_words, to_tsquery('message_search', ?))"
+# How many messages hold a word: on SQLite counted up to a bound (FTS5 reads the word's list as far as that); on
+# PostgreSQL the planner's estimate, from the words ANALYZE lists as most common (0044): a count there may be
+# planned as a read of the table in its order that a word it takes for common but no message holds reads whole
+# (95 ms of 100,000 messages), and the estimate only chooses what is read, never what is found or how it ranks.
+PROBE = {"sqlite": "SELECT count(*) FROM (SELECT 1 FROM message_search WHERE message_search MATCH ? LIMIT ?) found",
+         "postgresql": "SELECT 1 FROM messages WHERE search_words @@ to_tsquery('message_search', ?)"}
 # And the threads whose title or last message holds the text as typed (the trigram search above, for guests' names
 # and parts of words), newest conversation first, placed at their last message: along the inbox's order when many
 # threads hold it (a Search's probe, backend/core/store.py `crowded`), so that a read stops at its last row.
@@ -70,7 +83,9 @@ TITLE_MATCHES = ("SELECT NULL AS hit, t.last_message_received_at AS at, t.id AS 
                  "ORDER BY t.last_message_received_at {desc}, t.id DESC LIMIT ?")
 Match = dict[str, Any]  # a row of either, and whether a message's words matched (`scored`, a title's did not)
 # The scores of a search's matching messages (lower is better: bm25's, or ts_rank negated); on SQLite those between
-# the oldest and newest of them (FTS5 reads a range of its rowids in one query, a list of them in one each).
+# the oldest and newest of them (FTS5 reads a range of its rowids in one query, a list of them in one each), scored
+# by the search's rare words alone when it has common ones (`rare_words`): bm25 weighs a word by the number of
+# messages holding it, which FTS5 counts by reading every one of them (45 ms for a word of 1,000,000 messages).
 SCORES = {
     "sqlite": "SELECT rowid, rank FROM message_search WHERE message_search MATCH ? AND rowid BETWEEN ? AND ?",
     "postgresql": "SELECT id, -ts_rank(search_words, to_tsquery('message_search', ?)) FROM messages "
@@ -118,32 +133,54 @@ def _thread_scope(store: Store, property_ids: list[str], unread: bool | None) ->
     return f"{store.dialect.unindexed('t.property_id')} IN ({placeholders(property_ids)})" + UNREAD[unread]
 
 
-def search_page(store: Store, query: ListQuery, property_ids: list[str], unread: bool | None, words: str,
+def rare_words(store: Store, terms: list[str]) -> str | None:
+    """The query of the words of a search (`terms`, each one's query of the full-text index) that at most RANKED
+    messages hold, when others are held by more; None for one word, or when every word is rare or every one common.
+    The rare words decide what is read (see DRIVEN, SCORES): the search is then ranked whatever the others, at most
+    RANKED messages holding all its words. The words are probed (PROBE: 0.1-1 ms)."""
+    if len(terms) < 2:
+        return None
+    rare = [term for term, held in zip(terms, _held_by(store, terms)) if held <= RANKED]
+    return joined(rare, store.dialect.name) if rare and len(rare) < len(terms) else None
+
+
+def _held_by(store: Store, terms: list[str]) -> list[int]:
+    """How many messages hold each of `terms`, as PROBE tells it: up to RANKED + 1 on SQLite, the planner's guess on
+    PostgreSQL. On SQLite a start the index's words do not complete (`"b"*`, more than COMPLETIONS words) is taken
+    for common unread: FTS5 would merge the messages of every word it starts to count the first."""
+    if store.dialect.name == "postgresql":
+        return estimated_rows(store, [(PROBE["postgresql"], [term]) for term in terms])
+    return [RANKED + 1 if term.endswith("*") else cast(int, store.scalar(PROBE["sqlite"], (term, RANKED + 1)))
+            for term in terms]
+
+
+def search_page(store: Store, query: ListQuery, property_ids: list[str], unread: bool | None, terms: list[str],
                 typed: str) -> tuple[list[Row], dict[str, Any], list[str | None], str]:
-    """A page of the threads of these properties with a message holding `words` (a full-text query, see
-    backend/chat/search.py), or whose title or last message holds `typed`; its meta, each row's snippet (its best
-    message's words around the matches, None for a title's match) and the page's order.
+    """A page of the threads of these properties with a message holding every word of `terms` (each one's query of
+    the full-text index, see backend/chat/search.py), or whose title or last message holds `typed`; its meta, each
+    row's snippet (its best message's words around the matches, None for a title's match) and the page's order.
 
     When the actor's threads (under the filters) hold at most RANKED matching messages, every match is weighed and
     the threads come best match first ("relevance"), then newest match first; a search more common than that is
     read newest match first ("last_match"), only as far as the page and one thread more (weighing every match of a
     word in most messages costs seconds, and bm25 and ts_rank give such a word next to no weight anyway), and its
     total is the threads that read saw but the last, with `total_at_least` (more than that), unless it read every
-    match."""
+    match. A search of rare and common words (`rare_words`) is read, and on SQLite scored, by its rare ones."""
     dialect = store.dialect.name
+    words, rare = joined(terms, dialect), rare_words(store, terms)
     conditions, params = where(query, _thread_columns(store), store.dialect)
     order_by(query, THREAD_COLUMNS, "", store.dialect)  # an unknown field is a 422; a search keeps its own order
     scope, scoped = _thread_scope(store, property_ids, unread) + conditions, [*property_ids, *params]
     search = THREAD_SEARCH[dialect]
-    titles, title_param = (search.matches(typed, store.dialect, scanned=crowded(store, search, typed)) if typed
-                           else ("1 = 0", None))
-    messages = MATCHES[dialect].format(scope=scope, words=SNIPPET_WORDS)
+    titles, title_params = _titles(store, search, typed)
+    driven = rare is not None and dialect == "postgresql"
+    messages = MATCHES[dialect].format(scope=scope, words=SNIPPET_WORDS, driven=DRIVEN if driven else "")
     threads = TITLE_MATCHES.format(titles=titles, scope=scope, desc=store.dialect.order("DESC"))
-    head = [*MARK, words] if dialect == "sqlite" else [words]
+    head = [*MARK, words] if dialect == "sqlite" else [rare, words] if driven else [words]
     wanted, read = query.offset + query.limit + 1, RANKED + 1
     while True:  # newest first, reading further while the page is not full and matches remain
         hits = [{**row, "scored": True} for row in store.query(messages, [*head, *scoped, read])]
-        named = [{**row, "scored": False} for row in store.query(threads, [title_param, *scoped, read])
+        named = [{**row, "scored": False} for row in store.query(threads, [*title_params, *scoped, read])
                  ] if typed else []
         complete = len(hits) < read and len(named) < read  # every match of both is here
         # Newest first, a message before a title's match of the same time; past `read`, the order is not known.
@@ -157,7 +194,7 @@ def search_page(store: Store, query: ListQuery, property_ids: list[str], unread:
             break
         read *= 8
     if complete and len(found) <= RANKED:
-        order, mode, total, at_least = _ranked(store, words, found, best), "relevance", len(best), False
+        order, mode, total, at_least = _ranked(store, words, rare, found, best), "relevance", len(best), False
     else:
         order, mode, total = list(best), "last_match", len(best) - (not complete)
         at_least = not complete  # more threads than the ones seen but the last
@@ -169,14 +206,25 @@ def search_page(store: Store, query: ListQuery, property_ids: list[str], unread:
     return [rows[i] for i in ids], meta, _snippets(store, words, [best[i] for i in ids]), mode
 
 
-def _ranked(store: Store, words: str, found: list[Match], best: dict[str, Match]) -> list[str]:
+def _titles(store: Store, search: Search, typed: str) -> tuple[str, list[str]]:
+    """The condition on a thread whose title or last message holds `typed`, and its parameters."""
+    if not typed:
+        return "1 = 0", []
+    part = rarest_part(store, search, typed)
+    if part:
+        return search.narrowed(typed, part, store.dialect)
+    condition, param = search.matches(typed, store.dialect, scanned=crowded(store, search, typed))
+    return condition, [param]
+
+
+def _ranked(store: Store, words: str, rare: str | None, found: list[Match], best: dict[str, Match]) -> list[str]:
     """The threads of `found` (every match, newest first) best match first, each by its best message (left in
     `best`); a title's match scores after every message's (0), ties newest first."""
     hits = [row["hit"] for row in found if row["scored"]]
     if not hits:
         scores = {}
     elif store.dialect.name == "sqlite":
-        scores = dict(store.tuples(SCORES["sqlite"], (words, min(hits), max(hits))))
+        scores = dict(store.tuples(SCORES["sqlite"], (rare or words, min(hits), max(hits))))
     else:
         scores = dict(store.tuples(SCORES["postgresql"].format(hits=placeholders(hits)), [words, *hits]))
     rank: dict[str, tuple[float, int]] = {}

@@ -74,6 +74,13 @@ class Search:
         condition, param = self.indexed(value, dialect)
         return self.member.format(cond=condition), param
 
+    def narrowed(self, value: str, part: str, dialect: Dialect) -> tuple[str, list[str]]:
+        """The condition on a list row finding `value` along the index by `part` of it alone (see
+        backend/core/store.py `rarest_part`), each row found tested for the whole on its own text; its parameters."""
+        condition, param = self.indexed(part, dialect)
+        return (f"{self.member.format(cond=condition)} AND {self.text} {dialect.like} ? ESCAPE '\\'",
+                [param, _contains(value)])
+
 
 @dataclass(frozen=True)
 class View:

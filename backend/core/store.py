@@ -5,6 +5,7 @@ common dialect of storage/."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -83,3 +84,35 @@ def crowded(store: Reads, search: Search, text: str) -> bool:
     condition, param = search.indexed(text, store.dialect)
     return cast(bool, store.scalar(f"SELECT count(*) FROM (SELECT 1 FROM {search.index} WHERE {condition} LIMIT ?) found",
                                    [param, SEARCH_COUNTED + 1]) > SEARCH_COUNTED)
+
+
+TRIGRAM_WORD = re.compile(rf"[^\W_]{{{TRIGRAM},}}")  # a run of letters and digits the trigram index finds alone
+PROBED_WORDS = 4  # words of a search probed for the rarest: a name and a number, or a few words of a title
+
+
+def estimated_rows(store: Reads, queries: list[tuple[str, list[Any]]]) -> list[int]:
+    """The rows PostgreSQL's planner expects each of `queries` (SQL and its parameters) to find, from its statistics,
+    nothing read, in one plan (of them all, UNION ALL): for a choice of what to read that no result depends on."""
+    sql = " UNION ALL ".join(sql for sql, _ in queries)
+    plan = store.scalar(f"EXPLAIN (FORMAT JSON) {sql}", [param for _, params in queries for param in params])[0]["Plan"]
+    return [int(part["Plan Rows"]) for part in (plan["Plans"] if len(queries) > 1 else [plan])]
+
+
+def rarest_part(store: Reads, search: Search, text: str) -> str | None:
+    """On PostgreSQL, the word of `text` the planner expects fewest rows to hold, when `text` has another and it
+    expects at most SEARCH_COUNTED: the search is then made along the index by that word alone (`Search.narrowed`).
+    pg_trgm's index reads the whole list of rows of each trigram of the text, and a text whose parts are rare but
+    one ("Guest " of "Guest 00042", in every thread) cost a read of every row (a search of 100,000 threads 4x one of
+    1,000). The planner's estimates (of its sample of the column's values) are asked, not counts: a count of a word
+    it takes for common would be planned as a read in the table's order, whole when no row holds the word. SQLite's
+    FTS5 reads a phrase's trigrams together, skipping, by itself."""
+    if store.dialect.name != "postgresql" or len(text) > SEARCH_MAX:
+        return None
+    words = list(dict.fromkeys(word.lower() for word in TRIGRAM_WORD.findall(text)))[:PROBED_WORDS]
+    if len(words) < 2:
+        return None
+    conditions = [search.indexed(word, store.dialect) for word in words]
+    expected = estimated_rows(store, [(f"SELECT 1 FROM {search.index} WHERE {condition}", [param])
+                                      for condition, param in conditions])
+    fewest, rarest = min(zip(expected, words))
+    return rarest if fewest <= SEARCH_COUNTED else None

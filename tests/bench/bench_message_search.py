@@ -8,7 +8,8 @@ to read newest first), without threads, access, ranking by thread or snippets.
   messages), a word of about 10,000 messages and a word every message holds (read newest match first), and the
   start of that word ("break", as typed: on SQLite completed from the index's words, where FTS5's own query of a
   start merges the messages of every word it starts first);
-- a rare word and the common one together (ranked, but bm25 and ts_rank weigh the common word's every message).
+- a rare word and the common one together (ranked: read by the rare word, and on SQLite weighed by it, where
+  bm25 counted the common word's every message).
 
 Aim: < 50 ms for the page. The data goes in with one INSERT … SELECT each (a recursive CTE on SQLite,
 generate_series on PostgreSQL: a throwaway cluster of Debian's server, tests/postgres_cluster.py); the indexes are

@@ -7,7 +7,12 @@ from __future__ import annotations
 
 import pytest
 
+from backend.chat.store import THREAD_SEARCH, rare_words
+from backend.core.listing import ListQuery
+from backend.core.store import rarest_part
+from storage import new_id
 from tests.chat.test_chat_api import Desk
+from tests.conftest import CONTACT
 from tests.shopping.shop import booking, check, day
 
 
@@ -121,3 +126,66 @@ def test_the_last_word_is_completed_from_the_index_however_many_words_it_starts(
         assert {t["id"] for t in search(desk, text)["data"]} == found, text
     monkeypatch.setattr("backend.chat.store.COMPLETIONS", 1)
     assert {t["id"] for t in search(desk, "zebra1")["data"]} == {one, other}
+    assert {t["id"] for t in search(desk, "quagga zebr")["data"]} == {other}  # the start taken for common, unread
+
+
+def test_a_rare_word_with_a_common_one_is_read_and_ranked_by_the_rare_one(desk, monkeypatch, live):
+    """A word at most RANKED messages hold (2 here, 500 in use) typed with one more hold decides what is read
+    (`rare_words`: on PostgreSQL GIN by the rare word, each message tested for all; on SQLite bm25 of the rare word
+    alone): the same threads are found, ranked, their total exact, whichever way is read."""
+    best = another_thread(desk, 10, "Wombat, wombat: a quokka near the wombat")
+    other = another_thread(desk, 14, "A wombat and a quokka")
+    for n in range(3):
+        another_thread(desk, 18 + 2 * n, f"A quokka only ({n})")
+    monkeypatch.setattr("backend.chat.store.RANKED", 2)
+    engine = live[0]
+    terms = engine.chat.word_queries("wombat quok")
+    if engine.store.dialect.name == "sqlite":  # counted; PostgreSQL's planner guesses from its statistics
+        assert rare_words(engine.store, terms) == terms[0]
+    for driven in (False, True):
+        if driven:  # the rare word's read whatever the planner guesses
+            monkeypatch.setattr("backend.chat.store.rare_words", lambda store, terms: terms[0])
+        body = search(desk, "wombat quok")
+        assert [t["id"] for t in body["data"]] == [best, other], driven
+        assert body["meta"]["order_by"] == "relevance" and body["meta"]["total"] == 2
+        assert "total_at_least" not in body["meta"]
+        snippet = body["data"][1]["attributes"]["search_snippet"]
+        assert "<mark>wombat</mark>" in snippet and "<mark>quokka</mark>" in snippet  # every word marked
+    assert rare_words(engine.store, engine.chat.word_queries("wombat")) is None  # one word: nothing to choose
+
+
+def test_a_title_search_narrowed_to_its_rarest_word_still_needs_the_whole_text(desk, monkeypatch):
+    """On PostgreSQL a text whose words are rare but one is found along the trigram index by its rarest word
+    (`rarest_part`), each thread found tested for the whole text as typed: forced here on both stores, with texts no
+    message holds the words of ("711" is no word of them)."""
+    wanted = another_thread(desk, 10, "Room 4711 for Ms Quibble")
+    another_thread(desk, 14, "Room 4711 for Mr Quibble")
+    another_thread(desk, 18, "Ms Quibble, room 4711")
+    monkeypatch.setattr("backend.chat.store.rarest_part", lambda store, search, text: "711")
+    for text in ("711 for Ms Qu", "711 FOR MS"):
+        assert [t["id"] for t in search(desk, text)["data"]] == [wanted], text
+
+
+def test_a_guests_name_is_found_along_its_rarest_word_on_postgresql(engine):
+    """Threads of `Guest 00000 Smith`…, the thread search's trigrams of "Guest" in every one: on PostgreSQL, after
+    ANALYZE, the search of one guest's name is made along the index by its number alone (the planner's estimates:
+    `rarest_part`), on SQLite as typed (FTS5 reads a phrase's rarest trigram first). One thread found either way."""
+    operator = engine.identity.operator()
+    prop = engine.properties.create(operator, {"title": "Names", "currency": "EUR", **CONTACT})["id"]
+    engine.applications.install(operator, {"property_id": prop, "application_code": "chat"})
+    channel = engine.channels.create(operator, {"title": "Booking.com", "channel_code": "BookingCom",
+                                                "property_ids": [prop]})["id"]
+    at = "2026-01-01T00:00:00.000000"
+    with engine.store.transaction() as conn:
+        conn.executemany("INSERT INTO message_threads (id, property_id, channel_id, provider, title, message_count, "
+                         "unread_count, last_message_received_at, inserted_at, updated_at) "
+                         "VALUES (?, ?, ?, 'BookingCom', ?, 0, 0, ?, ?, ?)",
+                         [(new_id(), prop, channel, f"Guest {n:05d} Smith", at, at, at) for n in range(300)])
+    with engine.store.transaction() as conn:
+        conn.execute("ANALYZE")
+    postgres = engine.store.dialect.name == "postgresql"
+    assert rarest_part(engine.store, THREAD_SEARCH[engine.store.dialect.name], "Guest 00042 ") == (
+        "00042" if postgres else None)
+    query = ListQuery.from_params([("filter[search][has]", "Guest 00042 ")])
+    rows, meta = engine.chat.threads(operator, query)
+    assert [row["title"] for row in rows] == ["Guest 00042 Smith"] and meta["total"] == 1

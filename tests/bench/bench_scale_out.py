@@ -167,9 +167,12 @@ def _up(url: str, method: str = "GET") -> None:
 # --- load -----------------------------------------------------------------------------------------------------
 
 
+# Each wrk run (its warm-up too) sends reservations of its own: Lua's random numbers start alike in every run unless
+# seeded, and a reservation sent again is answered as the one already taken, without its writes.
 PUSHES = '''
 local shops, day, n = {SHOPS}, "{DAY}", 0
 setup = function(thread) counter = (counter or 0) + 1; thread:set("id", counter) end
+init = function(args) math.randomseed(os.time() * 16 + id) end
 request = function()
   n = n + 1
   local shop = shops[(n * 7 + id) % #shops + 1]

@@ -131,6 +131,16 @@ def save_replies(engine: Engine) -> None:
         engine.message_templates.create(operator, {"title": title, "message": message, "property_id": edelweiss})
 
 
+def make_rule(engine: Engine) -> None:
+    """A rule sending the demo's "Check-in times" two days before arrival, so that the rules list has a row."""
+    operator = engine.identity.operator()
+    edelweiss = engine.store.scalar("SELECT id FROM properties WHERE title = 'Hotel Edelweiss'")
+    reply = engine.store.scalar("SELECT id FROM message_templates WHERE title = 'Check-in times'")
+    engine.message_rules.create(operator, {"title": "Arrival details", "message_template_id": reply,
+                                           "trigger": "before_arrival", "days": 2, "send_at": "10:00",
+                                           "property_id": edelweiss})
+
+
 SESSIONS: dict[str, Session] = {
     "inbox": Session([
         Opening("help", "f1"),
@@ -142,6 +152,11 @@ SESSIONS: dict[str, Session] = {
         Opening("attach a file", "ctrl+o"),
         Opening("Inbox (area)", "0", close=("1",), before=press("escape", "escape", "1"), stays=True),
     ], stage=save_replies),
+    "message rules": Session([
+        Opening("message rules", "R"),
+        Opening("message rule editor", "n", before=press("R")),
+        Opening("message rule preview", "v"),
+    ], stage=make_rule),
     "properties": Session([
         Opening("Properties (area)", "1", close=("0",), stays=True),
         Opening("property editor", "e", before=on_row("Hotel Edelweiss")),

@@ -547,12 +547,11 @@ def _rate_item(shown: dict[str, Any], plan: Plan, found: Quote, guests: Guests, 
     currency = plan.currency
     item = shown.copy()  # every key in place: a copy, and no dict grown key by key
     item["occupancy"] = {"adults": guests.adults, "children": guests.children, "infants": guests.infants}
-    price = sum(found.prices)
-    item["price"] = item["net_price"] = item["total_price"] = nightly[price]  # remembered like the nights' prices
+    item["price"] = item["net_price"] = item["total_price"] = format_minor(found.price, currency)  # seldom alike
     item["days"] = dict(zip(found.nights, map(nightly.__getitem__, found.prices)))  # one price a night
     item["taxes"] = []
     if tax_set is not None and tax_set.taxes:
         taxes, inside, on_top = offered(tax_set, found.nights, found.prices, guests.persons, currency)
-        item.update(net_price=format_minor(price - inside, currency), total_price=format_minor(price + on_top, currency),
-                    taxes=taxes)
+        item.update(net_price=format_minor(found.price - inside, currency),
+                    total_price=format_minor(found.price + on_top, currency), taxes=taxes)
     return item

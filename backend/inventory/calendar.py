@@ -87,12 +87,12 @@ class Calendar:
         rows only for what has changed."""
         found: dict[str, T] = {}
         missing: list[str] = []
-        for item_id, updated_at in found_versions:
-            item = kept.get((item_id, updated_at))
+        for version in found_versions:  # (id, updated_at): the key itself, no tuple made per row
+            item = kept.get(version)
             if item is None:
-                missing.append(item_id)
+                missing.append(version[0])
             else:
-                found[item_id] = item
+                found[version[0]] = item
         if len(kept) > KEEP_AT_MOST:  # old versions pile up in a long-running server: start afresh
             kept.clear()
         for row in rows_by_id(self.store, table, missing) if missing else []:

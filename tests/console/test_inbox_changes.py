@@ -130,3 +130,22 @@ async def test_a_change_that_names_no_thread_reloads_the_list_and_the_conversati
         await until(pilot, lambda: reads["page"] == 1 and reads["conversation"] >= 1)
         await settle(pilot)
         assert screen.conversation.compose_box.text == DRAFT
+
+
+async def test_a_burst_over_more_threads_than_a_page_reads_the_page_once(engine: Engine, make_app,
+                                                                         monkeypatch) -> None:
+    """Changes of fifty threads are fifty rows looked for and no page read; of fifty-one at once (before any row is
+    read back), the page, read once, with what is typed kept."""
+    app = make_app(mode="inbox")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await writing_to_emma(pilot)
+        reads = count_reads(engine, monkeypatch)
+        for n in range(50):
+            screen.post_message(DataChanged("message.received", f"elsewhere-{n}"))
+        await settle(pilot)
+        assert reads["page"] == 0 and reads["rows"] >= 1
+        for n in range(51):
+            screen.post_message(DataChanged("message.received", f"burst-{n}"))
+        await until(pilot, lambda: reads["page"] == 1)
+        await settle(pilot)
+        assert reads["page"] == 1 and screen.conversation.compose_box.text == DRAFT

@@ -18,10 +18,6 @@ class Event:
     # thread read or assigned). None: whatever shows the kind reloads.
     subject: str | None = None
 
-    @property
-    def change(self) -> Change:
-        return Change(self.kind, self.subject)
-
 
 @dataclass(frozen=True)
 class Change:

@@ -108,6 +108,15 @@ async def saved_reply_editor(pilot: Pilot) -> State:
     return lambda: (dialog.fields["title"].value, message.text, pilot.app.screen is dialog)
 
 
+async def message_rule_editor(pilot: Pilot) -> State:
+    await settle(pilot)
+    await pilot.press("0", "R", "n")
+    await settle(pilot)
+    await type_text(pilot, "Arrival details")
+    dialog = pilot.app.screen
+    return lambda: (dialog.fields["title"].value, pilot.app.screen is dialog)
+
+
 async def range_editor(pilot: Pilot) -> State:
     await inventory(pilot)
     await pilot.press("e")
@@ -138,6 +147,7 @@ SCENES: dict[str, Callable[[Pilot], Awaitable[State]]] = {
     "reviews": reviews,
     "property editor": property_editor,
     "saved reply editor": saved_reply_editor,
+    "message rule editor": message_rule_editor,
     "range editor": range_editor,
     "help": help_screen,
 }

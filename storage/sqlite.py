@@ -27,6 +27,7 @@ from storage.migrations import migrate_sqlite
 from storage.store import WriterQueue, joined
 
 BUSY_TIMEOUT_MS = 10_000
+MMAP_BYTES = 1 << 28  # the first 256 MiB of the file read through the mapping; the rest as before
 
 
 def owner_only(path: Path) -> None:
@@ -85,6 +86,10 @@ class SqliteStore:
         # (a card number, a message) must not stay readable in the file.
         conn.execute("PRAGMA secure_delete = ON")
         conn.execute("PRAGMA recursive_triggers = ON")
+        # Reads map the file rather than copy its pages into each connection's small cache (2 MB, ~500 pages): a
+        # shopping read of 200 plans over a week touches more pages than that, and each miss was a pread. The mapping
+        # is the kernel's page cache, shared by every connection; writes still go through the write-ahead log.
+        conn.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
         return conn
 
     @contextmanager

@@ -257,7 +257,7 @@ def open_rates(plan: Plan, stay: Nights, window: Window, restrictions: Nightly, 
     return rates
 
 
-def priced(plan: Plan, stay: Nights, rates: list[int], occupancy: int, option_rate: int, guests: Guests) -> Quote:
+def option_prices(plan: Plan, rates: list[int], option_rate: int, guests: Guests) -> tuple[int, ...]:
     """An option's nightly prices: the night's rate plus the option's difference from the primary option, times
     the guests when sold per person, plus the fees of the children and infants."""
     offset = option_rate - plan.primary_rate
@@ -272,7 +272,7 @@ def priced(plan: Plan, stay: Nights, rates: list[int], occupancy: int, option_ra
     if plan.children_fee or plan.infant_fee:
         fees = guests.children * plan.children_fee + guests.infants * plan.infant_fee
         prices = tuple([p + fees for p in prices])
-    return Quote(plan, occupancy, stay.keys, prices)
+    return prices
 
 
 def quote(plan: Plan, room: Room, guests: Guests, stay: Nights, window: Window, restrictions: Nightly,
@@ -285,4 +285,4 @@ def quote(plan: Plan, room: Room, guests: Guests, stay: Nights, window: Window, 
     if option is None:
         raise NotSellable(f"the rate plan sells at most {plan.options[-1][0]} guests")
     rates = open_rates(plan, stay, window, restrictions, availability, min_stay_type, rooms)
-    return priced(plan, stay, rates, option[0], option[1], guests)
+    return Quote(plan, option[0], stay.keys, option_prices(plan, rates, option[1], guests))

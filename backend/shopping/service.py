@@ -59,10 +59,9 @@ from backend.inventory.stays import (
     Nights,
     NotSellable,
     Plan,
-    Quote,
     Room,
     open_rates,
-    priced,
+    option_prices,
 )
 from backend.inventory.taxes import TaxSet, offered
 from backend.inventory.window import Window, window_of
@@ -93,7 +92,7 @@ CATEGORY_OF = {title: category for category, titles in CATALOGUE.items() for tit
 ROOM_PHOTO_FIELDS = ("url", "title", "author", "description", "kind", "position")  # a room's photo, as it always was
 Params = Mapping[str, str] | Iterable[tuple[str, str]]  # a query's parameters, as a dict or as (name, value) pairs
 Method = TypeVar("Method", bound=Callable[..., Any])
-# An offer's own keys, after those it shares with its plan's other offers: `_plan_item` places them, `_rate_item` sets them.
+# An offer's own keys, after those it shares with its plan's other offers: `_plan_item` places them, `_rate_items` sets them.
 OFFER_KEYS = dict.fromkeys(("occupancy", "price", "net_price", "total_price", "days", "taxes"))
 
 
@@ -240,11 +239,11 @@ class Shopping:
             if stay.currency not in (None, plan.currency):
                 continue
             context = contexts[plan.property_id]
-            for _, found in _quotes(plan, rooms[plan.room_type_id], stay.nights, parties[plan.property_id],
-                                    context, restrictions[plan.id], availability.get(plan.room_type_id, {})):
-                current = best.get(plan.property_id)
-                if current is None or found.price < current[0]:
-                    best[plan.property_id] = (found.price, plan.currency)
+            for _, prices in _quotes(plan, rooms[plan.room_type_id], stay.nights, parties[plan.property_id],
+                                     context, restrictions[plan.id], availability.get(plan.room_type_id, {})):
+                current, price = best.get(plan.property_id), sum(prices)
+                if current is None or price < current[0]:
+                    best[plan.property_id] = (price, plan.currency)
         return {pid: (format_minor(price, currency), currency) for pid, (price, currency) in best.items()}
 
     def _seen(self, channel_ids: list[str], availability: Availability, first: str, last: str) -> Availability:
@@ -347,10 +346,9 @@ class Shopping:
             quotes = _quotes(plan, rooms[plan.room_type_id], stay.nights, guests, context, restrictions[plan.id],
                              availability.get(plan.room_type_id, {}))
             if quotes:
-                shown = _plan_item(plan, stay.nights, left[plan.room_type_id])
                 taxes = tax_sets.get(plan.tax_set_id) if plan.tax_set_id is not None else None
-                offers[plan.room_type_id] += [_rate_item(shown, plan, found, party, taxes, shown_in[plan.currency])
-                                              for party, found in quotes]
+                offers[plan.room_type_id] += _rate_items(_plan_item(plan, stay.nights, left[plan.room_type_id]), plan,
+                                                         stay.nights.keys, quotes, taxes, shown_in[plan.currency])
         return [item(room, offers[room_id], left[room_id]) for room_id, room in rooms.items() if offers[room_id]]
 
     @_one_source
@@ -387,7 +385,7 @@ class Shopping:
         rooms = self.calendar.rooms({p.room_type_id for p in plans})
         availability = self._seen([channel_id], self.calendar.availability(Scope(tuple(rooms)), first, last),
                                   first, last)
-        best: Quote | None = None
+        best: tuple[int, Plan] | None = None
         reasons: dict[str, list[str]] = {}  # why → the plans it stops
         for plan in plans:
             try:
@@ -396,13 +394,13 @@ class Shopping:
             except NotSellable as why:
                 reasons.setdefault(str(why), []).append(plan.title)
                 continue
-            for _, found in quotes:
-                if best is None or found.price < best.price:
-                    best = found
+            for _, prices in quotes:
+                if best is None or sum(prices) < best[0]:
+                    best = (sum(prices), plan)
         if best is None:
             return _unpriced([f"{why} ({', '.join(titles)})" for why, titles in reasons.items()])
-        plan = best.plan
-        return {"price": format_minor(best.price, plan.currency), "currency": plan.currency, "rate_plan": plan.title,
+        price, plan = best
+        return {"price": format_minor(price, plan.currency), "currency": plan.currency, "rate_plan": plan.title,
                 "room_type": rooms[plan.room_type_id].title, "reasons": []}
 
 
@@ -415,7 +413,7 @@ def _pairs(params: Params) -> Iterable[tuple[str, str]]:
 
 
 def _quotes(plan: Plan, room: Room, nights: Nights, guests: Guests | None, context: Context,
-            restrictions: Nightly, availability: dict[str, int]) -> list[tuple[Guests, Quote]]:
+            restrictions: Nightly, availability: dict[str, int]) -> list[tuple[Guests, tuple[int, ...]]]:
     """The plan's sellable quotes (`_offers`), none when it can't sell the stay."""
     try:
         return _offers(plan, room, nights, guests, context, restrictions, availability)
@@ -424,9 +422,10 @@ def _quotes(plan: Plan, room: Room, nights: Nights, guests: Guests | None, conte
 
 
 def _offers(plan: Plan, room: Room, nights: Nights, guests: Guests | None, context: Context,
-            restrictions: Nightly, availability: dict[str, int]) -> list[tuple[Guests, Quote]]:
-    """The plan's quotes: for the guests, or one per option when none are given; NotSellable says why there are none.
-    The nights are checked once per plan; each option's price is then arithmetic."""
+            restrictions: Nightly, availability: dict[str, int]) -> list[tuple[Guests, tuple[int, ...]]]:
+    """The plan's quotes, each the guests and their nightly prices: for the guests, or one per option when none are
+    given; NotSellable says why there are none. The nights are checked once per plan; each option's price is then
+    arithmetic."""
     if guests is not None and (problem := room.holds(guests)):
         raise NotSellable(f"the room {problem}")
     rates = open_rates(plan, nights, context.window, restrictions, availability, context.min_stay_type)
@@ -434,11 +433,11 @@ def _offers(plan: Plan, room: Room, nights: Nights, guests: Guests | None, conte
         option = plan.option_for(guests)
         if option is None:
             raise NotSellable(f"the rate plan sells at most {plan.options[-1][0]} guests")
-        return [(guests, priced(plan, nights, rates, *option, guests))]
+        return [(guests, option_prices(plan, rates, option[1], guests))]
     quotes = []
     for occupancy, rate in plan.options:
         party = _party(room.occ_adults, occupancy)
-        quotes.append((party, priced(plan, nights, rates, occupancy, rate, party)))
+        quotes.append((party, option_prices(plan, rates, rate, party)))
     return quotes
 
 
@@ -510,7 +509,7 @@ def _room_item(room: Room, rate_plans: list[dict[str, Any]], available: int | No
 
 def _plan_item(plan: Plan, nights: Nights, available: int) -> dict[str, Any]:
     """What every offer of a plan shares, made once per plan: its room's availability is its own (a rate plan has
-    no allotment of its own). The offer's own keys follow, unset, in their place (_rate_item)."""
+    no allotment of its own). The offer's own keys follow, unset, in their place (_rate_items)."""
     return {"id": plan.id, "title": plan.title, "meal_plan": MEAL_TYPES[plan.meal_type], "meal_type": plan.meal_type,
             "parent_rate_plan_id": plan.parent_id, "sell_mode": plan.sell_mode, "currency": plan.currency,
             "length_of_stay": len(nights.keys), "availability": available,
@@ -539,19 +538,24 @@ class _Shown(dict[str, _Amounts]):
         return amounts
 
 
-def _rate_item(shown: dict[str, Any], plan: Plan, found: Quote, guests: Guests, tax_set: TaxSet | None,
-               nightly: _Amounts) -> dict[str, Any]:
-    """An offer: `price` is the nights' sum (taxes marked inclusive are in it), `net_price` that without any tax,
-    `total_price` what the guest pays, the taxes on top added. A plan without taxes, the common case, has the three
-    alike."""
+def _rate_items(shown: dict[str, Any], plan: Plan, nights: tuple[str, ...], quotes: list[tuple[Guests, tuple[int, ...]]],
+                tax_set: TaxSet | None, nightly: _Amounts) -> list[dict[str, Any]]:
+    """A plan's offers: `price` is the nights' sum (taxes marked inclusive are in it), `net_price` that without any
+    tax, `total_price` what the guest pays, the taxes on top added. A plan without taxes, the common case, has the
+    three alike."""
     currency = plan.currency
-    item = shown.copy()  # every key in place: a copy, and no dict grown key by key
-    item["occupancy"] = {"adults": guests.adults, "children": guests.children, "infants": guests.infants}
-    item["price"] = item["net_price"] = item["total_price"] = format_minor(found.price, currency)  # seldom alike
-    item["days"] = dict(zip(found.nights, map(nightly.__getitem__, found.prices)))  # one price a night
-    item["taxes"] = []
-    if tax_set is not None and tax_set.taxes:
-        taxes, inside, on_top = offered(tax_set, found.nights, found.prices, guests.persons, currency)
-        item.update(net_price=format_minor(found.price - inside, currency),
-                    total_price=format_minor(found.price + on_top, currency), taxes=taxes)
-    return item
+    taxed = tax_set is not None and bool(tax_set.taxes)
+    items = []
+    for guests, prices in quotes:
+        item = shown.copy()  # every key in place: a copy, and no dict grown key by key
+        item["occupancy"] = {"adults": guests.adults, "children": guests.children, "infants": guests.infants}
+        price = sum(prices)
+        item["price"] = item["net_price"] = item["total_price"] = format_minor(price, currency)  # seldom alike
+        item["days"] = dict(zip(nights, map(nightly.__getitem__, prices)))  # one price a night
+        item["taxes"] = []
+        if taxed:
+            taxes, inside, on_top = offered(cast(TaxSet, tax_set), nights, prices, guests.persons, currency)
+            item.update(net_price=format_minor(price - inside, currency),
+                        total_price=format_minor(price + on_top, currency), taxes=taxes)
+        items.append(item)
+    return items

@@ -59,6 +59,7 @@ STEPS: list[str] = [
     "0044_message_search_reads.sql",
     "0043_reviews_to_answer.sql",
     "0046_change_subjects.sql",
+    "0047_plan_versions.sql",
 ]
 # PostgreSQL's first step: SQLite's schema as of this many steps, in one file.
 BASELINE = 22

@@ -11,7 +11,10 @@ import pytest
 from backend.properties.facilities import facility_id
 from tests.shopping.shop import check, day, make_shop
 
-STAY = {"checkinDate": day(2), "checkoutDate": day(4)}
+
+def stay() -> dict[str, str]:
+    """Two nights from the day after tomorrow, of the day the test runs (not of the day the module was collected)."""
+    return {"checkinDate": day(2), "checkoutDate": day(4)}
 
 
 @pytest.fixture
@@ -34,44 +37,45 @@ def party_and_price(client, shop, **params) -> tuple[dict, str]:
 
 
 def test_rooms_take_the_engines_camel_case_and_price_children_by_their_ages(shop, anonymous):
-    assert party_and_price(anonymous, shop, **STAY, adults=1, **{"childrenAge[]": "5"}) == (
+    assert party_and_price(anonymous, shop, **stay(), adults=1, **{"childrenAge[]": "5"}) == (
         {"adults": 1, "children": 1, "infants": 0}, "220.00")
     # Without a hotel policy, the spec's bands: under 2 is an infant, 2 to 16 a child, over 16 an adult.
-    assert party_and_price(anonymous, shop, **STAY, adults=1, childrenAge="1") == (
+    assert party_and_price(anonymous, shop, **stay(), adults=1, childrenAge="1") == (
         {"adults": 1, "children": 0, "infants": 1}, "204.00")
-    assert party_and_price(anonymous, shop, **STAY, adults=1, children_age="17") == (
+    assert party_and_price(anonymous, shop, **stay(), adults=1, children_age="17") == (
         {"adults": 2, "children": 0, "infants": 0}, "200.00")
-    assert party_and_price(anonymous, shop, **STAY, adults=1, children=2, children_age="6,0") == (
+    assert party_and_price(anonymous, shop, **stay(), adults=1, children=2, children_age="6,0") == (
         {"adults": 1, "children": 1, "infants": 1}, "224.00")
-    repeated = anonymous.get(f"{shop.meta}/rooms", params=[*STAY.items(), ("adults", "1"), ("childrenAge[]", "6"),
+    repeated = anonymous.get(f"{shop.meta}/rooms", params=[*stay().items(), ("adults", "1"), ("childrenAge[]", "6"),
                                                            ("childrenAge[]", "0")])
     assert check(repeated)["data"][0]["attributes"]["rate_plans"][0]["price"] == "224.00"
 
     check(shop.user.client.put(f"/api/v1/properties/{shop.property_id}/hotel_policy", json={"hotel_policy": {
         "children_max_age": 12, "infant_max_age": 2}}))
-    assert party_and_price(anonymous, shop, **STAY, adults=1, childrenAge="2")[0]["infants"] == 1
-    assert party_and_price(anonymous, shop, **STAY, adults=1, childrenAge="13") == (
+    assert party_and_price(anonymous, shop, **stay(), adults=1, childrenAge="2")[0]["infants"] == 1
+    assert party_and_price(anonymous, shop, **stay(), adults=1, childrenAge="13") == (
         {"adults": 2, "children": 0, "infants": 0}, "200.00")
-    assert offers(anonymous, shop, **STAY, adults=1, childrenAge="5,7") == []  # the room holds one child
+    assert offers(anonymous, shop, **stay(), adults=1, childrenAge="5,7") == []  # the room holds one child
 
 
-@pytest.mark.parametrize(("params", "field"), [
-    ({"checkin_date": day(2), "checkinDate": day(3), "checkout_date": day(4)}, "checkinDate"),
-    ({**STAY, "checkout_date": day(5)}, "checkout_date"),  # named as the second of the two sent
-    ({**STAY, "adults": "1", "children": "2", "childrenAge": "5"}, "children"),
-    ({**STAY, "adults": "1", "childrenAge": "18"}, "childrenAge.0"),
-    ({**STAY, "adults": "1", "children_age": "5,,7"}, "children_age.1"),
-    ({**STAY, "adults": "1", "childrenAge[]": "null"}, "childrenAge[].0"),
-    ({**STAY, "adults": "1", "childrenAge": "5", "children_age": "6"}, "children_age"),
-    ({**STAY, "childrenAge": "5"}, "adults"),
-    ({**STAY, "currency": "euro"}, "currency"),
-    ({"checkinDate": "2020-01-01", "checkoutDate": "2020-01-03"}, "checkinDate"),
-    ({"checkinDate": day(2), "lengthOfStay": "0"}, "lengthOfStay"),
-    ({"checkinDate": day(2)}, "checkoutDate"),  # one left out is named in the spelling of those sent
-    ({"checkoutDate": day(4), "adults": "1"}, "checkinDate"),
-    ({"checkinDate": day(4), "checkoutDate": day(2)}, "checkoutDate"),
+@pytest.mark.parametrize(("dated", "field"), [
+    (lambda: {"checkin_date": day(2), "checkinDate": day(3), "checkout_date": day(4)}, "checkinDate"),
+    (lambda: {**stay(), "checkout_date": day(5)}, "checkout_date"),  # named as the second of the two sent
+    (lambda: {**stay(), "adults": "1", "children": "2", "childrenAge": "5"}, "children"),
+    (lambda: {**stay(), "adults": "1", "childrenAge": "18"}, "childrenAge.0"),
+    (lambda: {**stay(), "adults": "1", "children_age": "5,,7"}, "children_age.1"),
+    (lambda: {**stay(), "adults": "1", "childrenAge[]": "null"}, "childrenAge[].0"),
+    (lambda: {**stay(), "adults": "1", "childrenAge": "5", "children_age": "6"}, "children_age"),
+    (lambda: {**stay(), "childrenAge": "5"}, "adults"),
+    (lambda: {**stay(), "currency": "euro"}, "currency"),
+    (lambda: {"checkinDate": "2020-01-01", "checkoutDate": "2020-01-03"}, "checkinDate"),
+    (lambda: {"checkinDate": day(2), "lengthOfStay": "0"}, "lengthOfStay"),
+    (lambda: {"checkinDate": day(2)}, "checkoutDate"),  # one left out is named in the spelling of those sent
+    (lambda: {"checkoutDate": day(4), "adults": "1"}, "checkinDate"),
+    (lambda: {"checkinDate": day(4), "checkoutDate": day(2)}, "checkoutDate"),
 ])
-def test_bad_or_disagreeing_parameters_are_a_422_under_the_name_sent(shop, anonymous, params, field):
+def test_bad_or_disagreeing_parameters_are_a_422_under_the_name_sent(shop, anonymous, dated, field):
+    params = dated()  # dated when the test runs
     for call in ("rooms", "best_offer"):
         if call == "best_offer" and "lengthOfStay" in params:
             continue
@@ -80,7 +84,7 @@ def test_bad_or_disagreeing_parameters_are_a_422_under_the_name_sent(shop, anony
 
 
 def test_both_spellings_with_the_same_values_are_one_stay(shop, anonymous):
-    both = offers(anonymous, shop, **STAY, checkin_date=day(2), checkout_date=day(4), adults=2)
+    both = offers(anonymous, shop, **stay(), checkin_date=day(2), checkout_date=day(4), adults=2)
     assert [plan["price"] for plan in both] == ["200.00"]
     assert [p["price"] for p in offers(anonymous, shop, checkinDate=day(2), lengthOfStay="2", adults=2)] == ["200.00"]
 
@@ -91,12 +95,12 @@ def test_property_list_takes_the_engines_spelling_and_prices_the_children_by_age
     def listed(**params) -> dict[str, str | None]:
         return {p["id"]: p["attributes"]["best_offer"] for p in check(anonymous.get(url, params=params))["data"]}
 
-    assert listed(**STAY, adults="1", **{"childrenAge[]": "5"})[shop.property_id] == "220.00"
-    assert listed(**STAY, adults="1", childrenAge="1")[shop.property_id] == "204.00"  # an infant, by the spec's bands
-    assert listed(**STAY, adults="1", childrenAge="5") == {
+    assert listed(**stay(), adults="1", **{"childrenAge[]": "5"})[shop.property_id] == "220.00"
+    assert listed(**stay(), adults="1", childrenAge="1")[shop.property_id] == "204.00"  # an infant, by the spec's bands
+    assert listed(**stay(), adults="1", childrenAge="5") == {
         shop.property_id: check(anonymous.get(f"{shop.meta}/best_offer", params={
-            **STAY, "adults": "1", "childrenAge": "5"}))["data"]["attributes"]["offer"]}
-    assert listed(**STAY, adults="1", childrenAge="5,7", **{"filter[is_available]": "true"}) == {}  # one child's room
+            **stay(), "adults": "1", "childrenAge": "5"}))["data"]["attributes"]["offer"]}
+    assert listed(**stay(), adults="1", childrenAge="5,7", **{"filter[is_available]": "true"}) == {}  # one child's room
     refused = check(anonymous.get(url, params={"checkinDate": day(2), "checkout_date": day(3), "checkoutDate": day(4)}),
                     422)
     assert "checkoutDate" in refused["errors"]["details"]
@@ -109,7 +113,7 @@ def test_every_rate_plan_carries_what_the_engine_reads(shop, anonymous):
         "taxes": [{"title": "VAT", "mode": "percent", "rate": "10", "inclusive": True},
                   {"title": "City tax", "mode": "per_room_per_night", "rate": "2", "inclusive": False}]}}))
     shop.available(day(3), day(3), 1)
-    (room,) = check(anonymous.get(f"{shop.meta}/rooms", params={**STAY, "adults": "2"}))["data"]
+    (room,) = check(anonymous.get(f"{shop.meta}/rooms", params={**stay(), "adults": "2"}))["data"]
     attributes = room["attributes"]
     (plan,) = attributes["rate_plans"]
     assert attributes["availability"] == 1 and plan["availability"] == 1  # the fewest rooms left on a night
@@ -120,7 +124,7 @@ def test_every_rate_plan_carries_what_the_engine_reads(shop, anonymous):
 
     check(client.put(f"/api/v1/rate_plans/{shop.plan_id}", json={"rate_plan": {"taxes": [], "cancellation_policy": {
         "cancellation_policy_logic": "non_refundable"}}}))
-    (plan,) = offers(anonymous, shop, **STAY, adults=2)
+    (plan,) = offers(anonymous, shop, **stay(), adults=2)
     assert plan["price"] == plan["net_price"] == plan["total_price"] == "200.00"
     assert plan["cancellation_policy"]["after_reservation_cancellation_logic"] == "non_refundable"
     bare = check(anonymous.get(f"{shop.meta}/rooms"))["data"][0]["attributes"]
@@ -128,8 +132,8 @@ def test_every_rate_plan_carries_what_the_engine_reads(shop, anonymous):
 
 
 def test_currency_selects_the_rate_plans_sold_in_it(shop, anonymous):
-    assert len(offers(anonymous, shop, **STAY, adults=2, currency="EUR")) == 1
-    assert check(anonymous.get(f"{shop.meta}/rooms", params={**STAY, "adults": "2", "currency": "USD"}))["data"] == []
+    assert len(offers(anonymous, shop, **stay(), adults=2, currency="EUR")) == 1
+    assert check(anonymous.get(f"{shop.meta}/rooms", params={**stay(), "adults": "2", "currency": "USD"}))["data"] == []
 
 
 def test_best_offer_in_the_shape_the_engine_reads(shop, anonymous):
@@ -141,7 +145,7 @@ def test_best_offer_in_the_shape_the_engine_reads(shop, anonymous):
     shop.restrict(day(0), day(20), plan_id=saver, rate="90.00")
     url = f"{shop.meta}/best_offer"
 
-    found = check(anonymous.get(url, params={**STAY, "adults": "2", "currency": "EUR"}))["data"]
+    found = check(anonymous.get(url, params={**stay(), "adults": "2", "currency": "EUR"}))["data"]
     assert found["type"] == "best_offer" and found["id"] == shop.property_id
     assert found["attributes"] == {"offer": "180.00", "best_offer": "180.00", "currency": "EUR"}
     snake = check(anonymous.get(url, params={"checkin_date": day(2), "checkout_date": day(4), "adults": "1",
@@ -149,11 +153,11 @@ def test_best_offer_in_the_shape_the_engine_reads(shop, anonymous):
     assert snake["offer"] == "220.00"  # the child costs the saver 30.00 a night, the flexible rate 10.00
     assert check(anonymous.get(url, params={"currency": "EUR"}))["data"]["attributes"] == {
         "offer": None, "best_offer": None, "currency": "EUR"}  # no dates: no stay to price
-    assert check(anonymous.get(url, params={**STAY, "currency": "USD"}))["data"]["attributes"]["offer"] is None
+    assert check(anonymous.get(url, params={**stay(), "currency": "USD"}))["data"]["attributes"]["offer"] is None
     shop.restrict(day(2), day(3), stop_sell=True)
     shop.restrict(day(2), day(3), plan_id=saver, stop_sell=True)
-    assert check(anonymous.get(url, params=STAY))["data"]["attributes"]["offer"] is None
-    assert anonymous.get(f"/api/v1/meta/{shop.channel_name}/nope/best_offer", params=STAY).status_code == 404
+    assert check(anonymous.get(url, params=stay()))["data"]["attributes"]["offer"] is None
+    assert anonymous.get(f"/api/v1/meta/{shop.channel_name}/nope/best_offer", params=stay()).status_code == 404
 
 
 def test_property_info_carries_contacts_card_and_facility_settings(shop, anonymous):
@@ -254,7 +258,7 @@ def test_a_guest_is_booked_at_the_price_rooms_showed_for_their_ages(shop, anonym
     if policy:
         check(shop.user.client.put(f"/api/v1/properties/{shop.property_id}/hotel_policy",
                                    json={"hotel_policy": policy}))
-    shown_party, shown_price = party_and_price(anonymous, shop, **STAY, adults=1, childrenAge=str(age))
+    shown_party, shown_price = party_and_price(anonymous, shop, **stay(), adults=1, childrenAge=str(age))
     assert shown_price == ("200.00" if age == 15 else "204.00")
     booked = booked_amount(shop, anonymous, engine_booking(shop, guests_ages=[age]))
     assert booked == (shown_price, shown_party)
@@ -265,7 +269,7 @@ def test_a_teenager_counted_as_an_adult_books_a_room_without_child_places(shop, 
     check(client.put(f"/api/v1/properties/{shop.property_id}/hotel_policy", json={"hotel_policy": {
         "children_max_age": 12}}))
     check(client.put(f"/api/v1/room_types/{shop.room_id}", json={"room_type": {"occ_children": 0}}))
-    assert party_and_price(anonymous, shop, **STAY, adults=1, childrenAge="15")[1] == "200.00"
+    assert party_and_price(anonymous, shop, **stay(), adults=1, childrenAge="15")[1] == "200.00"
     assert booked_amount(shop, anonymous, engine_booking(shop, guests_ages=[15])) == (
         "200.00", {"adults": 2, "children": 0, "infants": 0})
     # Without the age, the counts price the room: a child, and the room has no place for one.

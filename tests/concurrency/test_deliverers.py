@@ -14,7 +14,7 @@ import pytest
 from backend.core.config import Config
 from backend.core.scopes import property_scope
 from backend.engine import Engine
-from backend.outbox.deliverer import Event, Route, Wanted
+from backend.outbox.deliverer import Deliverer, Event, Route, Wanted
 from backend.outbox.record import record
 from storage.dialect import DESTINATION
 from tests.outbox.caught_up import caught_up
@@ -47,10 +47,10 @@ class Noted:
 
 
 @contextmanager
-def delivering(engine: Engine, name: str, calls: list[tuple[str, str]]) -> Iterator[None]:
+def delivering(engine: Engine, name: str, calls: list[tuple[str, str]]) -> Iterator[Deliverer]:
     engine.routes = lambda: [Noted(route, name, calls) for route in Engine.routes(engine)]
-    with engine.delivering("serve"):
-        yield
+    with engine.delivering("serve") as deliverer:
+        yield deliverer
 
 
 def engines(database) -> tuple[Engine, Engine]:
@@ -93,7 +93,8 @@ def test_two_engines_deliver_every_event_once_in_order_each_destination_by_one_a
         for receiver in receivers:
             receiver.delay = 0.02
         hooks = hooked(first, receivers)
-        stack.enter_context(delivering(first, "first", calls))
+        held = stack.enter_context(delivering(first, "first", calls))
+        eventually(lambda: held.holding)  # the first holds the lease before the second starts: on SQLite, it alone delivers
         stack.enter_context(delivering(second, "second", calls))
         for number in range(ROUNDS):
             for property_id, _ in hooks:

@@ -171,7 +171,7 @@ class Bookings:
                 if model.status == "cancelled" and existing["status"] == "cancelled":
                     return self._attributes(existing["revision_id"]), False
             if model.status == "cancelled":
-                booking = self._cancel(shown, cast(Row, existing), prop)  # not new: _require_existing found it
+                booking = self._cancel(shown, cast(Row, existing), prop, prop)  # not new: _require_existing found it
             else:
                 sold = property_rate_plan_ids(self.store, prop["id"]) if crs else self._sold(channel, prop)
                 booking = self._book(model, shown, existing, prop, channel, sold, window, body_hash, key,
@@ -225,7 +225,7 @@ class Bookings:
             card_token = self._carried_card(existing, model.departure_date)
             if existing:
                 attributes["guarantee"] = from_json(self._revision_row(existing["revision_id"])["attributes"])["guarantee"]
-        return self._save(attributes, existing, body_hash, taken, card_token, key or reservation_id)
+        return self._save(attributes, existing, body_hash, taken, card_token, key or reservation_id, prop)
 
     def _price_rooms(self, model: BookingInput, shown_rooms: list[dict[str, Any]], prop: Row, mapped: set[str],
                      window: Window, arrival: date, departure: date, held: Counter[tuple[str, str]], min_stay_type: str,
@@ -240,7 +240,7 @@ class Bookings:
         plans = self.calendar.plans(r.rate_plan_code for r in model.rooms)
         rooms = self.calendar.rooms(p.room_type_id for p in plans.values())
         first, last = arrival.isoformat(), departure.isoformat()
-        restrictions = self.calendar.restrictions(Scope(tuple(plans)), first, last)
+        restrictions = self.calendar.restrictions(Scope(tuple(plans)), first, last, plans.values())
         availability = self.calendar.availability(Scope(tuple(rooms)), first, last)
         if seen_by is not None:
             ChannelRules.of(self.store, [seen_by], first, last).apply([seen_by], availability)
@@ -306,10 +306,11 @@ class Bookings:
     def cancel_taken(self, existing: Row) -> dict[str, Any]:
         """Cancel a booking (its row, with its property's `settings`) in the caller's transaction: a cancellation
         for an invalid card."""
-        return self._cancel({"services": []}, existing, existing)
+        return self._cancel({"services": []}, existing, existing, None)
 
-    def _cancel(self, shown: dict[str, Any], existing: Row, prop: Row) -> dict[str, Any]:
-        settings = from_json(prop["settings"])
+    def _cancel(self, shown: dict[str, Any], existing: Row, settings_of: Row, prop: Row | None) -> dict[str, Any]:
+        """`settings_of`: a row with the property's settings; `prop`: its row, when this transaction read it."""
+        settings = from_json(settings_of["settings"])
         taken = from_json(existing["taken"])
         if settings["allow_availability_autoupdate_on_cancellation"]:
             self._give_back([tuple(u) for u in taken])
@@ -318,7 +319,7 @@ class Bookings:
         if shown["services"]:  # a cancellation fee, in the booking's currency whether or not the body names it
             attributes["services"] = [*attributes["services"], *_priced(shown["services"], existing["currency"])]
         return self._save(attributes, existing, existing["body_hash"], taken,
-                          self._carried_card(existing, attributes["departure_date"]), existing["reservation_id"])
+                          self._carried_card(existing, attributes["departure_date"]), existing["reservation_id"], prop)
 
     def _carried_card(self, existing: Row | None, departure: str | None) -> str | None:
         """The vault token of the booking's card, kept by a revision that brings no card of its own."""
@@ -353,8 +354,9 @@ class Bookings:
         give_back_rooms(self.store.conn, units)
 
     def _save(self, attributes: dict[str, Any], existing: Row | None, body_hash: str, taken: list[Any], card_token: str | None,
-              key: str) -> dict[str, Any]:
-        """`key` finds the booking by its reservation id (BookingCards.reservation_key)."""
+              key: str, prop: Row | None) -> dict[str, Any]:
+        """`key` finds the booking by its reservation id (BookingCards.reservation_key); `prop`: the property's row
+        as this transaction read it, if the caller holds it."""
         conn, now, revision_id = self.store.conn, utc_now(), new_id()
         attributes = {**attributes, "revision_id": revision_id,
                       "inserted_at": existing["inserted_at"] if existing else now, "updated_at": now}
@@ -366,7 +368,7 @@ class Bookings:
         insert_revision(conn, revision_id, attributes, card_token, now)
         outbox.booking_changed(conn, attributes)
         _availability_events(self.store, attributes["property_id"], from_json(existing["taken"]) if existing else [],
-                             taken)
+                             taken, prop)
         return feed_view(attributes)
 
     # --- reading -----------------------------------------------------------------------------
@@ -486,7 +488,8 @@ def _rate_of(rows: dict[str, tuple[Any, ...]], day: str, currency: str) -> str |
     return None if row is None or row[R_RATE] is None else format_minor(row[R_RATE], currency)
 
 
-def _availability_events(store: Store, property_id: str, before: list[Any], after: list[Any]) -> None:
+def _availability_events(store: Store, property_id: str, before: list[Any], after: list[Any],
+                         prop: Row | None) -> None:
     """An ARI event per room type whose availability the booking moved: the nights whose units it took or gave back
     (given back and taken again is no change); the sellable index of those nights."""
     moved = Counter(tuple(unit) for unit in after)
@@ -499,7 +502,8 @@ def _availability_events(store: Store, property_id: str, before: list[Any], afte
         outbox.availability_changed(store.conn, property_id, room_type_id, changed)
     moved_nights = [day for changed in nights.values() for day in changed]
     if moved_nights:
-        sellable.refresh(store, [property_id], min(moved_nights), max(moved_nights))
+        sellable.refresh(store, [property_id], min(moved_nights), max(moved_nights),
+                         read={property_id: prop} if prop is not None else None)
 
 
 def _lacks(availability: dict[str, int], arrival: date, departure: date, count: int) -> bool:

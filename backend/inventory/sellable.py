@@ -25,7 +25,7 @@ data step of databases from before it, backend/upgrades/).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import date, timedelta
 from typing import Any, cast
 from weakref import WeakKeyDictionary
@@ -47,7 +47,7 @@ from backend.inventory.store import (
     put_sellable,
     restriction_span,
 )
-from storage import Store
+from storage import Row, Store
 
 MAX_NIGHTS = 30  # the longest stay the index answers for; longer ones are priced (each write reindexes this far back)
 # The channels that shop (meta channels: backend/channels/service.py, backend/shopping/): the only ones whose
@@ -57,14 +57,16 @@ SHOPPING_CODES = ("OpenShopping",)
 _calendars: WeakKeyDictionary[Store, Calendar] = WeakKeyDictionary()
 
 
-def refresh(store: Store, property_ids: Iterable[str], first: str | None = None, last: str | None = None) -> None:
+def refresh(store: Store, property_ids: Iterable[str], first: str | None = None, last: str | None = None, *,
+            read: Mapping[str, Row] | None = None) -> None:
     """The index rows of these properties made again from what the open transaction reads: of the arrivals whose
-    stays could read nights first to last, or of every arrival without them."""
+    stays could read nights first to last, or of every arrival without them. `read`: property rows, by id, that the
+    caller read in this transaction and has not changed since (they are not asked for again)."""
     calendar = _calendars.get(store)
     if calendar is None:
         calendar = _calendars[store] = Calendar(store)
     for property_id in dict.fromkeys(property_ids):
-        _refresh(store, calendar, property_id, first, last)
+        _refresh(store, calendar, property_id, first, last, (read or {}).get(property_id))
 
 
 def recount(store: Store, channel_ids: Iterable[str]) -> None:
@@ -91,11 +93,14 @@ def rebuild(store: Store) -> int:
     return len(ids)
 
 
-def _refresh(store: Store, calendar: Calendar, property_id: str, first: str | None, last: str | None) -> None:
+def _refresh(store: Store, calendar: Calendar, property_id: str, first: str | None, last: str | None,
+             prop: Row | None) -> None:
     conn = store.conn
-    prop = property_row_in(conn, property_id)
-    mappings = mapped_plans_of(conn, property_id, SHOPPING_CODES) if prop is not None else []
-    plans = calendar.plans({plan_id for _, plan_id in mappings})
+    prop = prop or property_row_in(conn, property_id)
+    found = mapped_plans_of(conn, property_id, SHOPPING_CODES) if prop is not None else []
+    mappings = [(channel_id, plan_id) for channel_id, plan_id, *_ in found]
+    plans = calendar.plans_at(dict.fromkeys((plan_id, stamp) for _, plan_id, stamp, _, _ in found))
+    rooms = calendar.rooms_at(dict.fromkeys((room_id, stamp) for *_, room_id, stamp in found))
     parents = {p.parent_id for p in plans.values() if p.parent_id}
     if first is None:
         span_low, span_high = restriction_span(conn, list(plans.keys() | parents)) if plans else (None, None)
@@ -106,7 +111,6 @@ def _refresh(store: Store, calendar: Calendar, property_id: str, first: str | No
     if arrivals is not None and plans and prop is not None:
         settings = from_json(prop["settings"])
         facts = (prop["timezone"] or "", settings["cut_off_time"], settings["cut_off_days"], settings["state_length"])
-        rooms = calendar.rooms(p.room_type_id for p in plans.values())
         keys = [d.isoformat() for d in days(arrivals[0], arrivals[1] + timedelta(days=MAX_NIGHTS + 1))]
         nights = calendar.restrictions(Scope(tuple(plans)), keys[0], keys[-1], plans.values())
         availability = calendar.availability(Scope(tuple(rooms)), keys[0], keys[-1])

@@ -346,9 +346,10 @@ def take_room(conn: Connection, room_type_id: str, day: str) -> bool:
 
 
 def give_back_rooms(conn: Connection, units: list[tuple[str, str]]) -> None:
-    """Each (room type, night) one room more."""
-    conn.executemany("UPDATE availability SET availability = availability + 1 WHERE room_type_id = ? AND date = ?",
-                     units)
+    """Each (room type, night) one room more (none: no round trip, which an empty executemany still makes)."""
+    if units:
+        conn.executemany("UPDATE availability SET availability = availability + 1 WHERE room_type_id = ? AND date = ?",
+                         units)
 
 
 def plan_currency(store: Store, plan_id: str) -> str | None:
@@ -361,11 +362,13 @@ SELLABLE_COLUMNS = ("channel_id", "date", "property_id", "currency", "adults", "
                     "nights", "timezone", "cut_off_time", "cut_off_days", "state_length")
 
 
-def mapped_plans_of(conn: Connection, property_id: str, codes: Sequence[str]) -> list[tuple[str, str]]:
-    """(channel_id, rate_plan_id) of every mapping of the property's rate plans to a channel of these codes that it
-    is connected to, while it is active (what those channels sell of it)."""
+def mapped_plans_of(conn: Connection, property_id: str, codes: Sequence[str]) -> list[tuple[str, str, str, str, str]]:
+    """(channel_id, rate_plan_id, its updated_at, room_type_id, its updated_at) of every mapping of the property's
+    rate plans to a channel of these codes that it is connected to, while it is active (what those channels sell of
+    it): the versions with them, so that the plans and rooms are not asked for again (backend/inventory/calendar.py)."""
     return [tuple(r) for r in conn.execute(
-        "SELECT m.channel_id, m.rate_plan_id FROM rate_plans p JOIN channel_rate_plans m ON m.rate_plan_id = p.id "
+        "SELECT m.channel_id, m.rate_plan_id, p.updated_at, r.id, r.updated_at FROM rate_plans p "
+        "JOIN channel_rate_plans m ON m.rate_plan_id = p.id JOIN room_types r ON r.id = p.room_type_id "
         "WHERE p.property_id = ? AND EXISTS (SELECT 1 FROM properties h WHERE h.id = p.property_id AND h.is_active = 1) "
         "AND EXISTS (SELECT 1 FROM channel_properties c WHERE c.channel_id = m.channel_id AND c.property_id = ?) "
         f"AND EXISTS (SELECT 1 FROM channels ch WHERE ch.id = m.channel_id AND ch.channel_code IN ({placeholders(codes)}))",

@@ -60,7 +60,7 @@ from backend.inventory.age_bands import SPEC_BANDS, bands_of
 from backend.inventory.calendar import Calendar, Scope
 from backend.inventory.channel_rules import ChannelRules
 from backend.inventory.stays import R_RATE, Guests, Nightly, Nights, NotSellable, Plan, Quote, quote
-from backend.inventory.store import give_back_rooms, take_room
+from backend.inventory.store import give_back_rooms, take_rooms
 from backend.inventory.taxes import TaxSet, tax_lines
 from backend.inventory.window import Window, window_of
 from backend.outbox import record as outbox
@@ -336,18 +336,22 @@ class Bookings:
         The conditional decrement is the arbiter, not the availability read before it: where two writers run at
         once (PostgreSQL), both may have read the last room as free, and the second's UPDATE then matches no row.
         A booking that must be sellable is refused then (the caller's transaction rolls back); an OTA's is kept
-        as sent, flagged overbooked. Units are taken in (room type, night) order, so two bookings never wait on
-        each other's rows in opposite orders."""
+        as sent, flagged overbooked, holding what its nights had left. Every night is taken in one statement (one
+        round trip); the property's write scope keeps other writers off these rows meanwhile."""
         units = sorted((room["room_type_id"], day, index) for index, room in enumerate(rooms) if room["is_mapped"]
                        for day in room["days"] if day >= since)
+        whole = take_rooms(self.store.conn, Counter((room_type_id, day) for room_type_id, day, _ in units)) if units \
+            else set()
         taken, short = [], False
         for room_type_id, day, index in units:
-            if take_room(self.store.conn, room_type_id, day):
+            if (room_type_id, day) in whole:
                 taken.append((room_type_id, day))
-            elif ota:
-                short = True
-            else:
+            elif not ota:
                 raise ValidationFailed.one(f"rooms.{index}", f"can't be booked: no room is left on {day}")
+            elif take_rooms(self.store.conn, {(room_type_id, day): 1}):  # what a night short of rooms has left
+                taken.append((room_type_id, day))
+            else:
+                short = True
         return taken, short
 
     def _give_back(self, units: list[tuple[str, str]]) -> None:

@@ -5,7 +5,7 @@ their connection in (or the Store, for single reads)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from backend.core.listing import Column, ListQuery, order_by, where
@@ -338,11 +338,17 @@ def delete_hotel_policy(conn: Connection, policy_id: str) -> None:
     conn.execute("DELETE FROM hotel_policies WHERE id = ?", (policy_id,))
 
 
-def take_room(conn: Connection, room_type_id: str, day: str) -> bool:
-    """One room of the night taken if one is left: the conditional decrement whose rowcount says so, which holds
-    when two writers take the last room at once."""
-    return bool(conn.execute("UPDATE availability SET availability = availability - 1 WHERE room_type_id = ? "
-                             "AND date = ? AND availability > 0", (room_type_id, day)).rowcount)
+def take_rooms(conn: Connection, wanted: Mapping[tuple[str, str], int]) -> set[tuple[str, str]]:
+    """Of these (room type, night): rooms wanted, those whose nights had that many left, taken in one statement:
+    the conditional decrement, which holds when two writers take the last room at once; a night with fewer is left
+    as it was."""
+    values = ", ".join("(?, ?, ?)" for _ in wanted)
+    return {(r[0], r[1]) for r in conn.execute(
+        f"WITH wanted (room_id, night, n) AS (VALUES {values}) UPDATE availability AS a "
+        "SET availability = a.availability - w.n FROM wanted w "
+        "WHERE a.room_type_id = w.room_id AND a.date = w.night AND a.availability >= w.n "
+        "RETURNING room_type_id, date", [v for (room_type_id, day), n in wanted.items()
+                                             for v in (room_type_id, day, n)]).fetchall()}
 
 
 def give_back_rooms(conn: Connection, units: list[tuple[str, str]]) -> None:

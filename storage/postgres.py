@@ -248,10 +248,11 @@ class PostgresStore(PooledReads):
         keys = sorted(set(scope))
         with self._writers if not keys else nullcontext(), self.pool.connection() as raw:
             conn = PgConnection(raw)
-            raw.execute("BEGIN")
             self._local.conn, self._local.scope = conn, scope
             try:
-                raw.execute(_locks(len(keys)), (FRONTDESK, WRITER, *keys))
+                with raw.pipeline() if psycopg.Pipeline.is_supported() else nullcontext():  # one round trip
+                    raw.execute("BEGIN")
+                    raw.execute(_locks(len(keys)), (FRONTDESK, WRITER, *keys))
                 yield conn
             except BaseException:
                 self._local.conn = None

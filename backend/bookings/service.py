@@ -190,9 +190,10 @@ class Bookings:
         arrival = date.fromisoformat(cast(str, model.arrival_date))
         departure = date.fromisoformat(cast(str, model.departure_date))
         held = Counter(tuple(u) for u in from_json(existing["taken"])) if existing else Counter()
+        rules = ChannelRules.of_property(self.store.conn, prop["id"]) if ruled else None
         rooms, overbooked, unmapped = self._price_rooms(model, shown["rooms"], prop, sold, window, arrival,
                                                         departure, held, settings["min_stay_type"], ota,
-                                                        channel["id"] if ruled else None)
+                                                        (channel["id"], rules) if rules is not None else None)
         autoupdate = settings["allow_availability_autoupdate_on_" + ("modification" if existing else "confirmation")]
         taken = list(held.elements()) if existing else []
         if autoupdate:
@@ -225,25 +226,27 @@ class Bookings:
             card_token = self._carried_card(existing, model.departure_date)
             if existing:
                 attributes["guarantee"] = from_json(self._revision_row(existing["revision_id"])["attributes"])["guarantee"]
-        return self._save(attributes, existing, body_hash, taken, card_token, key or reservation_id, prop)
+        return self._save(attributes, existing, body_hash, taken, card_token, key or reservation_id,
+                          sellable.Read(prop, rules))
 
     def _price_rooms(self, model: BookingInput, shown_rooms: list[dict[str, Any]], prop: Row, mapped: set[str],
                      window: Window, arrival: date, departure: date, held: Counter[tuple[str, str]], min_stay_type: str,
-                     ota: bool, seen_by: str | None) -> tuple[list[dict[str, Any]], bool, bool]:
+                     ota: bool, seen_by: tuple[str, ChannelRules] | None) -> tuple[list[dict[str, Any]], bool, bool]:
         """Each room of the booking with its nightly prices. A shopping push or a booking of the property's own must
         be sellable (422 naming the room otherwise), of the rate plans `mapped` (those its channel sells), at the
         prices it names, if any, for each night, and carries
         its rate plan's taxes; an OTA booking is taken as sent, flagged overbooked or unmapped. `seen_by`: the
-        channel whose availability rules apply (backend/inventory/channel_rules.py): the rooms it may sell are those
-        they leave it, read in this transaction under the property's scope, which a rule's change takes too; an OTA
-        booking beyond them is flagged overbooked, as one beyond the rooms there are."""
-        plans = self.calendar.plans(r.rate_plan_code for r in model.rooms)
-        rooms = self.calendar.rooms(p.room_type_id for p in plans.values())
+        channel whose availability rules apply (backend/inventory/channel_rules.py) and the property's rules: the
+        rooms it may sell are those they leave it, read in this transaction under the property's scope, which a
+        rule's change takes too; an OTA booking beyond them is flagged overbooked, as one beyond the rooms there
+        are."""
+        plans, rooms = self.calendar.plans_and_rooms(r.rate_plan_code for r in model.rooms)
         first, last = arrival.isoformat(), departure.isoformat()
         restrictions = self.calendar.restrictions(Scope(tuple(plans)), first, last, plans.values())
         availability = self.calendar.availability(Scope(tuple(rooms)), first, last)
         if seen_by is not None:
-            ChannelRules.of(self.store, [seen_by], first, last).apply([seen_by], availability)
+            channel_id, rules = seen_by
+            rules.apply([channel_id], availability)
         tax_sets = self.calendar.tax_sets(plans.values())
         for (room_id, day), count in held.items():  # this booking's own units count as free for its change
             availability.setdefault(room_id, {})[day] = availability.get(room_id, {}).get(day, 0) + count
@@ -319,7 +322,8 @@ class Bookings:
         if shown["services"]:  # a cancellation fee, in the booking's currency whether or not the body names it
             attributes["services"] = [*attributes["services"], *_priced(shown["services"], existing["currency"])]
         return self._save(attributes, existing, existing["body_hash"], taken,
-                          self._carried_card(existing, attributes["departure_date"]), existing["reservation_id"], prop)
+                          self._carried_card(existing, attributes["departure_date"]), existing["reservation_id"],
+                          sellable.Read(prop) if prop is not None else None)
 
     def _carried_card(self, existing: Row | None, departure: str | None) -> str | None:
         """The vault token of the booking's card, kept by a revision that brings no card of its own."""
@@ -358,21 +362,28 @@ class Bookings:
         give_back_rooms(self.store.conn, units)
 
     def _save(self, attributes: dict[str, Any], existing: Row | None, body_hash: str, taken: list[Any], card_token: str | None,
-              key: str, prop: Row | None) -> dict[str, Any]:
-        """`key` finds the booking by its reservation id (BookingCards.reservation_key); `prop`: the property's row
-        as this transaction read it, if the caller holds it."""
+              key: str, read: sellable.Read | None) -> dict[str, Any]:
+        """`key` finds the booking by its reservation id (BookingCards.reservation_key); `read`: what the caller
+        read of the property in this transaction, if it holds its row. With the booking, an ARI event per room type
+        whose availability it moved, and the sellable index of those nights."""
         conn, now, revision_id = self.store.conn, utc_now(), new_id()
         attributes = {**attributes, "revision_id": revision_id,
                       "inserted_at": existing["inserted_at"] if existing else now, "updated_at": now}
-        names = guest_names(attributes)
-        if existing:
-            update_booking(conn, attributes, revision_id, body_hash, taken, names, now)
-        else:
-            insert_booking(conn, attributes, revision_id, body_hash, taken, names, now, key)
-        insert_revision(conn, revision_id, attributes, card_token, now)
-        outbox.booking_changed(conn, attributes)
-        _availability_events(self.store, attributes["property_id"], from_json(existing["taken"]) if existing else [],
-                             taken, prop)
+        names, property_id = guest_names(attributes), attributes["property_id"]
+        moved = _moved(from_json(existing["taken"]) if existing else [], taken)
+        with conn.batch():  # writes whose results nothing reads: one round trip
+            if existing:
+                update_booking(conn, attributes, revision_id, body_hash, taken, names, now)
+            else:
+                insert_booking(conn, attributes, revision_id, body_hash, taken, names, now, key)
+            insert_revision(conn, revision_id, attributes, card_token, now)
+            outbox.booking_changed(conn, attributes)
+            for room_type_id, nights in moved.items():
+                outbox.availability_changed(conn, property_id, room_type_id, nights)
+        if moved:
+            nights = [day for changed in moved.values() for day in changed]
+            sellable.refresh(self.store, [property_id], min(nights), max(nights),
+                             read={property_id: read} if read is not None else None)
         return feed_view(attributes)
 
     # --- reading -----------------------------------------------------------------------------
@@ -492,22 +503,15 @@ def _rate_of(rows: dict[str, tuple[Any, ...]], day: str, currency: str) -> str |
     return None if row is None or row[R_RATE] is None else format_minor(row[R_RATE], currency)
 
 
-def _availability_events(store: Store, property_id: str, before: list[Any], after: list[Any],
-                         prop: Row | None) -> None:
-    """An ARI event per room type whose availability the booking moved: the nights whose units it took or gave back
-    (given back and taken again is no change); the sellable index of those nights."""
+def _moved(before: list[Any], after: list[Any]) -> dict[str, list[str]]:
+    """By room type, the nights whose units the booking took or gave back (given back and taken again is no change)."""
     moved = Counter(tuple(unit) for unit in after)
     moved.subtract(Counter(tuple(unit) for unit in before))
     nights: dict[str, list[str]] = {}
     for (room_type_id, day), count in moved.items():
         if count:
             nights.setdefault(room_type_id, []).append(day)
-    for room_type_id, changed in nights.items():
-        outbox.availability_changed(store.conn, property_id, room_type_id, changed)
-    moved_nights = [day for changed in nights.values() for day in changed]
-    if moved_nights:
-        sellable.refresh(store, [property_id], min(moved_nights), max(moved_nights),
-                         read={property_id: prop} if prop is not None else None)
+    return nights
 
 
 def _lacks(availability: dict[str, int], arrival: date, departure: date, count: int) -> bool:

@@ -23,6 +23,7 @@ from backend.inventory.stays import Nightly, Plan, Room, inherited, weekdays_bet
 from backend.inventory.store import (
     availability_nights,
     mapped_plan_versions,
+    plan_room_versions,
     restriction_nights,
     rows_by_id,
     scope_plan_versions,
@@ -56,6 +57,12 @@ class Calendar:
     def plans_at(self, found_versions: Iterable[tuple[str, str]]) -> dict[str, Plan]:
         """The plans of these (id, updated_at), which the caller read with something else in one statement."""
         return self._parsed("rate_plans", found_versions, self._plans, Plan.of)
+
+    def plans_and_rooms(self, ids: Iterable[str]) -> tuple[dict[str, Plan], dict[str, Room]]:
+        """These plans and their room types (in no order), the versions of both read in one statement."""
+        found = plan_room_versions(self.store, list(ids))
+        return (self.plans_at(dict.fromkeys((plan_id, stamp) for plan_id, stamp, _, _ in found)),
+                self.rooms_at(dict.fromkeys((room_id, stamp) for _, _, room_id, stamp in found)))
 
     def rooms(self, ids: Iterable[str]) -> dict[str, Room]:
         rooms = self.rooms_at(versions(self.store, "room_types", list(dict.fromkeys(ids))))

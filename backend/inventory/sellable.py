@@ -26,6 +26,7 @@ data step of databases from before it, backend/upgrades/).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any, cast
 from weakref import WeakKeyDictionary
@@ -57,11 +58,20 @@ SHOPPING_CODES = ("OpenShopping",)
 _calendars: WeakKeyDictionary[Store, Calendar] = WeakKeyDictionary()
 
 
+@dataclass(frozen=True)
+class Read:
+    """What a caller read of a property in the open transaction and has not changed since, which `refresh` then does
+    not ask for again: its row, and its availability rules (ChannelRules.of_property) when it read them."""
+
+    prop: Row
+    rules: ChannelRules | None = None
+
+
 def refresh(store: Store, property_ids: Iterable[str], first: str | None = None, last: str | None = None, *,
-            read: Mapping[str, Row] | None = None) -> None:
+            read: Mapping[str, Read] | None = None) -> None:
     """The index rows of these properties made again from what the open transaction reads: of the arrivals whose
-    stays could read nights first to last, or of every arrival without them. `read`: property rows, by id, that the
-    caller read in this transaction and has not changed since (they are not asked for again)."""
+    stays could read nights first to last, or of every arrival without them. `read`: by property, what the caller
+    read of it (`Read`)."""
     calendar = _calendars.get(store)
     if calendar is None:
         calendar = _calendars[store] = Calendar(store)
@@ -94,9 +104,9 @@ def rebuild(store: Store) -> int:
 
 
 def _refresh(store: Store, calendar: Calendar, property_id: str, first: str | None, last: str | None,
-             prop: Row | None) -> None:
+             read: Read | None) -> None:
     conn = store.conn
-    prop = prop or property_row_in(conn, property_id)
+    prop = read.prop if read is not None else property_row_in(conn, property_id)
     found = mapped_plans_of(conn, property_id, SHOPPING_CODES) if prop is not None else []
     mappings = [(channel_id, plan_id) for channel_id, plan_id, *_ in found]
     plans = calendar.plans_at(dict.fromkeys((plan_id, stamp) for _, plan_id, stamp, _, _ in found))
@@ -120,7 +130,7 @@ def _refresh(store: Store, calendar: Calendar, property_id: str, first: str | No
         masks = {plan_id: _masks(plan, [nights[plan_id][k] for k in keys], available[plan.room_type_id],
                                  settings["min_stay_type"], count)
                  for plan_id, plan in plans.items()}
-        rules = ChannelRules.of_property(conn, property_id)
+        rules = read.rules if read is not None and read.rules is not None else ChannelRules.of_property(conn, property_id)
         for channel_id, plan_id in mappings:
             plan, room = plans[plan_id], rooms[plans[plan_id].room_type_id]
             kind = (channel_id, plan.currency, room.occ_adults, room.occ_children, room.occ_infants,

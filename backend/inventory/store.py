@@ -121,6 +121,13 @@ def versions(store: Reads, table: str, ids: list[str]) -> Iterable[tuple[str, st
             store.tuples(f"SELECT id, updated_at FROM {table} WHERE id IN ({placeholders(chunk)})", chunk)]
 
 
+def plan_room_versions(store: Reads, plan_ids: list[str]) -> list[tuple[str, str, str, str]]:
+    """(id, updated_at, room_type_id, the room type's updated_at) of these rate plans, asked in chunks as `versions`."""
+    return [row for chunk in chunked(plan_ids) for row in store.tuples(
+        "SELECT p.id, p.updated_at, r.id, r.updated_at FROM rate_plans p JOIN room_types r ON r.id = p.room_type_id "
+        f"WHERE p.id IN ({placeholders(chunk)})", chunk)]
+
+
 def rows_by_id(store: Reads, table: str, ids: list[str]) -> list[Row]:
     return [row for chunk in chunked(ids) for row in
             store.query(f"SELECT * FROM {table} WHERE id IN ({placeholders(chunk)})", chunk)]
@@ -414,15 +421,16 @@ def all_channel_ids(conn: Connection) -> list[str]:
 
 def put_sellable(conn: Connection, property_id: str, first: str | None, last: str | None,
                  rows: list[tuple[Any, ...]]) -> None:
-    """The property's index rows from first to last (every one, both None) replaced by these."""
-    if first is None:
-        conn.execute("DELETE FROM sellable_nights WHERE property_id = ?", (property_id,))
-    else:
-        conn.execute("DELETE FROM sellable_nights WHERE property_id = ? AND date >= ? AND date <= ?",
-                     (property_id, first, last))
-    if rows:
-        conn.executemany(f"INSERT INTO sellable_nights ({', '.join(SELLABLE_COLUMNS)}) "
-                         f"VALUES ({', '.join('?' * len(SELLABLE_COLUMNS))})", rows)
+    """The property's index rows from first to last (every one, both None) replaced by these, in one batch."""
+    with conn.batch():
+        if first is None:
+            conn.execute("DELETE FROM sellable_nights WHERE property_id = ?", (property_id,))
+        else:
+            conn.execute("DELETE FROM sellable_nights WHERE property_id = ? AND date >= ? AND date <= ?",
+                         (property_id, first, last))
+        if rows:
+            conn.executemany(f"INSERT INTO sellable_nights ({', '.join(SELLABLE_COLUMNS)}) "
+                             f"VALUES ({', '.join('?' * len(SELLABLE_COLUMNS))})", rows)
 
 
 def plan_properties(conn: Connection, plan_ids: list[str]) -> list[str]:

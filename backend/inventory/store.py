@@ -346,16 +346,17 @@ def delete_hotel_policy(conn: Connection, policy_id: str) -> None:
 
 
 def take_rooms(conn: Connection, wanted: Mapping[tuple[str, str], int]) -> set[tuple[str, str]]:
-    """Of these (room type, night): rooms wanted, those whose nights had that many left, taken in one statement:
-    the conditional decrement, which holds when two writers take the last room at once; a night with fewer is left
-    as it was."""
-    values = ", ".join("(?, ?, ?)" for _ in wanted)
-    return {(r[0], r[1]) for r in conn.execute(
-        f"WITH wanted (room_id, night, n) AS (VALUES {values}) UPDATE availability AS a "
-        "SET availability = a.availability - w.n FROM wanted w "
-        "WHERE a.room_type_id = w.room_id AND a.date = w.night AND a.availability >= w.n "
-        "RETURNING room_type_id, date", [v for (room_type_id, day), n in wanted.items()
-                                             for v in (room_type_id, day, n)]).fetchall()}
+    """Of these (room type, night): rooms wanted, those whose nights had that many left, taken in one statement (per
+    thousand nights: a statement's parameters are bounded): the conditional decrement, which holds when two writers
+    take the last room at once; a night with fewer is left as it was."""
+    taken: set[tuple[str, str]] = set()
+    for chunk in chunked(list(wanted.items()), 1000):
+        taken.update((r[0], r[1]) for r in conn.execute(
+            f"WITH wanted (room_id, night, n) AS (VALUES {', '.join('(?, ?, ?)' for _ in chunk)}) "
+            "UPDATE availability AS a SET availability = a.availability - w.n FROM wanted w "
+            "WHERE a.room_type_id = w.room_id AND a.date = w.night AND a.availability >= w.n "
+            "RETURNING room_type_id, date", [v for (room_type_id, day), n in chunk for v in (room_type_id, day, n)]))
+    return taken
 
 
 def give_back_rooms(conn: Connection, units: list[tuple[str, str]]) -> None:

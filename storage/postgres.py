@@ -5,12 +5,13 @@
 - Rows read by position and by name, as sqlite3.Row does; flags go in and come out as integers 0/1, as in SQLite
   (a Python bool is sent as an integer, a boolean result such as `EXISTS (…)` read as one).
 - A transaction borrows a connection from the pool for its length, bound to its thread so that the engine's reads
-  inside it join it, and begins with its advisory locks (whose waiters PostgreSQL serves in turn). Unscoped, after
-  waiting in this process's line of writers (storage/store.py's WriterQueue): the database-wide writers' lock,
-  which reproduces SQLite's `BEGIN IMMEDIATE` — one writer at a time, so that whatever a writer reads and decides
-  on still holds when it writes. Scoped (`transaction("property:…")`): that lock shared, then its keys' own, so
-  that writers of other keys go beside it and the unscoped ones wait for all. A statement outside a transaction
-  borrows a connection for itself alone (autocommit), its rows read before the connection goes back.
+  inside it join it, and begins with its advisory locks (whose waiters PostgreSQL serves in turn), sent with BEGIN in
+  one pipeline (`batch`: one round trip). Unscoped, after waiting in this process's line of writers
+  (storage/store.py's WriterQueue): the database-wide writers' lock, which reproduces SQLite's `BEGIN IMMEDIATE` — one
+  writer at a time, so that whatever a writer reads and decides on still holds when it writes. Scoped
+  (`transaction("property:…")`): that lock shared, then its keys' own, so that writers of other keys go beside it and
+  the unscoped ones wait for all. A statement outside a transaction borrows a connection for itself alone
+  (autocommit), its rows read before the connection goes back.
 - Commits are durable when they return (`synchronous_commit` as the server has it: on, unless an operator says
   otherwise). The database must use collation C, so that text sorts and compares byte by byte as in SQLite.
 - `change_stamp` is the server's WAL insert position: it moves with every write (a superset of this database's
@@ -32,7 +33,7 @@ import json
 import re
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager, nullcontext
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from functools import lru_cache
 from typing import Any, cast
 
@@ -153,6 +154,10 @@ class PgConnection:
         cursor.executemany(translate(sql), (tuple(p) for p in params))
         return cursor
 
+    def batch(self) -> AbstractContextManager[object]:
+        """psycopg's pipeline (an executemany in it rides along), where the client library has it."""
+        return self.raw.pipeline() if psycopg.Pipeline.is_supported() else nullcontext()
+
 
 class Autocommit:
     """`store.conn` outside a transaction: each statement on a connection of its own, committed at once."""
@@ -169,6 +174,10 @@ class Autocommit:
     def executemany(self, sql: str, params: Iterable[Sequence[Any]]) -> Result:
         with self.store.pool.connection() as raw:
             return Result(PgConnection(raw).executemany(sql, params))
+
+    def batch(self) -> AbstractContextManager[object]:
+        """Nothing to group: each statement goes on a connection of its own."""
+        return nullcontext()
 
 
 class PooledReads:
@@ -248,10 +257,11 @@ class PostgresStore(PooledReads):
         keys = sorted(set(scope))
         with self._writers if not keys else nullcontext(), self.pool.connection() as raw:
             conn = PgConnection(raw)
-            raw.execute("BEGIN")
             self._local.conn, self._local.scope = conn, scope
             try:
-                raw.execute(_locks(len(keys)), (FRONTDESK, WRITER, *keys))
+                with conn.batch():
+                    raw.execute("BEGIN")
+                    raw.execute(_locks(len(keys)), (FRONTDESK, WRITER, *keys))
                 yield conn
             except BaseException:
                 self._local.conn = None

@@ -18,7 +18,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +45,10 @@ class SqliteConnection(sqlite3.Connection):
     """sqlite3's connection, which says its dialect (`conn.dialect`) to code given only a connection."""
 
     dialect = SQLITE
+
+    def batch(self) -> AbstractContextManager[object]:
+        """Nothing to group: a statement is a call into the library, not a round trip."""
+        return nullcontext()
 
 
 class SqliteStore:

@@ -54,6 +54,11 @@ class Connection(Protocol):
     def execute(self, sql: str, params: Sequence[Any] = (), /) -> Cursor: ...
     def executemany(self, sql: str, params: Iterable[Sequence[Any]], /) -> Cursor: ...
 
+    def batch(self) -> AbstractContextManager[object]:
+        """Statements sent together, in one round trip where that costs one (PostgreSQL's pipeline): only those whose
+        results are not read (rowcount, rows) until it ends; their errors are raised when it ends."""
+        ...
+
 
 class Lease(Protocol):
     """One holder at a time of a named role (the deliverer's housekeeping), across processes: `acquire` takes or

@@ -60,7 +60,7 @@ from backend.inventory.age_bands import SPEC_BANDS, bands_of
 from backend.inventory.calendar import Calendar, Scope
 from backend.inventory.channel_rules import ChannelRules
 from backend.inventory.stays import R_RATE, Guests, Nightly, Nights, NotSellable, Plan, Quote, quote
-from backend.inventory.store import give_back_rooms, take_room
+from backend.inventory.store import give_back_rooms, take_rooms
 from backend.inventory.taxes import TaxSet, tax_lines
 from backend.inventory.window import Window, window_of
 from backend.outbox import record as outbox
@@ -171,7 +171,7 @@ class Bookings:
                 if model.status == "cancelled" and existing["status"] == "cancelled":
                     return self._attributes(existing["revision_id"]), False
             if model.status == "cancelled":
-                booking = self._cancel(shown, cast(Row, existing), prop)  # not new: _require_existing found it
+                booking = self._cancel(shown, cast(Row, existing), prop, prop)  # not new: _require_existing found it
             else:
                 sold = property_rate_plan_ids(self.store, prop["id"]) if crs else self._sold(channel, prop)
                 booking = self._book(model, shown, existing, prop, channel, sold, window, body_hash, key,
@@ -190,9 +190,10 @@ class Bookings:
         arrival = date.fromisoformat(cast(str, model.arrival_date))
         departure = date.fromisoformat(cast(str, model.departure_date))
         held = Counter(tuple(u) for u in from_json(existing["taken"])) if existing else Counter()
+        rules = ChannelRules.of_property(self.store.conn, prop["id"]) if ruled else None
         rooms, overbooked, unmapped = self._price_rooms(model, shown["rooms"], prop, sold, window, arrival,
                                                         departure, held, settings["min_stay_type"], ota,
-                                                        channel["id"] if ruled else None)
+                                                        (channel["id"], rules) if rules is not None else None)
         autoupdate = settings["allow_availability_autoupdate_on_" + ("modification" if existing else "confirmation")]
         taken = list(held.elements()) if existing else []
         if autoupdate:
@@ -225,25 +226,27 @@ class Bookings:
             card_token = self._carried_card(existing, model.departure_date)
             if existing:
                 attributes["guarantee"] = from_json(self._revision_row(existing["revision_id"])["attributes"])["guarantee"]
-        return self._save(attributes, existing, body_hash, taken, card_token, key or reservation_id)
+        return self._save(attributes, existing, body_hash, taken, card_token, key or reservation_id,
+                          sellable.Read(prop, rules))
 
     def _price_rooms(self, model: BookingInput, shown_rooms: list[dict[str, Any]], prop: Row, mapped: set[str],
                      window: Window, arrival: date, departure: date, held: Counter[tuple[str, str]], min_stay_type: str,
-                     ota: bool, seen_by: str | None) -> tuple[list[dict[str, Any]], bool, bool]:
+                     ota: bool, seen_by: tuple[str, ChannelRules] | None) -> tuple[list[dict[str, Any]], bool, bool]:
         """Each room of the booking with its nightly prices. A shopping push or a booking of the property's own must
         be sellable (422 naming the room otherwise), of the rate plans `mapped` (those its channel sells), at the
         prices it names, if any, for each night, and carries
         its rate plan's taxes; an OTA booking is taken as sent, flagged overbooked or unmapped. `seen_by`: the
-        channel whose availability rules apply (backend/inventory/channel_rules.py): the rooms it may sell are those
-        they leave it, read in this transaction under the property's scope, which a rule's change takes too; an OTA
-        booking beyond them is flagged overbooked, as one beyond the rooms there are."""
-        plans = self.calendar.plans(r.rate_plan_code for r in model.rooms)
-        rooms = self.calendar.rooms(p.room_type_id for p in plans.values())
+        channel whose availability rules apply (backend/inventory/channel_rules.py) and the property's rules: the
+        rooms it may sell are those they leave it, read in this transaction under the property's scope, which a
+        rule's change takes too; an OTA booking beyond them is flagged overbooked, as one beyond the rooms there
+        are."""
+        plans, rooms = self.calendar.plans_and_rooms(r.rate_plan_code for r in model.rooms)
         first, last = arrival.isoformat(), departure.isoformat()
-        restrictions = self.calendar.restrictions(Scope(tuple(plans)), first, last)
+        restrictions = self.calendar.restrictions(Scope(tuple(plans)), first, last, plans.values())
         availability = self.calendar.availability(Scope(tuple(rooms)), first, last)
         if seen_by is not None:
-            ChannelRules.of(self.store, [seen_by], first, last).apply([seen_by], availability)
+            channel_id, rules = seen_by
+            rules.apply([channel_id], availability)
         tax_sets = self.calendar.tax_sets(plans.values())
         for (room_id, day), count in held.items():  # this booking's own units count as free for its change
             availability.setdefault(room_id, {})[day] = availability.get(room_id, {}).get(day, 0) + count
@@ -306,10 +309,11 @@ class Bookings:
     def cancel_taken(self, existing: Row) -> dict[str, Any]:
         """Cancel a booking (its row, with its property's `settings`) in the caller's transaction: a cancellation
         for an invalid card."""
-        return self._cancel({"services": []}, existing, existing)
+        return self._cancel({"services": []}, existing, existing, None)
 
-    def _cancel(self, shown: dict[str, Any], existing: Row, prop: Row) -> dict[str, Any]:
-        settings = from_json(prop["settings"])
+    def _cancel(self, shown: dict[str, Any], existing: Row, settings_of: Row, prop: Row | None) -> dict[str, Any]:
+        """`settings_of`: a row with the property's settings; `prop`: its row, when this transaction read it."""
+        settings = from_json(settings_of["settings"])
         taken = from_json(existing["taken"])
         if settings["allow_availability_autoupdate_on_cancellation"]:
             self._give_back([tuple(u) for u in taken])
@@ -318,7 +322,8 @@ class Bookings:
         if shown["services"]:  # a cancellation fee, in the booking's currency whether or not the body names it
             attributes["services"] = [*attributes["services"], *_priced(shown["services"], existing["currency"])]
         return self._save(attributes, existing, existing["body_hash"], taken,
-                          self._carried_card(existing, attributes["departure_date"]), existing["reservation_id"])
+                          self._carried_card(existing, attributes["departure_date"]), existing["reservation_id"],
+                          sellable.Read(prop) if prop is not None else None)
 
     def _carried_card(self, existing: Row | None, departure: str | None) -> str | None:
         """The vault token of the booking's card, kept by a revision that brings no card of its own."""
@@ -335,38 +340,50 @@ class Bookings:
         The conditional decrement is the arbiter, not the availability read before it: where two writers run at
         once (PostgreSQL), both may have read the last room as free, and the second's UPDATE then matches no row.
         A booking that must be sellable is refused then (the caller's transaction rolls back); an OTA's is kept
-        as sent, flagged overbooked. Units are taken in (room type, night) order, so two bookings never wait on
-        each other's rows in opposite orders."""
+        as sent, flagged overbooked, holding what its nights had left. Every night is taken in one statement (one
+        round trip); the property's write scope keeps other writers off these rows meanwhile."""
         units = sorted((room["room_type_id"], day, index) for index, room in enumerate(rooms) if room["is_mapped"]
                        for day in room["days"] if day >= since)
+        whole = take_rooms(self.store.conn, Counter((room_type_id, day) for room_type_id, day, _ in units)) if units \
+            else set()
         taken, short = [], False
         for room_type_id, day, index in units:
-            if take_room(self.store.conn, room_type_id, day):
+            if (room_type_id, day) in whole:
                 taken.append((room_type_id, day))
-            elif ota:
-                short = True
-            else:
+            elif not ota:
                 raise ValidationFailed.one(f"rooms.{index}", f"can't be booked: no room is left on {day}")
+            elif take_rooms(self.store.conn, {(room_type_id, day): 1}):  # what a night short of rooms has left
+                taken.append((room_type_id, day))
+            else:
+                short = True
         return taken, short
 
     def _give_back(self, units: list[tuple[str, str]]) -> None:
         give_back_rooms(self.store.conn, units)
 
     def _save(self, attributes: dict[str, Any], existing: Row | None, body_hash: str, taken: list[Any], card_token: str | None,
-              key: str) -> dict[str, Any]:
-        """`key` finds the booking by its reservation id (BookingCards.reservation_key)."""
+              key: str, read: sellable.Read | None) -> dict[str, Any]:
+        """`key` finds the booking by its reservation id (BookingCards.reservation_key); `read`: what the caller
+        read of the property in this transaction, if it holds its row. With the booking, an ARI event per room type
+        whose availability it moved, and the sellable index of those nights."""
         conn, now, revision_id = self.store.conn, utc_now(), new_id()
         attributes = {**attributes, "revision_id": revision_id,
                       "inserted_at": existing["inserted_at"] if existing else now, "updated_at": now}
-        names = guest_names(attributes)
-        if existing:
-            update_booking(conn, attributes, revision_id, body_hash, taken, names, now)
-        else:
-            insert_booking(conn, attributes, revision_id, body_hash, taken, names, now, key)
-        insert_revision(conn, revision_id, attributes, card_token, now)
-        outbox.booking_changed(conn, attributes)
-        _availability_events(self.store, attributes["property_id"], from_json(existing["taken"]) if existing else [],
-                             taken)
+        names, property_id = guest_names(attributes), attributes["property_id"]
+        moved = _moved(from_json(existing["taken"]) if existing else [], taken)
+        with conn.batch():  # writes whose results nothing reads: one round trip
+            if existing:
+                update_booking(conn, attributes, revision_id, body_hash, taken, names, now)
+            else:
+                insert_booking(conn, attributes, revision_id, body_hash, taken, names, now, key)
+            insert_revision(conn, revision_id, attributes, card_token, now)
+            outbox.booking_changed(conn, attributes)
+            for room_type_id, nights in moved.items():
+                outbox.availability_changed(conn, property_id, room_type_id, nights)
+        if moved:
+            nights = [day for changed in moved.values() for day in changed]
+            sellable.refresh(self.store, [property_id], min(nights), max(nights),
+                             read={property_id: read} if read is not None else None)
         return feed_view(attributes)
 
     # --- reading -----------------------------------------------------------------------------
@@ -486,20 +503,15 @@ def _rate_of(rows: dict[str, tuple[Any, ...]], day: str, currency: str) -> str |
     return None if row is None or row[R_RATE] is None else format_minor(row[R_RATE], currency)
 
 
-def _availability_events(store: Store, property_id: str, before: list[Any], after: list[Any]) -> None:
-    """An ARI event per room type whose availability the booking moved: the nights whose units it took or gave back
-    (given back and taken again is no change); the sellable index of those nights."""
+def _moved(before: list[Any], after: list[Any]) -> dict[str, list[str]]:
+    """By room type, the nights whose units the booking took or gave back (given back and taken again is no change)."""
     moved = Counter(tuple(unit) for unit in after)
     moved.subtract(Counter(tuple(unit) for unit in before))
     nights: dict[str, list[str]] = {}
     for (room_type_id, day), count in moved.items():
         if count:
             nights.setdefault(room_type_id, []).append(day)
-    for room_type_id, changed in nights.items():
-        outbox.availability_changed(store.conn, property_id, room_type_id, changed)
-    moved_nights = [day for changed in nights.values() for day in changed]
-    if moved_nights:
-        sellable.refresh(store, [property_id], min(moved_nights), max(moved_nights))
+    return nights
 
 
 def _lacks(availability: dict[str, int], arrival: date, departure: date, count: int) -> bool:

@@ -23,6 +23,7 @@ from backend.inventory.stays import Nightly, Plan, Room, inherited, weekdays_bet
 from backend.inventory.store import (
     availability_nights,
     mapped_plan_versions,
+    plan_room_versions,
     restriction_nights,
     rows_by_id,
     scope_plan_versions,
@@ -51,13 +52,25 @@ class Calendar:
         return sorted(plans.values(), key=attrgetter("title", "id"))
 
     def plans(self, ids: Iterable[str]) -> dict[str, Plan]:
-        ids = list(ids)
-        return self._parsed("rate_plans", versions(self.store, "rate_plans", ids), self._plans, Plan.of)
+        return self.plans_at(versions(self.store, "rate_plans", list(ids)))
+
+    def plans_at(self, found_versions: Iterable[tuple[str, str]]) -> dict[str, Plan]:
+        """The plans of these (id, updated_at), which the caller read with something else in one statement."""
+        return self._parsed("rate_plans", found_versions, self._plans, Plan.of)
+
+    def plans_and_rooms(self, ids: Iterable[str]) -> tuple[dict[str, Plan], dict[str, Room]]:
+        """These plans and their room types (in no order), the versions of both read in one statement."""
+        found = plan_room_versions(self.store, list(ids))
+        return (self.plans_at(dict.fromkeys((plan_id, stamp) for plan_id, stamp, _, _ in found)),
+                self.rooms_at(dict.fromkeys((room_id, stamp) for _, _, room_id, stamp in found)))
 
     def rooms(self, ids: Iterable[str]) -> dict[str, Room]:
-        ids = list(dict.fromkeys(ids))
-        rooms = self._parsed("room_types", versions(self.store, "room_types", ids), self._rooms, Room.of)
+        rooms = self.rooms_at(versions(self.store, "room_types", list(dict.fromkeys(ids))))
         return dict(sorted(rooms.items(), key=lambda item: (item[1].title, item[0])))
+
+    def rooms_at(self, found_versions: Iterable[tuple[str, str]]) -> dict[str, Room]:
+        """The room types of these (id, updated_at), in no order, as `plans_at`."""
+        return self._parsed("room_types", found_versions, self._rooms, Room.of)
 
     def tax_sets(self, plans: Iterable[Plan]) -> dict[str, TaxSet]:
         """The tax sets of these plans, by id (a set's stamp changes with any of its taxes)."""

@@ -25,7 +25,8 @@ data step of databases from before it, backend/upgrades/).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any, cast
 from weakref import WeakKeyDictionary
@@ -47,7 +48,7 @@ from backend.inventory.store import (
     put_sellable,
     restriction_span,
 )
-from storage import Store
+from storage import Row, Store
 
 MAX_NIGHTS = 30  # the longest stay the index answers for; longer ones are priced (each write reindexes this far back)
 # The channels that shop (meta channels: backend/channels/service.py, backend/shopping/): the only ones whose
@@ -57,14 +58,25 @@ SHOPPING_CODES = ("OpenShopping",)
 _calendars: WeakKeyDictionary[Store, Calendar] = WeakKeyDictionary()
 
 
-def refresh(store: Store, property_ids: Iterable[str], first: str | None = None, last: str | None = None) -> None:
+@dataclass(frozen=True)
+class Read:
+    """What a caller read of a property in the open transaction and has not changed since, which `refresh` then does
+    not ask for again: its row, and its availability rules (ChannelRules.of_property) when it read them."""
+
+    prop: Row
+    rules: ChannelRules | None = None
+
+
+def refresh(store: Store, property_ids: Iterable[str], first: str | None = None, last: str | None = None, *,
+            read: Mapping[str, Read] | None = None) -> None:
     """The index rows of these properties made again from what the open transaction reads: of the arrivals whose
-    stays could read nights first to last, or of every arrival without them."""
+    stays could read nights first to last, or of every arrival without them. `read`: by property, what the caller
+    read of it (`Read`)."""
     calendar = _calendars.get(store)
     if calendar is None:
         calendar = _calendars[store] = Calendar(store)
     for property_id in dict.fromkeys(property_ids):
-        _refresh(store, calendar, property_id, first, last)
+        _refresh(store, calendar, property_id, first, last, (read or {}).get(property_id))
 
 
 def recount(store: Store, channel_ids: Iterable[str]) -> None:
@@ -91,11 +103,14 @@ def rebuild(store: Store) -> int:
     return len(ids)
 
 
-def _refresh(store: Store, calendar: Calendar, property_id: str, first: str | None, last: str | None) -> None:
+def _refresh(store: Store, calendar: Calendar, property_id: str, first: str | None, last: str | None,
+             read: Read | None) -> None:
     conn = store.conn
-    prop = property_row_in(conn, property_id)
-    mappings = mapped_plans_of(conn, property_id, SHOPPING_CODES) if prop is not None else []
-    plans = calendar.plans({plan_id for _, plan_id in mappings})
+    prop = read.prop if read is not None else property_row_in(conn, property_id)
+    found = mapped_plans_of(conn, property_id, SHOPPING_CODES) if prop is not None else []
+    mappings = [(channel_id, plan_id) for channel_id, plan_id, *_ in found]
+    plans = calendar.plans_at(dict.fromkeys((plan_id, stamp) for _, plan_id, stamp, _, _ in found))
+    rooms = calendar.rooms_at(dict.fromkeys((room_id, stamp) for *_, room_id, stamp in found))
     parents = {p.parent_id for p in plans.values() if p.parent_id}
     if first is None:
         span_low, span_high = restriction_span(conn, list(plans.keys() | parents)) if plans else (None, None)
@@ -106,7 +121,6 @@ def _refresh(store: Store, calendar: Calendar, property_id: str, first: str | No
     if arrivals is not None and plans and prop is not None:
         settings = from_json(prop["settings"])
         facts = (prop["timezone"] or "", settings["cut_off_time"], settings["cut_off_days"], settings["state_length"])
-        rooms = calendar.rooms(p.room_type_id for p in plans.values())
         keys = [d.isoformat() for d in days(arrivals[0], arrivals[1] + timedelta(days=MAX_NIGHTS + 1))]
         nights = calendar.restrictions(Scope(tuple(plans)), keys[0], keys[-1], plans.values())
         availability = calendar.availability(Scope(tuple(rooms)), keys[0], keys[-1])
@@ -116,7 +130,7 @@ def _refresh(store: Store, calendar: Calendar, property_id: str, first: str | No
         masks = {plan_id: _masks(plan, [nights[plan_id][k] for k in keys], available[plan.room_type_id],
                                  settings["min_stay_type"], count)
                  for plan_id, plan in plans.items()}
-        rules = ChannelRules.of_property(conn, property_id)
+        rules = read.rules if read is not None and read.rules is not None else ChannelRules.of_property(conn, property_id)
         for channel_id, plan_id in mappings:
             plan, room = plans[plan_id], rooms[plans[plan_id].room_type_id]
             kind = (channel_id, plan.currency, room.occ_adults, room.occ_children, room.occ_infants,

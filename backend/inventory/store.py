@@ -5,7 +5,7 @@ their connection in (or the Store, for single reads)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from backend.core.listing import Column, ListQuery, order_by, where
@@ -119,6 +119,13 @@ def versions(store: Reads, table: str, ids: list[str]) -> Iterable[tuple[str, st
     """(id, updated_at) of these rows of the table (asked in chunks: a channel's list may name tens of thousands)."""
     return [row for chunk in chunked(ids) for row in
             store.tuples(f"SELECT id, updated_at FROM {table} WHERE id IN ({placeholders(chunk)})", chunk)]
+
+
+def plan_room_versions(store: Reads, plan_ids: list[str]) -> list[tuple[str, str, str, str]]:
+    """(id, updated_at, room_type_id, the room type's updated_at) of these rate plans, asked in chunks as `versions`."""
+    return [row for chunk in chunked(plan_ids) for row in store.tuples(
+        "SELECT p.id, p.updated_at, r.id, r.updated_at FROM rate_plans p JOIN room_types r ON r.id = p.room_type_id "
+        f"WHERE p.id IN ({placeholders(chunk)})", chunk)]
 
 
 def rows_by_id(store: Reads, table: str, ids: list[str]) -> list[Row]:
@@ -338,17 +345,25 @@ def delete_hotel_policy(conn: Connection, policy_id: str) -> None:
     conn.execute("DELETE FROM hotel_policies WHERE id = ?", (policy_id,))
 
 
-def take_room(conn: Connection, room_type_id: str, day: str) -> bool:
-    """One room of the night taken if one is left: the conditional decrement whose rowcount says so, which holds
-    when two writers take the last room at once."""
-    return bool(conn.execute("UPDATE availability SET availability = availability - 1 WHERE room_type_id = ? "
-                             "AND date = ? AND availability > 0", (room_type_id, day)).rowcount)
+def take_rooms(conn: Connection, wanted: Mapping[tuple[str, str], int]) -> set[tuple[str, str]]:
+    """Of these (room type, night): rooms wanted, those whose nights had that many left, taken in one statement (per
+    thousand nights: a statement's parameters are bounded): the conditional decrement, which holds when two writers
+    take the last room at once; a night with fewer is left as it was."""
+    taken: set[tuple[str, str]] = set()
+    for chunk in chunked(list(wanted.items()), 1000):
+        taken.update((r[0], r[1]) for r in conn.execute(
+            f"WITH wanted (room_id, night, n) AS (VALUES {', '.join('(?, ?, ?)' for _ in chunk)}) "
+            "UPDATE availability AS a SET availability = a.availability - w.n FROM wanted w "
+            "WHERE a.room_type_id = w.room_id AND a.date = w.night AND a.availability >= w.n "
+            "RETURNING room_type_id, date", [v for (room_type_id, day), n in chunk for v in (room_type_id, day, n)]))
+    return taken
 
 
 def give_back_rooms(conn: Connection, units: list[tuple[str, str]]) -> None:
-    """Each (room type, night) one room more."""
-    conn.executemany("UPDATE availability SET availability = availability + 1 WHERE room_type_id = ? AND date = ?",
-                     units)
+    """Each (room type, night) one room more (none: no round trip, which an empty executemany still makes)."""
+    if units:
+        conn.executemany("UPDATE availability SET availability = availability + 1 WHERE room_type_id = ? AND date = ?",
+                         units)
 
 
 def plan_currency(store: Store, plan_id: str) -> str | None:
@@ -361,11 +376,13 @@ SELLABLE_COLUMNS = ("channel_id", "date", "property_id", "currency", "adults", "
                     "nights", "timezone", "cut_off_time", "cut_off_days", "state_length")
 
 
-def mapped_plans_of(conn: Connection, property_id: str, codes: Sequence[str]) -> list[tuple[str, str]]:
-    """(channel_id, rate_plan_id) of every mapping of the property's rate plans to a channel of these codes that it
-    is connected to, while it is active (what those channels sell of it)."""
+def mapped_plans_of(conn: Connection, property_id: str, codes: Sequence[str]) -> list[tuple[str, str, str, str, str]]:
+    """(channel_id, rate_plan_id, its updated_at, room_type_id, its updated_at) of every mapping of the property's
+    rate plans to a channel of these codes that it is connected to, while it is active (what those channels sell of
+    it): the versions with them, so that the plans and rooms are not asked for again (backend/inventory/calendar.py)."""
     return [tuple(r) for r in conn.execute(
-        "SELECT m.channel_id, m.rate_plan_id FROM rate_plans p JOIN channel_rate_plans m ON m.rate_plan_id = p.id "
+        "SELECT m.channel_id, m.rate_plan_id, p.updated_at, r.id, r.updated_at FROM rate_plans p "
+        "JOIN channel_rate_plans m ON m.rate_plan_id = p.id JOIN room_types r ON r.id = p.room_type_id "
         "WHERE p.property_id = ? AND EXISTS (SELECT 1 FROM properties h WHERE h.id = p.property_id AND h.is_active = 1) "
         "AND EXISTS (SELECT 1 FROM channel_properties c WHERE c.channel_id = m.channel_id AND c.property_id = ?) "
         f"AND EXISTS (SELECT 1 FROM channels ch WHERE ch.id = m.channel_id AND ch.channel_code IN ({placeholders(codes)}))",
@@ -405,15 +422,16 @@ def all_channel_ids(conn: Connection) -> list[str]:
 
 def put_sellable(conn: Connection, property_id: str, first: str | None, last: str | None,
                  rows: list[tuple[Any, ...]]) -> None:
-    """The property's index rows from first to last (every one, both None) replaced by these."""
-    if first is None:
-        conn.execute("DELETE FROM sellable_nights WHERE property_id = ?", (property_id,))
-    else:
-        conn.execute("DELETE FROM sellable_nights WHERE property_id = ? AND date >= ? AND date <= ?",
-                     (property_id, first, last))
-    if rows:
-        conn.executemany(f"INSERT INTO sellable_nights ({', '.join(SELLABLE_COLUMNS)}) "
-                         f"VALUES ({', '.join('?' * len(SELLABLE_COLUMNS))})", rows)
+    """The property's index rows from first to last (every one, both None) replaced by these, in one batch."""
+    with conn.batch():
+        if first is None:
+            conn.execute("DELETE FROM sellable_nights WHERE property_id = ?", (property_id,))
+        else:
+            conn.execute("DELETE FROM sellable_nights WHERE property_id = ? AND date >= ? AND date <= ?",
+                         (property_id, first, last))
+        if rows:
+            conn.executemany(f"INSERT INTO sellable_nights ({', '.join(SELLABLE_COLUMNS)}) "
+                             f"VALUES ({', '.join('?' * len(SELLABLE_COLUMNS))})", rows)
 
 
 def plan_properties(conn: Connection, plan_ids: list[str]) -> list[str]:

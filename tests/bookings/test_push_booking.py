@@ -204,6 +204,19 @@ def test_bad_bookings_are_refused_naming_the_field_and_change_nothing(shop, anon
     assert check(shop.user.client.get("/api/v1/bookings"))["meta"]["total"] == 0
 
 
+def test_an_ota_booking_of_more_rooms_than_are_left_holds_those_left_and_gives_back_only_them(user, live):
+    shop = make_shop(user, rooms=1, channel_code="BookingCom")
+    url = f"/api/v1/inbound/{shop.channel_id}/bookings"
+    with httpx.Client(base_url=live[1].url, timeout=10, headers={"api-key": shop.inbound_key}) as adapter:
+        two = booking(shop, day(2), day(4), reservation_id="B-TWO", property_id=shop.property_id)
+        two["booking"]["rooms"].append(dict(two["booking"]["rooms"][0]))
+        assert check(adapter.post(url, json=two), 201)["data"]["attributes"]["is_overbooked"] is True
+        assert shop.availability(day(2), day(3)) == {day(2): 0, day(3): 0}
+        check(adapter.post(url, json={"booking": {"status": "cancelled", "reservation_id": "B-TWO",
+                                                  "property_id": shop.property_id}}))
+    assert shop.availability(day(2), day(3)) == {day(2): 1, day(3): 1}
+
+
 def test_shopping_channel_sells_only_mapped_rate_plans(shop, anonymous):
     client = shop.user.client
     unmapped = check(client.post("/api/v1/rate_plans", json={"rate_plan": {

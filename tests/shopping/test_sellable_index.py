@@ -195,6 +195,25 @@ def test_the_index_follows_every_kind_of_change(portfolio):
     assert_index_is_rebuilt(engine)
 
 
+def test_a_push_under_an_availability_rule_leaves_the_index_as_pricing_reads_it(portfolio):
+    """A push reads its property's availability rules once, for its own check and for the index it refreshes."""
+    engine, p0 = portfolio.engine, portfolio.properties[0]
+    engine.availability_rules.create(portfolio.actor, {
+        "title": "Two kept back", "type": "availability_offset", "value": 2, "property_id": p0,
+        "affected_channels": [portfolio.channel], "affected_room_types": [portfolio.rooms[p0]],
+        "start_date": day(0), "end_date": day(10)})
+    stay = {"checkin_date": day(5), "checkout_date": day(6)}
+    assert p0 in listed(engine, portfolio.channel, stay, "true")  # one of its 3 rooms left to the channel
+    engine.bookings.push(portfolio.channel, p0, {
+        "status": "new", "reservation_id": "RULED", "arrival_date": day(5), "departure_date": day(7),
+        "currency": "EUR", "customer": {"surname": "Doe", "name": "Jane", "mail": "j@example.com", "country": "GB"},
+        "rooms": [{"room_type_code": portfolio.rooms[p0], "rate_plan_code": portfolio.plans[p0][0],
+                   "occupancy": {"adults": 2, "children": 0, "infants": 0}}]}, secure=False)
+    assert p0 not in listed(engine, portfolio.channel, stay, "true")  # 2 rooms left, both kept back
+    assert_lists_as_priced(portfolio, (4, 5, 6), (1, 2), [{}])
+    assert_index_is_rebuilt(engine)
+
+
 def test_ari_writes_and_bookings_at_once_on_one_property_leave_the_index_as_a_rebuild_makes_it(portfolio):
     engine, prop = portfolio.engine, portfolio.properties[1]
     room, (base, _, _) = portfolio.rooms[prop], portfolio.plans[prop]

@@ -171,7 +171,8 @@ class Bookings:
                 if model.status == "cancelled" and existing["status"] == "cancelled":
                     return self._attributes(existing["revision_id"]), False
             if model.status == "cancelled":
-                booking = self._cancel(shown, cast(Row, existing), prop, prop)  # not new: _require_existing found it
+                # not new: _require_existing found it
+                booking = self._cancel(shown, cast(Row, existing), prop, sellable.Read(prop))
             else:
                 sold = property_rate_plan_ids(self.store, prop["id"]) if crs else self._sold(channel, prop)
                 booking = self._book(model, shown, existing, prop, channel, sold, window, body_hash, key,
@@ -311,8 +312,8 @@ class Bookings:
         for an invalid card."""
         return self._cancel({"services": []}, existing, existing, None)
 
-    def _cancel(self, shown: dict[str, Any], existing: Row, settings_of: Row, prop: Row | None) -> dict[str, Any]:
-        """`settings_of`: a row with the property's settings; `prop`: its row, when this transaction read it."""
+    def _cancel(self, shown: dict[str, Any], existing: Row, settings_of: Row, read: sellable.Read | None) -> dict[str, Any]:
+        """`settings_of`: a row with the property's settings; `read`: what this transaction read of the property."""
         settings = from_json(settings_of["settings"])
         taken = from_json(existing["taken"])
         if settings["allow_availability_autoupdate_on_cancellation"]:
@@ -322,8 +323,7 @@ class Bookings:
         if shown["services"]:  # a cancellation fee, in the booking's currency whether or not the body names it
             attributes["services"] = [*attributes["services"], *_priced(shown["services"], existing["currency"])]
         return self._save(attributes, existing, existing["body_hash"], taken,
-                          self._carried_card(existing, attributes["departure_date"]), existing["reservation_id"],
-                          sellable.Read(prop) if prop is not None else None)
+                          self._carried_card(existing, attributes["departure_date"]), existing["reservation_id"], read)
 
     def _carried_card(self, existing: Row | None, departure: str | None) -> str | None:
         """The vault token of the booking's card, kept by a revision that brings no card of its own."""
@@ -344,8 +344,7 @@ class Bookings:
         round trip); the property's write scope keeps other writers off these rows meanwhile."""
         units = sorted((room["room_type_id"], day, index) for index, room in enumerate(rooms) if room["is_mapped"]
                        for day in room["days"] if day >= since)
-        whole = take_rooms(self.store.conn, Counter((room_type_id, day) for room_type_id, day, _ in units)) if units \
-            else set()
+        whole = take_rooms(self.store.conn, Counter((room_type_id, day) for room_type_id, day, _ in units))
         taken, short = [], False
         for room_type_id, day, index in units:
             if (room_type_id, day) in whole:

@@ -395,8 +395,9 @@ class Shopping:
                 reasons.setdefault(str(why), []).append(plan.title)
                 continue
             for _, prices in quotes:
-                if best is None or sum(prices) < best[0]:
-                    best = (sum(prices), plan)
+                price = sum(prices)
+                if best is None or price < best[0]:
+                    best = (price, plan)
         if best is None:
             return _unpriced([f"{why} ({', '.join(titles)})" for why, titles in reasons.items()])
         price, plan = best
@@ -544,7 +545,7 @@ def _rate_items(shown: dict[str, Any], plan: Plan, nights: tuple[str, ...], quot
     tax, `total_price` what the guest pays, the taxes on top added. A plan without taxes, the common case, has the
     three alike."""
     currency = plan.currency
-    taxed = tax_set is not None and bool(tax_set.taxes)
+    taxes_of = tax_set if tax_set is not None and tax_set.taxes else None
     items = []
     for guests, prices in quotes:
         item = shown.copy()  # every key in place: a copy, and no dict grown key by key
@@ -553,8 +554,8 @@ def _rate_items(shown: dict[str, Any], plan: Plan, nights: tuple[str, ...], quot
         item["price"] = item["net_price"] = item["total_price"] = format_minor(price, currency)  # seldom alike
         item["days"] = dict(zip(nights, map(nightly.__getitem__, prices)))  # one price a night
         item["taxes"] = []
-        if taxed:
-            taxes, inside, on_top = offered(cast(TaxSet, tax_set), nights, prices, guests.persons, currency)
+        if taxes_of is not None:
+            taxes, inside, on_top = offered(taxes_of, nights, prices, guests.persons, currency)
             item.update(net_price=format_minor(price - inside, currency),
                         total_price=format_minor(price + on_top, currency), taxes=taxes)
         items.append(item)

@@ -59,6 +59,15 @@ class Dialect:
         function = "group_concat" if self.name == "sqlite" else "string_agg"
         return f"{function}({expression}, {separator})"
 
+    def json_list(self, expression: str, order: str, where: str) -> str:
+        """The values of `expression` over those of a group's rows that meet `where`, as the text of a JSON array, NULL
+        as null, in `order`. SQLite's json_group_array has no ORDER BY (3.44 brought it): it keeps the order the rows
+        are read in, which is `order` where the query reads them along an index that ends with it (the caller's to
+        make sure: EXPLAIN shows no temporary B-tree)."""
+        if self.name == "sqlite":
+            return f"json_group_array({expression}) FILTER (WHERE {where})"
+        return f"CAST(json_agg({expression} ORDER BY {order}) FILTER (WHERE {where}) AS text)"
+
     def unindexed(self, column: str) -> str:
         """`column` in a condition the planner must not pick an index for (SQLite's unary `+`; PostgreSQL's planner
         weighs the index itself)."""

@@ -2,7 +2,9 @@
 
 Rows come back as plain tuples keyed by plan or room and ISO date, the shape `stays.quote` reads. A plan's
 nights are its rows as the rules read them (`stays.Nightly`): weekday defaults filled in, and a derived
-plan's taken from its parent, whose rows are read with them. A plan's set can be given by ids or by the
+plan's taken from its parent, whose rows are read with them. Shopping's rooms, which judges every mapped plan of a
+property for one stay, reads a summary of each plan's stay instead (`stay_facts`): one row a plan, the stay's rules
+then decided by the same `stays.open_rates`. A plan's set can be given by ids or by the
 channels it is mapped to (a subquery rather than a long IN list, for the property list over thousands of
 properties).
 
@@ -14,13 +16,32 @@ Tax sets are kept the same way by theirs. Nights are never kept: ARI is read liv
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
-from backend.inventory.stays import Nightly, Plan, Room, inherited, weekdays_between
+from pydantic_core import from_json
+
+from backend.inventory.stays import (
+    R_CTA,
+    R_CTD,
+    R_MAX,
+    R_MSA,
+    R_MST,
+    R_STOP,
+    Nightly,
+    Nights,
+    Plan,
+    Room,
+    StayFacts,
+    facts_of,
+    inherited,
+    weekday_of,
+    weekdays_between,
+)
 from backend.inventory.store import (
+    STOPPED,
     availability_nights,
     mapped_plan_versions,
     plan_room_versions,
@@ -28,6 +49,8 @@ from backend.inventory.store import (
     rows_by_id,
     scope_plan_versions,
     set_taxes,
+    stay_summaries,
+    unpack,
     versions,
 )
 from backend.inventory.taxes import TaxSet
@@ -128,6 +151,36 @@ class Calendar:
                 nights[plan_id] = inherited(plan, nights[plan_id], nights[plan.parent_id])
         return {plan_id: nights[plan_id] for plan_id in wanted}
 
+    def stay_facts(self, plans: Iterable[Plan], stay: Nights, availability: Mapping[str, dict[str, int]],
+                   left: Mapping[str, int]) -> dict[str, StayFacts]:
+        """The facts of each plan's stay (stays.StayFacts), by plan id, summed up by the database in one row a plan
+        (store.stay_summaries) rather than read night by night; `availability`: each room type's nights, `left` its
+        fewest rooms left over them. A plan the summary can't settle is read night by night: one whose nights without
+        a value of their own read a weekday default (its own, or its parent's for what it inherits) that stops sale or
+        asks a longer min stay through than its stored nights do."""
+        wanted = list(plans)
+        known = {plan.id: plan for plan in wanted}
+        outside = {p.parent_id for p in wanted if p.parent_id} - known.keys()
+        known.update(self.plans(outside) if outside else {})
+        first, departure = stay.keys[0], stay.departure.isoformat()
+        sums: dict[str, Summary] = {plan_id: (from_json(rates), nights, unpack(arriving), ctd) for plan_id, rates,
+                                    nights, arriving, ctd in stay_summaries(self.store, list(known), first, departure)}
+        summed = _Summed(stay)
+        found, unsettled = {}, []
+        for plan in wanted:
+            own = (plan, sums.get(plan.id, _NO_ROWS))
+            sources = (own, (known[plan.parent_id], sums.get(plan.parent_id, _NO_ROWS))) if plan.parent_id else (own,)
+            facts = summed(plan, sources, left.get(plan.room_type_id, 0))
+            if facts is None:
+                unsettled.append(plan)
+            else:
+                found[plan.id] = facts
+        if unsettled:
+            nights = self.restrictions(Scope(tuple(p.id for p in unsettled)), first, departure, unsettled)
+            for plan in unsettled:
+                found[plan.id] = facts_of(stay, nights[plan.id], availability.get(plan.room_type_id, {}))
+        return found
+
     def _in_scope(self, scope: Scope) -> dict[str, Plan]:
         return self._parsed("rate_plans", scope_plan_versions(self.store, scope), self._plans, Plan.of)
 
@@ -157,3 +210,58 @@ class Scope:
 
     ids: tuple[str, ...] = ()
     channel_ids: tuple[str, ...] = ()
+
+
+# A plan's summary as stay_facts keeps it (store.stay_summaries): the nights' rates, their stop and min stay through,
+# the arrival's values unpacked, the departure's closed_to_departure. _NO_ROWS stands for a plan without a row in the
+# stay.
+Summary = tuple[list[int | None], int | None, tuple[int | None, int | None, int | None], int | None]
+_NO_ROWS: Summary = ([], None, (None, None, None), None)
+_OWN = (0,) * 6  # a manual plan reads each restriction from its own rows (Plan.takes: ROW_FIELDS[1:], R_* - 1)
+
+
+class _Summed:
+    """A stay's facts of one plan from its summary and, for a derived plan, its parent's: the rates from the parent
+    through the plan's modifiers, each restriction from the summary its `takes` names. Nights without a value of
+    their own read the source plan's weekday defaults: exact for the arrival's and the departure's values, and for
+    the stop and the min stay through as long as no default of the stay's weekdays could change them."""
+
+    def __init__(self, stay: Nights) -> None:
+        self.nights = len(stay.keys)
+        self.weekdays = frozenset(weekday_of(key) for key in stay.keys)
+        self.arrival, self.departure = weekday_of(stay.keys[0]), stay.departure.weekday()
+
+    def __call__(self, plan: Plan, sources: tuple[tuple[Plan, Summary], ...], available: int) -> StayFacts | None:
+        takes = plan.takes or _OWN
+        rates = sources[-1][1][0]  # a manual plan's own; a derived plan's parent's, which it follows
+        if plan.parent_id:
+            rates = [plan.derived(rate) for rate in rates]
+        closed = None
+        if available < 1:
+            closed = "no room is left on some night of the stay"
+        elif len(rates) < self.nights or None in rates:
+            closed = "some night of the stay has no rate"
+        else:
+            source, (_, nights, _, _) = sources[takes[R_STOP - 1]]
+            if nights is not None and nights >= STOPPED:
+                closed = "some night of the stay is stopped"
+            elif source.stop_weekdays & self.weekdays:
+                return None
+        source, (_, nights, _, _) = sources[takes[R_MST - 1]]
+        through = max(1, nights % STOPPED if nights is not None else 1)
+        if source.longest_through > through and max(source.weekdays[day][R_MST] for day in self.weekdays) > through:
+            return None
+        return StayFacts(cast(list[int], rates), closed, through,
+                         bool(self._arriving(sources[takes[R_CTA - 1]], 2, R_CTA)),
+                         self._arriving(sources[takes[R_MSA - 1]], 0, R_MSA),
+                         self._arriving(sources[takes[R_MAX - 1]], 1, R_MAX),
+                         bool(self._departing(sources[takes[R_CTD - 1]])))
+
+    def _arriving(self, source: tuple[Plan, Summary], index: int, field: int) -> Any:
+        """The arrival's value, or the source plan's default for its weekday where the night has none of its own."""
+        value = source[1][2][index]
+        return source[0].weekdays[self.arrival][field] if value is None else value
+
+    def _departing(self, source: tuple[Plan, Summary]) -> Any:
+        value = source[1][3]
+        return source[0].weekdays[self.departure][R_CTD] if value is None else value

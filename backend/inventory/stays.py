@@ -122,6 +122,16 @@ class Plan:
         policy = self.details["cancellation_policy"]
         return {**policy, "after_reservation_cancellation_logic": after_reservation(policy)}
 
+    @cached_property
+    def stop_weekdays(self) -> frozenset[int]:
+        """The weekdays (Monday 0) whose default stops sale: what a night without a value of its own reads."""
+        return frozenset(day for day, row in enumerate(self.weekdays) if row[R_STOP])
+
+    @cached_property
+    def longest_through(self) -> int:
+        """The highest default min_stay_through of any weekday."""
+        return max(int(row[R_MST]) for row in self.weekdays)
+
     def option_for(self, guests: Guests) -> tuple[int, int] | None:
         for occupancy, rate in self.options:
             if occupancy >= guests.persons:
@@ -222,39 +232,64 @@ class NotSellable(Exception):
     """Why a stay can't be sold: a sentence fit for a field error."""
 
 
-def open_rates(plan: Plan, stay: Nights, window: Window, restrictions: Nightly, availability: dict[str, int],
-               min_stay_type: str, rooms: int = 1) -> list[int]:
-    """The primary occupancy's rate of each night, or NotSellable."""
+class StayFacts(NamedTuple):
+    """What the rules read of one plan's stay, however it was read: night by night from its rows (`facts_of`), or
+    summed up per plan by the database (backend/inventory/calendar.py `stay_facts`), which tells whether some night
+    is closed but not which one."""
+
+    rates: list[int]  # the primary occupancy's rate of each night; whole when no night is closed
+    closed: str | None  # why some night can't be sold (no room left, no rate, stop sell), else None
+    through: int  # the highest min_stay_through of the nights, 1 at least
+    closed_to_arrival: bool  # the arrival's
+    min_stay_arrival: int  # the arrival's
+    max_stay: int  # the arrival's; 0 for none
+    closed_to_departure: bool  # the departure date's
+
+
+def facts_of(stay: Nights, restrictions: Nightly, availability: dict[str, int], rooms: int = 1) -> StayFacts:
+    """The stay's facts from its nights' rows; `closed` names the first night that can't be sold."""
+    rates: list[int] = []
+    through, closed = 1, None
+    for key in stay.keys:
+        row = restrictions[key]
+        if availability.get(key, 0) < rooms:
+            closed = f"no availability on {key}"
+        elif row[R_RATE] is None:
+            closed = f"no rate on {key}"
+        elif row[R_STOP]:
+            closed = f"stop sell on {key}"
+        else:
+            if row[R_MST] > through:
+                through = row[R_MST]
+            rates.append(row[R_RATE])
+            continue
+        break
+    first = restrictions[stay.keys[0]]
+    return StayFacts(rates, closed, through, bool(first[R_CTA]), first[R_MSA], first[R_MAX],
+                     bool(restrictions[stay.departure.isoformat()][R_CTD]))
+
+
+def open_rates(stay: Nights, window: Window, facts: StayFacts, min_stay_type: str) -> list[int]:
+    """The primary occupancy's rate of each night, or NotSellable: the one place the rules of a stay are decided."""
     arrival, departure = stay.arrival, stay.departure
     if arrival < window.first:
         raise NotSellable(f"{arrival.isoformat()} is closed for sale (past or after the cut-off)")
     if departure > window.end:
         raise NotSellable(f"the stay goes beyond the property's state_length ({window.end.isoformat()})")
-    first = restrictions[stay.keys[0]]
-    if first[R_CTA]:
+    if facts.closed_to_arrival:
         raise NotSellable(f"{stay.keys[0]} is closed to arrival")
-    if restrictions[departure.isoformat()][R_CTD]:
+    if facts.closed_to_departure:
         raise NotSellable(f"{departure.isoformat()} is closed to departure")
-    rates, through = [], 1
-    for key in stay.keys:
-        row = restrictions[key]
-        if availability.get(key, 0) < rooms:
-            raise NotSellable(f"no availability on {key}")
-        if row[R_RATE] is None:
-            raise NotSellable(f"no rate on {key}")
-        if row[R_STOP]:
-            raise NotSellable(f"stop sell on {key}")
-        if row[R_MST] > through:
-            through = row[R_MST]
-        rates.append(row[R_RATE])
+    if facts.closed is not None:
+        raise NotSellable(facts.closed)
     nights = len(stay.keys)
-    if min_stay_type != "through" and first[R_MSA] > nights:
-        raise NotSellable(f"arrivals on {stay.keys[0]} need at least {first[R_MSA]} nights")
-    if min_stay_type != "arrival" and through > nights:
-        raise NotSellable(f"the stay needs at least {through} nights")
-    if first[R_MAX] and nights > first[R_MAX]:
-        raise NotSellable(f"arrivals on {stay.keys[0]} allow at most {first[R_MAX]} nights")
-    return rates
+    if min_stay_type != "through" and facts.min_stay_arrival > nights:
+        raise NotSellable(f"arrivals on {stay.keys[0]} need at least {facts.min_stay_arrival} nights")
+    if min_stay_type != "arrival" and facts.through > nights:
+        raise NotSellable(f"the stay needs at least {facts.through} nights")
+    if facts.max_stay and nights > facts.max_stay:
+        raise NotSellable(f"arrivals on {stay.keys[0]} allow at most {facts.max_stay} nights")
+    return facts.rates
 
 
 def option_prices(plan: Plan, rates: list[int], option_rate: int, guests: Guests) -> tuple[int, ...]:
@@ -284,5 +319,5 @@ def quote(plan: Plan, room: Room, guests: Guests, stay: Nights, window: Window, 
     option = plan.option_for(guests)
     if option is None:
         raise NotSellable(f"the rate plan sells at most {plan.options[-1][0]} guests")
-    rates = open_rates(plan, stay, window, restrictions, availability, min_stay_type, rooms)
+    rates = open_rates(stay, window, facts_of(stay, restrictions, availability, rooms), min_stay_type)
     return Quote(plan, option[0], stay.keys, option_prices(plan, rates, option[1], guests))

@@ -227,6 +227,38 @@ def restriction_nights(store: Reads, scope: Scope, first: str, last: str) -> Ite
                         "AND date >= ? AND date <= ?", [*params, first, last])
 
 
+# stay_summaries packs some values in one integer each, so that the database sums a night up in fewer aggregates:
+# a stop counts STOPPED over any min stay (values of both kinds are at most 730, backend/inventory/ari.py), and an
+# arrival's three values take PACKED each, plus one so that 0 stands for none.
+STOPPED = PACKED = 1024
+
+
+def stay_summaries(store: Reads, plan_ids: list[str], arrival: str, departure: str) -> Iterable[tuple[Any, ...]]:
+    """Each plan's stay summed up, of the plans with a row in it: (rate_plan_id; the rates of the nights that have a
+    row, in date order, as JSON text; the highest of the nights' stop_sell × STOPPED + min_stay_through; the
+    arrival's min_stay_arrival, max_stay and closed_to_arrival, packed (`unpack`); the departure date's
+    closed_to_departure), NULL standing for no value of its own. One row a plan instead of one a night: the reader
+    makes no object per night."""
+    night = "FILTER (WHERE date < ?)"
+    return store.tuples(
+        f"SELECT rate_plan_id, coalesce({store.dialect.json_list('rate', 'date', 'date < ?')}, '[]'), "
+        f"max(coalesce(stop_sell, 0) * {STOPPED} + coalesce(min_stay_through, 0)) {night}, "
+        f"max(CASE WHEN date = ? THEN coalesce(min_stay_arrival + 1, 0) + coalesce(max_stay + 1, 0) * {PACKED} "
+        f"+ coalesce(closed_to_arrival + 1, 0) * {PACKED * PACKED} END), "
+        "max(CASE WHEN date = ? THEN closed_to_departure END) FROM restrictions WHERE rate_plan_id IN "
+        f"({placeholders(plan_ids)}) AND date >= ? AND date <= ? GROUP BY rate_plan_id",
+        [departure, departure, arrival, departure, *plan_ids, arrival, departure])
+
+
+def unpack(packed: int | None) -> tuple[int | None, int | None, int | None]:
+    """An arrival's (min_stay_arrival, max_stay, closed_to_arrival) as stay_summaries packs them, None where none."""
+    if packed is None:
+        return None, None, None
+    rest, msa = divmod(packed, PACKED)
+    cta, most = divmod(rest, PACKED)
+    return msa - 1 if msa else None, most - 1 if most else None, cta - 1 if cta else None
+
+
 def availability_nights(store: Reads, scope: Scope, first: str, last: str) -> Iterable[tuple[str, str, int]]:
     """(room_type_id, date, availability) of the scope's room types from first to last (both included)."""
     condition, params = _scope_rooms(scope)

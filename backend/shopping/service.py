@@ -55,11 +55,12 @@ from backend.inventory.stays import (
     R_RATE,
     R_STOP,
     Guests,
-    Nightly,
     Nights,
     NotSellable,
     Plan,
     Room,
+    StayFacts,
+    facts_of,
     open_rates,
     option_prices,
 )
@@ -239,8 +240,9 @@ class Shopping:
             if stay.currency not in (None, plan.currency):
                 continue
             context = contexts[plan.property_id]
-            for _, prices in _quotes(plan, rooms[plan.room_type_id], stay.nights, parties[plan.property_id],
-                                     context, restrictions[plan.id], availability.get(plan.room_type_id, {})):
+            facts = facts_of(stay.nights, restrictions[plan.id], availability.get(plan.room_type_id, {}))
+            for _, prices in _quotes(plan, rooms[plan.room_type_id], stay.nights, parties[plan.property_id], context,
+                                     facts):
                 current, price = best.get(plan.property_id), sum(prices)
                 if current is None or price < current[0]:
                     best[plan.property_id] = (price, plan.currency)
@@ -334,17 +336,16 @@ class Shopping:
         guests = stay.party.guests(context.bands) if stay.party else None
         plans = [p for p in plans if stay.currency in (None, p.currency)]
         first, last = stay.arrival.isoformat(), stay.departure.isoformat()
-        restrictions = self.calendar.restrictions(Scope(tuple(p.id for p in plans)), first, last, plans)
         availability = self._seen([channel_id], self.calendar.availability(Scope(tuple(rooms)), first, last),
                                   first, last)
         left = {room_id: min(availability.get(room_id, {}).get(night, 0) for night in stay.nights.keys)
                 for room_id in rooms}
+        facts = self.calendar.stay_facts(plans, stay.nights, availability, left)
         offers: dict[str, list[dict[str, Any]]] = {room_id: [] for room_id in rooms}
         tax_sets = self.calendar.tax_sets(plans)
         shown_in = _Shown()
         for plan in plans:
-            quotes = _quotes(plan, rooms[plan.room_type_id], stay.nights, guests, context, restrictions[plan.id],
-                             availability.get(plan.room_type_id, {}))
+            quotes = _quotes(plan, rooms[plan.room_type_id], stay.nights, guests, context, facts[plan.id])
             if quotes:
                 taxes = tax_sets.get(plan.tax_set_id) if plan.tax_set_id is not None else None
                 offers[plan.room_type_id] += _rate_items(_plan_item(plan, stay.nights, left[plan.room_type_id]), plan,
@@ -389,8 +390,8 @@ class Shopping:
         reasons: dict[str, list[str]] = {}  # why → the plans it stops
         for plan in plans:
             try:
-                quotes = _offers(plan, rooms[plan.room_type_id], stay.nights, guests, context, restrictions[plan.id],
-                                 availability.get(plan.room_type_id, {}))
+                quotes = _offers(plan, rooms[plan.room_type_id], stay.nights, guests, context,
+                                 facts_of(stay.nights, restrictions[plan.id], availability.get(plan.room_type_id, {})))
             except NotSellable as why:
                 reasons.setdefault(str(why), []).append(plan.title)
                 continue
@@ -414,22 +415,22 @@ def _pairs(params: Params) -> Iterable[tuple[str, str]]:
 
 
 def _quotes(plan: Plan, room: Room, nights: Nights, guests: Guests | None, context: Context,
-            restrictions: Nightly, availability: dict[str, int]) -> list[tuple[Guests, tuple[int, ...]]]:
+            facts: StayFacts) -> list[tuple[Guests, tuple[int, ...]]]:
     """The plan's sellable quotes (`_offers`), none when it can't sell the stay."""
     try:
-        return _offers(plan, room, nights, guests, context, restrictions, availability)
+        return _offers(plan, room, nights, guests, context, facts)
     except NotSellable:
         return []
 
 
 def _offers(plan: Plan, room: Room, nights: Nights, guests: Guests | None, context: Context,
-            restrictions: Nightly, availability: dict[str, int]) -> list[tuple[Guests, tuple[int, ...]]]:
+            facts: StayFacts) -> list[tuple[Guests, tuple[int, ...]]]:
     """The plan's quotes, each the guests and their nightly prices: for the guests, or one per option when none are
     given; NotSellable says why there are none. The nights are checked once per plan; each option's price is then
     arithmetic."""
     if guests is not None and (problem := room.holds(guests)):
         raise NotSellable(f"the room {problem}")
-    rates = open_rates(plan, nights, context.window, restrictions, availability, context.min_stay_type)
+    rates = open_rates(nights, context.window, facts, context.min_stay_type)
     if guests is not None:
         option = plan.option_for(guests)
         if option is None:

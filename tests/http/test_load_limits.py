@@ -94,11 +94,19 @@ def answer(sock: socket.socket) -> tuple[int, dict[str, str], bytes]:
     return int(status_line.split()[1]), headers, body
 
 
+def readable(sock: socket.socket, within: float) -> bool:
+    """Whether the socket has something to read (or is closed) within `within` seconds. poll, not select: a long
+    test process may hold more than select's 1,024 descriptors."""
+    poller = select.poll()
+    poller.register(sock, select.POLLIN)
+    return bool(poller.poll(within * 1000))
+
+
 def closed(sock: socket.socket, within: float = PATIENCE) -> bool:
     """Whether the server closes the connection within `within` seconds (anything it still sends is read)."""
     deadline = time.monotonic() + within
     while (left := deadline - time.monotonic()) > 0:
-        if select.select([sock], [], [], left)[0]:
+        if readable(sock, left):
             try:
                 if not sock.recv(65536):
                     return True
@@ -192,7 +200,7 @@ def test_a_client_has_few_bodies_arriving_at_a_time(serve):
             """Its answer; None when there is none within `wait` seconds: its body is waited for."""
             sock = stack.enter_context(served.connect(source))
             sock.sendall(head)
-            return answer(sock) if wait is None or select.select([sock], [], [], wait)[0] else None
+            return answer(sock) if wait is None or readable(sock, wait) else None
 
         assert [body_from("127.0.2.1") for _ in range(3)] == [None] * 3
         status, headers, body = body_from("127.0.2.1", wait=None)

@@ -249,8 +249,9 @@ class _Summed:
                 return None
         source, (_, nights, _, _) = sources[takes[R_MST - 1]]
         through = max(1, nights % STOPPED if nights is not None else 1)
-        if source.longest_through > through and max(source.weekdays[day][R_MST] for day in self.weekdays) > through:
-            return None
+        if closed is None and source.longest_through > through and max(
+                source.weekdays[day][R_MST] for day in self.weekdays) > through:
+            return None  # a closed stay is not sold whatever its min stay: no need to read its nights
         return StayFacts(cast(list[int], rates), closed, through,
                          bool(self._arriving(sources[takes[R_CTA - 1]], 2, R_CTA)),
                          self._arriving(sources[takes[R_MSA - 1]], 0, R_MSA),

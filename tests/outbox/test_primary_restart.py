@@ -107,7 +107,7 @@ def test_a_primary_restarted_mid_stream_loses_nothing_answered_and_delivers_ever
         stream.start()
         _answered(stream, 20)
         cluster._run(str(cluster.bin / "pg_ctl"), "-D", str(cluster.data), "-m", "immediate", "-w", "stop")
-        time.sleep(1)  # writes refused meanwhile
+        eventually(lambda: bool(stream.refused), 30)  # down until a write is refused (one in flight, or the next)
         cluster._pg_ctl_start(cluster.data, cluster.port, cluster.root / "server.log")
         _answered(stream, len(stream.answers) + 20)
         stream.halt.set()
@@ -125,6 +125,5 @@ def test_a_primary_restarted_mid_stream_loses_nothing_answered_and_delivers_ever
         assert [event for event in arrived if event in set(events)] == events  # first arrivals in commit order
         engine.close()
     print(f"answered while the database was down: {dict(stream.refused)} (0: no connection)")
-    assert stream.refused, "no write was refused: the restart happened between writes"
     assert 500 not in stream.refused, stream.refused  # the database out of reach is a 503, tried again
     hook.close()

@@ -51,6 +51,18 @@ class SqliteConnection(sqlite3.Connection):
         return nullcontext()
 
 
+class _ThreadConnection:
+    """A thread's connection, closed when the thread ends and its locals go. sqlite3's connection sits in a reference
+    cycle (its statement cache refers back to it), so left to the collector it kept its three files open until a full
+    collection: a process whose short-lived threads read (the console's workers) held hundreds."""
+
+    def __init__(self, conn: SqliteConnection) -> None:
+        self.conn = conn
+
+    def __del__(self) -> None:
+        self.conn.close()
+
+
 class SqliteStore:
     dialect = SQLITE
 
@@ -70,11 +82,10 @@ class SqliteStore:
     @property
     def conn(self) -> SqliteConnection:
         """This thread's connection."""
-        conn = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = self._connect()
-            self._local.conn = conn
-        return conn
+        held: _ThreadConnection | None = getattr(self._local, "held", None)
+        if held is None:
+            held = self._local.held = _ThreadConnection(self._connect())
+        return held.conn
 
     def _connect(self) -> SqliteConnection:
         # isolation_level=None: we issue BEGIN ourselves, so sqlite3 never opens hidden transactions.
@@ -156,10 +167,10 @@ class SqliteStore:
         return leased_record(lease_path(self.path), name)
 
     def close(self) -> None:
-        conn = getattr(self._local, "conn", None)
-        if conn is not None:
-            conn.close()
-            self._local.conn = None
+        held: _ThreadConnection | None = getattr(self._local, "held", None)
+        if held is not None:
+            held.conn.close()
+            self._local.held = None
         self._host_line.close()
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from typing import Any
 
@@ -35,7 +35,8 @@ def config_options() -> dict[str, Any]:
 
 
 @pytest.fixture
-def engine(tmp_path, monkeypatch, clock: Callable[[], datetime] | None, config_options: dict[str, Any]) -> Engine:
+def engine(tmp_path, monkeypatch, clock: Callable[[], datetime] | None,
+           config_options: dict[str, Any]) -> Iterator[Engine]:
     # A relative path, so that the app bar shows "frontdesk.db" in every snapshot, whatever tmp_path is.
     monkeypatch.chdir(tmp_path)
     # Private addresses allowed: webhooks and push channels are tested against a receiver on loopback, and the
@@ -43,7 +44,8 @@ def engine(tmp_path, monkeypatch, clock: Callable[[], datetime] | None, config_o
     config = Config(fetch_private_addresses=True, **({"clock": clock} if clock else {}), **config_options)
     engine = Engine.open("frontdesk.db", config)
     load_demo(engine)
-    return engine
+    yield engine
+    engine.close()
 
 
 @pytest.fixture

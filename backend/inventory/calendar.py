@@ -21,8 +21,6 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any, TypeVar, cast
 
-from pydantic_core import from_json
-
 from backend.inventory.stays import (
     R_CTA,
     R_CTD,
@@ -41,7 +39,8 @@ from backend.inventory.stays import (
     weekdays_between,
 )
 from backend.inventory.store import (
-    STOPPED,
+    NO_ROWS,
+    Summary,
     availability_nights,
     mapped_plan_versions,
     plan_room_versions,
@@ -50,7 +49,6 @@ from backend.inventory.store import (
     scope_plan_versions,
     set_taxes,
     stay_summaries,
-    unpack,
     versions,
 )
 from backend.inventory.taxes import TaxSet
@@ -163,13 +161,12 @@ class Calendar:
         outside = {p.parent_id for p in wanted if p.parent_id} - known.keys()
         known.update(self.plans(outside) if outside else {})
         first, departure = stay.keys[0], stay.departure.isoformat()
-        sums: dict[str, Summary] = {plan_id: (from_json(rates), nights, unpack(arriving), ctd) for plan_id, rates,
-                                    nights, arriving, ctd in stay_summaries(self.store, list(known), first, departure)}
+        sums = stay_summaries(self.store, list(known), first, departure)
         summed = _Summed(stay)
         found, unsettled = {}, []
         for plan in wanted:
-            own = (plan, sums.get(plan.id, _NO_ROWS))
-            sources = (own, (known[plan.parent_id], sums.get(plan.parent_id, _NO_ROWS))) if plan.parent_id else (own,)
+            own = (plan, sums.get(plan.id, NO_ROWS))
+            sources = (own, (known[plan.parent_id], sums.get(plan.parent_id, NO_ROWS))) if plan.parent_id else (own,)
             facts = summed(plan, sources, left.get(plan.room_type_id, 0))
             if facts is None:
                 unsettled.append(plan)
@@ -212,11 +209,6 @@ class Scope:
     channel_ids: tuple[str, ...] = ()
 
 
-# A plan's summary as stay_facts keeps it (store.stay_summaries): the nights' rates, their stop and min stay through,
-# the arrival's values unpacked, the departure's closed_to_departure. _NO_ROWS stands for a plan without a row in the
-# stay.
-Summary = tuple[list[int | None], int | None, tuple[int | None, int | None, int | None], int | None]
-_NO_ROWS: Summary = ([], None, (None, None, None), None)
 _OWN = (0,) * 6  # a manual plan reads each restriction from its own rows (Plan.takes: ROW_FIELDS[1:], R_* - 1)
 
 
@@ -242,13 +234,13 @@ class _Summed:
         elif len(rates) < self.nights or None in rates:
             closed = "some night of the stay has no rate"
         else:
-            source, (_, nights, _, _) = sources[takes[R_STOP - 1]]
-            if nights is not None and nights >= STOPPED:
+            source, (_, stopped, _, _, _) = sources[takes[R_STOP - 1]]
+            if stopped:
                 closed = "some night of the stay is stopped"
             elif source.stop_weekdays & self.weekdays:
                 return None
-        source, (_, nights, _, _) = sources[takes[R_MST - 1]]
-        through = max(1, nights % STOPPED if nights is not None else 1)
+        source, (_, _, most_through, _, _) = sources[takes[R_MST - 1]]
+        through = max(1, most_through or 1)
         if closed is None and source.longest_through > through and max(
                 source.weekdays[day][R_MST] for day in self.weekdays) > through:
             return None  # a closed stay is not sold whatever its min stay: no need to read its nights
@@ -260,9 +252,9 @@ class _Summed:
 
     def _arriving(self, source: tuple[Plan, Summary], index: int, field: int) -> Any:
         """The arrival's value, or the source plan's default for its weekday where the night has none of its own."""
-        value = source[1][2][index]
+        value = source[1][3][index]
         return source[0].weekdays[self.arrival][field] if value is None else value
 
     def _departing(self, source: tuple[Plan, Summary]) -> Any:
-        value = source[1][3]
+        value = source[1][4]
         return source[0].weekdays[self.departure][R_CTD] if value is None else value

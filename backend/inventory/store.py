@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
+from pydantic_core import from_json
+
 from backend.core.listing import Column, ListQuery, order_by, where
 from backend.core.store import page
 from backend.identity.models import Actor
@@ -229,18 +231,21 @@ def restriction_nights(store: Reads, scope: Scope, first: str, last: str) -> Ite
 
 # stay_summaries packs some values in one integer each, so that the database sums a night up in fewer aggregates:
 # a stop counts STOPPED over any min stay (values of both kinds are at most 730, backend/inventory/ari.py), and an
-# arrival's three values take PACKED each, plus one so that 0 stands for none.
+# arrival's three values take PACKED each, plus one so that 0 stands for none. The packing and its reading are here.
 STOPPED = PACKED = 1024
 
+# A plan's stay summed up: the nights' rates (of the nights with a row, in date order); whether any night is stopped;
+# the highest min stay through; the arrival's (min_stay_arrival, max_stay, closed_to_arrival); the departure date's
+# closed_to_departure. None stands for no value of its own; NO_ROWS for a plan without a row in the stay.
+Summary = tuple[list[int | None], bool, int | None, tuple[int | None, int | None, int | None], int | None]
+NO_ROWS: Summary = ([], False, None, (None, None, None), None)
 
-def stay_summaries(store: Reads, plan_ids: list[str], arrival: str, departure: str) -> Iterable[tuple[Any, ...]]:
-    """Each plan's stay summed up, of the plans with a row in it: (rate_plan_id; the rates of the nights that have a
-    row, in date order, as JSON text; the highest of the nights' stop_sell × STOPPED + min_stay_through; the
-    arrival's min_stay_arrival, max_stay and closed_to_arrival, packed (`unpack`); the departure date's
-    closed_to_departure), NULL standing for no value of its own. One row a plan instead of one a night: the reader
+
+def stay_summaries(store: Reads, plan_ids: list[str], arrival: str, departure: str) -> dict[str, Summary]:
+    """Each plan's stay summed up, of the plans with a row in it. One row a plan instead of one a night: the reader
     makes no object per night."""
     night = "FILTER (WHERE date < ?)"
-    return store.tuples(
+    rows = store.tuples(
         f"SELECT rate_plan_id, coalesce({store.dialect.json_list('rate', 'date', 'date < ?')}, '[]'), "
         f"max(coalesce(stop_sell, 0) * {STOPPED} + coalesce(min_stay_through, 0)) {night}, "
         f"max(CASE WHEN date = ? THEN coalesce(min_stay_arrival + 1, 0) + coalesce(max_stay + 1, 0) * {PACKED} "
@@ -248,10 +253,18 @@ def stay_summaries(store: Reads, plan_ids: list[str], arrival: str, departure: s
         "max(CASE WHEN date = ? THEN closed_to_departure END) FROM restrictions WHERE rate_plan_id IN "
         f"({placeholders(plan_ids)}) AND date >= ? AND date <= ? GROUP BY rate_plan_id",
         [departure, departure, arrival, departure, *plan_ids, arrival, departure])
+    return {plan_id: (from_json(rates), *_unpack_nights(nights), _unpack_arrival(arriving), ctd)
+            for plan_id, rates, nights, arriving, ctd in rows}
 
 
-def unpack(packed: int | None) -> tuple[int | None, int | None, int | None]:
-    """An arrival's (min_stay_arrival, max_stay, closed_to_arrival) as stay_summaries packs them, None where none."""
+def _unpack_nights(packed: int | None) -> tuple[bool, int | None]:
+    if packed is None:
+        return False, None
+    stopped, through = divmod(packed, STOPPED)
+    return bool(stopped), through or None
+
+
+def _unpack_arrival(packed: int | None) -> tuple[int | None, int | None, int | None]:
     if packed is None:
         return None, None, None
     rest, msa = divmod(packed, PACKED)

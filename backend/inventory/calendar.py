@@ -225,7 +225,7 @@ class _Summed:
 
     def __call__(self, plan: Plan, sources: tuple[tuple[Plan, Summary], ...], available: int) -> StayFacts | None:
         takes = plan.takes or _OWN
-        rates = sources[-1][1][0]  # a manual plan's own; a derived plan's parent's, which it follows
+        rates = sources[-1][1].rates  # a manual plan's own; a derived plan's parent's, which it follows
         if plan.parent_id:
             rates = [plan.derived(rate) for rate in rates]
         closed = None
@@ -234,13 +234,13 @@ class _Summed:
         elif len(rates) < self.nights or None in rates:
             closed = "some night of the stay has no rate"
         else:
-            source, (_, stopped, _, _, _) = sources[takes[R_STOP - 1]]
-            if stopped:
+            source, summary = sources[takes[R_STOP - 1]]
+            if summary.stopped:
                 closed = "some night of the stay is stopped"
             elif source.stop_weekdays & self.weekdays:
                 return None
-        source, (_, _, most_through, _, _) = sources[takes[R_MST - 1]]
-        through = max(1, most_through or 1)
+        source, summary = sources[takes[R_MST - 1]]
+        through = max(1, summary.through or 1)
         if closed is None and source.longest_through > through and max(
                 source.weekdays[day][R_MST] for day in self.weekdays) > through:
             return None  # a closed stay is not sold whatever its min stay: no need to read its nights
@@ -252,9 +252,9 @@ class _Summed:
 
     def _arriving(self, source: tuple[Plan, Summary], index: int, field: int) -> Any:
         """The arrival's value, or the source plan's default for its weekday where the night has none of its own."""
-        value = source[1][3][index]
+        value = source[1].arrival[index]
         return source[0].weekdays[self.arrival][field] if value is None else value
 
     def _departing(self, source: tuple[Plan, Summary]) -> Any:
-        value = source[1][4]
+        value = source[1].departure_closed
         return source[0].weekdays[self.departure][R_CTD] if value is None else value

@@ -6,7 +6,7 @@ their connection in (or the Store, for single reads)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from pydantic_core import from_json
 
@@ -234,11 +234,18 @@ def restriction_nights(store: Reads, scope: Scope, first: str, last: str) -> Ite
 # arrival's three values take PACKED each, plus one so that 0 stands for none. The packing and its reading are here.
 STOPPED = PACKED = 1024
 
-# A plan's stay summed up: the nights' rates (of the nights with a row, in date order); whether any night is stopped;
-# the highest min stay through; the arrival's (min_stay_arrival, max_stay, closed_to_arrival); the departure date's
-# closed_to_departure. None stands for no value of its own; NO_ROWS for a plan without a row in the stay.
-Summary = tuple[list[int | None], bool, int | None, tuple[int | None, int | None, int | None], int | None]
-NO_ROWS: Summary = ([], False, None, (None, None, None), None)
+
+class Summary(NamedTuple):
+    """A plan's stay summed up. None stands for no value of its own; NO_ROWS for a plan without a row in the stay."""
+
+    rates: list[int | None]  # of the nights with a row, in date order
+    stopped: bool  # some night is
+    through: int | None  # the highest min stay through
+    arrival: tuple[int | None, int | None, int | None]  # the arrival's (min_stay_arrival, max_stay, closed_to_arrival)
+    departure_closed: int | None  # the departure date's closed_to_departure
+
+
+NO_ROWS = Summary([], False, None, (None, None, None), None)
 
 
 def stay_summaries(store: Reads, plan_ids: list[str], arrival: str, departure: str) -> dict[str, Summary]:
@@ -253,7 +260,7 @@ def stay_summaries(store: Reads, plan_ids: list[str], arrival: str, departure: s
         "max(CASE WHEN date = ? THEN closed_to_departure END) FROM restrictions WHERE rate_plan_id IN "
         f"({placeholders(plan_ids)}) AND date >= ? AND date <= ? GROUP BY rate_plan_id",
         [departure, departure, arrival, departure, *plan_ids, arrival, departure])
-    return {plan_id: (from_json(rates), *_unpack_nights(nights), _unpack_arrival(arriving), ctd)
+    return {plan_id: Summary(from_json(rates), *_unpack_nights(nights), _unpack_arrival(arriving), ctd)
             for plan_id, rates, nights, arriving, ctd in rows}
 
 
